@@ -1,0 +1,48 @@
+/* ibwire: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ibwire/base.h"
+#include "tool.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"dump", cmd_dump, "decode a capture field by field (tshark-compatible names)"},
+    {"check", cmd_check, "judge a capture against the InfiniBand rules"},
+    {"record", cmd_record, "list, describe, pack and unpack engine records"},
+    {"sim", cmd_sim, "run two reference engines over a lossy link"},
+    {"gen", cmd_gen, "generate a scenario capture from the reference engine"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: ibwire COMMAND [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'ibwire COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ibwire %s\n", IBW_VERSION_STRING);
+        return TOOL_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ibwire: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return TOOL_EXIT_USAGE;
+}

@@ -1,0 +1,19 @@
+/* The `ibwire` command: one binary, one file per subcommand. */
+#ifndef IBWIRE_TOOL_H
+#define IBWIRE_TOOL_H
+
+/* Exit codes shared by every subcommand. */
+enum {
+    TOOL_EXIT_OK = 0,       /* done, nothing wrong found */
+    TOOL_EXIT_FINDINGS = 1, /* findings, failed invariants */
+    TOOL_EXIT_USAGE = 2     /* bad arguments or unreadable input */
+};
+
+/* Each subcommand gets argv with argv[0] = its own name. */
+int cmd_dump(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+#endif

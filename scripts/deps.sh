@@ -1,0 +1,14 @@
+#!/bin/sh
+# Install the Debian 12 packages ibwire builds and tests with, only those missing.
+set -eu
+pkgs="meson ninja-build clang gcc libpcap-dev zlib1g-dev tshark pkg-config"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "deps.sh: installing$missing" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null

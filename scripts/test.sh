@@ -1,0 +1,21 @@
+#!/bin/sh
+# Build and run the whole suite: a gcc build and a clang ASan+UBSan build,
+# both with warnings as errors.  Prints 'N passed, N failed' at the end.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+
+run_build() {
+    dir=$1; shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        "$@" meson setup "$dir" --werror $SETUP_ARGS >/dev/null
+    fi
+    meson compile -C "$dir" >/dev/null
+    meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+}
+
+SETUP_ARGS="" run_build build/plain env CC=gcc
+SETUP_ARGS="-Db_sanitize=address,undefined -Db_lundef=false" \
+    run_build build/san env CC=clang CXX=clang++
+
+python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json

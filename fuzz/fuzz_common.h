@@ -1,0 +1,65 @@
+/*
+ * fuzz_common.h - what every harness shares: the libFuzzer entry points and
+ * the property check.
+ *
+ * Properties are checked with FUZZ_CHECK, never assert(): release builds
+ * (b_ndebug) drop assert(), and a fuzzer that cannot fail finds nothing.
+ */
+#ifndef IBWIRE_FUZZ_COMMON_H
+#define IBWIRE_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* Report the broken property with its place and stop (libFuzzer saves the
+ * input as a crash). */
+#define FUZZ_CHECK(cond)                                                    \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__,       \
+                    __LINE__, #cond);                                       \
+            abort();                                                        \
+        }                                                                   \
+    } while (0)
+
+/* Same, with the format or field the check was about. */
+#define FUZZ_CHECK_AT(cond, what)                                           \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: property failed for %s: %s\n",          \
+                    __FILE__, __LINE__, (what), #cond);                     \
+            abort();                                                        \
+        }                                                                   \
+    } while (0)
+
+/* A little-endian reader over the fuzz input, for harnesses that take
+ * choices (a format index, a value) from the first bytes.  Reading past
+ * the end yields zeros, so every input is valid. */
+struct fuzz_in {
+    const uint8_t *p;
+    size_t left;
+};
+
+static inline uint8_t fuzz_u8(struct fuzz_in *in)
+{
+    if (!in->left)
+        return 0;
+    in->left--;
+    return *in->p++;
+}
+
+static inline uint64_t fuzz_u64(struct fuzz_in *in)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)fuzz_u8(in) << (8 * i);
+    return v;
+}
+
+#endif /* IBWIRE_FUZZ_COMMON_H */

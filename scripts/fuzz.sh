@@ -1,0 +1,75 @@
+#!/bin/sh
+# Bounded libFuzzer run of every harness in fuzz/ (clang, ASan+UBSan), for CI
+# and for the longer proof runs.
+#
+#   scripts/fuzz.sh                 every harness, FUZZ_SECONDS (30) each
+#   FUZZ_SECONDS=600 FUZZ_ONLY="wire packet" scripts/fuzz.sh
+#
+# Builds in build/fuzz (FUZZ_BUILD), runs harnesses one after another with
+# -error_exitcode=1 -timeout=10 -rss_limit_mb=2048 plus the harness's .dict
+# and .options.  New corpus entries accumulate in build/fuzz/run/NAME/corpus;
+# fuzz/corpus/NAME and fuzz/regressions/NAME are only read.  A crash, leak,
+# timeout or out-of-memory input is copied to fuzz/regressions/NAME/ (so it
+# becomes a replay test once committed) and the script exits 1 after the
+# other harnesses have run.  One summary line per harness: exec/s, coverage
+# (cov: edges, ft: features), corpus size.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${FUZZ_BUILD:-build/fuzz}
+SECS=${FUZZ_SECONDS:-30}
+
+names=${FUZZ_ONLY:-$(cd fuzz && ls *_fuzzer.c | sed 's/_fuzzer\.c$//')}
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+    CC=clang CXX=clang++ meson setup "$BUILD" --werror \
+        -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dfuzzer_ldflags=-fsanitize=fuzzer >/dev/null
+fi
+targets=""
+for n in $names; do targets="$targets fuzz/${n}_fuzzer"; done
+# shellcheck disable=SC2086
+meson compile -C "$BUILD" $targets >/dev/null
+
+# "key = value" lines of the [libfuzzer] section -> -key=value
+options_of() {
+    [ -f "$1" ] || return 0
+    sed -n '/^\[libfuzzer\]/,/^\[/{s/^[[:space:]]*\([a-z_]*\)[[:space:]]*=[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$/-\1=\2/p}' "$1"
+}
+
+failed=""
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1
+for n in $names; do
+    run="$BUILD/run/$n"
+    mkdir -p "$run/corpus" "$run/artifacts"
+    rm -f "$run/artifacts/"*
+    dict=""
+    [ -f "fuzz/${n}_fuzzer.dict" ] && dict="-dict=fuzz/${n}_fuzzer.dict"
+    mkdir -p "fuzz/regressions/$n"
+    rc=0
+    # shellcheck disable=SC2046,SC2086
+    "$BUILD/fuzz/${n}_fuzzer" -max_total_time="$SECS" -error_exitcode=1 \
+        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$run/artifacts/" $dict \
+        $(options_of "fuzz/${n}_fuzzer.options") \
+        "$run/corpus" "fuzz/corpus/$n" "fuzz/regressions/$n" \
+        >"$run/log" 2>&1 || rc=$?
+    execs=$(sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$run/log")
+    cov=$(grep -E '^#[0-9]+' "$run/log" | tail -n 1 |
+          sed -n 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/p')
+    units=$(ls "$run/corpus" | wc -l)
+    echo "fuzz.sh: $n: ${SECS}s, ${execs:-?} exec/s, ${cov:-cov: ?}, corpus +$units, exit $rc"
+    if [ "$rc" -ne 0 ]; then
+        tail -n 40 "$run/log" >&2
+        for a in "$run/artifacts/"*; do
+            [ -f "$a" ] || continue
+            cp "$a" "fuzz/regressions/$n/"
+            echo "fuzz.sh: $n: saved fuzz/regressions/$n/$(basename "$a")" >&2
+        done
+        failed="$failed $n"
+    fi
+done
+if [ -n "$failed" ]; then
+    echo "fuzz.sh: FAILED:$failed (log: $BUILD/run/NAME/log)" >&2
+    exit 1
+fi

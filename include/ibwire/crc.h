@@ -936,7 +936,7 @@ static inline uint32_t ibw_crc32_portable(uint32_t crc, const void *buf,
 
 #define IBW__CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
 
-/* Below this length the table path is as fast as folding plus reduction. */
+/* The kernel starts with four 16-byte lanes; shorter buffers use tables. */
 #define IBW__CRC32_CLMUL_MIN 64
 
 /*

@@ -263,7 +263,10 @@ enum ibw_conv { IBW_CONV_WIRE = 0, IBW_CONV_RECORD = 1 };
 
 enum ibw_field_kind {
     IBW_FK_UINT = 0,  /* an unsigned integer of 1..64 bits */
-    IBW_FK_BYTES = 1  /* a byte-aligned array (GIDs, private data, MACs) */
+    IBW_FK_BYTES = 1, /* a byte-aligned array (GIDs, private data, MACs) */
+    IBW_FK_WIDE = 2   /* a record slice wider than 64 bits, held as
+                         little-endian uint32_t words (bit 0 of the slice =
+                         bit 0 of word 0), see IBW_WIDE_RECORD_FORMAT */
 };
 
 /* One field.  `pos` is the bit position in the format's convention: for
@@ -562,6 +565,126 @@ static inline const uint8_t *ibw_field_bytes(const struct ibw_field *f,
     static inline const struct ibw_format *pfx##_format(void)                 \
     {                                                                          \
         static const struct ibw_field fields[] = {LIST(IBW__RDESC, ~)};        \
+        static const struct ibw_format fmt = {                                 \
+            NAME, ID, TITLE, SOURCE, LAYOUT, IBW_CONV_RECORD, (width),         \
+            fields, sizeof fields / sizeof fields[0]};                         \
+        return &fmt;                                                           \
+    }
+
+/* ------------------------------------------------------------------------ */
+/* Records with fields wider than 64 bits                                    */
+/* ------------------------------------------------------------------------ */
+/*
+ * Some engine records carry a slice wider than 64 bits that has no inner
+ * structure at this level (the 256 data bits of a stream word, a buffered
+ * packet).  Such a field is kind WIDE: it is held as an array of
+ * (width + 31) / 32 little-endian 32-bit words, bit 0 of the slice in bit 0
+ * of word 0 -- the same convention as the record itself, so a testbench can
+ * copy the slice of its bus straight in.
+ */
+
+/* 32-bit words that hold a slice of `width` bits. */
+#define IBW_WIDE_WORDS(width) (((width) + 31) / 32)
+
+/* Record order: copy the slice [lo+width-1:lo] of w into out[], which gets
+ * IBW_WIDE_WORDS(width) words; bits above `width` in the last word are 0. */
+static inline void ibw_rec_get_wide(const uint32_t *w, unsigned lo,
+                                    unsigned width, uint32_t *out)
+{
+    for (unsigned i = 0; i * 32 < width; i++) {
+        unsigned take = width - i * 32 < 32 ? width - i * 32 : 32;
+        out[i] = (uint32_t)ibw_rec_get(w, lo + i * 32, take);
+    }
+}
+
+/* Record order: write the low `width` bits of v[] (IBW_WIDE_WORDS(width)
+ * words) at bit `lo`; bits of v above `width` are ignored. */
+static inline void ibw_rec_set_wide(uint32_t *w, unsigned lo, unsigned width,
+                                    const uint32_t *v)
+{
+    for (unsigned i = 0; i * 32 < width; i++) {
+        unsigned take = width - i * 32 < 32 ? width - i * 32 : 32;
+        ibw_rec_set(w, lo + i * 32, take, v[i]);
+    }
+}
+
+/*
+ * IBW_WIDE_RECORD_FORMAT: as IBW_RECORD_FORMAT, but a field's KIND may also
+ * be WIDE (any width).  A WIDE field is a struct member
+ * uint32_t name[IBW_WIDE_WORDS(width)], with accessors
+ *   void pfx##_get_NAME(const uint32_t *w, uint32_t *out)
+ *   void pfx##_set_NAME(uint32_t *w, const uint32_t *v)
+ * and descriptor kind IBW_FK_WIDE.  Integer kinds behave exactly as in
+ * IBW_RECORD_FORMAT.
+ */
+#define IBW__XMEMBER_INT(name, hi, lo, T) T name;
+#define IBW__XMEMBER_U8(name, hi, lo) IBW__XMEMBER_INT(name, hi, lo, uint8_t)
+#define IBW__XMEMBER_U16(name, hi, lo) IBW__XMEMBER_INT(name, hi, lo, uint16_t)
+#define IBW__XMEMBER_U32(name, hi, lo) IBW__XMEMBER_INT(name, hi, lo, uint32_t)
+#define IBW__XMEMBER_U64(name, hi, lo) IBW__XMEMBER_INT(name, hi, lo, uint64_t)
+#define IBW__XMEMBER_WIDE(name, hi, lo) \
+    uint32_t name[IBW_WIDE_WORDS((hi) - (lo) + 1)];
+#define IBW__XMEMBER(c, name, hi, lo, kind, desc) \
+    IBW__XMEMBER_##kind(name, hi, lo)
+
+#define IBW__RACC_WIDE(pfx, name, hi, lo)                                      \
+    static inline void pfx##_get_##name(const uint32_t *w, uint32_t *out)      \
+    {                                                                          \
+        ibw_rec_get_wide(w, (lo), (hi) - (lo) + 1, out);                       \
+    }                                                                          \
+    static inline void pfx##_set_##name(uint32_t *w, const uint32_t *v)        \
+    {                                                                          \
+        ibw_rec_set_wide(w, (lo), (hi) - (lo) + 1, v);                         \
+    }
+
+#define IBW__XPACK_INT(s, name, hi, lo) \
+    ibw_rec_set(w, (lo), (hi) - (lo) + 1, (uint64_t)s->name);
+#define IBW__XPACK_U8 IBW__XPACK_INT
+#define IBW__XPACK_U16 IBW__XPACK_INT
+#define IBW__XPACK_U32 IBW__XPACK_INT
+#define IBW__XPACK_U64 IBW__XPACK_INT
+#define IBW__XPACK_WIDE(s, name, hi, lo) \
+    ibw_rec_set_wide(w, (lo), (hi) - (lo) + 1, s->name);
+#define IBW__XPACK(s, name, hi, lo, kind, desc) IBW__XPACK_##kind(s, name, hi, lo)
+
+#define IBW__XUNPACK_INT(s, name, hi, lo, T) \
+    s->name = (T)ibw_rec_get(w, (lo), (hi) - (lo) + 1);
+#define IBW__XUNPACK_U8(s, name, hi, lo) IBW__XUNPACK_INT(s, name, hi, lo, uint8_t)
+#define IBW__XUNPACK_U16(s, name, hi, lo) IBW__XUNPACK_INT(s, name, hi, lo, uint16_t)
+#define IBW__XUNPACK_U32(s, name, hi, lo) IBW__XUNPACK_INT(s, name, hi, lo, uint32_t)
+#define IBW__XUNPACK_U64(s, name, hi, lo) IBW__XUNPACK_INT(s, name, hi, lo, uint64_t)
+#define IBW__XUNPACK_WIDE(s, name, hi, lo) \
+    ibw_rec_get_wide(w, (lo), (hi) - (lo) + 1, s->name);
+#define IBW__XUNPACK(s, name, hi, lo, kind, desc) \
+    IBW__XUNPACK_##kind(s, name, hi, lo)
+
+#define IBW__XFK_U8 IBW_FK_UINT
+#define IBW__XFK_U16 IBW_FK_UINT
+#define IBW__XFK_U32 IBW_FK_UINT
+#define IBW__XFK_U64 IBW_FK_UINT
+#define IBW__XFK_WIDE IBW_FK_WIDE
+#define IBW__XDESC(c, name, hi, lo, kind, desc) \
+    {#name, (uint32_t)(lo), (uint32_t)((hi) - (lo) + 1), IBW__XFK_##kind, desc},
+
+#define IBW_WIDE_RECORD_FORMAT(pfx, LIST, width, NAME, ID, TITLE, SOURCE,     \
+                               LAYOUT)                                         \
+    struct pfx {                                                               \
+        LIST(IBW__XMEMBER, ~)                                                  \
+    };                                                                         \
+    enum { pfx##_WIDTH = (width), pfx##_WORDS = ((width) + 31) / 32 };         \
+    LIST(IBW__RACC, pfx)                                                       \
+    static inline void pfx##_pack(const struct pfx *in, uint32_t *w)          \
+    {                                                                          \
+        memset(w, 0, sizeof(uint32_t) * (size_t)pfx##_WORDS);                  \
+        LIST(IBW__XPACK, in)                                                   \
+    }                                                                          \
+    static inline void pfx##_unpack(const uint32_t *w, struct pfx *out)       \
+    {                                                                          \
+        LIST(IBW__XUNPACK, out)                                                \
+    }                                                                          \
+    static inline const struct ibw_format *pfx##_format(void)                 \
+    {                                                                          \
+        static const struct ibw_field fields[] = {LIST(IBW__XDESC, ~)};        \
         static const struct ibw_format fmt = {                                 \
             NAME, ID, TITLE, SOURCE, LAYOUT, IBW_CONV_RECORD, (width),         \
             fields, sizeof fields / sizeof fields[0]};                         \

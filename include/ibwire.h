@@ -14,6 +14,8 @@
 #include "ibwire/framing.h"
 #include "ibwire/opcode.h"
 #include "ibwire/packet.h"
+#include "ibwire/records.h"
+#include "ibwire/registry.h"
 #include "ibwire/wire.h"
 
 #endif /* IBWIRE_H */

@@ -552,6 +552,7 @@ struct ibw_build_spec {
     uint8_t ip_df;       /* IPv4 don't-fragment flag */
     uint16_t udp_sport;
     uint16_t udp_dport;  /* 0 means 4791 */
+    uint16_t udp_csum;   /* stored as given; RoCEv2 senders use 0 */
     /* InfiniBand routing (LRH native only; GRH native global and RoCEv1) */
     struct ibw_lrh lrh;
     struct ibw_grh grh;
@@ -715,6 +716,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         ibw_udp_set_dport(u, spec->udp_dport ? spec->udp_dport
                                              : (uint16_t)IBW_ROCEV2_UDP_PORT);
         ibw_udp_set_length(u, (uint16_t)(ibw_udp_SIZE + transport));
+        ibw_udp_set_checksum(u, spec->udp_csum);
         off += ibw_udp_SIZE;
     }
 
@@ -750,6 +752,90 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         out[off + 1] = (uint8_t)(vcrc >> 8);
     }
     *out_len = total;
+    return IBW_OK;
+}
+
+/*
+ * The build spec that reproduces a parsed frame: every header field copied
+ * from the view, payload pointing into pkt->data (so the view's bytes must
+ * outlive the spec).  ibw_build() of the result gives back bytes
+ * [0, pkt->iba_end) when the CRCs and lengths were right.  Needs a view
+ * without error that has a BTH; IBW_E_UNSUPPORTED for what the builder
+ * cannot express (IPv4 options or fragments, a non-4791 UDP port is kept),
+ * IBW_E_FIELD for a view without BTH or with an error.
+ */
+static inline int ibw_build_spec_from_pkt(const struct ibw_pkt *pkt,
+                                          struct ibw_build_spec *s)
+{
+    const uint8_t *d = pkt->data;
+    memset(s, 0, sizeof *s);
+    if (pkt->err != IBW_OK || !ibw_pkt_has(pkt, IBW_HDR_BTH))
+        return IBW_E_FIELD;
+    s->transport = pkt->transport;
+    if (ibw_pkt_has(pkt, IBW_HDR_ETH)) {
+        memcpy(s->dmac, ibw_eth_get_dmac(d), 6);
+        memcpy(s->smac, ibw_eth_get_smac(d), 6);
+        const uint8_t *tpid = d + 12;
+        for (unsigned i = 0; i < pkt->nvlan; i++) {
+            const uint8_t *t = d + pkt->off[i ? IBW_HDR_VLAN2 : IBW_HDR_VLAN];
+            s->vlan[i].tpid = ibw_load_be16(tpid);
+            s->vlan[i].pcp = ibw_vlan_get_pcp(t);
+            s->vlan[i].dei = ibw_vlan_get_dei(t);
+            s->vlan[i].vid = ibw_vlan_get_vid(t);
+            tpid = t + 2;
+        }
+        s->nvlan = pkt->nvlan;
+    }
+    if (ibw_pkt_has(pkt, IBW_HDR_IPV4)) {
+        const uint8_t *ip = d + pkt->off[IBW_HDR_IPV4];
+        if (ibw_ipv4_get_ihl(ip) != 5 || ibw_ipv4_get_mf(ip) ||
+            ibw_ipv4_get_frag_offset(ip) || ibw_ipv4_get_resv(ip))
+            return IBW_E_UNSUPPORTED;
+        s->tos = ip[1];
+        s->ttl = ibw_ipv4_get_ttl(ip);
+        s->ip_id = ibw_ipv4_get_id(ip);
+        s->ip_df = ibw_ipv4_get_df(ip);
+        memcpy(s->ip_src, ibw_ipv4_get_saddr(ip), 4);
+        memcpy(s->ip_dst, ibw_ipv4_get_daddr(ip), 4);
+    }
+    if (ibw_pkt_has(pkt, IBW_HDR_IPV6)) {
+        const uint8_t *ip = d + pkt->off[IBW_HDR_IPV6];
+        s->tos = ibw_ipv6_get_tclass(ip);
+        s->flowlabel = ibw_ipv6_get_flowlabel(ip);
+        s->ttl = ibw_ipv6_get_hoplimit(ip);
+        memcpy(s->ip_src, ibw_ipv6_get_saddr(ip), 16);
+        memcpy(s->ip_dst, ibw_ipv6_get_daddr(ip), 16);
+    }
+    if (ibw_pkt_has(pkt, IBW_HDR_UDP)) {
+        const uint8_t *u = d + pkt->off[IBW_HDR_UDP];
+        s->udp_sport = ibw_udp_get_sport(u);
+        s->udp_dport = ibw_udp_get_dport(u);
+        s->udp_csum = ibw_udp_get_checksum(u);
+    }
+    if (ibw_pkt_has(pkt, IBW_HDR_LRH))
+        ibw_lrh_decode(d + pkt->off[IBW_HDR_LRH], ibw_lrh_SIZE, &s->lrh);
+    if (ibw_pkt_has(pkt, IBW_HDR_GRH))
+        ibw_grh_decode(d + pkt->off[IBW_HDR_GRH], ibw_grh_SIZE, &s->grh);
+    ibw_bth_decode(d + pkt->off[IBW_HDR_BTH], ibw_bth_SIZE, &s->bth);
+#define IBW__FROM(H, pfx, member)                                          \
+    if (ibw_pkt_has(pkt, IBW_HDR_##H))                                     \
+        pfx##_decode(d + pkt->off[IBW_HDR_##H], pfx##_SIZE, &s->member);
+    IBW__FROM(RDETH, ibw_rdeth, rdeth)
+    IBW__FROM(DETH, ibw_deth, deth)
+    IBW__FROM(XRCETH, ibw_xrceth, xrceth)
+    IBW__FROM(RETH, ibw_reth, reth)
+    IBW__FROM(FETH, ibw_feth, feth)
+    IBW__FROM(ATOMICETH, ibw_atomiceth, atomiceth)
+    IBW__FROM(AETH, ibw_aeth, aeth)
+    IBW__FROM(ATOMICACKETH, ibw_atomicacketh, atomicacketh)
+    IBW__FROM(IMMDT, ibw_immdt, immdt)
+    IBW__FROM(IETH, ibw_ieth, ieth)
+#undef IBW__FROM
+    s->payload = d + pkt->payload_off;
+    s->payload_len = pkt->payload_len;
+    /* Pad bytes are rebuilt as zeros; keep a nonstandard PadCnt as is. */
+    if (pkt->pad != ((4 - (pkt->payload_len & 3)) & 3))
+        s->flags |= IBW_BUILD_KEEP_PADCNT;
     return IBW_OK;
 }
 

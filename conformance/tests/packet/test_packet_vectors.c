@@ -607,6 +607,183 @@ static void test_framing(void)
     TU_EQ(ibw_cnp_SIZE, 16);
 }
 
+/* ---- ibw_build() must reproduce the hand-written frames byte for byte -- */
+
+static void expect_build(const struct ibw_build_spec *s, const uint8_t *want,
+                         size_t want_len, const char *name)
+{
+    uint8_t out[256];
+    size_t n = 0;
+    int err = ibw_build(s, out, sizeof out, &n);
+    TU_EQ(err, IBW_OK);
+    TU_EQ(n, want_len);
+    if (err == IBW_OK && n == want_len) {
+        if (memcmp(out, want, n) != 0)
+            fprintf(stderr, "  %s differs\n", name);
+        TU_MEMEQ(out, want, n);
+    }
+    /* one byte too little room: refused, nothing written past cap */
+    uint8_t small[256];
+    memset(small, 0x5A, sizeof small);
+    TU_EQ(ibw_build(s, small, want_len - 1, &n), IBW_E_NOSPACE);
+    TU_EQ(small[want_len - 1], 0x5A);
+}
+
+static const uint8_t mac1[6] = {2, 0, 0, 0, 0, 1}, mac2[6] = {2, 0, 0, 0, 0, 2};
+
+static void test_build_vectors(void)
+{
+    struct ibw_build_spec s;
+
+    /* vector 1 without its 4 trailer bytes */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    memcpy(s.dmac, mac2, 6);
+    memcpy(s.smac, mac1, 6);
+    memcpy(s.ip_src, (const uint8_t[]){192, 168, 1, 1}, 4);
+    memcpy(s.ip_dst, (const uint8_t[]){192, 168, 1, 2}, 4);
+    s.tos = 0x6A;
+    s.ttl = 64;
+    s.ip_id = 0x1234;
+    s.ip_df = 1;
+    s.udp_sport = 0xC000;
+    s.bth.opcode = 0x04;
+    s.bth.se = 1;
+    s.bth.pkey = 0xFFFF;
+    s.bth.destqp = 0x11;
+    s.bth.ackreq = 1;
+    s.bth.psn = 0x102;
+    s.payload = (const uint8_t *)"hello";
+    s.payload_len = 5;
+    expect_build(&s, v2ip4_send_only, sizeof v2ip4_send_only - 4, "v1");
+
+    /* vector 2 */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V2_IP6;
+    memcpy(s.dmac, mac2, 6);
+    memcpy(s.smac, mac1, 6);
+    s.nvlan = 1;
+    s.vlan[0].pcp = 3;
+    s.vlan[0].vid = 100;
+    s.ip_src[0] = s.ip_dst[0] = 0xFE;
+    s.ip_src[1] = s.ip_dst[1] = 0x80;
+    s.ip_src[15] = 1;
+    s.ip_dst[15] = 2;
+    s.tos = 0x68;
+    s.flowlabel = 0x12345;
+    s.ttl = 64;
+    s.udp_sport = 0xABCD;
+    s.bth.opcode = 0x0A;
+    s.bth.pkey = 0x8001;
+    s.bth.fecn = 1;
+    s.bth.destqp = 0xABC;
+    s.bth.ackreq = 1;
+    s.bth.psn = 1;
+    s.reth.va = 0x00007F0000001000ull;
+    s.reth.rkey = 0x1234;
+    s.reth.dmalen = 8;
+    s.payload = (const uint8_t[]){1, 2, 3, 4, 5, 6, 7, 8};
+    s.payload_len = 8;
+    expect_build(&s, v2ip6_vlan_write, sizeof v2ip6_vlan_write, "v2");
+
+    /* vector 3 without the trailer */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V1;
+    memcpy(s.dmac, mac1, 6);
+    memcpy(s.smac, mac2, 6);
+    s.grh.tclass = 0x20;
+    s.grh.flowlabel = 0xABCDE;
+    s.grh.hoplmt = 1;
+    memcpy(s.grh.sgid, v1_ack + 14 + 8, 16);
+    memcpy(s.grh.dgid, v1_ack + 14 + 24, 16);
+    s.bth.opcode = 0x11;
+    s.bth.pkey = 0xFFFF;
+    s.bth.becn = 1;
+    s.bth.destqp = 0x12;
+    s.bth.psn = 5;
+    s.aeth.syndrome = 0x1F;
+    s.aeth.msn = 3;
+    expect_build(&s, v1_ack, sizeof v1_ack - 4, "v3");
+
+    /* vector 4 */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_IB_LOCAL;
+    s.lrh.vl = 2;
+    s.lrh.dlid = 4;
+    s.lrh.slid = 2;
+    s.bth.opcode = 0x64;
+    s.bth.pkey = 0xFFFF;
+    s.bth.destqp = 1;
+    s.bth.psn = 0x2A;
+    s.deth.qkey = 0x80010000u;
+    s.deth.srcqp = 1;
+    s.payload = (const uint8_t[]){0xDE, 0xAD, 0xBE, 0xEF};
+    s.payload_len = 4;
+    expect_build(&s, ib_local_ud, sizeof ib_local_ud, "v4");
+
+    /* vector 5 */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_IB_GLOBAL;
+    s.lrh.vl = 1;
+    s.lrh.sl = 5;
+    s.lrh.dlid = 0x10;
+    s.lrh.slid = 0x20;
+    s.grh.tclass = 0x10;
+    s.grh.flowlabel = 1;
+    s.grh.hoplmt = 0xFF;
+    memcpy(s.grh.sgid, ib_global_read + 16, 16);
+    memcpy(s.grh.dgid, ib_global_read + 32, 16);
+    s.bth.opcode = 0x0C;
+    s.bth.pkey = 0xFFFF;
+    s.bth.destqp = 0x33;
+    s.bth.ackreq = 1;
+    s.bth.psn = 7;
+    s.reth.va = 0x1000;
+    s.reth.rkey = 0xABCD;
+    s.reth.dmalen = 0x1000;
+    expect_build(&s, ib_global_read, sizeof ib_global_read, "v5");
+
+    /* vector 8, the CNP */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    memcpy(s.dmac, mac1, 6);
+    memcpy(s.smac, mac2, 6);
+    memcpy(s.ip_src, (const uint8_t[]){10, 0, 0, 2}, 4);
+    memcpy(s.ip_dst, (const uint8_t[]){10, 0, 0, 1}, 4);
+    s.tos = 0xC0;
+    s.ttl = 64;
+    s.ip_id = 3;
+    s.ip_df = 1;
+    s.bth.opcode = IBW_CNP_OPCODE;
+    s.bth.pkey = 0xFFFF;
+    s.bth.becn = 1;
+    s.bth.destqp = 0x100;
+    expect_build(&s, v2ip4_cnp, sizeof v2ip4_cnp, "v8");
+
+    /* vector 11, FLUSH: FETH then RETH */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    memcpy(s.dmac, mac2, 6);
+    memcpy(s.smac, mac1, 6);
+    memcpy(s.ip_src, (const uint8_t[]){10, 0, 0, 1}, 4);
+    memcpy(s.ip_dst, (const uint8_t[]){10, 0, 0, 2}, 4);
+    s.ttl = 64;
+    s.ip_id = 6;
+    s.ip_df = 1;
+    s.udp_sport = 0xC000;
+    s.bth.opcode = 0x1C;
+    s.bth.pkey = 0xFFFF;
+    s.bth.destqp = 0x500;
+    s.bth.ackreq = 1;
+    s.bth.psn = 3;
+    s.feth.sel = 1;
+    s.feth.plt = 2;
+    s.reth.va = 0x3000;
+    s.reth.rkey = 0x55;
+    s.reth.dmalen = 0x40;
+    expect_build(&s, v2ip4_flush, sizeof v2ip4_flush, "v11");
+}
+
 int main(void)
 {
     test_v2ip4_send_only();
@@ -617,5 +794,6 @@ int main(void)
     test_roce_ext_headers();
     test_opcode_table();
     test_framing();
+    test_build_vectors();
     return tu_done("packet_vectors");
 }

@@ -11,6 +11,7 @@ import hashlib
 import os
 import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -71,7 +72,130 @@ def gen_wire():
         put("wire", bytes([n, syn]) + struct.pack("<QQ", 1000, 2048))
 
 
-GENERATORS = {"wire": gen_wire}
+def vcrc(data):
+    """CRC-16 poly 0x100B reflected (0xD008), init and final XOR 0xFFFF."""
+    c = 0xFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0xD008 if c & 1 else c >> 1
+    return c ^ 0xFFFF
+
+
+def bth(opcode, pad, qp, psn, ackreq=1):
+    return bytes([opcode, pad << 4, 0xFF, 0xFF, 0, qp >> 16 & 0xFF,
+                  qp >> 8 & 0xFF, qp & 0xFF, ackreq << 7, psn >> 16 & 0xFF,
+                  psn >> 8 & 0xFF, psn & 0xFF])
+
+
+def transport(opcode, ext, payload, qp=0x11, psn=0x100):
+    pad = (4 - len(payload) % 4) % 4
+    return bth(opcode, pad, qp, psn) + ext + payload + bytes(pad)
+
+
+def icrc(masked_prefix, rest):
+    return struct.pack("<I", zlib.crc32(masked_prefix + rest))
+
+
+def ib_local(tp):
+    """Native IB, LRH + BTH..., ICRC and VCRC."""
+    n = 8 + len(tp) + 4
+    lrh = bytes([0x00, 0x02, 0x00, 0x01, (n // 4) >> 8, (n // 4) & 0xFF,
+                 0x00, 0x02])
+    masked = bytes([lrh[0] | 0xF0]) + lrh[1:] + tp[:4] + b"\xff" + tp[5:12]
+    pkt = lrh + tp + icrc(masked, tp[12:])
+    return pkt + struct.pack("<H", vcrc(pkt))
+
+
+def grh(paylen):
+    return (bytes([0x60, 0, 0, 0]) + struct.pack(">HBB", paylen, 0x1B, 64)
+            + bytes(range(16)) + bytes(range(16, 32)))
+
+
+def ib_global(tp):
+    g = grh(len(tp) + 4)
+    n = 8 + 40 + len(tp) + 4
+    lrh = bytes([0x00, 0x03, 0x00, 0x01, (n // 4) >> 8, (n // 4) & 0xFF,
+                 0x00, 0x02])
+    mg = bytes([g[0] | 0x0F, 0xFF, 0xFF, 0xFF]) + g[4:7] + b"\xff" + g[8:]
+    masked = b"\xff" * 8 + mg + tp[:4] + b"\xff" + tp[5:12]
+    pkt = lrh + g + tp + icrc(masked, tp[12:])
+    return pkt + struct.pack("<H", vcrc(pkt))
+
+
+ETH = bytes.fromhex("b8599f000001" "b8599f000002")
+
+
+def roce_v1(tp, vlan=False):
+    g = grh(len(tp) + 4)
+    mg = bytes([g[0] | 0x0F, 0xFF, 0xFF, 0xFF]) + g[4:7] + b"\xff" + g[8:]
+    masked = b"\xff" * 8 + mg + tp[:4] + b"\xff" + tp[5:12]
+    tag = bytes.fromhex("81000064") if vlan else b""
+    return ETH + tag + b"\x89\x15" + g + tp + icrc(masked, tp[12:])
+
+
+def roce_v2_ip4(tp, sport=0xC000):
+    udp = struct.pack(">HHHH", sport, 4791, 8 + len(tp) + 4, 0)
+    ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0x02, 20 + len(udp) +
+                               len(tp) + 4, 0x1234, 0x4000, 64, 17, 0,
+                               bytes([192, 168, 0, 1]), bytes([192, 168, 0, 2])))
+    csum = sum(struct.unpack(">10H", bytes(ip)))
+    while csum >> 16:
+        csum = (csum & 0xFFFF) + (csum >> 16)
+    ip[10:12] = struct.pack(">H", ~csum & 0xFFFF)
+    mip = bytearray(ip)
+    mip[1] = 0xFF
+    mip[8] = 0xFF
+    mip[10:12] = b"\xff\xff"
+    masked = b"\xff" * 8 + bytes(mip) + udp[:6] + b"\xff\xff" + tp[:4] + \
+        b"\xff" + tp[5:12]
+    return ETH + b"\x08\x00" + bytes(ip) + udp + tp + icrc(masked, tp[12:])
+
+
+def roce_v2_ip6(tp):
+    udp = struct.pack(">HHHH", 0xC001, 4791, 8 + len(tp) + 4, 0)
+    ip = (bytes([0x60, 0x20, 0x00, 0x01]) + struct.pack(">HBB", len(udp) +
+          len(tp) + 4, 17, 64) + bytes(range(16)) + bytes(range(16, 32)))
+    mip = bytes([ip[0] | 0x0F, 0xFF, 0xFF, 0xFF]) + ip[4:7] + b"\xff" + ip[8:]
+    masked = b"\xff" * 8 + mip + udp[:6] + b"\xff\xff" + tp[:4] + \
+        b"\xff" + tp[5:12]
+    return ETH + b"\x86\xdd" + ip + udp + tp + icrc(masked, tp[12:])
+
+
+def gen_packet():
+    reth = struct.pack(">QII", 0x7f0000001000, 0x1234, 24)
+    deth = struct.pack(">II", 0x80010000, 0x000001)
+    aeth = bytes([0x1F, 0, 0, 7])
+    atomic = struct.pack(">QIQQ", 0x1000, 0x55, 1, 0)
+    msgs = [
+        transport(0x04, b"", b"hello, RDMA world"),          # RC SEND ONLY
+        transport(0x0A, reth, bytes(range(24))),               # RC WRITE ONLY
+        transport(0x0C, reth, b""),                           # RC READ REQUEST
+        transport(0x10, b"", b"", psn=7)[:12] + aeth,          # RC ACK
+        transport(0x13, atomic, b""),                         # RC CMP&SWAP
+        transport(0x64, deth, b"ud payload"),                  # UD SEND ONLY
+        transport(0x05, struct.pack(">I", 0xCAFE), b"imm"),    # SEND ONLY IMM
+        transport(0x1C, bytes([0, 0, 0, 0x11]) + reth, b""),   # FLUSH
+        transport(0x81, bytes(16), b""),                     # CNP
+    ]
+    for tp in msgs:
+        put("packet", b"\x01" + ib_local(tp))
+        put("packet", b"\x01" + ib_global(tp))
+        put("packet", b"\x00" + roce_v1(tp))
+        put("packet", b"\x00" + roce_v1(tp, vlan=True))
+        put("packet", b"\x00" + roce_v2_ip4(tp))
+        put("packet", b"\x00" + roce_v2_ip6(tp))
+    # Ethernet that is not RoCE; IPv4 with options; a frame with FCS trailer
+    put("packet", b"\x00" + ETH + b"\x08\x06" + bytes(28))
+    put("packet", b"\x00" + roce_v2_ip4(msgs[0]) + b"\xde\xad\xbe\xef")
+    # Build mode: selector byte, then raw spec bytes and a payload
+    for sel in (0x02, 0x03):
+        for kind in range(3):
+            put("packet", bytes([sel, kind, 0x00]) + bytes(220) + b"payload")
+        put("packet", bytes([sel, 0, 0x01]) + b"\x0a" * 240)
+
+
+GENERATORS = {"wire": gen_wire, "packet": gen_packet}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

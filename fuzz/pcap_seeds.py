@@ -3,6 +3,7 @@
 (the bundled captures are not ours to copy into the repository).
 
     fuzz/pcap_seeds.py OUTDIR CAPTURE_OR_DIR...
+    fuzz/pcap_seeds.py --run HARNESS NAME OUTDIR CAPTURE_OR_DIR...
 
 writes OUTDIR/packet/ (one input per frame: the packet harness's link
 selector byte, then the frame from where ibw_parse starts) and
@@ -11,10 +12,16 @@ order, micro- or nanosecond magic) and pcapng (EPB, SPB).  Link types: 1
 Ethernet, 247 InfiniBand from the LRH, 197 ERF records of type 21
 (InfiniBand); frames of other links are skipped.  Missing paths are skipped,
 so the same command works with or without ../shared/captures.
+
+With --run, the harness (a replay build) then runs over OUTDIR/NAME: the
+meson test that replays every captured frame.  Exit 77 (skip) when no
+capture gave an input for NAME.
 """
 import hashlib
 import os
+import shutil
 import struct
+import subprocess
 import sys
 
 # packet_fuzzer.c: bit 0 of the first byte picks the link.
@@ -109,6 +116,17 @@ def main(out, paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    if args[:1] == ["--run"]:
+        if len(args) < 5:
+            sys.exit(__doc__)
+        harness, name, out = args[1], args[2], args[3]
+        shutil.rmtree(out, ignore_errors=True)
+        main(out, args[4:])
+        if not os.path.isdir(os.path.join(out, name)):
+            print(f"pcap_seeds: no {name} inputs in these captures")
+            sys.exit(77)
+        sys.exit(subprocess.call([harness, os.path.join(out, name)]))
+    if len(args) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2:])
+    main(args[0], args[1:])

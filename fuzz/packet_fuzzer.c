@@ -1,0 +1,434 @@
+/*
+ * packet_fuzzer.c - ibw_parse / ibw_build on arbitrary frames.
+ *
+ * Input byte 0 chooses:
+ *   bit 0  the link: 0 Ethernet (RoCEv1/v2, VLAN), 1 native InfiniBand;
+ *   bit 1  the mode: 0 parse the rest of the input as a frame,
+ *                    1 build a frame from a spec drawn from the input.
+ *
+ * Parse mode, on every input:
+ *   - the view never points outside the input: every present header, the
+ *     payload and pad, the ICRC and VCRC lie inside [data, data + len);
+ *   - the view is coherent: headers in wire order, the transport headers
+ *     are exactly those the opcode table lists, CRC verdicts agree with the
+ *     carried and computed values, an error names its header;
+ *   - parsing without CRC checks gives the same structure;
+ *   - ibw_pkt_store_crcs makes both CRCs good and changes nothing else;
+ * and on a well-formed IBA frame:
+ *   - parse -> build -> parse keeps every header, the payload and the pad
+ *     count, with good CRCs, and build is a fixed point from there on
+ *     (build(parse(b)) == b byte for byte);
+ *   - where every bit of the frame is modelled (no IPv4 options or trailer,
+ *     zero pad bytes and UDP checksum, good CRCs and IPv4 checksum) the
+ *     rebuilt frame equals the input byte for byte.
+ * Build mode: whatever spec the input describes, a successful build parses
+ * back with the spec's header values, payload, pad and the CRC verdicts
+ * the BAD_ICRC / BAD_VCRC flags ask for.
+ */
+#include <ibwire/packet.h>
+
+#include "fuzz_common.h"
+
+/* Largest frame the harness builds: headers, 64 KiB payload, pad, CRCs. */
+#define FRAME_CAP (0x10000u + 512u)
+static uint8_t frame0[FRAME_CAP], frame1[FRAME_CAP], frame2[FRAME_CAP];
+
+/* The view stays inside the input and is coherent with itself. */
+static void check_view(const struct ibw_pkt *v, const uint8_t *data,
+                       size_t len)
+{
+    FUZZ_CHECK(v->data == data && v->len == len);
+    FUZZ_CHECK((v->present >> IBW_HDR_COUNT) == 0);
+    /* IPv4 is marked before IHL is checked: only its fixed 20 bytes are
+     * promised until the parse succeeds (checked below). */
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
+        if (v->present & (1u << h))
+            FUZZ_CHECK_AT((size_t)v->off[h] + ibw_hdr_size(h) <= len,
+                          ibw_hdr_name(h));
+    if (v->err != IBW_OK) {
+        FUZZ_CHECK(v->err_hdr != NULL);
+        FUZZ_CHECK(v->err <= IBW_E_TRUNCATED && v->err >= IBW_E_LINKTYPE);
+    } else {
+        FUZZ_CHECK(v->err_hdr == NULL && v->err_field == NULL);
+    }
+    int bth = ibw_pkt_has(v, IBW_HDR_BTH);
+    if (bth) {
+        FUZZ_CHECK((size_t)v->icrc_off + 4 <= len);
+        FUZZ_CHECK(v->icrc_off >= (size_t)v->off[IBW_HDR_BTH] + ibw_bth_SIZE);
+        FUZZ_CHECK(v->opcode == data[v->off[IBW_HDR_BTH]]);
+    }
+    if (v->icrc_status != IBW_CRC_ABSENT) {
+        FUZZ_CHECK(bth);
+        FUZZ_CHECK(v->icrc_wire == ibw_load_le32(data + v->icrc_off));
+        FUZZ_CHECK((v->icrc_status == IBW_CRC_GOOD) ==
+                   (v->icrc_wire == v->icrc_calc));
+        FUZZ_CHECK(v->icrc_calc == ibw_icrc_compute(v));
+    }
+    if (v->vcrc_status != IBW_CRC_ABSENT) {
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_LRH));
+        FUZZ_CHECK((size_t)v->vcrc_off + 2 <= len);
+        FUZZ_CHECK(v->vcrc_wire ==
+                   (uint16_t)(data[v->vcrc_off] | data[v->vcrc_off + 1] << 8));
+        FUZZ_CHECK((v->vcrc_status == IBW_CRC_GOOD) ==
+                   (v->vcrc_wire == v->vcrc_calc));
+    }
+    if (v->err != IBW_OK)
+        return;
+
+    /* A well-formed frame. */
+    FUZZ_CHECK((size_t)v->iba_end + v->trailer_len == len);
+    FUZZ_CHECK((size_t)v->payload_off + v->payload_len + v->pad <= len);
+    if (ibw_pkt_has(v, IBW_HDR_IPV4))
+        FUZZ_CHECK(v->off[IBW_HDR_IPV4] +
+                       (size_t)ibw_ipv4_hdr_len(data + v->off[IBW_HDR_IPV4]) <=
+                   len);
+    /* Headers in wire order: each present one after the previous one. */
+    size_t prev_end = 0;
+    for (unsigned h = 0; h < IBW_HDR_BTH; h++) {
+        if (!(v->present & (1u << h)))
+            continue;
+        FUZZ_CHECK_AT(v->off[h] >= prev_end, ibw_hdr_name(h));
+        prev_end = v->off[h] + (h == IBW_HDR_IPV4
+                                    ? ibw_ipv4_hdr_len(data + v->off[h])
+                                    : ibw_hdr_size(h));
+    }
+    switch (v->transport) {
+    case IBW_TK_NONE:
+        FUZZ_CHECK(!bth && v->link == IBW_LINK_ETHERNET);
+        return;
+    case IBW_TK_IB_RAW:
+        FUZZ_CHECK(!bth && ibw_pkt_has(v, IBW_HDR_LRH));
+        FUZZ_CHECK(v->payload_off == ibw_lrh_SIZE &&
+                   v->payload_off + v->payload_len == v->vcrc_off);
+        return;
+    case IBW_TK_IB_LOCAL:
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_LRH) && !ibw_pkt_has(v, IBW_HDR_GRH));
+        break;
+    case IBW_TK_IB_GLOBAL:
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_LRH) && ibw_pkt_has(v, IBW_HDR_GRH));
+        break;
+    case IBW_TK_ROCE_V1:
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_ETH) && ibw_pkt_has(v, IBW_HDR_GRH));
+        break;
+    case IBW_TK_ROCE_V2_IP4:
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_IPV4) && ibw_pkt_has(v, IBW_HDR_UDP));
+        break;
+    case IBW_TK_ROCE_V2_IP6:
+        FUZZ_CHECK(ibw_pkt_has(v, IBW_HDR_IPV6) && ibw_pkt_has(v, IBW_HDR_UDP));
+        break;
+    default:
+        FUZZ_CHECK(!"unknown transport kind");
+    }
+    FUZZ_CHECK(bth && v->off[IBW_HDR_BTH] >= prev_end);
+    const struct ibw_opcode_info *op = ibw_pkt_opcode_info(v);
+    FUZZ_CHECK(op->flags & IBW_OPF_VALID);
+    uint32_t routing = v->present & ((1u << (IBW_HDR_BTH + 1)) - 1);
+    FUZZ_CHECK((v->present & ~routing) == op->hdrs);
+    size_t pos = v->off[IBW_HDR_BTH] + ibw_bth_SIZE;
+    for (unsigned i = 0; i < op->nseq; i++) {
+        FUZZ_CHECK_AT(v->off[op->seq[i]] == pos, ibw_hdr_name(op->seq[i]));
+        pos += ibw_hdr_size(op->seq[i]);
+    }
+    FUZZ_CHECK(v->payload_off == pos);
+    FUZZ_CHECK(v->payload_off + v->payload_len + v->pad == v->icrc_off);
+    FUZZ_CHECK(v->pad == ibw_bth_get_padcnt(data + v->off[IBW_HDR_BTH]));
+    FUZZ_CHECK(v->payload_len == 0 || (op->flags & IBW_OPF_PAYLOAD));
+    if (ibw_pkt_has(v, IBW_HDR_LRH))
+        FUZZ_CHECK(v->vcrc_off == v->icrc_off + 4 &&
+                   v->iba_end == v->vcrc_off + 2);
+    else
+        FUZZ_CHECK(v->iba_end == v->icrc_off + 4);
+}
+
+/* The same structure, whatever the CRC flag. */
+static void check_same_structure(const struct ibw_pkt *a,
+                                 const struct ibw_pkt *b)
+{
+    FUZZ_CHECK(a->err == b->err && a->present == b->present &&
+               a->transport == b->transport);
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
+        if (a->present & (1u << h))
+            FUZZ_CHECK_AT(a->off[h] == b->off[h], ibw_hdr_name(h));
+    if (a->err == IBW_OK)
+        FUZZ_CHECK(a->payload_off == b->payload_off &&
+                   a->payload_len == b->payload_len && a->pad == b->pad &&
+                   a->iba_end == b->iba_end);
+}
+
+/* A build spec that says what the view holds (derived fields are the
+ * builder's business). */
+static void spec_from_view(const struct ibw_pkt *v, struct ibw_build_spec *s)
+{
+    const uint8_t *d = v->data;
+    memset(s, 0, sizeof *s);
+    s->transport = v->transport;
+    s->flags = IBW_BUILD_KEEP_PADCNT;
+    if (ibw_pkt_has(v, IBW_HDR_ETH)) {
+        memcpy(s->dmac, ibw_eth_get_dmac(d), 6);
+        memcpy(s->smac, ibw_eth_get_smac(d), 6);
+        const uint8_t *tpid = d + 12;
+        for (unsigned i = 0; i < v->nvlan; i++) {
+            const uint8_t *t = d + v->off[i ? IBW_HDR_VLAN2 : IBW_HDR_VLAN];
+            s->vlan[i].tpid = ibw_load_be16(tpid);
+            s->vlan[i].pcp = ibw_vlan_get_pcp(t);
+            s->vlan[i].dei = ibw_vlan_get_dei(t);
+            s->vlan[i].vid = ibw_vlan_get_vid(t);
+            tpid = t + 2;
+        }
+        s->nvlan = v->nvlan;
+    }
+    if (ibw_pkt_has(v, IBW_HDR_IPV4)) {
+        const uint8_t *ip = d + v->off[IBW_HDR_IPV4];
+        s->tos = ip[1];
+        s->ttl = ibw_ipv4_get_ttl(ip);
+        s->ip_id = ibw_ipv4_get_id(ip);
+        s->ip_df = ibw_ipv4_get_df(ip);
+        memcpy(s->ip_src, ibw_ipv4_get_saddr(ip), 4);
+        memcpy(s->ip_dst, ibw_ipv4_get_daddr(ip), 4);
+    }
+    if (ibw_pkt_has(v, IBW_HDR_IPV6)) {
+        const uint8_t *ip = d + v->off[IBW_HDR_IPV6];
+        s->tos = ibw_ipv6_get_tclass(ip);
+        s->flowlabel = ibw_ipv6_get_flowlabel(ip);
+        s->ttl = ibw_ipv6_get_hoplimit(ip);
+        memcpy(s->ip_src, ibw_ipv6_get_saddr(ip), 16);
+        memcpy(s->ip_dst, ibw_ipv6_get_daddr(ip), 16);
+    }
+    if (ibw_pkt_has(v, IBW_HDR_UDP)) {
+        s->udp_sport = ibw_udp_get_sport(d + v->off[IBW_HDR_UDP]);
+        s->udp_dport = ibw_udp_get_dport(d + v->off[IBW_HDR_UDP]);
+    }
+#define DEC(H, pfx, member)                                                  \
+    if (ibw_pkt_has(v, IBW_HDR_##H))                                         \
+        FUZZ_CHECK(pfx##_decode(d + v->off[IBW_HDR_##H], pfx##_SIZE,         \
+                                &s->member) == IBW_OK);
+    DEC(LRH, ibw_lrh, lrh)
+    DEC(GRH, ibw_grh, grh)
+    DEC(BTH, ibw_bth, bth)
+    DEC(RDETH, ibw_rdeth, rdeth)
+    DEC(DETH, ibw_deth, deth)
+    DEC(XRCETH, ibw_xrceth, xrceth)
+    DEC(RETH, ibw_reth, reth)
+    DEC(FETH, ibw_feth, feth)
+    DEC(ATOMICETH, ibw_atomiceth, atomiceth)
+    DEC(AETH, ibw_aeth, aeth)
+    DEC(ATOMICACKETH, ibw_atomicacketh, atomicacketh)
+    DEC(IMMDT, ibw_immdt, immdt)
+    DEC(IETH, ibw_ieth, ieth)
+#undef DEC
+    s->payload = ibw_pkt_payload(v);
+    s->payload_len = v->payload_len;
+}
+
+/* Is every bit of this well-formed frame something the builder re-creates
+ * from the spec, so that the rebuild must equal it byte for byte? */
+static int fully_modelled(const struct ibw_pkt *v)
+{
+    const uint8_t *d = v->data;
+    if (v->trailer_len || v->icrc_status != IBW_CRC_GOOD)
+        return 0;
+    if (ibw_pkt_has(v, IBW_HDR_LRH) && v->vcrc_status != IBW_CRC_GOOD)
+        return 0;
+    for (uint32_t i = 0; i < v->pad; i++)
+        if (d[v->payload_off + v->payload_len + i])
+            return 0;
+    if (ibw_pkt_has(v, IBW_HDR_IPV4)) {
+        const uint8_t *ip = d + v->off[IBW_HDR_IPV4];
+        if (ibw_ipv4_get_ihl(ip) != 5 || ibw_ipv4_get_resv(ip) ||
+            v->ip_csum_status != IBW_CRC_GOOD)
+            return 0;
+    }
+    if (ibw_pkt_has(v, IBW_HDR_UDP) &&
+        ibw_udp_get_checksum(d + v->off[IBW_HDR_UDP]))
+        return 0;
+    return 1;
+}
+
+static void check_rebuild(const struct ibw_pkt *v)
+{
+    struct ibw_build_spec s1, s2;
+    struct ibw_pkt p1, p2;
+    size_t n1 = 0, n2 = 0;
+    spec_from_view(v, &s1);
+    FUZZ_CHECK(ibw_build(&s1, frame1, sizeof frame1, &n1) == IBW_OK);
+    FUZZ_CHECK(ibw_parse(frame1, n1, (enum ibw_link)v->link, &p1) == IBW_OK);
+    check_view(&p1, frame1, n1);
+    FUZZ_CHECK(p1.transport == v->transport && p1.present == v->present &&
+               p1.opcode == v->opcode && p1.pad == v->pad &&
+               p1.payload_len == v->payload_len);
+    FUZZ_CHECK(p1.icrc_status == IBW_CRC_GOOD);
+    FUZZ_CHECK(!ibw_pkt_has(&p1, IBW_HDR_LRH) || p1.vcrc_status == IBW_CRC_GOOD);
+    FUZZ_CHECK(p1.trailer_len == 0);
+    /* The transport part, BTH through payload, is carried over exactly. */
+    size_t from = v->off[IBW_HDR_BTH];
+    FUZZ_CHECK(memcmp(frame1 + p1.off[IBW_HDR_BTH], v->data + from,
+                      v->payload_off + v->payload_len - from) == 0);
+    /* The routing headers keep every field the builder does not derive. */
+    if (ibw_pkt_has(v, IBW_HDR_LRH)) {
+        struct ibw_lrh a, b;
+        ibw_lrh_decode(v->data + v->off[IBW_HDR_LRH], ibw_lrh_SIZE, &a);
+        ibw_lrh_decode(frame1 + p1.off[IBW_HDR_LRH], ibw_lrh_SIZE, &b);
+        FUZZ_CHECK(a.vl == b.vl && a.sl == b.sl && a.resv2 == b.resv2 &&
+                   a.dlid == b.dlid && a.resv5 == b.resv5 &&
+                   a.slid == b.slid && a.lnh == b.lnh && a.pktlen == b.pktlen);
+    }
+    if (ibw_pkt_has(v, IBW_HDR_GRH))
+        FUZZ_CHECK(memcmp(frame1 + p1.off[IBW_HDR_GRH],
+                          v->data + v->off[IBW_HDR_GRH], ibw_grh_SIZE) == 0);
+    if (ibw_pkt_has(v, IBW_HDR_IPV6))
+        FUZZ_CHECK(memcmp(frame1 + p1.off[IBW_HDR_IPV6],
+                          v->data + v->off[IBW_HDR_IPV6], ibw_ipv6_SIZE) == 0);
+    if (fully_modelled(v))
+        FUZZ_CHECK(n1 == v->len && memcmp(frame1, v->data, n1) == 0);
+
+    /* From there on build is a fixed point. */
+    spec_from_view(&p1, &s2);
+    FUZZ_CHECK(ibw_build(&s2, frame2, sizeof frame2, &n2) == IBW_OK);
+    FUZZ_CHECK(n2 == n1 && memcmp(frame1, frame2, n1) == 0);
+    FUZZ_CHECK(ibw_parse(frame2, n2, (enum ibw_link)v->link, &p2) == IBW_OK);
+}
+
+static void check_parse(const uint8_t *data, size_t len, enum ibw_link link)
+{
+    struct ibw_pkt v, nocrc;
+    int rc = ibw_parse(data, len, link, &v);
+    FUZZ_CHECK(rc == v.err);
+    check_view(&v, data, len);
+    ibw_parse_flags(data, len, link, IBW_PARSE_NO_CRC, &nocrc);
+    check_view(&nocrc, data, len);
+    check_same_structure(&v, &nocrc);
+    FUZZ_CHECK(nocrc.icrc_status == IBW_CRC_ABSENT &&
+               nocrc.vcrc_status == IBW_CRC_ABSENT);
+
+    /* Storing the CRCs fixes the verdicts and nothing else. */
+    if (ibw_pkt_has(&v, IBW_HDR_BTH) && v.icrc_status != IBW_CRC_ABSENT &&
+        len <= sizeof frame1) {
+        struct ibw_pkt fixed;
+        memcpy(frame1, data, len);
+        struct ibw_pkt v1 = v;
+        v1.data = frame1;
+        FUZZ_CHECK(ibw_pkt_store_crcs(frame1, &v1) == IBW_OK);
+        ibw_parse(frame1, len, link, &fixed);
+        v1.data = data;
+        fixed.data = data;
+        check_same_structure(&v, &fixed);
+        FUZZ_CHECK(fixed.icrc_status == IBW_CRC_GOOD);
+        FUZZ_CHECK(fixed.vcrc_status != IBW_CRC_BAD);
+    }
+
+    if (rc == IBW_OK && v.transport != IBW_TK_NONE &&
+        v.transport != IBW_TK_IB_RAW)
+        check_rebuild(&v);
+}
+
+/* Build mode: a spec drawn from the input. */
+static void check_build(struct fuzz_in *in, int native)
+{
+    static const uint8_t kinds[] = {IBW_TK_ROCE_V1, IBW_TK_ROCE_V2_IP4,
+                                    IBW_TK_ROCE_V2_IP6};
+    struct ibw_build_spec s;
+    memset(&s, 0, sizeof s);
+    uint8_t sel = fuzz_u8(in);
+    s.transport = native ? (sel & 1 ? IBW_TK_IB_GLOBAL : IBW_TK_IB_LOCAL)
+                         : kinds[sel % 3];
+    s.flags = fuzz_u8(in) & 0x1Fu;
+    /* Raw bytes into the header structs; the builder masks each value. */
+#define FILL(x)                                                              \
+    for (size_t i_ = 0; i_ < sizeof(x); i_++)                                \
+        ((uint8_t *)&(x))[i_] = fuzz_u8(in);
+    FILL(s.dmac) FILL(s.smac) FILL(s.ip_src) FILL(s.ip_dst) FILL(s.lrh)
+    FILL(s.grh) FILL(s.bth) FILL(s.rdeth) FILL(s.deth) FILL(s.xrceth)
+    FILL(s.reth) FILL(s.feth) FILL(s.atomiceth) FILL(s.aeth)
+    FILL(s.atomicacketh) FILL(s.immdt) FILL(s.ieth)
+#undef FILL
+    s.nvlan = fuzz_u8(in) % 4; /* 3 must be refused */
+    for (unsigned i = 0; i < 2; i++) {
+        s.vlan[i].tpid = (uint16_t)(fuzz_u8(in) & 1 ? IBW_ETHERTYPE_QINQ : 0);
+        s.vlan[i].pcp = fuzz_u8(in) & 7;
+        s.vlan[i].dei = fuzz_u8(in) & 1;
+        s.vlan[i].vid = (uint16_t)(fuzz_u64(in) & 0xFFF);
+    }
+    s.tos = fuzz_u8(in);
+    s.ttl = fuzz_u8(in);
+    s.flowlabel = (uint32_t)fuzz_u64(in) & 0xFFFFF;
+    s.ip_id = (uint16_t)fuzz_u64(in);
+    s.ip_df = fuzz_u8(in) & 1;
+    s.udp_sport = (uint16_t)fuzz_u64(in);
+    s.payload = in->p;
+    s.payload_len = in->left;
+
+    size_t n = 0;
+    int rc = ibw_build(&s, frame0, sizeof frame0, &n);
+    const struct ibw_opcode_info *op = ibw_opcode_info(s.bth.opcode);
+    if (s.nvlan > 2 && !native)
+        FUZZ_CHECK(rc == IBW_E_RANGE);
+    if (!(op->flags & IBW_OPF_VALID) && !(s.flags & IBW_BUILD_ANY_OPCODE))
+        FUZZ_CHECK(rc == IBW_E_OPCODE);
+    if (rc != IBW_OK)
+        return;
+    FUZZ_CHECK(n <= sizeof frame0);
+    struct ibw_pkt v;
+    enum ibw_link link = native ? IBW_LINK_IB : IBW_LINK_ETHERNET;
+    int prc = ibw_parse(frame0, n, link, &v);
+    check_view(&v, frame0, n);
+    if (native && (s.lrh.lver & 0xF) != 0) {
+        FUZZ_CHECK(prc == IBW_E_VERSION); /* the LRH says so, not the BTH */
+        return;
+    }
+    FUZZ_CHECK(ibw_pkt_has(&v, IBW_HDR_BTH) && v.transport == s.transport);
+    FUZZ_CHECK(v.icrc_status ==
+               (s.flags & IBW_BUILD_BAD_ICRC ? IBW_CRC_BAD : IBW_CRC_GOOD));
+    if (native)
+        FUZZ_CHECK(v.vcrc_status == (s.flags & IBW_BUILD_BAD_VCRC
+                                         ? IBW_CRC_BAD : IBW_CRC_GOOD));
+    /* BTH as given except the pad count the builder owns. */
+    uint8_t want[ibw_atomiceth_SIZE];
+    struct ibw_bth bth = s.bth;
+    size_t pad = s.flags & IBW_BUILD_KEEP_PADCNT
+                     ? (size_t)(s.bth.padcnt & 3)
+                     : (4 - (s.payload_len & 3)) & 3;
+    bth.padcnt = (uint8_t)pad;
+    ibw_bth_encode(&bth, want, sizeof want);
+    FUZZ_CHECK(memcmp(frame0 + v.off[IBW_HDR_BTH], want, ibw_bth_SIZE) == 0);
+    int sane = (op->flags & IBW_OPF_VALID) &&
+               (s.payload_len + pad == 0 || (op->flags & IBW_OPF_PAYLOAD)) &&
+               (op->kind != IBW_OPK_ATOMIC_WRITE ||
+                s.payload_len == IBW_ATOMIC_WRITE_PAYLOAD) &&
+               (s.bth.tver & 0xF) == 0;
+    if (!sane)
+        return;
+    FUZZ_CHECK(prc == IBW_OK);
+    FUZZ_CHECK(v.pad == pad);
+    FUZZ_CHECK(v.payload_len == s.payload_len &&
+               memcmp(ibw_pkt_payload(&v), s.payload, s.payload_len) == 0);
+    for (unsigned i = 0; i < op->nseq; i++) {
+        unsigned h = op->seq[i];
+        ibw__build_ext(&s, h, want);
+        FUZZ_CHECK_AT(memcmp(frame0 + v.off[h], want, ibw_hdr_size(h)) == 0,
+                      ibw_hdr_name(h));
+    }
+    if (native) {
+        struct ibw_lrh lrh;
+        ibw_lrh_decode(frame0 + v.off[IBW_HDR_LRH], ibw_lrh_SIZE, &lrh);
+        FUZZ_CHECK(lrh.vl == (s.lrh.vl & 0xF) && lrh.sl == (s.lrh.sl & 0xF) &&
+                   lrh.dlid == s.lrh.dlid && lrh.slid == s.lrh.slid &&
+                   lrh.lver == (s.lrh.lver & 0xF));
+    }
+    /* A built frame rebuilds to itself. */
+    check_rebuild(&v);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int native = data[0] & 1;
+    if (data[0] & 2) {
+        struct fuzz_in in = {data + 1, size - 1};
+        check_build(&in, native);
+        return 0;
+    }
+    check_parse(data + 1, size - 1,
+                native ? IBW_LINK_IB : IBW_LINK_ETHERNET);
+    return 0;
+}

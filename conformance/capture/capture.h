@@ -1,0 +1,139 @@
+/*
+ * capture.h - reading and writing capture files that carry InfiniBand or
+ * RoCE packets (catalog W16).
+ *
+ * Reader: libpcap underneath (classic pcap and pcapng), link types
+ *   1   Ethernet                    -> bytes for ibw_parse(IBW_LINK_ETHERNET)
+ *   197 ERF                         -> ERF type 21 (InfiniBand): from the LRH;
+ *                                      ERF Ethernet types: after the 2-byte pad;
+ *                                      other ERF types: "not IBA"
+ *   247 LINKTYPE_INFINIBAND         -> from the LRH
+ *   252 exported PDU (Wireshark)    -> when the PROTO_NAME (or heuristic
+ *                                      name) tag says "infiniband": from the
+ *                                      LRH; otherwise "not IBA"
+ * Each frame comes back with its number (from 1), time, lengths and a
+ * pointer to where ibw_parse() should start, or the reason it is not IBA.
+ *
+ * Writer: plain stdio, no libpcap, so that it can emit what libpcap's dumper
+ * cannot: pcapng with a comment per packet (opt_comment).  Classic pcap or
+ * pcapng, link types 1, 197 (ERF records of type 21), 247 and 252 (exported
+ * PDU tagged "infiniband").  The caller hands over the IBA frame (an Ethernet
+ * frame for link type 1, LRH onwards otherwise); the writer adds the ERF
+ * header or the exported-PDU tags.
+ *
+ * These are conformance helpers: they allocate and do I/O, unlike include/.
+ */
+#ifndef IBWIRE_CAPTURE_H
+#define IBWIRE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibwire/packet.h"
+
+/* pcap link types this code knows. */
+enum {
+    CAP_LINKTYPE_ETHERNET = 1,
+    CAP_LINKTYPE_ERF = 197,
+    CAP_LINKTYPE_INFINIBAND = 247,
+    CAP_LINKTYPE_EXPORTED_PDU = 252
+};
+
+/* ERF record types looked at (the low 7 bits of the ERF type byte). */
+enum {
+    CAP_ERF_TYPE_ETH = 2,
+    CAP_ERF_TYPE_COLOR_ETH = 10,
+    CAP_ERF_TYPE_DSM_COLOR_ETH = 16,
+    CAP_ERF_TYPE_COLOR_HASH_ETH = 19,
+    CAP_ERF_TYPE_INFINIBAND = 21
+};
+
+enum { CAP_ERF_HEADER_LEN = 16, CAP_ERF_EXT_LEN = 8, CAP_ERF_ETH_PAD = 2 };
+
+/* Exported-PDU tags (Wireshark's EXP_PDU_TAG_*). */
+enum {
+    CAP_EXP_PDU_END_OF_OPT = 0,
+    CAP_EXP_PDU_PROTO_NAME = 12,
+    CAP_EXP_PDU_HEUR_PROTO_NAME = 13
+};
+
+/* One frame as the reader returns it; valid until the next cap_next(). */
+struct cap_frame {
+    uint64_t number;       /* 1, 2, ... in file order */
+    int64_t ts_sec;        /* capture time, seconds since the epoch */
+    uint32_t ts_nsec;      /* and nanoseconds */
+    uint32_t caplen;       /* bytes in the file record */
+    uint32_t origlen;      /* bytes the record had on capture */
+    uint32_t wire_len;     /* what tshark calls frame.len: origlen, or the
+                              ERF wire length for link type 197 */
+    int linktype;          /* pcap link type of the file */
+    int truncated;         /* the record was cut at capture (caplen < origlen,
+                              or ERF payload shorter than its wire length) */
+    const uint8_t *raw;    /* the record, caplen bytes */
+    int erf_type;          /* ERF type byte (197 only), else -1 */
+    const uint8_t *iba;    /* where ibw_parse() starts, NULL if not IBA */
+    size_t iba_len;        /* bytes from iba to the end of the record */
+    enum ibw_link link;    /* how to parse iba */
+    const char *not_iba;   /* why iba is NULL (static string) */
+};
+
+struct cap_reader;
+
+/* Open a capture for reading.  On failure returns NULL and writes a
+ * message naming the file into err (errlen bytes): missing file, not a
+ * capture, or a link type outside 1, 197, 247, 252. */
+struct cap_reader *cap_open(const char *path, char *err, size_t errlen);
+
+/* The next frame: 1 and *fr filled, 0 at the end of the file, -1 when the
+ * file is damaged (message in cap_error()). */
+int cap_next(struct cap_reader *r, struct cap_frame *fr);
+
+/* The last error message ("" when none). */
+const char *cap_error(const struct cap_reader *r);
+
+/* The file's link type. */
+int cap_linktype(const struct cap_reader *r);
+
+/* Close and free; NULL is fine. */
+void cap_close(struct cap_reader *r);
+
+/* Human name of a link type ("Ethernet", "ERF", ...) or "unknown". */
+const char *cap_linktype_name(int linktype);
+
+/* Locate the IBA bytes of one record of the given link type: fills iba,
+ * iba_len, link, not_iba, erf_type, wire_len and truncated of *fr from
+ * fr->raw, fr->caplen, fr->origlen.  Exposed for tests and fuzzers. */
+void cap_locate_iba(struct cap_frame *fr);
+
+/* ------------------------------------------------------------------------ */
+/* Writer                                                                   */
+/* ------------------------------------------------------------------------ */
+
+enum cap_file_format { CAP_FORMAT_PCAP = 0, CAP_FORMAT_PCAPNG = 1 };
+
+struct cap_writer;
+
+/* Create (truncate) path, or write to stdout when path is "-", and write
+ * the file header for linktype (1, 197, 247 or 252).  NULL on failure with
+ * a message in err. */
+struct cap_writer *cap_writer_open(const char *path,
+                                   enum cap_file_format format, int linktype,
+                                   char *err, size_t errlen);
+
+/* Same, on a stream the caller owns (not closed by cap_writer_close). */
+struct cap_writer *cap_writer_open_stream(FILE *f, enum cap_file_format format,
+                                          int linktype, char *err,
+                                          size_t errlen);
+
+/* Append one frame: the IBA frame of len bytes (Ethernet frame for link
+ * type 1, LRH onwards otherwise), time in ns since the epoch.  comment (may
+ * be NULL) is stored as the packet's opt_comment in pcapng and dropped in
+ * classic pcap.  0 on success, -1 on an I/O error. */
+int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
+              size_t len, const char *comment);
+
+/* Flush, close and free.  0 on success, -1 if anything failed to write. */
+int cap_writer_close(struct cap_writer *w);
+
+#endif

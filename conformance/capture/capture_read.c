@@ -1,0 +1,257 @@
+/* capture_read.c - the capture reader: libpcap, then per-link framing. */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture.h"
+
+struct cap_reader {
+    pcap_t *pcap;
+    int linktype;
+    uint64_t count;
+    char path[512];
+    char err[PCAP_ERRBUF_SIZE + 600];
+};
+
+const char *cap_linktype_name(int linktype)
+{
+    switch (linktype) {
+    case CAP_LINKTYPE_ETHERNET: return "Ethernet";
+    case CAP_LINKTYPE_ERF: return "ERF";
+    case CAP_LINKTYPE_INFINIBAND: return "InfiniBand";
+    case CAP_LINKTYPE_EXPORTED_PDU: return "exported PDU";
+    default: return "unknown";
+    }
+}
+
+static int linktype_supported(int linktype)
+{
+    return linktype == CAP_LINKTYPE_ETHERNET || linktype == CAP_LINKTYPE_ERF ||
+           linktype == CAP_LINKTYPE_INFINIBAND ||
+           linktype == CAP_LINKTYPE_EXPORTED_PDU;
+}
+
+struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
+{
+    char pcap_err[PCAP_ERRBUF_SIZE] = "";
+    struct stat st;
+
+    if (strcmp(path, "-") != 0) {
+        if (stat(path, &st) != 0) {
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            return NULL;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: is a directory, not a capture file",
+                     path);
+            return NULL;
+        }
+        if (S_ISREG(st.st_mode) && st.st_size == 0) {
+            snprintf(err, errlen, "%s: empty file, not a capture file", path);
+            return NULL;
+        }
+    }
+    /* Nanosecond precision whatever the file holds, so that timestamps
+     * survive a read/write round trip. */
+    pcap_t *p = pcap_open_offline_with_tstamp_precision(
+        path, PCAP_TSTAMP_PRECISION_NANO, pcap_err);
+    if (!p) {
+        snprintf(err, errlen, "%s: not a readable pcap/pcapng capture: %s",
+                 path, pcap_err);
+        return NULL;
+    }
+    int lt = pcap_datalink(p);
+    if (!linktype_supported(lt)) {
+        const char *name = pcap_datalink_val_to_name(lt);
+        snprintf(err, errlen,
+                 "%s: link type %d (%s) not supported; ibwire reads 1 "
+                 "(Ethernet), 197 (ERF), 247 (InfiniBand), 252 (exported PDU)",
+                 path, lt, name ? name : "unknown");
+        pcap_close(p);
+        return NULL;
+    }
+    struct cap_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        pcap_close(p);
+        return NULL;
+    }
+    r->pcap = p;
+    r->linktype = lt;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    return r;
+}
+
+/* ERF: 16-byte record header (timestamp 8, type 1, flags 1, rlen 2, lctr 2,
+ * wlen 2), then 8-byte extension headers while the previous type byte has
+ * its top bit set, then the payload. */
+static void locate_erf(struct cap_frame *fr)
+{
+    const uint8_t *raw = fr->raw;
+    size_t caplen = fr->caplen;
+    if (caplen < CAP_ERF_HEADER_LEN) {
+        fr->not_iba = "ERF record shorter than its 16-byte header";
+        fr->truncated = 1;
+        return;
+    }
+    uint8_t type = raw[8];
+    uint16_t wlen = ibw_load_be16(raw + 14);
+    fr->erf_type = type;
+    fr->wire_len = wlen;
+    size_t off = CAP_ERF_HEADER_LEN;
+    uint8_t more = type & 0x80u;
+    while (more) {
+        if (off + CAP_ERF_EXT_LEN > caplen) {
+            fr->not_iba = "ERF extension headers run past the record";
+            fr->truncated = 1;
+            return;
+        }
+        more = raw[off] & 0x80u;
+        off += CAP_ERF_EXT_LEN;
+    }
+    switch (type & 0x7Fu) {
+    case CAP_ERF_TYPE_INFINIBAND:
+        fr->link = IBW_LINK_IB;
+        break;
+    case CAP_ERF_TYPE_ETH:
+    case CAP_ERF_TYPE_COLOR_ETH:
+    case CAP_ERF_TYPE_DSM_COLOR_ETH:
+    case CAP_ERF_TYPE_COLOR_HASH_ETH:
+        /* Ethernet ERF records put 2 bytes (offset, pad) before the frame. */
+        if (off + CAP_ERF_ETH_PAD > caplen) {
+            fr->not_iba = "ERF Ethernet record shorter than its 2-byte pad";
+            fr->truncated = 1;
+            return;
+        }
+        off += CAP_ERF_ETH_PAD;
+        fr->link = IBW_LINK_ETHERNET;
+        break;
+    default:
+        fr->not_iba = "ERF record type is neither InfiniBand nor Ethernet";
+        return;
+    }
+    size_t avail = caplen - off;
+    /* rlen pads records to 8 bytes; the packet itself is wlen long. */
+    if (avail > wlen)
+        avail = wlen;
+    else if (avail < wlen)
+        fr->truncated = 1;
+    fr->iba = raw + off;
+    fr->iba_len = avail;
+}
+
+static int name_is_infiniband(const uint8_t *v, size_t n)
+{
+    while (n > 0 && v[n - 1] == 0) /* values are NUL-padded to 4 bytes */
+        n--;
+    return n == 10 && memcmp(v, "infiniband", 10) == 0;
+}
+
+/* Exported PDU: (tag 2, length 2, value) TLVs up to tag 0, then the PDU. */
+static void locate_exported_pdu(struct cap_frame *fr)
+{
+    const uint8_t *raw = fr->raw;
+    size_t caplen = fr->caplen;
+    size_t off = 0;
+    int infiniband = 0, named = 0;
+    for (;;) {
+        if (off + 4 > caplen) {
+            fr->not_iba = "exported PDU tags have no end-of-options tag";
+            return;
+        }
+        uint16_t tag = ibw_load_be16(raw + off);
+        uint16_t tlen = ibw_load_be16(raw + off + 2);
+        off += 4;
+        if (tag == CAP_EXP_PDU_END_OF_OPT)
+            break;
+        if (tlen > caplen - off) {
+            fr->not_iba = "exported PDU tag runs past the record";
+            return;
+        }
+        if (tag == CAP_EXP_PDU_PROTO_NAME ||
+            tag == CAP_EXP_PDU_HEUR_PROTO_NAME) {
+            named = 1;
+            if (name_is_infiniband(raw + off, tlen))
+                infiniband = 1;
+        }
+        off += tlen;
+    }
+    if (!infiniband) {
+        fr->not_iba = named ? "exported PDU of another protocol"
+                            : "exported PDU without a protocol name";
+        return;
+    }
+    fr->link = IBW_LINK_IB;
+    fr->iba = raw + off;
+    fr->iba_len = caplen - off;
+}
+
+void cap_locate_iba(struct cap_frame *fr)
+{
+    fr->iba = NULL;
+    fr->iba_len = 0;
+    fr->not_iba = NULL;
+    fr->erf_type = -1;
+    fr->link = IBW_LINK_ETHERNET;
+    fr->wire_len = fr->origlen;
+    fr->truncated = fr->caplen < fr->origlen;
+    switch (fr->linktype) {
+    case CAP_LINKTYPE_ETHERNET:
+        fr->iba = fr->raw;
+        fr->iba_len = fr->caplen;
+        break;
+    case CAP_LINKTYPE_INFINIBAND:
+        fr->link = IBW_LINK_IB;
+        fr->iba = fr->raw;
+        fr->iba_len = fr->caplen;
+        break;
+    case CAP_LINKTYPE_ERF:
+        locate_erf(fr);
+        break;
+    case CAP_LINKTYPE_EXPORTED_PDU:
+        locate_exported_pdu(fr);
+        break;
+    default:
+        fr->not_iba = "link type not supported";
+        break;
+    }
+}
+
+int cap_next(struct cap_reader *r, struct cap_frame *fr)
+{
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    int rc = pcap_next_ex(r->pcap, &h, &data);
+    if (rc == PCAP_ERROR_BREAK)
+        return 0;
+    if (rc != 1) {
+        snprintf(r->err, sizeof r->err,
+                 "%s: damaged capture after frame %llu: %s", r->path,
+                 (unsigned long long)r->count, pcap_geterr(r->pcap));
+        return -1;
+    }
+    r->count++;
+    fr->number = r->count;
+    fr->ts_sec = (int64_t)h->ts.tv_sec;
+    fr->ts_nsec = (uint32_t)h->ts.tv_usec; /* nanoseconds: see cap_open */
+    fr->caplen = h->caplen;
+    fr->origlen = h->len;
+    fr->linktype = r->linktype;
+    fr->raw = data;
+    cap_locate_iba(fr);
+    return 1;
+}
+
+const char *cap_error(const struct cap_reader *r) { return r->err; }
+
+int cap_linktype(const struct cap_reader *r) { return r->linktype; }
+
+void cap_close(struct cap_reader *r)
+{
+    if (!r)
+        return;
+    pcap_close(r->pcap);
+    free(r);
+}

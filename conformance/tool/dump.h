@@ -1,0 +1,125 @@
+/*
+ * dump.h - `ibwire dump`: the field table and the output buffer.
+ *
+ * A field is a name (Wireshark's, or ibwire.* for what Wireshark lacks), a
+ * print type that reproduces how tshark 4.0 `-T fields` prints a field of
+ * that Wireshark type and base, and a getter that returns the field's
+ * occurrences in one frame.  Families of fields live in separate tables
+ * (dump_fields.c: frame, Ethernet, IP, UDP, ERF, InfiniBand transport,
+ * ibwire.*; dump_fields_mad.c: MAD and CM) that dump_field_find() searches
+ * in turn.
+ */
+#ifndef IBWIRE_DUMP_H
+#define IBWIRE_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture.h"
+#include "ibwire/packet.h"
+
+/* How a value prints (tshark's rendering of the Wireshark field type). */
+enum dump_type {
+    DT_DEC,     /* FT_UINTn BASE_DEC / BASE_DEC_HEX: decimal */
+    DT_HEX8,    /* FT_UINT8 BASE_HEX: 0x%02x */
+    DT_HEX16,   /* FT_UINT16 BASE_HEX: 0x%04x */
+    DT_HEX24,   /* FT_UINT24 BASE_HEX: 0x%06x */
+    DT_HEX32,   /* FT_UINT32 BASE_HEX: 0x%08x */
+    DT_HEX64,   /* FT_UINT64 BASE_HEX: 0x%016x */
+    DT_BOOL,    /* FT_BOOLEAN: 1 or 0 */
+    DT_BYTES,   /* FT_BYTES: lower-case hex, no separators */
+    DT_ETHER,   /* FT_ETHER: aa:bb:cc:dd:ee:ff */
+    DT_IPV4,    /* FT_IPv4: dotted quad */
+    DT_IPV6,    /* FT_IPv6: RFC 5952 text (inet_ntop) */
+    DT_STRING,  /* FT_STRING */
+    DT_TIME     /* FT_ABSOLUTE/RELATIVE_TIME as seconds: %lld.%09u */
+};
+
+/* One occurrence of a field: `u` for numbers (and seconds of DT_TIME, with
+ * nanoseconds in `len`), `p`/`len` for bytes and addresses, `s` for
+ * strings. */
+struct dump_val {
+    uint64_t u;
+    const uint8_t *p;
+    uint32_t len;
+    const char *s;
+};
+
+/* The most occurrences a field has in one frame. */
+#define DUMP_MAX_OCC 4
+
+/* What the getters see of one frame. */
+struct dump_frame {
+    const struct cap_frame *cap;
+    const struct ibw_pkt *pkt; /* NULL when the frame is not IBA-framed */
+    uint64_t ts_sec;           /* as tshark shows it (ERF: the ERF time) */
+    uint32_t ts_nsec;
+    uint32_t cap_len;          /* tshark's frame.cap_len */
+    char err[160];             /* "" or "hdr.field: what is wrong" */
+};
+
+/* Fills v[0..n) and returns n (0 when the field is absent). */
+typedef unsigned (*dump_get_fn)(const struct dump_frame *fr,
+                                struct dump_val *v);
+
+struct dump_field {
+    const char *name;
+    uint8_t type;         /* enum dump_type */
+    dump_get_fn get;
+    const char *desc;
+};
+
+/* Field tables, each ended by an entry with name NULL. */
+extern const struct dump_field dump_fields_base[];
+extern const struct dump_field dump_fields_mad[];
+
+/* The field called `name`, or NULL. */
+const struct dump_field *dump_field_find(const char *name);
+
+/* "good", "bad" or "absent" for an enum ibw_crc_status. */
+const char *dump_crc_status_name(uint8_t status);
+
+/* "ib-local", "ib-global", "ib-raw", "rocev1", "rocev2-ipv4", "rocev2-ipv6"
+ * or "none" for an enum ibw_transport_kind. */
+const char *dump_transport_name(uint8_t transport_kind);
+
+/* Call fn for every field of every family (for --list-fields). */
+void dump_field_each(void (*fn)(const struct dump_field *, void *),
+                     void *arg);
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A large write buffer in front of a FILE, so that a million lines cost a
+ * few hundred write calls and no per-line stdio locking. */
+struct dump_out {
+    FILE *f;
+    size_t n;
+    int failed;
+    char buf[1 << 16];
+};
+
+void dump_out_flush(struct dump_out *o);
+void dump_out_mem(struct dump_out *o, const void *p, size_t n);
+void dump_out_str(struct dump_out *o, const char *s);
+void dump_out_char(struct dump_out *o, char c);
+void dump_out_dec(struct dump_out *o, uint64_t v);
+void dump_out_hex(struct dump_out *o, uint64_t v, unsigned digits);
+void dump_out_bytes_hex(struct dump_out *o, const uint8_t *p, size_t n,
+                        char sep);
+/* A string as a JSON string literal, quotes included. */
+void dump_out_json_str(struct dump_out *o, const char *s);
+/* printf-style, for the slow paths (text view, messages). */
+void dump_out_printf(struct dump_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* One occurrence, as tshark -T fields prints it. */
+void dump_out_value(struct dump_out *o, enum dump_type t,
+                    const struct dump_val *v);
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * dump_view.c - the whole-frame views of `ibwire dump`: -T text (one block
+ * per frame, every field of every header as name=value) and -T json without
+ * -e (one object per frame).  Both walk the headers the parser found and
+ * print them through the library's format descriptors, so every field the
+ * library declares shows, reserved bits included.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "dump_view.h"
+
+/* The descriptor of each header the parse view can hold. */
+static const struct ibw_format *hdr_format(unsigned h)
+{
+    switch (h) {
+    case IBW_HDR_ETH: return ibw_eth_format();
+    case IBW_HDR_VLAN:
+    case IBW_HDR_VLAN2: return ibw_vlan_format();
+    case IBW_HDR_IPV4: return ibw_ipv4_format();
+    case IBW_HDR_IPV6: return ibw_ipv6_format();
+    case IBW_HDR_UDP: return ibw_udp_format();
+    case IBW_HDR_LRH: return ibw_lrh_format();
+    case IBW_HDR_GRH: return ibw_grh_format();
+    case IBW_HDR_BTH: return ibw_bth_format();
+    case IBW_HDR_RDETH: return ibw_rdeth_format();
+    case IBW_HDR_DETH: return ibw_deth_format();
+    case IBW_HDR_XRCETH: return ibw_xrceth_format();
+    case IBW_HDR_RETH: return ibw_reth_format();
+    case IBW_HDR_FETH: return ibw_feth_format();
+    case IBW_HDR_ATOMICETH: return ibw_atomiceth_format();
+    case IBW_HDR_AETH: return ibw_aeth_format();
+    case IBW_HDR_ATOMICACKETH: return ibw_atomicacketh_format();
+    case IBW_HDR_IMMDT: return ibw_immdt_format();
+    case IBW_HDR_IETH: return ibw_ieth_format();
+    case IBW_HDR_CNP: return ibw_cnp_format();
+    default: return NULL;
+    }
+}
+
+/* Counters and lengths read better in decimal; keys, QPs, addresses and
+ * checksums in hex. */
+static int wide_decimal(const char *name)
+{
+    static const char *const names[] = {
+        "psn", "msn", "pktlen", "paylen", "length", "total_length", "dmalen",
+        "sport", "dport", "dlid", "slid", "eecnxt", "frag_offset", "vid",
+        "flowlabel", "swapdt", "cmpdt", "origremdt", "pkey"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Formats whose byte fields are all IP addresses or GIDs. */
+static int is_address_format(const struct ibw_format *fmt)
+{
+    return !strcmp(fmt->name, "grh") || !strcmp(fmt->name, "ipv4") ||
+           !strcmp(fmt->name, "ipv6");
+}
+
+/* One field's value as text into buf. */
+static void field_text(const struct ibw_format *fmt, const struct ibw_field *f,
+                       const uint8_t *h, size_t avail, char *buf, size_t cap)
+{
+    if (f->kind == IBW_FK_BYTES) {
+        const uint8_t *p = ibw_field_bytes(f, h, avail);
+        size_t n = f->width / 8;
+        if (!p) {
+            snprintf(buf, cap, "(cut)");
+        } else if (is_address_format(fmt)) {
+            /* GIDs, IPv6 and IPv4 addresses */
+            if (!inet_ntop(n == 4 ? AF_INET : AF_INET6, p, buf,
+                           (socklen_t)cap))
+                snprintf(buf, cap, "?");
+        } else {
+            size_t o = 0;
+            for (size_t i = 0; i < n && o + 4 < cap; i++)
+                o += (size_t)snprintf(buf + o, cap - o, n == 6 && i ? ":%02x"
+                                                                    : "%02x",
+                                      p[i]);
+        }
+        return;
+    }
+    uint64_t v;
+    if (ibw_field_get(fmt, f, h, avail, &v) != IBW_OK) {
+        snprintf(buf, cap, "(cut)");
+    } else if ((f->width <= 8 && strcmp(f->name, "opcode") != 0) ||
+               wide_decimal(f->name)) {
+        snprintf(buf, cap, "%llu", (unsigned long long)v);
+    } else {
+        snprintf(buf, cap, "0x%0*llx", (int)((f->width + 3) / 4),
+                 (unsigned long long)v);
+    }
+}
+
+static size_t hdr_avail(const struct ibw_pkt *p, unsigned h)
+{
+    size_t end = p->len;
+    return end > p->off[h] ? end - p->off[h] : 0;
+}
+
+void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
+{
+    const struct cap_frame *c = fr->cap;
+    const struct ibw_pkt *p = fr->pkt;
+    char val[128];
+
+    dump_out_printf(o,
+                    "frame %llu: %u bytes on wire, %u captured, link %s (%d), "
+                    "time %lld.%09u\n",
+                    (unsigned long long)c->number, c->wire_len, fr->cap_len,
+                    cap_linktype_name(c->linktype), c->linktype,
+                    (long long)fr->ts_sec, fr->ts_nsec);
+    if (c->truncated)
+        dump_out_printf(o, "  cut short at capture: %u of %u bytes\n",
+                        c->caplen, c->origlen);
+    if (c->erf_type >= 0)
+        dump_out_printf(o, "  erf type=0x%02x\n", (unsigned)c->erf_type);
+    if (!p) {
+        dump_out_printf(o, "  not IBA: %s\n\n",
+                        c->not_iba ? c->not_iba : "no IBA framing");
+        return;
+    }
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        const struct ibw_format *fmt = hdr_format(h);
+        if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !fmt)
+            continue;
+        const uint8_t *base = p->data + p->off[h];
+        size_t avail = hdr_avail(p, h);
+        dump_out_printf(o, "  %-12s", ibw_hdr_name(h));
+        for (size_t i = 0; i < fmt->nfields; i++) {
+            field_text(fmt, &fmt->fields[i], base, avail, val, sizeof val);
+            dump_out_printf(o, " %s=%s", fmt->fields[i].name, val);
+        }
+        if (h == IBW_HDR_BTH)
+            dump_out_printf(o, " (%s)", ibw_opcode_info(p->opcode)->name);
+        dump_out_char(o, '\n');
+    }
+    if (ibw_pkt_has(p, IBW_HDR_BTH) && p->err == IBW_OK)
+        dump_out_printf(o, "  %-12s %u bytes at offset %u, pad %u\n", "payload",
+                        p->payload_len, p->payload_off, p->pad);
+    else if (p->transport == IBW_TK_IB_RAW)
+        dump_out_printf(o, "  %-12s %u bytes at offset %u (raw)\n", "payload",
+                        p->payload_len, p->payload_off);
+    if (p->icrc_status != IBW_CRC_ABSENT)
+        dump_out_printf(o, "  %-12s %s (carried 0x%08x, computed 0x%08x)\n",
+                        "icrc", dump_crc_status_name(p->icrc_status), p->icrc_wire,
+                        p->icrc_calc);
+    if (p->vcrc_status != IBW_CRC_ABSENT)
+        dump_out_printf(o, "  %-12s %s (carried 0x%04x, computed 0x%04x)\n",
+                        "vcrc", dump_crc_status_name(p->vcrc_status), p->vcrc_wire,
+                        p->vcrc_calc);
+    if (p->transport == IBW_TK_NONE && p->err == IBW_OK)
+        dump_out_printf(o, "  not IBA: no RoCE or InfiniBand transport\n");
+    if (fr->err[0])
+        dump_out_printf(o, "  %-12s %s\n", "error", fr->err);
+    dump_out_char(o, '\n');
+}
+
+static void json_key(struct dump_out *o, const char *key, int *first)
+{
+    if (!*first)
+        dump_out_char(o, ',');
+    *first = 0;
+    dump_out_json_str(o, key);
+    dump_out_char(o, ':');
+}
+
+static void json_crc(struct dump_out *o, const char *key, uint8_t status,
+                     uint32_t wire, uint32_t calc, unsigned digits, int *first)
+{
+    json_key(o, key, first);
+    dump_out_str(o, "{\"status\":");
+    dump_out_json_str(o, dump_crc_status_name(status));
+    if (status != IBW_CRC_ABSENT) {
+        dump_out_str(o, ",\"wire\":\"");
+        dump_out_hex(o, wire, digits);
+        dump_out_str(o, "\",\"calc\":\"");
+        dump_out_hex(o, calc, digits);
+        dump_out_char(o, '"');
+    }
+    dump_out_char(o, '}');
+}
+
+void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
+{
+    const struct cap_frame *c = fr->cap;
+    const struct ibw_pkt *p = fr->pkt;
+    char val[128];
+    int first = 1;
+
+    dump_out_char(o, '{');
+    json_key(o, "frame", &first);
+    dump_out_dec(o, c->number);
+    json_key(o, "time", &first);
+    dump_out_printf(o, "\"%lld.%09u\"", (long long)fr->ts_sec, fr->ts_nsec);
+    json_key(o, "len", &first);
+    dump_out_dec(o, c->wire_len);
+    json_key(o, "caplen", &first);
+    dump_out_dec(o, fr->cap_len);
+    json_key(o, "linktype", &first);
+    dump_out_dec(o, (uint64_t)c->linktype);
+    json_key(o, "truncated", &first);
+    dump_out_str(o, c->truncated ? "true" : "false");
+    if (c->erf_type >= 0) {
+        json_key(o, "erf_type", &first);
+        dump_out_dec(o, (uint64_t)c->erf_type);
+    }
+    if (!p) {
+        json_key(o, "not_iba", &first);
+        dump_out_json_str(o, c->not_iba ? c->not_iba : "no IBA framing");
+        dump_out_str(o, "}\n");
+        return;
+    }
+    json_key(o, "headers", &first);
+    dump_out_char(o, '[');
+    int first_hdr = 1;
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        const struct ibw_format *fmt = hdr_format(h);
+        if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !fmt)
+            continue;
+        const uint8_t *base = p->data + p->off[h];
+        size_t avail = hdr_avail(p, h);
+        if (!first_hdr)
+            dump_out_char(o, ',');
+        first_hdr = 0;
+        dump_out_str(o, "{\"name\":");
+        dump_out_json_str(o, ibw_hdr_name(h));
+        dump_out_str(o, ",\"offset\":");
+        dump_out_dec(o, p->off[h]);
+        dump_out_str(o, ",\"fields\":{");
+        for (size_t i = 0; i < fmt->nfields; i++) {
+            const struct ibw_field *f = &fmt->fields[i];
+            uint64_t v;
+            if (i)
+                dump_out_char(o, ',');
+            dump_out_json_str(o, f->name);
+            dump_out_char(o, ':');
+            /* Integers up to 32 bits as JSON numbers; wider ones and byte
+             * arrays as strings, which no JSON reader rounds. */
+            if (f->kind == IBW_FK_UINT && f->width <= 32 &&
+                ibw_field_get(fmt, f, base, avail, &v) == IBW_OK) {
+                dump_out_dec(o, v);
+            } else {
+                field_text(fmt, f, base, avail, val, sizeof val);
+                dump_out_json_str(o, val);
+            }
+        }
+        dump_out_str(o, "}}");
+    }
+    dump_out_char(o, ']');
+    json_key(o, "transport", &first);
+    dump_out_json_str(o, dump_transport_name(p->transport));
+    if (ibw_pkt_has(p, IBW_HDR_BTH)) {
+        json_key(o, "opcode_name", &first);
+        dump_out_json_str(o, ibw_opcode_info(p->opcode)->name);
+        if (p->err == IBW_OK) {
+            json_key(o, "payload", &first);
+            dump_out_printf(o, "{\"offset\":%u,\"len\":%u,\"pad\":%u}",
+                            p->payload_off, p->payload_len, p->pad);
+        }
+    }
+    json_crc(o, "icrc", p->icrc_status, p->icrc_wire, p->icrc_calc, 8, &first);
+    json_crc(o, "vcrc", p->vcrc_status, p->vcrc_wire, p->vcrc_calc, 4, &first);
+    if (fr->err[0]) {
+        json_key(o, "error", &first);
+        dump_out_str(o, "{\"header\":");
+        dump_out_json_str(o, p->err_hdr ? p->err_hdr : "");
+        dump_out_str(o, ",\"field\":");
+        if (p->err_field)
+            dump_out_json_str(o, p->err_field);
+        else
+            dump_out_str(o, "null");
+        dump_out_str(o, ",\"message\":");
+        dump_out_json_str(o, fr->err);
+        dump_out_char(o, '}');
+    }
+    dump_out_str(o, "}\n");
+}

@@ -12,6 +12,7 @@
 #include "ibwire/base.h"
 #include "ibwire/crc.h"
 #include "ibwire/framing.h"
+#include "ibwire/host.h"
 #include "ibwire/opcode.h"
 #include "ibwire/packet.h"
 #include "ibwire/records.h"

@@ -275,6 +275,21 @@ IBW_WIRE_FORMAT(ibw_cm_apr, IBW_CM_APR_FIELDS, 232, "cm_apr", "M3",
                 "CM APR: alternate path response (attribute 0x001A)",
                 "IBA Vol.1 12.8.2 Table 116", "IBA; offsets from MAD data")
 
+/* Every format of this header, catalog order, for the registry. */
+#define IBW_CM_FORMATS(X)                                                      \
+    X(ibw_cm_req)                                                              \
+    X(ibw_cm_mra)                                                              \
+    X(ibw_cm_rej)                                                              \
+    X(ibw_cm_rep)                                                              \
+    X(ibw_cm_rtu)                                                              \
+    X(ibw_cm_dreq)                                                             \
+    X(ibw_cm_drep)                                                             \
+    X(ibw_cm_sidr_req)                                                         \
+    X(ibw_cm_sidr_rep)                                                         \
+    X(ibw_cm_lap)                                                              \
+    X(ibw_cm_apr)                                                              \
+    X(ibw_ip_cm)
+
 /* ------------------------------------------------------------------------ */
 /* Any CM message                                                           */
 /* ------------------------------------------------------------------------ */

@@ -477,6 +477,23 @@ IBW_WIRE_FORMAT(ibw_pathrecord, IBW_PATHRECORD_FIELDS, 64, "pathrecord", "M5",
 #define IBW_PR_COMP_PKTLIFETIME (1ULL << 21)
 #define IBW_PR_COMP_PREFERENCE (1ULL << 22)
 
+/* Every format of mad.h and cm.h, catalog order: one line for the
+ * registry (IBW__REGISTRY_FAMILIES in registry.h). */
+#define IBW_MAD_FORMATS(X)                                                     \
+    X(ibw_mad_hdr)                                                             \
+    X(ibw_gmp)                                                                 \
+    X(ibw_rmpp)                                                                \
+    IBW_CM_FORMATS(X)                                                          \
+    X(ibw_sa)                                                                  \
+    X(ibw_vendor_mad)                                                          \
+    X(ibw_smp_lid)                                                             \
+    X(ibw_smp_dr)                                                              \
+    X(ibw_sminfo)                                                              \
+    X(ibw_nodeinfo)                                                            \
+    X(ibw_portinfo)                                                            \
+    X(ibw_classportinfo)                                                       \
+    X(ibw_pathrecord)
+
 /* ------------------------------------------------------------------------ */
 /* Builders                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -1011,6 +1028,11 @@ static inline const char *ibw_rmpp_status_name(uint8_t status)
  * (mad_hdr -> mad, cm_<msg> -> cm.<msg>, cm_drep -> cm.drsp, ip_cm ->
  * cm.req.ip_cm), with the exceptions tabled below.  The name may not exist
  * in tshark (MRA, LAP, APR, SIDR and reserved fields are not dissected).
+ * Known tshark 4.0 disagreements a comparison must allow for: its
+ * smpdirected.smpstatus is the whole 16-bit word (D bit included) and its
+ * smpdirected.d reads the wrong bits; rmpp.rresptime/rmppflags split byte
+ * 26 as 4+4 bits instead of 5+3; ip_cm.sip6/dip6 become sip4/dip4 (the last
+ * 4 bytes) when ipv is 4.
  * IBW_E_FIELD for a format that is no MAD format, IBW_E_NOSPACE when the
  * name does not fit.
  */
@@ -1024,6 +1046,8 @@ static inline int ibw_mad_tshark_name(const char *format, const char *field,
         {"cm_rep", "localcommid", "infiniband.cm.rep"},
         {"cm_dreq", "remoteqpneecn", "infiniband.cm.req.remoteqpneecn"},
         {"portinfo", "gidprefix", "infiniband.portinfo.guid"},
+        {"smpdirected", "mkey", "infiniband.smplid.mkey"},
+        {"smpdirected", "smpdata", "infiniband.smplid.smpdata"},
         {"vendor", "data", "infiniband.vendor"},
         {"ip_cm", "sip", "infiniband.cm.req.ip_cm.sip6"},
         {"ip_cm", "dip", "infiniband.cm.req.ip_cm.dip6"},

@@ -71,7 +71,8 @@ struct ibw_pkt {
     uint8_t vcrc_status;
     uint32_t trailer_len;   /* bytes after ICRC/VCRC (e.g. Ethernet padding/FCS) */
     uint32_t iba_end;       /* offset just past the IBA packet (ICRC, or VCRC
-                               on native IB), i.e. len - trailer_len */
+                               on native IB), i.e. len - trailer_len; for
+                               IP without IBA, just past the IP packet */
     uint16_t ethertype;     /* Ethernet: the EtherType after any VLAN tags */
     uint8_t nvlan;          /* Ethernet: VLAN tags seen (0..2) */
     uint8_t ip_csum_status; /* IPv4: enum ibw_crc_status of the header
@@ -95,6 +96,51 @@ static inline const uint8_t *ibw_pkt_hdr(const struct ibw_pkt *pkt,
     return ibw_pkt_has(pkt, h) ? pkt->data + pkt->off[h] : NULL;
 }
 
+
+/* The field descriptor of header h (for tools that walk a view), or NULL
+ * when h is out of range.  Headers with variable length (IPv4 options) are
+ * described by their fixed part. */
+static inline const struct ibw_format *ibw_hdr_format(unsigned h)
+{
+    switch (h) {
+    case IBW_HDR_ETH: return ibw_eth_format();
+    case IBW_HDR_VLAN:
+    case IBW_HDR_VLAN2: return ibw_vlan_format();
+    case IBW_HDR_IPV4: return ibw_ipv4_format();
+    case IBW_HDR_IPV6: return ibw_ipv6_format();
+    case IBW_HDR_UDP: return ibw_udp_format();
+    case IBW_HDR_LRH: return ibw_lrh_format();
+    case IBW_HDR_GRH: return ibw_grh_format();
+    case IBW_HDR_BTH: return ibw_bth_format();
+    case IBW_HDR_RDETH: return ibw_rdeth_format();
+    case IBW_HDR_DETH: return ibw_deth_format();
+    case IBW_HDR_XRCETH: return ibw_xrceth_format();
+    case IBW_HDR_RETH: return ibw_reth_format();
+    case IBW_HDR_FETH: return ibw_feth_format();
+    case IBW_HDR_ATOMICETH: return ibw_atomiceth_format();
+    case IBW_HDR_AETH: return ibw_aeth_format();
+    case IBW_HDR_ATOMICACKETH: return ibw_atomicacketh_format();
+    case IBW_HDR_IMMDT: return ibw_immdt_format();
+    case IBW_HDR_IETH: return ibw_ieth_format();
+    case IBW_HDR_CNP: return ibw_cnp_format();
+    default: return NULL;
+    }
+}
+
+/* A short name for a transport kind: "RoCEv2/IPv4", "IB local", ... */
+static inline const char *ibw_transport_kind_name(unsigned tk)
+{
+    switch (tk) {
+    case IBW_TK_NONE: return "none";
+    case IBW_TK_IB_LOCAL: return "IB local";
+    case IBW_TK_IB_GLOBAL: return "IB global";
+    case IBW_TK_IB_RAW: return "IB raw";
+    case IBW_TK_ROCE_V1: return "RoCEv1";
+    case IBW_TK_ROCE_V2_IP4: return "RoCEv2/IPv4";
+    case IBW_TK_ROCE_V2_IP6: return "RoCEv2/IPv6";
+    default: return "?";
+    }
+}
 
 /* ------------------------------------------------------------------------ */
 /* ICRC and VCRC                                                             */

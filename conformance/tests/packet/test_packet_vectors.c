@@ -605,6 +605,15 @@ static void test_framing(void)
     TU_EQ(ibw_ipv6_format()->width, 320);
     TU_EQ(ibw_udp_SIZE, 8);
     TU_EQ(ibw_cnp_SIZE, 16);
+    /* every header has a descriptor whose size is the header's size */
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        const struct ibw_format *f = ibw_hdr_format(h);
+        TU_CHECK(f != NULL);
+        if (f)
+            TU_EQ(ibw_format_bytes(f), ibw_hdr_size(h));
+    }
+    TU_CHECK(ibw_hdr_format(IBW_HDR_COUNT) == NULL);
+    TU_CHECK(strcmp(ibw_transport_kind_name(IBW_TK_ROCE_V1), "RoCEv1") == 0);
 }
 
 /* ---- ibw_build() must reproduce the hand-written frames byte for byte -- */

@@ -298,20 +298,16 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
         return ibw__fail(pkt, IBW_E_PAD, IBW_HDR_BTH, "padcnt");
     pkt->pad = (uint8_t)pad;
     pkt->payload_len = (uint32_t)(avail - pad);
-    if (!(op->flags & IBW_OPF_PAYLOAD) && avail != 0) {
-        pkt->err = IBW_E_LENGTH; /* bytes where the opcode allows none */
-        pkt->err_hdr = "payload";
-        pkt->err_field = "length";
-        return pkt->err;
-    }
-    if (op->kind == IBW_OPK_ATOMIC_WRITE &&
-        pkt->payload_len != IBW_ATOMIC_WRITE_PAYLOAD) {
+    /* Bytes where the opcode allows none, or ATOMIC WRITE not carrying
+     * exactly 8: the payload is what is wrong, not a header. */
+    if ((!(op->flags & IBW_OPF_PAYLOAD) && avail != 0) ||
+        (op->kind == IBW_OPK_ATOMIC_WRITE &&
+         pkt->payload_len != IBW_ATOMIC_WRITE_PAYLOAD)) {
         pkt->err = IBW_E_LENGTH;
         pkt->err_hdr = "payload";
         pkt->err_field = "length";
-        return pkt->err;
     }
-    return IBW_OK;
+    return pkt->err;
 }
 
 /* Native InfiniBand from the LRH at data[0]. */

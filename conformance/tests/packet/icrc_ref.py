@@ -155,25 +155,34 @@ def read_pcap(path):
             yield 'eth', rec
 
 
+def report(frames, what):
+    """Check (link, frame, name) triples; print problems and a tally."""
+    checked = 0
+    problems = []
+    for link, frame, name in frames:
+        r = check_frame(frame, link, name)
+        if r is None:
+            continue
+        checked += 1
+        problems += r
+    for p in problems:
+        print(p)
+    print('%d %s checked, %d problems' % (checked, what, len(problems)))
+    return 1 if problems or checked == 0 else 0
+
+
+def capture_frames(d):
+    for fn in sorted(os.listdir(d)):
+        if fn.endswith('.pcap'):
+            for i, (link, frame) in enumerate(read_pcap(os.path.join(d, fn))):
+                yield link, frame, '%s#%d' % (fn, i + 1)
+
+
 def captures(d):
     if not os.path.isdir(d):
         print('no captures at %s: skipped' % d)
         return 77
-    checked = 0
-    problems = []
-    for fn in sorted(os.listdir(d)):
-        if not fn.endswith('.pcap'):
-            continue
-        for i, (link, frame) in enumerate(read_pcap(os.path.join(d, fn))):
-            r = check_frame(frame, link, '%s#%d' % (fn, i + 1))
-            if r is None:
-                continue
-            checked += 1
-            problems += r
-    for p in problems:
-        print(p)
-    print('%d IBA frames checked, %d problems' % (checked, len(problems)))
-    return 1 if problems or checked == 0 else 0
+    return report(capture_frames(d), 'IBA frames')
 
 
 VEC = re.compile(r'static const uint8_t (\w+)\[\]\s*=\s*\{(.*?)\};', re.S)
@@ -190,21 +199,8 @@ def c_vectors(path):
 
 
 def c_file(path):
-    checked = 0
-    problems = []
-    for name, frame in c_vectors(path):
-        if name.startswith('nocrc_'):
-            continue
-        link = 'ib' if name.startswith('ib_') else 'eth'
-        r = check_frame(frame, link, name)
-        if r is None:
-            continue
-        checked += 1
-        problems += r
-    for p in problems:
-        print(p)
-    print('%d vectors checked, %d problems' % (checked, len(problems)))
-    return 1 if problems or checked == 0 else 0
+    return report((('ib' if name.startswith('ib_') else 'eth', frame, name)
+                   for name, frame in c_vectors(path)), 'vectors')
 
 
 def main(argv):

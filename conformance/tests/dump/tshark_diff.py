@@ -67,6 +67,25 @@ def run(cmd):
         p.stderr.decode("utf-8", "replace")
 
 
+def check_comments(a):
+    """The writer's opt_comment must reach tshark intact, one per frame."""
+    rc, out, err = run([a.tshark, "-n", "-r", a.capture] + TSHARK_QUIET +
+                       ["-T", "fields", "-e", "frame.comment", "-e",
+                        "infiniband.bth.opcode"])
+    if rc != 0:
+        print(f"tshark exited {rc}: {err}")
+        return 1
+    bad = 0
+    for n, line in enumerate(out.splitlines(), 1):
+        comment, opcode = line.split("\t")
+        want = f"frame {n} opcode 0x{int(opcode):02x}"
+        if comment != want:
+            bad += 1
+            if bad <= 10:
+                print(f"frame {n}: comment '{comment}', want '{want}'")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ibwire", required=True)
@@ -75,9 +94,15 @@ def main():
     ap.add_argument("--iba-only", action="append", default=[])
     ap.add_argument("--tshark-arg", action="append", default=[])
     ap.add_argument("--expect-frames", type=int)
+    ap.add_argument("--check-comments", action="store_true",
+                    help="also check tshark reads each pcapng comment as "
+                    "'frame N opcode 0xXX' (gen_diff's)")
     ap.add_argument("capture")
     a = ap.parse_args()
 
+    if not os.path.exists(a.capture):
+        print(f"{a.capture} not present: skipped")
+        return 77
     if not a.tshark or not os.path.exists(a.tshark):
         print("tshark not installed: skipped")
         return 77
@@ -124,6 +149,8 @@ def main():
                 diffs += 1
                 if diffs <= 40:
                     print(f"frame {n} {name}: ibwire '{x}' tshark '{y}'")
+    if a.check_comments:
+        diffs += check_comments(a)
     print(f"{a.capture}: {len(ours_l)} frames, {compared} values compared, "
           f"{diffs} differ")
     return 1 if diffs else 0

@@ -664,6 +664,8 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
     size_t pad = (4 - (spec->payload_len & 3)) & 3;
     if (spec->flags & IBW_BUILD_KEEP_PADCNT)
         pad = spec->bth.padcnt;
+    if (pad > 3)
+        return IBW_E_RANGE; /* BTH PadCnt is 2 bits */
     size_t transport = ibw_bth_SIZE + op->hdr_bytes + spec->payload_len + pad +
                        4; /* BTH .. ICRC */
     size_t l2 = eth ? ibw_eth_SIZE + (size_t)spec->nvlan * ibw_vlan_SIZE : 0;

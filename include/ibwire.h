@@ -10,9 +10,11 @@
 #define IBWIRE_H
 
 #include "ibwire/base.h"
+#include "ibwire/cm.h"
 #include "ibwire/crc.h"
 #include "ibwire/framing.h"
 #include "ibwire/host.h"
+#include "ibwire/mad.h"
 #include "ibwire/opcode.h"
 #include "ibwire/packet.h"
 #include "ibwire/records.h"

@@ -681,4 +681,8 @@ static inline uint64_t ibw_cm_mra_wait_ns(const struct ibw_cm_mra *mra,
     return ibw_cm_client_mra_wait_ns(mra->servicetimeout, t_max_ns);
 }
 
+/* The whole-MAD entries (ibw_cm_<msg>_decode_mad/_build_mad) and the MAD
+ * decoder live in mad.h; included last, so either header gives both. */
+#include "mad.h"
+
 #endif /* IBWIRE_CM_H */

@@ -1031,8 +1031,10 @@ static inline const char *ibw_rmpp_status_name(uint8_t status)
  * Known tshark 4.0 disagreements a comparison must allow for: its
  * smpdirected.smpstatus is the whole 16-bit word (D bit included) and its
  * smpdirected.d reads the wrong bits; rmpp.rresptime/rmppflags split byte
- * 26 as 4+4 bits instead of 5+3; ip_cm.sip6/dip6 become sip4/dip4 (the last
- * 4 bytes) when ipv is 4.
+ * 26 as 4+4 bits instead of 5+3; cm.req.prim_/alt_flowlabel and _pktrate
+ * come out wrong (the IBA puts them in data bytes 88..91 and 132..135,
+ * tshark reads elsewhere); ip_cm.sip6/dip6 become sip4/dip4 (the last 4
+ * bytes) when ipv is 4.
  * IBW_E_FIELD for a format that is no MAD format, IBW_E_NOSPACE when the
  * name does not fit.
  */

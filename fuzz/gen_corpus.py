@@ -195,7 +195,49 @@ def gen_packet():
         put("packet", bytes([sel, 0, 0x01]) + b"\x0a" * 240)
 
 
-GENERATORS = {"wire": gen_wire, "packet": gen_packet}
+def mad(mgmtclass, method, attr, data, classver=1, tid=0x1234, mod=0,
+        status=0):
+    """A 256-byte MAD: common header (IBA 13.4.3) then data."""
+    hdr = struct.pack(">BBBBHHQHHI", 1, mgmtclass, classver, method, status,
+                      0, tid, attr, 0, mod)
+    return (hdr + data + bytes(256))[:256]
+
+
+def gen_mad():
+    n_formats = 24  # IBW_MAD_FORMATS: 3 MAD-level, 12 CM, 9 others
+    # CM REQ: local comm ID, service ID (IP CM: 0x0000000001060000 | port),
+    # then the IP CM private-data header
+    req = (struct.pack(">IIQ", 0x11223344, 0, 0x0000000001064E21) +
+           bytes(range(8)) + bytes(80) +
+           bytes([0x00, 0x40]) + bytes(2) + bytes(12) +
+           bytes([10, 0, 0, 1]) + bytes(12) + bytes([10, 0, 0, 2]))
+    mads = [
+        mad(0x07, 0x03, 0x0010, req, classver=2),                 # CM REQ
+        mad(0x07, 0x03, 0x0013, struct.pack(">II", 5, 6), 2),     # CM REP
+        mad(0x07, 0x03, 0x0014, struct.pack(">II", 5, 6), 2),     # CM RTU
+        mad(0x07, 0x03, 0x0012, struct.pack(">IIBB", 5, 6, 0, 0), 2),  # REJ
+        mad(0x07, 0x03, 0x0015, struct.pack(">III", 5, 6, 7), 2),  # DREQ
+        mad(0x07, 0x01, 0x0001, b"", 2),                          # CM CPI
+        # SA PathRecord GetTable with RMPP active DATA segment 1
+        mad(0x03, 0x12, 0x0035, bytes([1, 1, 0x30, 0]) + bytes(8) +
+            bytes(8) + bytes(8) + bytes(64), classver=2),
+        mad(0x81, 0x01, 0x0011, bytes(40), mod=0),                # DR NodeInfo
+        mad(0x01, 0x01, 0x0015, bytes(40) + bytes(64)),           # PortInfo
+        mad(0x01, 0x81, 0x0020, bytes(40) + bytes(21)),           # SMInfo resp
+        mad(0x04, 0x01, 0x0012, bytes(40)),                       # PerfMgt
+        mad(0x30, 0x01, 0x0010, bytes(12) + b"\x00\x14\x05"),    # vendor 2
+        mad(0x09, 0x01, 0x0010, b""),                             # vendor 1
+        mad(0x02, 0x01, 0x0010, b""),                             # reserved
+    ]
+    for m in mads:
+        put("mad", b"\x80" + m)
+        put("mad", b"\x80" + m + bytes(range(64)))
+    put("mad", b"\x80" + mads[0][:100])
+    for i in range(n_formats):
+        put("mad", bytes([i]) + mads[i % len(mads)] + bytes(range(200)))
+
+
+GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

@@ -4,15 +4,19 @@
 #
 #   scripts/fuzz.sh                 every harness, FUZZ_SECONDS (30) each
 #   FUZZ_SECONDS=600 FUZZ_ONLY="wire packet" scripts/fuzz.sh
+#   FUZZ_BIN=/path/to/out scripts/fuzz.sh   run harnesses built elsewhere
+#                                   (e.g. by fuzz/oss-fuzz/build.sh)
 #
 # Builds in build/fuzz (FUZZ_BUILD), runs harnesses one after another with
 # -error_exitcode=1 -timeout=10 -rss_limit_mb=2048 plus the harness's .dict
 # and .options.  New corpus entries accumulate in build/fuzz/run/NAME/corpus;
-# fuzz/corpus/NAME and fuzz/regressions/NAME are only read.  A crash, leak,
+# fuzz/corpus/NAME, fuzz/regressions/NAME and the frames cut from pcaps/ and
+# ../shared/captures (build/fuzz/seeds/NAME) are only read.  A crash, leak,
 # timeout or out-of-memory input is copied to fuzz/regressions/NAME/ (so it
 # becomes a replay test once committed) and the script exits 1 after the
 # other harnesses have run.  One summary line per harness: exec/s, coverage
-# (cov: edges, ft: features), corpus size.
+# (cov: edges, ft: features), corpus size; and one meson-style JSON result
+# line per harness in build/fuzz/fuzzlog.json, which scripts/test.sh tallies.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${FUZZ_BUILD:-build/fuzz}
@@ -20,15 +24,22 @@ SECS=${FUZZ_SECONDS:-30}
 
 names=${FUZZ_ONLY:-$(cd fuzz && ls *_fuzzer.c | sed 's/_fuzzer\.c$//')}
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-    CC=clang CXX=clang++ meson setup "$BUILD" --werror \
-        -Db_sanitize=address,undefined -Db_lundef=false \
-        -Dfuzzer_ldflags=-fsanitize=fuzzer >/dev/null
+if [ -z "${FUZZ_BIN:-}" ]; then
+    if [ ! -f "$BUILD/build.ninja" ]; then
+        CC=clang CXX=clang++ meson setup "$BUILD" --werror \
+            -Db_sanitize=address,undefined -Db_lundef=false \
+            -Dfuzzer_ldflags=-fsanitize=fuzzer >/dev/null
+    fi
+    targets=""
+    for n in $names; do targets="$targets fuzz/${n}_fuzzer"; done
+    # shellcheck disable=SC2086
+    meson compile -C "$BUILD" $targets >/dev/null
 fi
-targets=""
-for n in $names; do targets="$targets fuzz/${n}_fuzzer"; done
-# shellcheck disable=SC2086
-meson compile -C "$BUILD" $targets >/dev/null
+BIN=${FUZZ_BIN:-$BUILD/fuzz}
+mkdir -p "$BUILD"
+LOG="$BUILD/fuzzlog.json"
+: >"$LOG"
+python3 fuzz/pcap_seeds.py "$BUILD/seeds" pcaps ../shared/captures >/dev/null
 
 # "key = value" lines of the [libfuzzer] section -> -key=value
 options_of() {
@@ -47,18 +58,23 @@ for n in $names; do
     [ -f "fuzz/${n}_fuzzer.dict" ] && dict="-dict=fuzz/${n}_fuzzer.dict"
     mkdir -p "fuzz/regressions/$n"
     rc=0
+    seeds=""
+    [ -d "$BUILD/seeds/$n" ] && seeds="$BUILD/seeds/$n"
     # shellcheck disable=SC2046,SC2086
-    "$BUILD/fuzz/${n}_fuzzer" -max_total_time="$SECS" -error_exitcode=1 \
+    "$BIN/${n}_fuzzer" -max_total_time="$SECS" -error_exitcode=1 \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$run/artifacts/" $dict \
         $(options_of "fuzz/${n}_fuzzer.options") \
-        "$run/corpus" "fuzz/corpus/$n" "fuzz/regressions/$n" \
+        "$run/corpus" "fuzz/corpus/$n" "fuzz/regressions/$n" $seeds \
         >"$run/log" 2>&1 || rc=$?
     execs=$(sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$run/log")
     cov=$(grep -E '^#[0-9]+' "$run/log" | tail -n 1 |
           sed -n 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/p')
     units=$(ls "$run/corpus" | wc -l)
     echo "fuzz.sh: $n: ${SECS}s, ${execs:-?} exec/s, ${cov:-cov: ?}, corpus +$units, exit $rc"
+    result=OK
+    [ "$rc" -eq 0 ] || result=FAIL
+    echo "{\"name\": \"fuzz $n (${SECS}s libFuzzer)\", \"result\": \"$result\"}" >>"$LOG"
     if [ "$rc" -ne 0 ]; then
         tail -n 40 "$run/log" >&2
         for a in "$run/artifacts/"*; do

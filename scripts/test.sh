@@ -18,4 +18,8 @@ SETUP_ARGS="" run_build build/plain env CC=gcc
 SETUP_ARGS="-Db_sanitize=address,undefined -Db_lundef=false" \
     run_build build/san env CC=clang CXX=clang++
 
-python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json
+# Bounded libFuzzer runs: one result line per harness in build/fuzz/fuzzlog.json.
+mkdir -p build/fuzz
+scripts/fuzz.sh || echo '{"name": "scripts/fuzz.sh", "result": "FAIL"}' >>build/fuzz/fuzzlog.json
+
+python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json build/fuzz/fuzzlog.json

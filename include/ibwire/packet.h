@@ -7,7 +7,16 @@
  * points outside the input.
  *
  * ibw_build(): headers + payload -> bytes, with lengths, pad, IPv4 checksum,
- * ICRC and VCRC filled in.
+ * ICRC and VCRC filled in.  ibw_build_spec_from_pkt() turns a view back into
+ * a spec (parse, edit, rebuild).
+ *
+ * ibw_icrc_compute() / ibw_vcrc_compute(): the CRCs of a view, for every
+ * carriage (W13); ibw_pkt_store_crcs() writes them after in-place edits.
+ *
+ * Verdicts versus errors: CRC and IPv4 checksum mismatches are reported in
+ * icrc_status / vcrc_status / ip_csum_status and never stop the parse, so a
+ * checker sees every field of a corrupted packet; structural problems
+ * (lengths, versions, reserved opcodes) are errors.
  */
 #ifndef IBWIRE_PACKET_H
 #define IBWIRE_PACKET_H

@@ -12,7 +12,10 @@
  *     syndrome at [159:152]; the document puts the syndrome at [135:128],
  *     vendor_err at [143:136] and db_cnt at [159:144].  The RTL layout is
  *     canonical (ibw_hg_err_cqe); the document's is ibw_hg_err_cqe_doc, with
- *     converters both ways.
+ *     converters both ways.  (The RTL's positions are mthca's big-endian
+ *     word positions -- mthca's syndrome byte 0x10 is bits [31:24] of a
+ *     big-endian word 4 -- so in HanGu's little-endian words they land on
+ *     byte 0x13, while the good CQE keeps mthca's byte offsets.)
  *   - Completion (syndrome) codes: identical in mthca, the HanGu RTL
  *     (sw_hw_interface_const_def_h.vh) and the HanGu document (table 3-3-3).
  *   - Work-completion status and opcode numbers mirror libibverbs
@@ -295,28 +298,21 @@ IBW_RECORD_FORMAT(ibw_hg_err_cqe_doc, IBW_HG_ERR_CQE_DOC_FIELDS, 256,
 enum { IBW_HG_CQE_BYTES = 32 };
 #define IBW_HG_CQE_OWNER_HW 0x80u
 
-/* Record <-> CQE bytes (little-endian words).  _decode: IBW_E_TRUNCATED
- * when len < 32; _encode: IBW_E_NOSPACE when len < 32. */
+/* Record <-> CQE bytes (little-endian words): pfx_read/pfx_write as for
+ * the WQE segments, and pfx_decode/pfx_encode fixed to the HanGu byte
+ * order.  _decode: IBW_E_TRUNCATED when len < 32; _encode: IBW_E_NOSPACE
+ * when len < 32. */
 #define IBW__HG_CQE_IO(pfx)                                                   \
+    IBW__WQE_SEG_IO(pfx)                                                      \
     static inline int pfx##_decode(const uint8_t *p, size_t len,             \
                                    struct pfx *out)                           \
     {                                                                         \
-        uint32_t w[pfx##_WORDS];                                              \
-        if (len < IBW_HG_CQE_BYTES)                                           \
-            return IBW_E_TRUNCATED;                                           \
-        ibw_rec_from_bytes(p, pfx##_WORDS, w);                                \
-        pfx##_unpack(w, out);                                                 \
-        return IBW_OK;                                                        \
+        return pfx##_read(p, len, IBW_WQE_LAYOUT_HANGU, out);                 \
     }                                                                         \
     static inline int pfx##_encode(const struct pfx *in, uint8_t *p,         \
                                    size_t len)                                \
     {                                                                         \
-        uint32_t w[pfx##_WORDS];                                              \
-        if (len < IBW_HG_CQE_BYTES)                                           \
-            return IBW_E_NOSPACE;                                             \
-        pfx##_pack(in, w);                                                    \
-        ibw_rec_to_bytes(w, pfx##_WORDS, p);                                  \
-        return IBW_OK;                                                        \
+        return pfx##_write(in, IBW_WQE_LAYOUT_HANGU, p, len);                 \
     }
 IBW__HG_CQE_IO(ibw_hg_cqe)
 IBW__HG_CQE_IO(ibw_hg_err_cqe)

@@ -268,16 +268,25 @@ static inline void ibw_wqe_seg_store(const struct ibw_format *fmt,
                                      unsigned layout, const uint32_t *w,
                                      uint8_t *dst)
 {
-    uint32_t tmp[12];
     size_t nwords = ibw_format_bytes(fmt) / 4;
-    memcpy(tmp, w, nwords * 4);
-    if (layout == IBW_WQE_LAYOUT_MTHCA)
-        ibw__wqe_swap64(fmt, tmp);
     for (size_t i = 0; i < nwords; i++) {
         if (layout == IBW_WQE_LAYOUT_MTHCA)
-            ibw_store_be32(dst + 4 * i, tmp[i]);
+            ibw_store_be32(dst + 4 * i, w[i]);
         else
-            ibw_store_le32(dst + 4 * i, tmp[i]);
+            ibw_store_le32(dst + 4 * i, w[i]);
+    }
+    if (layout != IBW_WQE_LAYOUT_MTHCA)
+        return;
+    /* a big-endian 64-bit field stores its high word first */
+    for (size_t i = 0; i < fmt->nfields; i++) {
+        const struct ibw_field *f = &fmt->fields[i];
+        if (f->width == 64 && f->pos % 32 == 0) {
+            uint8_t t[4];
+            uint8_t *lo = dst + f->pos / 8;
+            memcpy(t, lo, 4);
+            memmove(lo, lo + 4, 4);
+            memcpy(lo + 4, t, 4);
+        }
     }
 }
 

@@ -237,7 +237,20 @@ def gen_mad():
         put("mad", bytes([i]) + mads[i % len(mads)] + bytes(range(200)))
 
 
-GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad}
+def gen_records():
+    """Registry index (LE16) then a format image; the harness takes the
+    index modulo the registry's count, so 0..79 reaches every format while
+    the registry has fewer than 80."""
+    rnd = hashlib.sha256(b"ibwire records seed").digest() * 32
+    for i in range(80):
+        idx = struct.pack("<H", i)
+        put("records", idx + rnd[i:i + 64] + bytes(range(48)))
+        put("records", idx + b"\xff" * 64 + rnd[:64])
+    put("records", struct.pack("<H", 0))
+
+
+GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
+              "records": gen_records}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

@@ -69,7 +69,7 @@ static inline void wire_check_coverage(const struct ibw_format *fmt,
         const struct ibw_field *f = &fmt->fields[i];
         FUZZ_CHECK_AT(f->width > 0, f->name);
         FUZZ_CHECK_AT((uint64_t)f->pos + f->width <= fmt->width, f->name);
-        FUZZ_CHECK_AT(f->kind == IBW_FK_BYTES || f->width <= 64, f->name);
+        FUZZ_CHECK_AT(f->kind != IBW_FK_UINT || f->width <= 64, f->name);
         FUZZ_CHECK_AT(f->kind != IBW_FK_BYTES ||
                           (f->pos % 8 == 0 && f->width % 8 == 0),
                       f->name);

@@ -442,22 +442,38 @@ static uint32_t rnd(void)
 static void test_random(void)
 {
     static uint8_t buf[0x200];
+    size_t long_chains = 0;
     for (int iter = 0; iter < 20000; iter++) {
         size_t qlen = (rnd() % 0x20) * 16 + rnd() % 16;
         for (size_t i = 0; i < qlen; i++) {
             uint32_t r = rnd();
             /* many zero bytes and small values: more valid-looking chains */
-            buf[i] = (uint8_t)((r & 3) ? (r >> 8) & ((r & 4) ? 0x3F : 0) : r >> 8);
+            uint32_t small = (r & 4) ? 0x3F : 0;
+            buf[i] = (uint8_t)((r & 3) ? (r >> 8) & small : r >> 8);
+        }
+        struct ibw_wqe_walk_cfg cfg;
+        cfg.layout = (uint8_t)(rnd() & 1);
+        /* plant plausible NextSegs so that chains get long */
+        static const uint8_t ops[] = {0x0A, 0x0B, 0x08, 0x09, 0x10,
+                                      0x11, 0x12, 0x18, 0x00, 0x1F};
+        q_be = cfg.layout == MT;
+        for (size_t u = 0; u + 16 <= qlen; u += 16) {
+            if (rnd() & 1)
+                continue;
+            uint32_t units = (uint32_t)(qlen / (q_be ? 64 : 16)) + 1;
+            uint32_t w0 = (rnd() % units) << 6 | ops[rnd() % sizeof ops];
+            uint32_t w1 = (rnd() % 5) | (rnd() & 0x40);
+            for (int i = 0; i < 4; i++) {
+                buf[u + (size_t)(q_be ? 3 - i : i)] = (uint8_t)(w0 >> (8 * i));
+                buf[u + 4 + (size_t)(q_be ? 3 - i : i)] =
+                    (uint8_t)(w1 >> (8 * i));
+            }
         }
         uint8_t *heap = qlen ? (uint8_t *)malloc(qlen) : NULL;
         if (qlen)
             memcpy(heap, buf, qlen);
-        struct ibw_wqe_walk_cfg cfg;
-        cfg.layout = (uint8_t)(rnd() & 1);
         cfg.queue = (uint8_t)(rnd() & 1);
         cfg.service = (uint8_t)((rnd() % 3) == 2 ? IBW_TR_UD : rnd() & 1);
-        static const uint8_t ops[] = {0x0A, 0x0B, 0x08, 0x09, 0x10,
-                                      0x11, 0x12, 0x18, 0x00, 0x1F};
         cfg.first_opcode = ops[rnd() % sizeof ops];
         cfg.first_size = (uint8_t)(rnd() % 8);
         cfg.first_fence = 0;
@@ -473,8 +489,13 @@ static void test_random(void)
             }
             TU_CHECK(wi[k].err == IBW_OK || wi[k].err_field != NULL);
         }
+        if (cnt >= 4)
+            long_chains++;
         free(heap);
     }
+    printf("random walks: %zu of 20000 reached 4 or more WQEs\n",
+           long_chains);
+    TU_CHECK(long_chains > 100); /* the generator reaches deep chains */
 }
 
 int main(void)

@@ -1,0 +1,64 @@
+/*
+ * addr_xlate.c - the address-translation unit (VirtToPhys): memory regions
+ * with PD, key, access rights and bounds.  Each check is an E3 command
+ * answered by an E4 state (the documents' 4-bit codes).
+ */
+#include "eng.h"
+
+static struct eng_mr *mr_of(struct ibe_engine *e, uint32_t key)
+{
+    struct eng_mr *m = &e->mr[(key >> 8) & 0xFF];
+    return m->valid && m->key == key ? m : NULL;
+}
+
+int ibe_mr_reg(struct ibe_engine *e, uint32_t pd, uint64_t va, uint64_t len,
+               uint32_t access, uint32_t *lkey, uint32_t *rkey)
+{
+    if (!eng_mem_ok(e, va, len))
+        return -1;
+    for (uint32_t i = 1; i < 256; i++) {
+        struct eng_mr *m = &e->mr[i];
+        if (m->valid)
+            continue;
+        /* key = index << 8 | an 8-bit tag that changes on each reuse */
+        uint32_t tag = ((m->key & 0xFF) + 0x35u) & 0xFF;
+        m->key = (i << 8) | tag;
+        m->valid = 1;
+        m->pd = pd;
+        m->va = va;
+        m->len = len;
+        m->access = access;
+        *lkey = *rkey = m->key;
+        return 0;
+    }
+    return -1;
+}
+
+int ibe_mr_dereg(struct ibe_engine *e, uint32_t key)
+{
+    struct eng_mr *m = mr_of(e, key);
+    if (!m)
+        return -1;
+    m->valid = 0;
+    return 0;
+}
+
+int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
+              uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
+              uint32_t need_access)
+{
+    struct eng_mr *m = mr_of(e, key);
+    int st;
+    if (!m)
+        st = XL_KEY;
+    else if (m->pd != pd)
+        st = XL_PD;
+    else if ((m->access & need_access) != need_access)
+        st = XL_FLAGS;
+    else if (va < m->va || len > m->len || va - m->va > m->len - len)
+        st = XL_LENGTH;
+    else
+        st = XL_OK;
+    eng_rec_xlate(e, mod_from, type, op, need_access, pd, key, va, len, st);
+    return st;
+}

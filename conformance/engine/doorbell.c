@@ -1,0 +1,23 @@
+/*
+ * doorbell.c - DoorbellProcessing: takes the SQ doorbell (E1), reads the
+ * QP's read-only send context (E2, SST view) and hands the WQE's metadata
+ * (E12) to the WQEScheduler.
+ */
+#include "eng.h"
+
+void db_ring(struct ibe_engine *e, const struct rec_db *db)
+{
+    struct eng_qp *q = eng_qp(e, db->qpn);
+    if (!q)
+        return; /* a doorbell for a QP that does not exist is ignored */
+    struct rec_cxt c = {1 /* RD_QP_CTX */, 3 /* SST */, q->qpn, q->state, 0};
+    eng_rec_cxt(e, M_DOORBELL, M_CXT, &c);
+    struct rec_sched md = {
+        .opcode = db->opcode, .fence = db->fence, .svc = q->type,
+        .qpn = q->qpn, .dqpn = q->c.remote_qpn, .pd = q->pd, .lkey = 0,
+        .pkey = q->pkey, .pmtu = (uint16_t)eng_pmtu(q),
+        .wqe_size = db->size, .sq_len = q->sq_depth * ENG_SQ_SLOT,
+        .wqe_off = db->offset * 16u};
+    eng_rec_sched(e, M_DOORBELL, M_SCHED, &md);
+    sched_push(e, &md);
+}

@@ -1,0 +1,433 @@
+/*
+ * eng.h - internals shared by the engine's modules.
+ *
+ * One C file per module of seed 000 (plus the DMA engine of seed 004, the
+ * address-translation unit, the context manager, the link and the virtual
+ * clock).  Modules hand each other records (the E-catalog of records.md);
+ * every hand-over goes through eng_rec_*() in records.c, which encodes it
+ * with the library's packer and shows it to the trace hook.
+ */
+#ifndef IBW_ENG_H
+#define IBW_ENG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* ------------------------------------------------------------------ */
+/* virtual time (evq.c)                                                */
+/* ------------------------------------------------------------------ */
+typedef void (*eng_event_fn)(void *ctx, uint64_t arg);
+struct eng_event {
+    uint64_t t, seq;
+    eng_event_fn fn;
+    void *ctx;
+    uint64_t arg;
+};
+struct ibe_world {
+    uint64_t now, seq, rng;
+    struct eng_event *heap;
+    size_t n, cap;
+};
+void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+            void *ctx, uint64_t arg);
+double eng_uniform(struct ibe_world *w);
+
+/* ------------------------------------------------------------------ */
+/* PSN arithmetic (24 bits)                                            */
+/* ------------------------------------------------------------------ */
+#define PSN_MASK 0xFFFFFFu
+static inline uint32_t psn_add(uint32_t a, uint32_t n) { return (a + n) & PSN_MASK; }
+/* Signed distance a - b in the 24-bit circle. */
+static inline int32_t psn_diff(uint32_t a, uint32_t b)
+{
+    uint32_t d = (a - b) & PSN_MASK;
+    return d & 0x800000u ? (int32_t)d - 0x1000000 : (int32_t)d;
+}
+
+/* ------------------------------------------------------------------ */
+/* packet header metadata (E18 requests, E19/E20 responses)            */
+/* ------------------------------------------------------------------ */
+struct eng_hdr {
+    uint8_t opcode, se, padcnt, ackreq, fecn, becn;
+    uint16_t pkey;
+    uint32_t destqp, psn;
+    uint64_t va;          /* RETH / AtomicETH */
+    uint32_t rkey, dmalen;
+    uint64_t swap, cmp;   /* AtomicETH */
+    uint8_t syndrome;     /* AETH */
+    uint32_t msn;
+    uint64_t orig;        /* AtomicAckETH */
+    uint32_t imm;         /* ImmDt, or IETH R_Key */
+    uint32_t qkey, srcqp; /* DETH */
+    uint32_t paylen;
+};
+
+/* opcode facts (eng_wire.c) */
+enum {
+    OPF_RETH = 1u << 0, OPF_IMM = 1u << 1, OPF_IETH = 1u << 2,
+    OPF_ATOMIC = 1u << 3, OPF_AETH = 1u << 4, OPF_ATOMICACK = 1u << 5,
+    OPF_DETH = 1u << 6, OPF_PAYLOAD = 1u << 7, OPF_FIRST = 1u << 8,
+    OPF_MIDDLE = 1u << 9, OPF_LAST = 1u << 10, OPF_ONLY = 1u << 11,
+    OPF_RESP = 1u << 12, OPF_SEND = 1u << 13, OPF_WRITE = 1u << 14,
+    OPF_READ = 1u << 15, OPF_ATOMICOP = 1u << 16, OPF_VALID = 1u << 17
+};
+uint32_t eng_opflags(uint8_t opcode);
+/* Low five bits of the opcodes (IBA table 35). */
+enum {
+    OP_SEND_FIRST = 0x00, OP_SEND_MIDDLE = 0x01, OP_SEND_LAST = 0x02,
+    OP_SEND_LAST_IMM = 0x03, OP_SEND_ONLY = 0x04, OP_SEND_ONLY_IMM = 0x05,
+    OP_WRITE_FIRST = 0x06, OP_WRITE_MIDDLE = 0x07, OP_WRITE_LAST = 0x08,
+    OP_WRITE_LAST_IMM = 0x09, OP_WRITE_ONLY = 0x0A, OP_WRITE_ONLY_IMM = 0x0B,
+    OP_READ_REQ = 0x0C, OP_READ_RESP_FIRST = 0x0D, OP_READ_RESP_MIDDLE = 0x0E,
+    OP_READ_RESP_LAST = 0x0F, OP_READ_RESP_ONLY = 0x10, OP_ACK = 0x11,
+    OP_ATOMIC_ACK = 0x12, OP_CMP_SWAP = 0x13, OP_FETCH_ADD = 0x14,
+    OP_SEND_LAST_INV = 0x16, OP_SEND_ONLY_INV = 0x17
+};
+#define OP_RC 0x00
+#define OP_UC 0x20
+#define OP_UD 0x60
+#define OP_CNP 0x81
+
+/* Encode header + payload into a framed packet with ICRC; returns length
+ * or 0 when it does not fit. */
+size_t eng_wire_build(const struct ibe_engine *e, const struct eng_hdr *h,
+                      const uint8_t *payload, uint8_t *out, size_t cap);
+/* Parse a packet: 0 and h/payload filled, or an ibw_err (negative); *why
+ * names the failing check. */
+int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
+                   struct eng_hdr *h, const uint8_t **payload,
+                   const char **why);
+
+/* ------------------------------------------------------------------ */
+/* host memory, regions (hostmem.c, addr_xlate.c), DMA (dma.c)         */
+/* ------------------------------------------------------------------ */
+struct eng_mr {
+    uint8_t valid;
+    uint32_t pd, key, access;
+    uint64_t va, len;
+};
+/* E4 status codes (documents' 4-bit codes, canonical). */
+enum { XL_OK = 0, XL_LENGTH = 1, XL_KEY = 2, XL_FLAGS = 3, XL_PD = 4 };
+/* E3 command types / flags we use. */
+enum { XL_RD_WQE = 1, XL_RD_DATA = 2, XL_WR_DATA = 3 };
+int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
+              uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
+              uint32_t need_access);
+bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr, uint64_t len);
+void eng_dma_read(struct ibe_engine *e, int mod_from, uint64_t addr,
+                  void *dst, uint32_t len);
+void eng_dma_write(struct ibe_engine *e, int mod_from, uint64_t addr,
+                   const void *src, uint32_t len);
+
+/* ------------------------------------------------------------------ */
+/* MultiQueue (multiqueue.c)                                           */
+/* ------------------------------------------------------------------ */
+struct mq_pool {
+    uint32_t cap, nfree, free_head;
+    uint32_t *next;
+};
+struct mq_list { uint32_t head, tail, count; };
+#define MQ_NIL 0xFFFFFFFFu
+
+/* SWPB element: one buffered Send/Write packet. */
+struct swpb_elem {
+    struct eng_hdr h;
+    uint8_t *payload;     /* pool slot, PMTU bytes */
+    uint32_t wqe_slot;
+    uint8_t last;         /* last packet of its message */
+    uint8_t signaled;
+    uint8_t wr_opcode;
+    uint32_t msg_len;
+};
+/* RPB element: one buffered Read (or atomic) request. */
+struct rpb_elem {
+    struct eng_hdr h;     /* the request as (re)sent; updated on progress */
+    uint32_t npsn;        /* PSNs the request spans */
+    uint32_t wqe_slot;
+    uint8_t wr_opcode;
+    uint32_t msg_len, done; /* bytes received so far */
+    uint32_t reb_count;   /* scatter entries in the REB list */
+    uint8_t signaled;
+    uint8_t rereq;        /* re-requested from the middle: the responder */
+    uint32_t rereq_psn;   /* starts again with a First at this PSN */
+};
+/* REB element: one scatter entry of a read (E14). */
+struct reb_elem { uint64_t va; uint32_t len, key; };
+
+void mq_pool_init(struct mq_pool *p, uint32_t cap);
+void mq_pool_free(struct mq_pool *p);
+uint32_t mq_alloc(struct mq_pool *p, struct mq_list *l);   /* MQ_NIL if full */
+void mq_pop(struct mq_pool *p, struct mq_list *l);         /* frees head */
+void mq_list_init(struct mq_list *l);
+
+/* ------------------------------------------------------------------ */
+/* timers (timer.c)                                                    */
+/* ------------------------------------------------------------------ */
+enum { TM_LOSS = 0, TM_RNR = 1, TM_CNP = 2 };
+enum { TMO_SET = 0x00, TMO_RESTART = 0x01, TMO_STOP = 0xFF };
+enum { TME_EXPIRED = 0x00, TME_COUNTER = 0xFF };
+/* E7 timer RAM entry, plus the model's deadline. */
+struct tm_entry {
+    uint8_t current, setval, active, count, thresh;
+    uint64_t gen;   /* invalidates scheduled expiries */
+};
+
+/* ------------------------------------------------------------------ */
+/* QP / CQ context (context.c)                                         */
+/* ------------------------------------------------------------------ */
+#define ENG_SQ_SLOT 256u   /* bytes per send WQE slot */
+#define ENG_RQ_SLOT 128u   /* bytes per receive WQE slot */
+#define ENG_CQE 32u
+#define ENG_MAX_QP 64u
+#define ENG_MAX_CQ 16u
+#define ENG_ATOMIC_CACHE 16u
+
+struct eng_cq {
+    uint8_t valid;
+    uint64_t base;
+    uint32_t depth, pi, ci;
+    uint8_t armed, solicited_only;
+    uint64_t events;
+};
+
+struct eng_send_shadow { uint64_t wr_id; uint8_t opcode, signaled; };
+
+struct eng_qp {
+    uint8_t valid, type, state;
+    uint32_t qpn, pd, scq, rcq, qkey;
+    uint16_t pkey;
+    struct ibe_qp_conn c;
+    /* SQ ring */
+    uint64_t sq_base;
+    uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
+    uint32_t db_pending;                    /* doorbells not yet scheduled */
+    struct eng_send_shadow *sq_shadow;      /* driver's wr_id shadow */
+    /* RQ ring */
+    uint64_t rq_base;
+    uint32_t rq_depth, rq_pi, rq_ci;
+    uint64_t *rq_shadow;
+    /* requester */
+    uint32_t npsn;              /* next PSN */
+    uint32_t outstanding, limit; /* messages in flight, limit (16/8) */
+    uint8_t in_sched, parked, rnr_wait, bad_pending, flushing;
+    uint32_t bad_slot; uint8_t bad_code, bad_op;
+    struct mq_list swpb, rpb;
+    struct tm_entry tm[3];
+    uint32_t last_nak_psn; uint8_t nak_retries;
+    uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
+    uint32_t rnr_psn;            /* where to resume after the RNR timer */
+    uint8_t rec_active;          /* Go-Back-N recovery in progress */
+    uint8_t rd_retx_valid;       /* a lost read response was already acted on */
+    uint32_t rd_retx_psn;        /* ... for the read at this PSN */
+    uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
+    /* RequesterTransControl's length counter for the message being cut */
+    struct rec_md *seg_md;
+    uint8_t *seg_buf;
+    uint32_t seg_off, seg_i, seg_n;
+    /* responder */
+    uint32_t epsn, msn;
+    uint8_t nak_armed;          /* a PSN-sequence NAK may be sent */
+    uint8_t recv_active;        /* a multi-packet Send is in progress */
+    uint32_t recv_bytes;
+    uint64_t recv_wqe_addr;
+    uint32_t recv_slot;
+    struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
+    uint32_t acache_next;
+    /* receive-WQE manager fetch window */
+    uint8_t win[512];
+    uint32_t win_slot; uint8_t win_valid;
+    /* current receive WQE entries */
+    struct ibe_sge rsg[IBE_MAX_SGE];
+    uint8_t rsg_n, rsg_i; uint32_t rsg_off;
+    /* UC receive state */
+    uint8_t uc_drop;            /* dropping until the next First/Only */
+};
+
+/* ------------------------------------------------------------------ */
+/* the engine                                                          */
+/* ------------------------------------------------------------------ */
+enum eng_mod {
+    M_HOST, M_DOORBELL, M_SCHED, M_PARSER, M_DATAPACK, M_REQTRANS, M_TIMER,
+    M_MQ, M_REQPKTGEN, M_HDRPARSER, M_REQRECV, M_SEM, M_EXEC, M_RQWQE,
+    M_WAT, M_RESPPKTGEN, M_CXT, M_XLATE, M_DMA, M_WIRE, M_COUNT
+};
+extern const char *const eng_mod_name[M_COUNT];
+
+struct ibe_engine {
+    struct ibe_world *w;
+    struct ibe_config cfg;
+    uint8_t *mem;
+    uint64_t mem_top;
+    struct eng_mr mr[256];
+    struct eng_qp qp[ENG_MAX_QP];
+    struct eng_cq cq[ENG_MAX_CQ];
+    uint32_t ncq;
+    /* scheduler: Q1 (new doorbells) and Q2 (QPs with more WQEs) */
+    uint32_t q1[ENG_MAX_QP + 1], q2[ENG_MAX_QP + 1];
+    uint32_t q1h, q1n, q2h, q2n;
+    uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
+    uint8_t sched_armed;
+    /* MultiQueue */
+    struct mq_pool swpb_pool, rpb_pool, reb_pool;
+    struct swpb_elem *swpb;
+    struct rpb_elem *rpb;
+    struct reb_elem *reb;
+    uint8_t *swpb_payload;
+    struct mq_list reb_list[ENG_MAX_QP];
+    /* write-address table (E23) */
+    struct { uint32_t rkey; uint64_t va; } wat[ENG_MAX_QP];
+    /* DMA tags */
+    uint64_t dma_tag_busy;
+    /* wire */
+    ibe_tx_fn tx; void *tx_ctx;
+    ibe_trace_fn trace; void *trace_ctx;
+    struct ibe_stats st;
+    uint8_t pktbuf[4096 + 256];
+};
+
+static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
+{
+    if (qpn >= ENG_MAX_QP || !e->qp[qpn].valid)
+        return NULL;
+    return &e->qp[qpn];
+}
+static inline uint32_t eng_pmtu(const struct eng_qp *q)
+{
+    return q->c.pmtu ? q->c.pmtu : 1024;
+}
+
+/* ------------------------------------------------------------------ */
+/* records handed between modules (records.c does the trace)          */
+/* ------------------------------------------------------------------ */
+struct rec_db { uint8_t opcode, fence, size; uint32_t offset, qpn; };         /* E1 */
+struct rec_sched { uint8_t opcode, fence, svc; uint32_t qpn, dqpn, pd, lkey;  /* E12 */
+                   uint16_t pkey, pmtu; uint32_t wqe_size, sq_len, wqe_off; };
+struct rec_md {                                                               /* E13 */
+    uint8_t opcode, svc, fence, inl, reqstate, nent;
+    uint32_t pmtu, sqpn, dqpn, msgsize, qkey, pd, pkey, imm, wqe_off;
+    uint8_t solicited, signaled;
+    struct ibe_sge sg[IBE_MAX_SGE];     /* E14 */
+    uint64_t raddr; uint32_t rkey;     /* E15 */
+    uint64_t swap, cmp;                /* E16 */
+    uint8_t inline_data[IBE_MAX_INLINE];
+};
+struct rec_bad { uint32_t qpn; uint8_t errtype, opcode; uint32_t wqe_off; }; /* E17 */
+struct rec_tset { uint8_t op; uint32_t qpn; uint8_t counter, value; uint8_t which; }; /* E5 */
+struct rec_texp { uint8_t event; uint32_t qpn; uint8_t which; };           /* E6 */
+struct rec_sem { uint8_t op, num; uint32_t qpn, len, key; uint64_t va; };   /* E8/E9 */
+struct rec_rq { uint8_t op; uint8_t code; uint32_t qpn, len, key; uint64_t va; uint32_t wqe_off; }; /* E10/E11 */
+struct rec_resp { struct eng_hdr h; uint8_t pmtu_enum; uint32_t msgsize; }; /* E20 */
+struct rec_cxt { uint8_t type, op; uint32_t qpn; uint8_t state; uint32_t psn; }; /* E2 */
+
+enum { SEM_FETCH = 0, SEM_UPDATE = 1, SEM_RELEASE = 2, SEM_FLUSH = 4 };
+enum { RQ_FETCH = 0, RQ_UPDATE = 1, RQ_RELEASE_ENTRY = 2, RQ_RELEASE_WQE = 3,
+       RQ_FLUSH = 4 };
+enum { RQR_VALID = 0x00, RQR_INVALID_ENTRY = 0x01, RQR_INVALID_WQE = 0x20 };
+enum { RS_NORMAL = 0, RS_QP_STATE = 1, RS_OPCODE = 2, RS_LOCAL_ACCESS = 4,
+       RS_LENGTH = 8 };
+
+void eng_rec_db(struct ibe_engine *e, int from, int to, const struct rec_db *r);
+void eng_rec_sched(struct ibe_engine *e, int from, int to, const struct rec_sched *r);
+void eng_rec_md(struct ibe_engine *e, int from, int to, const struct rec_md *r);
+void eng_rec_bad(struct ibe_engine *e, int from, int to, const struct rec_bad *r);
+void eng_rec_tset(struct ibe_engine *e, int from, int to, const struct rec_tset *r);
+void eng_rec_texp(struct ibe_engine *e, int from, int to, const struct rec_texp *r);
+void eng_rec_sem(struct ibe_engine *e, int from, int to, int is_resp, const struct rec_sem *r);
+void eng_rec_rq(struct ibe_engine *e, int from, int to, int is_resp, const struct rec_rq *r);
+void eng_rec_hdr(struct ibe_engine *e, int from, int to, int rec_id, const struct eng_hdr *h);
+void eng_rec_resp(struct ibe_engine *e, int from, int to, const struct rec_resp *r);
+void eng_rec_cxt(struct ibe_engine *e, int from, int to, const struct rec_cxt *r);
+void eng_rec_xlate(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
+                   uint32_t flags, uint32_t pd, uint32_t key, uint64_t va,
+                   uint32_t len, int status);
+void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
+                 uint32_t len, uint8_t tag);
+void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
+                uint32_t idx);
+void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *s);
+void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
+                 uint32_t rkey, uint64_t va);
+
+/* ------------------------------------------------------------------ */
+/* module entry points                                                 */
+/* ------------------------------------------------------------------ */
+/* context.c */
+void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q);
+void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
+                 uint32_t wqe_index, int is_send, uint32_t qpn);
+void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
+/* doorbell.c */
+void db_ring(struct ibe_engine *e, const struct rec_db *db);
+/* scheduler.c */
+void sched_push(struct ibe_engine *e, const struct rec_sched *md);
+void sched_wake(struct ibe_engine *e, struct eng_qp *q);
+void sched_kick(struct ibe_engine *e);
+/* wqe_parser.c */
+void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched *md);
+/* datapack.c */
+void datapack_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md);
+/* req_trans.c */
+bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q);
+void rtc_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md,
+              uint8_t *payload /* owned */);
+void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn);
+void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
+                          uint32_t to_excl);
+void rtc_resume(struct ibe_engine *e, struct eng_qp *q);
+void rtc_pump(struct ibe_engine *e, struct eng_qp *q);
+int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
+/* Packets a QP keeps in flight: the whole window normally, a few while it
+ * recovers (Go-Back-N re-sends are paced by the ACKs). */
+#define ENG_WINDOW 256
+#define ENG_RECOVERY_WINDOW 16
+void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
+                  uint8_t opcode, uint8_t status, uint32_t len, int counted);
+/* timer.c */
+void timer_set(struct ibe_engine *e, struct eng_qp *q, int from, const struct rec_tset *r);
+uint64_t timer_duration_ns(int which, uint8_t value);
+/* req_pktgen.c */
+void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
+                 const uint8_t *payload);
+/* hdr_parser.c */
+void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
+/* req_recv.c */
+void rrc_response(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
+                  const uint8_t *payload);
+void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
+void rrc_bad_request(struct ibe_engine *e, struct eng_qp *q, const struct rec_bad *b);
+void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
+void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q);
+void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
+/* scatter_mgr.c */
+int sem_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_sem *cmd,
+            struct rec_sem *resp);
+/* exec_engine.c */
+void ee_request(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
+                const uint8_t *payload);
+/* rqwqe_mgr.c */
+int rqm_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_rq *cmd,
+            struct rec_rq *resp);
+/* write_addr_table.c */
+void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
+void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);
+/* resp_pktgen.c */
+void resppkt_send(struct ibe_engine *e, const struct rec_resp *r,
+                  const uint8_t *payload);
+/* hostfmt.c: WQE / CQE bytes */
+uint32_t hf_write_send_wqe(uint8_t *slot, const struct ibe_send_wr *wr,
+                           const uint8_t *inl);
+int hf_read_send_wqe(const uint8_t *slot, size_t len, struct rec_md *md,
+                     uint32_t *remote_qpn, uint32_t *remote_qkey);
+void hf_write_recv_wqe(uint8_t *slot, const struct ibe_recv_wr *wr);
+int hf_split_recv_wqe(const uint8_t *win, size_t len, struct ibe_sge *sg,
+                      uint8_t *n, uint32_t *wqe_bytes);
+void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_index,
+                  uint8_t owner);
+int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_index,
+                uint8_t *owner);
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * engine.c - the engine object and the host driver side of the API: host
+ * memory, regions, CQs, QPs, posting WQE bytes and ringing doorbells,
+ * polling CQE bytes.
+ */
+#include "eng.h"
+
+#include "ibwire/wire.h"
+
+const char *const eng_mod_name[M_COUNT] = {
+    "Host", "DoorbellProcessing", "WQEScheduler", "WQEParser", "DataPack",
+    "RequesterTransControl", "TimerControl", "MultiQueue", "ReqPktGen",
+    "HeaderParser", "RequesterRecvControl", "ScatterEntryManager",
+    "ExecutionEngine", "RQWQEManager", "WriteAddrTable", "RespPktGen",
+    "ContextManager", "AddressTranslation", "DMAEngine", "Wire"};
+
+enum { SWPB_CAP = 4096, RPB_CAP = 1024, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
+
+struct ibe_engine *ibe_engine_create(struct ibe_world *w,
+                                     const struct ibe_config *cfg)
+{
+    struct ibe_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->w = w;
+    e->cfg = *cfg;
+    if (!e->cfg.mem_bytes)
+        e->cfg.mem_bytes = 16u << 20;
+    e->mem = calloc(1, e->cfg.mem_bytes);
+    e->swpb = calloc(SWPB_CAP, sizeof *e->swpb);
+    e->rpb = calloc(RPB_CAP, sizeof *e->rpb);
+    e->reb = calloc(REB_CAP, sizeof *e->reb);
+    e->swpb_payload = malloc((size_t)SWPB_CAP * PAYLOAD_SLOT);
+    if (!e->mem || !e->swpb || !e->rpb || !e->reb || !e->swpb_payload) {
+        ibe_engine_destroy(e);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < SWPB_CAP; i++)
+        e->swpb[i].payload = e->swpb_payload + (size_t)i * PAYLOAD_SLOT;
+    mq_pool_init(&e->swpb_pool, SWPB_CAP);
+    mq_pool_init(&e->rpb_pool, RPB_CAP);
+    mq_pool_init(&e->reb_pool, REB_CAP);
+    for (uint32_t i = 0; i < ENG_MAX_QP; i++)
+        mq_list_init(&e->reb_list[i]);
+    e->mem_top = 0x1000;
+    return e;
+}
+
+void ibe_engine_destroy(struct ibe_engine *e)
+{
+    if (!e)
+        return;
+    for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
+        free(e->qp[i].sq_shadow);
+        free(e->qp[i].rq_shadow);
+    }
+    mq_pool_free(&e->swpb_pool);
+    mq_pool_free(&e->rpb_pool);
+    mq_pool_free(&e->reb_pool);
+    free(e->swpb_payload);
+    free(e->swpb);
+    free(e->rpb);
+    free(e->reb);
+    free(e->mem);
+    free(e);
+}
+
+uint64_t ibe_mem_alloc(struct ibe_engine *e, uint64_t len, uint64_t align)
+{
+    if (align < 16)
+        align = 16;
+    uint64_t a = (e->mem_top + align - 1) / align * align;
+    if (a + len > e->cfg.mem_bytes)
+        return 0;
+    e->mem_top = a + len;
+    return a;
+}
+
+uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
+{
+    return eng_mem_ok(e, addr, len) ? e->mem + addr : NULL;
+}
+
+bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr, uint64_t len)
+{
+    return addr <= e->cfg.mem_bytes && len <= e->cfg.mem_bytes - addr;
+}
+
+uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
+{
+    if (e->ncq + 1 >= ENG_MAX_CQ)
+        return 0;
+    uint32_t cqn = ++e->ncq;
+    struct eng_cq *cq = &e->cq[cqn];
+    cq->base = ibe_mem_alloc(e, (uint64_t)depth * ENG_CQE, 4096);
+    if (!cq->base)
+        return 0;
+    cq->depth = depth;
+    cq->valid = 1;
+    return cqn;
+}
+
+void ibe_cq_arm(struct ibe_engine *e, uint32_t cqn, int solicited_only)
+{
+    if (cqn < ENG_MAX_CQ && e->cq[cqn].valid) {
+        e->cq[cqn].armed = 1;
+        e->cq[cqn].solicited_only = (uint8_t)(solicited_only != 0);
+    }
+}
+
+uint64_t ibe_cq_events(struct ibe_engine *e, uint32_t cqn)
+{
+    return cqn < ENG_MAX_CQ ? e->cq[cqn].events : 0;
+}
+
+int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
+{
+    if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
+        return -1;
+    struct eng_cq *cq = &e->cq[cqn];
+    int got = 0;
+    while (got < n) {
+        uint8_t *p = e->mem + cq->base + (uint64_t)(cq->ci % cq->depth) * ENG_CQE;
+        uint32_t idx;
+        uint8_t owner;
+        struct ibe_wc c;
+        hf_read_cqe(p, &c, &idx, &owner);
+        if (owner != (uint8_t)(((cq->ci / cq->depth) & 1u) + 1u))
+            break;
+        struct eng_qp *q = eng_qp(e, c.qpn);
+        if (q && c.is_send) {
+            c.wr_id = q->sq_shadow[idx % q->sq_depth].wr_id;
+            c.opcode = q->sq_shadow[idx % q->sq_depth].opcode;
+        } else if (q) {
+            c.wr_id = q->rq_shadow[idx % q->rq_depth];
+            if (c.status == IBE_WC_SUCCESS && c.opcode != IBE_WR_RDMA_WRITE_IMM)
+                c.opcode = IBE_WR_RECV;
+        }
+        wc[got++] = c;
+        cq->ci++;
+    }
+    return got;
+}
+
+uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
+{
+    uint32_t qpn = 2;
+    while (qpn < ENG_MAX_QP && e->qp[qpn].valid)
+        qpn++;
+    if (qpn >= ENG_MAX_QP || !a->sq_depth || !a->rq_depth)
+        return 0;
+    struct eng_qp *q = &e->qp[qpn];
+    memset(q, 0, sizeof *q);
+    q->qpn = qpn;
+    q->type = a->type;
+    q->pd = a->pd;
+    q->scq = a->send_cq;
+    q->rcq = a->recv_cq;
+    q->qkey = a->qkey;
+    q->pkey = a->pkey ? a->pkey : 0xFFFF;
+    q->sq_depth = a->sq_depth;
+    q->rq_depth = a->rq_depth;
+    q->sq_base = ibe_mem_alloc(e, (uint64_t)a->sq_depth * ENG_SQ_SLOT, 4096);
+    q->rq_base = ibe_mem_alloc(e, (uint64_t)a->rq_depth * ENG_RQ_SLOT, 4096);
+    q->sq_shadow = calloc(a->sq_depth, sizeof *q->sq_shadow);
+    q->rq_shadow = calloc(a->rq_depth, sizeof *q->rq_shadow);
+    if (!q->sq_base || !q->rq_base || !q->sq_shadow || !q->rq_shadow) {
+        free(q->sq_shadow);
+        free(q->rq_shadow);
+        memset(q, 0, sizeof *q);
+        return 0;
+    }
+    q->valid = 1;
+    cxt_init_qp(e, q);
+    return qpn;
+}
+
+int ibe_qp_connect(struct ibe_engine *e, uint32_t qpn,
+                   const struct ibe_qp_conn *c)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q || !ibw_mtu_bytes_to_enum(c->pmtu))
+        return -1;
+    q->c = *c;
+    q->npsn = c->sq_psn & PSN_MASK;
+    q->epsn = c->rq_psn & PSN_MASK;
+    q->limit = c->max_outstanding ? c->max_outstanding : 16;
+    q->nak_armed = 1;
+    cxt_set_state(e, q, IBE_QPS_RTS);
+    return 0;
+}
+
+int ibe_qp_set_state(struct ibe_engine *e, uint32_t qpn, uint8_t state)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q)
+        return -1;
+    cxt_set_state(e, q, state);
+    if (state == IBE_QPS_ERR)
+        rrc_flush_sq(e, q);
+    return 0;
+}
+
+int ibe_qp_state(struct ibe_engine *e, uint32_t qpn)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    return q ? q->state : -1;
+}
+
+unsigned ibe_qp_outstanding_limit(struct ibe_engine *e, uint32_t qpn)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    return q ? q->limit : 0;
+}
+
+uint32_t ibe_sq_free(struct ibe_engine *e, uint32_t qpn)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    return q ? q->sq_depth - (q->sq_pi - q->sq_ci) : 0;
+}
+
+int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
+                  const struct ibe_send_wr *wr)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q || q->sq_pi - q->sq_ci >= q->sq_depth || wr->num_sge > IBE_MAX_SGE)
+        return -1;
+    uint8_t inl[IBE_MAX_INLINE];
+    if (wr->flags & IBE_SEND_INLINE) {
+        uint32_t n = 0;
+        for (unsigned i = 0; i < wr->num_sge; i++) {
+            const uint8_t *src = ibe_mem_ptr(e, wr->sg[i].addr, wr->sg[i].length);
+            if (!src || n + wr->sg[i].length > IBE_MAX_INLINE)
+                return -1;
+            memcpy(inl + n, src, wr->sg[i].length);
+            n += wr->sg[i].length;
+        }
+    }
+    uint32_t slot = q->sq_pi % q->sq_depth;
+    uint8_t *p = e->mem + q->sq_base + (uint64_t)slot * ENG_SQ_SLOT;
+    struct ibe_send_wr w = *wr;
+    if (q->type != IBE_UD)
+        w.remote_qpn = w.remote_qkey = 0;
+    else if (!w.remote_qpn && !w.remote_qkey)
+        w.remote_qkey = 1; /* keep the UDSeg present */
+    uint32_t size = hf_write_send_wqe(p, &w, inl);
+    q->sq_shadow[slot].wr_id = wr->wr_id;
+    q->sq_shadow[slot].opcode = wr->opcode;
+    q->sq_shadow[slot].signaled = (wr->flags & IBE_SEND_SIGNALED) != 0;
+    q->sq_pi++;
+    struct rec_db db = {(uint8_t)(wr->opcode & 0x1F),
+                        (uint8_t)((wr->flags & IBE_SEND_FENCE) != 0),
+                        (uint8_t)(size / 16),
+                        (uint32_t)((uint64_t)slot * ENG_SQ_SLOT / 16), qpn};
+    eng_rec_db(e, M_HOST, M_DOORBELL, &db);
+    db_ring(e, &db);
+    return 0;
+}
+
+int ibe_post_recv(struct ibe_engine *e, uint32_t qpn,
+                  const struct ibe_recv_wr *wr)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q || q->rq_pi - q->rq_ci >= q->rq_depth || wr->num_sge > IBE_MAX_SGE)
+        return -1;
+    uint32_t slot = q->rq_pi % q->rq_depth;
+    hf_write_recv_wqe(e->mem + q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr);
+    q->rq_shadow[slot] = wr->wr_id;
+    q->rq_pi++;
+    return 0;
+}
+
+void ibe_engine_set_tx(struct ibe_engine *e, ibe_tx_fn fn, void *ctx)
+{
+    e->tx = fn;
+    e->tx_ctx = ctx;
+}
+
+void ibe_engine_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+{
+    hp_receive(e, pkt, len);
+}
+
+void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)
+{
+    e->trace = fn;
+    e->trace_ctx = ctx;
+}
+
+const struct ibe_stats *ibe_engine_stats(const struct ibe_engine *e)
+{
+    return &e->st;
+}

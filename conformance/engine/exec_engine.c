@@ -1,0 +1,369 @@
+/*
+ * exec_engine.c - ExecutionEngine (seed 000 §4.4.1, seed 003 RC_CHK): the
+ * responder.  In order: QP state (Reset/Init/Error drop), service type and
+ * Q_Key (UD), PSN region (RC: invalid -> one PSN-sequence NAK carrying
+ * ePSN; duplicate -> Send/Write re-ACKed with ePSN-1, Read re-executed,
+ * atomic answered from the saved original value; expected -> execute),
+ * opcode sequence and length (First/Middle == PMTU, Last/Only <= PMTU ->
+ * else NAK invalid request), then execution: RDMA Write through the
+ * WriteAddrTable, Send and Write-with-Immediate through the RQWQEManager
+ * (no receive WQE -> RNR NAK), R_Key/bounds/rights through the address-
+ * translation unit (-> NAK remote access error), read responses cut by
+ * PMTU, atomics executed once.  ACKs carry the MSN and the credit count.
+ * A packet marked FECN makes it send a CNP (seed 003).
+ */
+#include "eng.h"
+
+#include "ibwire/wire.h"
+
+static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
+                    uint32_t psn, uint8_t syndrome, const uint8_t *payload,
+                    uint32_t len, uint64_t orig)
+{
+    struct rec_resp r;
+    memset(&r, 0, sizeof r);
+    r.h.opcode = opcode;
+    r.h.pkey = q->pkey;
+    r.h.destqp = q->c.remote_qpn;
+    r.h.psn = psn & PSN_MASK;
+    r.h.syndrome = syndrome;
+    r.h.msn = q->msn & PSN_MASK;
+    r.h.orig = orig;
+    r.h.paylen = len;
+    r.pmtu_enum = (uint8_t)ibw_mtu_bytes_to_enum(eng_pmtu(q));
+    r.msgsize = len;
+    resppkt_send(e, &r, payload);
+}
+
+static uint8_t ack_syndrome(const struct eng_qp *q)
+{
+    return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(q->rq_pi - q->rq_ci));
+}
+
+static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
+{
+    if (code == IBW_NAK_PSN_SEQ_ERROR)
+        e->st.seq_naks_tx++;
+    respond(e, q, OP_ACK, q->epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
+}
+
+static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
+{
+    e->st.rnr_naks_tx++;
+    respond(e, q, OP_ACK, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, q->c.min_rnr_timer),
+            NULL, 0, 0);
+}
+
+/* Read responses for [va, va+len) starting at `psn`. */
+static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
+                           uint64_t va, uint32_t len)
+{
+    uint32_t pmtu = eng_pmtu(q);
+    uint32_t n = len ? (len + pmtu - 1) / pmtu : 1;
+    uint8_t buf[4096];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t chunk = len - i * pmtu < pmtu ? len - i * pmtu : pmtu;
+        uint8_t op = n == 1 ? OP_READ_RESP_ONLY : i == 0 ? OP_READ_RESP_FIRST
+                   : i + 1 == n ? OP_READ_RESP_LAST : OP_READ_RESP_MIDDLE;
+        eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
+        respond(e, q, op, psn_add(psn, i), ack_syndrome(q), buf, chunk, 0);
+    }
+}
+
+/* Scatter a Send payload into the current receive WQE; false on overflow. */
+static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
+                         const uint8_t *p, uint32_t len)
+{
+    while (len) {
+        if (q->rsg_i >= q->rsg_n)
+            return false;
+        struct ibe_sge *s = &q->rsg[q->rsg_i];
+        uint32_t room = s->length - q->rsg_off;
+        uint32_t n = len < room ? len : room;
+        if (n) {
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, q->pd, s->lkey,
+                          s->addr + q->rsg_off, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
+                return false;
+            eng_dma_write(e, M_EXEC, s->addr + q->rsg_off, p, n);
+        }
+        p += n;
+        len -= n;
+        q->rsg_off += n;
+        q->recv_bytes += n;
+        if (q->rsg_off == s->length) {
+            struct rec_rq c = {RQ_RELEASE_ENTRY, 0, q->qpn, 0, 0, 0, 0}, r;
+            rqm_cmd(e, q, &c, &r);
+            q->rsg_i++;
+            q->rsg_off = 0;
+        } else {
+            struct rec_rq c = {RQ_UPDATE, 0, q->qpn, s->length - q->rsg_off,
+                               s->lkey, s->addr + q->rsg_off, 0}, r;
+            rqm_cmd(e, q, &c, &r);
+        }
+    }
+    return true;
+}
+
+static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
+                          const struct eng_hdr *h, uint8_t status, uint32_t len,
+                          uint8_t opcode)
+{
+    struct ibe_wc wc;
+    memset(&wc, 0, sizeof wc);
+    uint32_t f = eng_opflags(h->opcode);
+    wc.status = status;
+    wc.opcode = opcode;
+    wc.byte_len = len;
+    wc.has_imm = (f & OPF_IMM) != 0;
+    wc.imm = h->imm;
+    wc.solicited = h->se;
+    wc.src_qp = q->type == IBE_UD ? h->srcqp : q->c.remote_qpn;
+    uint32_t idx = q->rq_ci % q->rq_depth;
+    struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0}, r;
+    rqm_cmd(e, q, &c, &r);
+    cxt_cq_push(e, q->rcq, &wc, idx, 0, q->qpn);
+}
+
+static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)
+{
+    struct rec_rq c = {RQ_FETCH, 0, q->qpn, 0, 0, 0, 0}, r;
+    return rqm_cmd(e, q, &c, &r);
+}
+
+static void ud_request(struct ibe_engine *e, struct eng_qp *q,
+                       const struct eng_hdr *h, const uint8_t *p)
+{
+    uint32_t op = h->opcode & 0x1F;
+    if ((op != OP_SEND_ONLY && op != OP_SEND_ONLY_IMM) || h->qkey != q->qkey ||
+        h->paylen > eng_pmtu(q))
+        return; /* UD: silently dropped */
+    if (fetch_wqe(e, q) == RQR_INVALID_WQE)
+        return;
+    q->recv_bytes = 0;
+    if (!recv_scatter(e, q, p, h->paylen)) {
+        recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
+        return;
+    }
+    recv_complete(e, q, h, IBE_WC_SUCCESS, h->paylen, IBE_WR_RECV);
+}
+
+/* UC: no ACKs; a gap drops the message in progress, which never completes. */
+static bool uc_sequence(struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
+{
+    int32_t d = psn_diff(h->psn, q->epsn);
+    if (d < 0)
+        return false; /* an old or duplicated packet */
+    if (d > 0) {
+        q->recv_active = 0; /* a gap: the partial message is abandoned */
+        q->rsg_n = 0;
+        q->uc_drop = 1;
+    }
+    if (f & (OPF_FIRST | OPF_ONLY)) {
+        q->uc_drop = 0;
+        q->recv_active = 0;
+        q->rsg_n = 0;
+    }
+    q->epsn = psn_add(h->psn, 1);
+    return !q->uc_drop;
+}
+
+void ee_request(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
+                const uint8_t *p)
+{
+    struct rec_cxt cx = {1 /* RD_QP_CTX */, 4 /* RST */, q->qpn, q->state, q->epsn};
+    eng_rec_cxt(e, M_EXEC, M_CXT, &cx);
+    if (q->state != IBE_QPS_RTR && q->state != IBE_QPS_RTS)
+        return;
+    uint8_t svc = (uint8_t)(h->opcode & 0xE0);
+    if ((q->type == IBE_RC && svc != OP_RC) || (q->type == IBE_UC && svc != OP_UC) ||
+        (q->type == IBE_UD && svc != OP_UD))
+        return;
+    if (h->fecn) {
+        struct rec_resp r;
+        memset(&r, 0, sizeof r);
+        r.h.opcode = OP_CNP;
+        r.h.pkey = q->pkey;
+        r.h.destqp = q->type == IBE_UD ? h->srcqp : q->c.remote_qpn;
+        r.h.becn = 1;
+        e->st.cnp_tx++;
+        resppkt_send(e, &r, NULL);
+    }
+    if (q->type == IBE_UD) {
+        ud_request(e, q, h, p);
+        return;
+    }
+    uint32_t f = eng_opflags(h->opcode);
+    uint8_t op = h->opcode & 0x1F;
+    uint32_t pmtu = eng_pmtu(q);
+    bool rc = q->type == IBE_RC;
+
+    if (rc) {
+        int32_t d = psn_diff(h->psn, q->epsn);
+        if (d > 0) { /* invalid region: one NAK per gap */
+            if (q->nak_armed) {
+                q->nak_armed = 0;
+                nak(e, q, IBW_NAK_PSN_SEQ_ERROR);
+            }
+            return;
+        }
+        if (d < 0) { /* duplicate region */
+            e->st.dup_requests++;
+            if (op == OP_READ_REQ) {
+                if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, q->pd, h->rkey, h->va,
+                              h->dmalen, IBE_ACC_REMOTE_READ) == XL_OK)
+                    read_responses(e, q, h->psn, h->va, h->dmalen);
+            } else if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
+                for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
+                    if (q->acache[i].valid && q->acache[i].psn == h->psn) {
+                        respond(e, q, OP_ATOMIC_ACK, h->psn, ack_syndrome(q), NULL, 0,
+                                q->acache[i].orig);
+                        break;
+                    }
+            } else {
+                respond(e, q, OP_ACK, psn_add(q->epsn, PSN_MASK), ack_syndrome(q),
+                        NULL, 0, 0);
+            }
+            return;
+        }
+        q->nak_armed = 1;
+    } else if (!uc_sequence(q, h, f)) {
+        return;
+    }
+
+    /* opcode sequence and length */
+    bool in_send = q->recv_active == 1, in_write = q->recv_active == 2;
+    bool cont = (f & (OPF_MIDDLE | OPF_LAST)) != 0;
+    bool ok_seq = cont ? ((f & OPF_SEND) ? in_send : (f & OPF_WRITE) ? in_write : false)
+                       : !(in_send || in_write);
+    bool ok_len = (f & (OPF_FIRST | OPF_MIDDLE)) ? h->paylen == pmtu : h->paylen <= pmtu;
+    if (!rc && !(f & (OPF_SEND | OPF_WRITE)))
+        ok_seq = false;
+    if (!ok_seq || !ok_len) {
+        if (rc)
+            nak(e, q, IBW_NAK_INVALID_REQUEST);
+        else
+            q->uc_drop = 1;
+        return;
+    }
+
+    if (op == OP_READ_REQ) {
+        if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, q->pd, h->rkey, h->va, h->dmalen,
+                      IBE_ACC_REMOTE_READ) != XL_OK) {
+            nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+            return;
+        }
+        uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
+        q->epsn = psn_add(q->epsn, n);
+        q->msn++;
+        read_responses(e, q, h->psn, h->va, h->dmalen);
+        return;
+    }
+    if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
+        if ((h->va & 7) ||
+            eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, h->rkey, h->va, 8,
+                      IBE_ACC_REMOTE_ATOMIC) != XL_OK) {
+            nak(e, q, (h->va & 7) ? IBW_NAK_INVALID_REQUEST : IBW_NAK_REMOTE_ACCESS_ERROR);
+            return;
+        }
+        uint8_t b[8];
+        eng_dma_read(e, M_EXEC, h->va, b, 8);
+        uint64_t orig = 0;
+        for (int i = 7; i >= 0; i--)
+            orig = orig << 8 | b[i];
+        uint64_t nv = op == OP_FETCH_ADD ? orig + h->swap
+                                         : (orig == h->cmp ? h->swap : orig);
+        for (int i = 0; i < 8; i++)
+            b[i] = (uint8_t)(nv >> (8 * i));
+        eng_dma_write(e, M_EXEC, h->va, b, 8);
+        q->acache[q->acache_next].psn = h->psn;
+        q->acache[q->acache_next].orig = orig;
+        q->acache[q->acache_next].valid = 1;
+        q->acache_next = (q->acache_next + 1) % ENG_ATOMIC_CACHE;
+        q->epsn = psn_add(q->epsn, 1);
+        q->msn++;
+        respond(e, q, OP_ATOMIC_ACK, h->psn, ack_syndrome(q), NULL, 0, orig);
+        return;
+    }
+
+    bool last = (f & (OPF_LAST | OPF_ONLY)) != 0;
+    if (f & OPF_SEND) {
+        if (f & (OPF_FIRST | OPF_ONLY)) {
+            if (fetch_wqe(e, q) == RQR_INVALID_WQE) {
+                if (rc)
+                    rnr_nak(e, q, h->psn);
+                else
+                    q->uc_drop = 1;
+                return;
+            }
+            q->recv_bytes = 0;
+        }
+        if (!recv_scatter(e, q, p, h->paylen)) {
+            if (rc) {
+                nak(e, q, IBW_NAK_REMOTE_OP_ERROR);
+                recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
+                cxt_set_state(e, q, IBE_QPS_ERR);
+            } else {
+                q->uc_drop = 1;
+                q->recv_active = 0;
+            }
+            return;
+        }
+        q->recv_active = last ? 0 : 1;
+        if (last) {
+            if (f & OPF_IETH) { /* Send with Invalidate: the R_Key goes */
+                const struct eng_mr *m = &e->mr[(h->imm >> 8) & 0xFF];
+                if (m->valid && m->key == h->imm && m->pd == q->pd)
+                    ibe_mr_dereg(e, h->imm);
+            }
+            recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RECV);
+        }
+    } else { /* RDMA Write */
+        uint32_t rkey;
+        uint64_t va;
+        if (f & (OPF_FIRST | OPF_ONLY)) {
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, h->rkey, h->va, h->dmalen,
+                          IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen) {
+                if (rc)
+                    nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+                else
+                    q->uc_drop = 1;
+                return;
+            }
+            rkey = h->rkey;
+            va = h->va;
+            q->recv_bytes = 0;
+            q->rsg_n = 0;
+        } else {
+            wat_read(e, q->qpn, &rkey, &va);
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, rkey, va, h->paylen,
+                          IBE_ACC_REMOTE_WRITE) != XL_OK) {
+                if (rc)
+                    nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+                else
+                    q->uc_drop = 1;
+                return;
+            }
+        }
+        if ((f & OPF_IMM) && fetch_wqe(e, q) == RQR_INVALID_WQE) {
+            if (rc)
+                rnr_nak(e, q, h->psn);
+            else
+                q->uc_drop = 1;
+            return;
+        }
+        eng_dma_write(e, M_EXEC, va, p, h->paylen);
+        q->recv_bytes += h->paylen;
+        if (!last)
+            wat_write(e, q->qpn, rkey, va + h->paylen);
+        q->recv_active = last ? 0 : 2;
+        if (last && (f & OPF_IMM))
+            recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RDMA_WRITE_IMM);
+    }
+    if (rc) {
+        q->epsn = psn_add(q->epsn, 1);
+        if (last)
+            q->msn++;
+        if (h->ackreq)
+            respond(e, q, OP_ACK, h->psn, ack_syndrome(q), NULL, 0, 0);
+    }
+}

@@ -1,0 +1,52 @@
+/*
+ * hdr_parser.c - HeaderParser: parses every received packet (ibw_parse),
+ * drops what fails the ICRC or does not parse, applies the RoCE receive
+ * checks that need no QP state beyond existence (DestQP > 1 and enabled,
+ * P_Key match) and routes: requests to the ExecutionEngine (E18),
+ * responses to RequesterRecvControl (E19), CNPs to the requester.
+ */
+#include "eng.h"
+
+static bool pkey_ok(uint16_t a, uint16_t b)
+{
+    /* low 15 bits equal and at least one full member (seed 003 RC_CHK) */
+    return (a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000);
+}
+
+void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+{
+    struct eng_hdr h;
+    const uint8_t *payload;
+    const char *why;
+    e->st.pkts_rx++;
+    int err = eng_wire_parse(pkt, len, e->cfg.framing, &h, &payload, &why);
+    if (err == -9 /* IBW_E_CRC */) {
+        e->st.icrc_drops++;
+        return;
+    }
+    if (err) {
+        e->st.malformed_drops++;
+        return;
+    }
+    struct eng_qp *q = eng_qp(e, h.destqp);
+    if (!q || h.destqp < 2 || !pkey_ok(h.pkey, q->pkey)) {
+        e->st.malformed_drops++;
+        return;
+    }
+    if (h.opcode == OP_CNP) {
+        rrc_cnp(e, q);
+        return;
+    }
+    uint32_t f = eng_opflags(h.opcode);
+    if (!(f & OPF_VALID)) {
+        e->st.malformed_drops++;
+        return;
+    }
+    if (f & OPF_RESP) {
+        eng_rec_hdr(e, M_HDRPARSER, M_REQRECV, 19, &h);
+        rrc_response(e, q, &h, payload);
+    } else {
+        eng_rec_hdr(e, M_HDRPARSER, M_EXEC, 18, &h);
+        ee_request(e, q, &h, payload);
+    }
+}

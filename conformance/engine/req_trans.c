@@ -1,0 +1,340 @@
+/*
+ * req_trans.c - RequesterTransControl (seed 000 §3.4.1): cuts each message
+ * into PMTU-sized packets with a length counter (First/Middle/Last/Only),
+ * assigns PSNs (a read takes ceil(len/PMTU) PSNs, at least one), sets AckReq
+ * on every RC packet (the document's choice: every request packet is
+ * acknowledged), keeps RC packets in the MultiQueue (SWPB for Send/Write
+ * packets with their payload, RPB for Read/atomic requests, REB for their
+ * scatter entries), arms the loss timer, enforces the per-QP outstanding
+ * limit (seed 003) and fence, and turns bad requests into E17.
+ */
+#include "eng.h"
+
+static uint8_t seg_opcode(uint8_t op, uint32_t i, uint32_t n)
+{
+    bool only = n == 1, first = i == 0, last = i + 1 == n;
+    switch (op) {
+    case IBE_WR_SEND:
+        return only ? OP_SEND_ONLY : first ? OP_SEND_FIRST : last ? OP_SEND_LAST : OP_SEND_MIDDLE;
+    case IBE_WR_SEND_IMM:
+        return only ? OP_SEND_ONLY_IMM : first ? OP_SEND_FIRST : last ? OP_SEND_LAST_IMM : OP_SEND_MIDDLE;
+    case IBE_WR_SEND_INV:
+        return only ? OP_SEND_ONLY_INV : first ? OP_SEND_FIRST : last ? OP_SEND_LAST_INV : OP_SEND_MIDDLE;
+    case IBE_WR_RDMA_WRITE:
+        return only ? OP_WRITE_ONLY : first ? OP_WRITE_FIRST : last ? OP_WRITE_LAST : OP_WRITE_MIDDLE;
+    default: /* IBE_WR_RDMA_WRITE_IMM */
+        return only ? OP_WRITE_ONLY_IMM : first ? OP_WRITE_FIRST : last ? OP_WRITE_LAST_IMM : OP_WRITE_MIDDLE;
+    }
+}
+
+static uint8_t svc_bits(uint8_t type)
+{
+    return type == IBE_UC ? OP_UC : type == IBE_UD ? OP_UD : OP_RC;
+}
+
+static uint32_t npkts(uint32_t len, uint32_t pmtu)
+{
+    return len ? (len + pmtu - 1) / pmtu : 1;
+}
+
+void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
+                  uint8_t opcode, uint8_t status, uint32_t len, int counted)
+{
+    (void)slot;
+    if (counted && q->outstanding)
+        q->outstanding--;
+    uint32_t idx = q->sq_ci % q->sq_depth;
+    q->sq_ci++;
+    struct ibe_wc wc;
+    memset(&wc, 0, sizeof wc);
+    wc.status = status;
+    wc.opcode = opcode;
+    wc.byte_len = len;
+    /* Every WQE yields a CQE here (the sim counts them); the signalled flag
+     * is carried for the CQE's consumer. */
+    cxt_cq_push(e, q->scq, &wc, idx, 1, q->qpn);
+}
+
+static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
+{
+    if (q->tm[TM_LOSS].active || q->rnr_wait)
+        return;
+    struct rec_tset t = {TMO_SET, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
+    timer_set(e, q, M_REQTRANS, &t);
+}
+
+static void fill_common(const struct eng_qp *q, const struct rec_md *md,
+                        struct eng_hdr *h)
+{
+    memset(h, 0, sizeof *h);
+    h->pkey = q->pkey;
+    h->destqp = md->dqpn;
+    h->ackreq = q->type == IBE_RC;
+}
+
+/* Build packet i of the message being cut; returns its payload length. */
+static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
+                          uint32_t n, uint32_t off, struct eng_hdr *h)
+{
+    fill_common(q, md, h);
+    uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
+    h->opcode = (uint8_t)(svc_bits(q->type) | seg_opcode(md->opcode, i, n));
+    h->psn = q->npsn;
+    q->npsn = psn_add(q->npsn, 1);
+    h->paylen = len;
+    uint32_t f = eng_opflags(h->opcode);
+    if (f & OPF_RETH) {
+        h->va = md->raddr;
+        h->rkey = md->rkey;
+        h->dmalen = md->msgsize;
+    }
+    if (f & (OPF_IMM | OPF_IETH))
+        h->imm = md->imm;
+    if (f & OPF_DETH) {
+        h->qkey = md->qkey;
+        h->srcqp = q->qpn;
+    }
+    if ((f & (OPF_LAST | OPF_ONLY)) && md->solicited &&
+        md->opcode != IBE_WR_RDMA_WRITE)
+        h->se = 1;
+    return len;
+}
+
+void rtc_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md,
+              uint8_t *payload)
+{
+    if (md->reqstate == RS_QP_STATE) {
+        rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR, 0, 0);
+        free(payload);
+        return;
+    }
+    if (md->reqstate != RS_NORMAL) {
+        struct rec_bad b = {q->qpn, md->reqstate, md->opcode, md->wqe_off};
+        eng_rec_bad(e, M_REQTRANS, M_REQRECV, &b);
+        rrc_bad_request(e, q, &b);
+        free(payload);
+        return;
+    }
+    if (q->type != IBE_RC) {
+        /* UC/UD: no buffering, no acknowledgement; done once sent. */
+        uint32_t n = npkts(md->msgsize, md->pmtu), off = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            struct eng_hdr h;
+            uint32_t len = build_seg(q, md, i, n, off, &h);
+            reqpkt_send(e, M_REQTRANS, &h, payload ? payload + off : NULL);
+            off += len;
+        }
+        rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_SUCCESS, md->msgsize, 0);
+        free(payload);
+        return;
+    }
+    q->seg_md = malloc(sizeof *q->seg_md);
+    if (!q->seg_md)
+        abort();
+    *q->seg_md = *md;
+    q->seg_buf = payload;
+    q->seg_off = 0;
+    q->seg_i = 0;
+    bool rd = md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
+              md->opcode == IBE_WR_ATOMIC_FA;
+    q->seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
+    q->outstanding++;
+    rtc_resume(e, q);
+}
+
+static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
+{
+    free(q->seg_md);
+    free(q->seg_buf);
+    q->seg_md = NULL;
+    q->seg_buf = NULL;
+    arm_loss_timer(e, q);
+    sched_wake(e, q);
+}
+
+void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
+{
+    struct rec_md *md = q->seg_md;
+    if (!md || q->state != IBE_QPS_RTS || q->rec_active)
+        return;
+    if (md->fence && q->rpb.count)
+        return; /* fence: wait for earlier reads and atomics */
+    if (md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
+        md->opcode == IBE_WR_ATOMIC_FA) {
+        if (!e->rpb_pool.nfree || e->reb_pool.nfree < md->nent)
+            return;
+        uint32_t ri = mq_alloc(&e->rpb_pool, &q->rpb);
+        struct rpb_elem *r = &e->rpb[ri];
+        memset(r, 0, sizeof *r);
+        fill_common(q, md, &r->h);
+        r->h.psn = q->npsn;
+        r->h.va = md->raddr;
+        r->h.rkey = md->rkey;
+        if (md->opcode == IBE_WR_RDMA_READ) {
+            r->h.opcode = OP_READ_REQ;
+            r->h.dmalen = md->msgsize;
+            r->npsn = npkts(md->msgsize, md->pmtu);
+        } else {
+            r->h.opcode = md->opcode == IBE_WR_ATOMIC_CS ? OP_CMP_SWAP : OP_FETCH_ADD;
+            r->h.swap = md->swap;
+            r->h.cmp = md->cmp;
+            r->npsn = 1;
+        }
+        q->npsn = psn_add(q->npsn, r->npsn);
+        r->wqe_slot = md->wqe_off;
+        r->wr_opcode = md->opcode;
+        r->msg_len = md->msgsize;
+        r->signaled = md->signaled;
+        r->reb_count = md->nent;
+        eng_rec_mq(e, M_REQTRANS, 0, q->qpn, ri);
+        for (unsigned i = 0; i < md->nent; i++) {
+            uint32_t bi = mq_alloc(&e->reb_pool, &e->reb_list[q->qpn]);
+            e->reb[bi].va = md->sg[i].addr;
+            e->reb[bi].len = md->sg[i].length;
+            e->reb[bi].key = md->sg[i].lkey;
+            eng_rec_sge(e, M_REQTRANS, M_MQ, &md->sg[i]);
+        }
+        reqpkt_send(e, M_REQTRANS, &r->h, NULL);
+        finish_seg(e, q);
+        return;
+    }
+    while (q->seg_i < q->seg_n) {
+        uint32_t upsn;
+        if (!e->swpb_pool.nfree ||
+            (eng_upsn(e, q, &upsn) && psn_diff(q->npsn, upsn) >= ENG_WINDOW))
+            return; /* resumed when the MultiQueue frees an element */
+        uint32_t si = mq_alloc(&e->swpb_pool, &q->swpb);
+        struct swpb_elem *s = &e->swpb[si];
+        uint32_t len = build_seg(q, md, q->seg_i, q->seg_n, q->seg_off, &s->h);
+        if (len)
+            memcpy(s->payload, q->seg_buf + q->seg_off, len);
+        s->wqe_slot = md->wqe_off;
+        s->wr_opcode = md->opcode;
+        s->msg_len = md->msgsize;
+        s->signaled = md->signaled;
+        s->last = q->seg_i + 1 == q->seg_n;
+        eng_rec_mq(e, M_REQTRANS, 2, q->qpn, si);
+        reqpkt_send(e, M_REQTRANS, &s->h, s->payload);
+        q->seg_off += len;
+        q->seg_i++;
+        arm_loss_timer(e, q);
+    }
+    finish_seg(e, q);
+}
+
+bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
+{
+    (void)e;
+    if (q->seg_md)
+        return false;
+    if (q->state != IBE_QPS_RTS)
+        return true; /* the parser flushes it */
+    if (q->rnr_wait || q->bad_pending || q->rec_active)
+        return false;
+    if (q->type == IBE_RC && q->outstanding >= q->limit)
+        return false;
+    return true;
+}
+
+static uint32_t rpb_span(const struct ibe_engine *e, const struct eng_qp *q,
+                         const struct rpb_elem *r)
+{
+    (void)e;
+    if (r->wr_opcode != IBE_WR_RDMA_READ)
+        return 1;
+    return npkts(r->msg_len - r->done, eng_pmtu(q));
+}
+
+int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn)
+{
+    uint32_t s = q->swpb.head, r = q->rpb.head;
+    if (s == MQ_NIL && r == MQ_NIL)
+        return 0;
+    if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->swpb[s].h.psn, e->rpb[r].h.psn) < 0)) {
+        *psn = e->swpb[s].h.psn;
+        return 1;
+    }
+    *psn = e->rpb[r].h.psn;
+    return 2;
+}
+
+/* Walk the buffered requests in PSN order; send again those whose PSNs
+ * overlap [from, to_excl), stopping once `limit` (if not NULL) is reached.
+ * Returns the PSN after the last request sent, or `from` if none. */
+static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
+                       uint32_t to_excl, const uint32_t *limit)
+{
+    uint32_t i = q->swpb.head, j = q->rpb.head, next = from;
+    while (i != MQ_NIL || j != MQ_NIL) {
+        bool take_s = j == MQ_NIL ||
+                      (i != MQ_NIL && psn_diff(e->swpb[i].h.psn, e->rpb[j].h.psn) < 0);
+        uint32_t psn, end;
+        if (take_s) {
+            psn = e->swpb[i].h.psn;
+            end = psn_add(psn, 1);
+        } else {
+            psn = e->rpb[j].h.psn;
+            end = psn_add(psn, rpb_span(e, q, &e->rpb[j]));
+        }
+        if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
+            break;
+        if (psn_diff(end, from) > 0) {
+            if (take_s)
+                reqpkt_send(e, M_REQRECV, &e->swpb[i].h, e->swpb[i].payload);
+            else {
+                struct rpb_elem *r = &e->rpb[j];
+                if (r->done) {
+                    r->rereq = 1;
+                    r->rereq_psn = r->h.psn;
+                }
+                reqpkt_send(e, M_REQRECV, &r->h, NULL);
+            }
+            e->st.retransmissions++;
+            next = end;
+        }
+        if (take_s)
+            i = e->swpb_pool.next[i];
+        else
+            j = e->rpb_pool.next[j];
+    }
+    return next;
+}
+
+void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
+                          uint32_t to_excl)
+{
+    resend(e, q, from, to_excl, NULL);
+}
+
+void rtc_pump(struct ibe_engine *e, struct eng_qp *q)
+{
+    if (!q->rec_active)
+        return;
+    uint32_t upsn;
+    if (!eng_upsn(e, q, &upsn) || psn_diff(q->rec_end, upsn) <= 0) {
+        q->rec_active = 0;
+    } else {
+        if (psn_diff(q->rec_next, upsn) < 0)
+            q->rec_next = upsn;
+        uint32_t limit = psn_add(upsn, ENG_RECOVERY_WINDOW);
+        if (psn_diff(q->rec_next, limit) < 0)
+            q->rec_next = resend(e, q, q->rec_next, q->rec_end, &limit);
+        if (psn_diff(q->rec_next, q->rec_end) >= 0)
+            q->rec_active = 0;
+    }
+    if (!q->rec_active) {
+        rtc_resume(e, q);
+        sched_wake(e, q);
+    }
+}
+
+void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
+{
+    if (q->rec_active && psn_diff(q->rec_next, psn) > 0)
+        q->rec_next = psn;
+    else if (!q->rec_active)
+        q->rec_next = psn;
+    q->rec_active = 1;
+    q->rec_end = q->npsn;
+    rtc_pump(e, q);
+}

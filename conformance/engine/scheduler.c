@@ -1,0 +1,93 @@
+/*
+ * scheduler.c - WQEScheduler: queue Q1 takes QPs with new doorbells, queue
+ * Q2 QPs that still have WQEs after their turn; the WQE indicator table
+ * (E22, one bit per QP) keeps a QP in at most one queue.  One WQE per turn,
+ * Q1 before Q2, so a QP with a long backlog cannot starve a new one.  A QP
+ * the requester cannot serve now (outstanding limit, fence, RNR wait,
+ * buffer full) is parked and woken by RequesterRecvControl.
+ */
+#include "eng.h"
+
+static void qpush(uint32_t *q, uint32_t *h, uint32_t *n, uint32_t v)
+{
+    q[(*h + *n) % (ENG_MAX_QP + 1)] = v;
+    (*n)++;
+}
+static uint32_t qpop(uint32_t *q, uint32_t *h, uint32_t *n)
+{
+    uint32_t v = q[*h];
+    *h = (*h + 1) % (ENG_MAX_QP + 1);
+    (*n)--;
+    return v;
+}
+
+static void enqueue(struct ibe_engine *e, struct eng_qp *q, int second)
+{
+    if (e->indicator[q->qpn])
+        return;
+    e->indicator[q->qpn] = 1;
+    if (second)
+        qpush(e->q2, &e->q2h, &e->q2n, q->qpn);
+    else
+        qpush(e->q1, &e->q1h, &e->q1n, q->qpn);
+}
+
+static void sched_run(void *ctx, uint64_t arg)
+{
+    (void)arg;
+    struct ibe_engine *e = ctx;
+    e->sched_armed = 0;
+    while (e->q1n || e->q2n) {
+        uint32_t qpn = e->q1n ? qpop(e->q1, &e->q1h, &e->q1n)
+                              : qpop(e->q2, &e->q2h, &e->q2n);
+        e->indicator[qpn] = 0;
+        struct eng_qp *q = eng_qp(e, qpn);
+        if (!q || !q->db_pending)
+            continue;
+        if (!rtc_can_issue(e, q)) {
+            q->parked = 1;
+            continue;
+        }
+        uint32_t slot = q->sq_hw % q->sq_depth;
+        struct rec_sched md = {
+            .opcode = 0, .svc = q->type, .qpn = q->qpn,
+            .dqpn = q->c.remote_qpn, .pd = q->pd, .pkey = q->pkey,
+            .pmtu = (uint16_t)eng_pmtu(q), .wqe_size = ENG_SQ_SLOT / 16,
+            .sq_len = q->sq_depth * ENG_SQ_SLOT, .wqe_off = slot * ENG_SQ_SLOT};
+        q->db_pending--;
+        eng_rec_sched(e, M_SCHED, M_PARSER, &md);
+        parser_take(e, q, &md);
+        if (q->db_pending && !q->parked)
+            enqueue(e, q, 1);
+    }
+}
+
+void sched_kick(struct ibe_engine *e)
+{
+    if (!e->sched_armed) {
+        e->sched_armed = 1;
+        eng_at(e->w, 0, sched_run, e, 0);
+    }
+}
+
+void sched_push(struct ibe_engine *e, const struct rec_sched *md)
+{
+    struct eng_qp *q = eng_qp(e, md->qpn);
+    if (!q)
+        return;
+    q->db_pending++;
+    if (!q->parked)
+        enqueue(e, q, 0);
+    sched_kick(e);
+}
+
+void sched_wake(struct ibe_engine *e, struct eng_qp *q)
+{
+    if (!q->parked)
+        return;
+    q->parked = 0;
+    if (q->db_pending) {
+        enqueue(e, q, 1);
+        sched_kick(e);
+    }
+}

@@ -1,0 +1,79 @@
+/*
+ * timer.c - TimerControl (seed 000 §3.4.2): per QP a loss timer and an RNR
+ * timer (E7 RAM entries: current value, set value, active, retry count,
+ * retry threshold), driven by set events (E5: set / restart / stop) and
+ * answering with expire events (E6: timer expired, or counter expired when
+ * the retry count passes the threshold).  A third per-QP timer restores the
+ * outstanding limit after a CNP (seed 003).  Virtual time replaces the
+ * hardware's periodic scan: each arming schedules one expiry, and a
+ * generation number voids stale ones.
+ */
+#include "eng.h"
+
+#include "ibwire/wire.h"
+
+enum { CNP_RESTORE_NS = 200000 };
+
+uint64_t timer_duration_ns(int which, uint8_t value)
+{
+    switch (which) {
+    case TM_LOSS: /* IBA local ACK timeout: 4.096 us * 2^value; 0 = the
+                     longest the model allows, never infinite */
+        return 4096ull << (value ? (value > 20 ? 20 : value) : 20);
+    case TM_RNR:
+        return (uint64_t)ibw_rnr_timer_usec(value & 0x1F) * 1000u;
+    default:
+        return CNP_RESTORE_NS;
+    }
+}
+
+struct tm_ctx { struct ibe_engine *e; };
+
+static void expire(void *ctx, uint64_t arg)
+{
+    struct ibe_engine *e = ctx;
+    uint32_t qpn = (uint32_t)(arg & 0xFFFFFF);
+    int which = (int)((arg >> 24) & 0xFF);
+    uint64_t gen = arg >> 32;
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q)
+        return;
+    struct tm_entry *t = &q->tm[which];
+    if (!t->active || (t->gen & 0xFFFFFFFFu) != gen)
+        return;
+    t->active = 0;
+    if (which == TM_CNP) {
+        q->limit = q->c.max_outstanding ? q->c.max_outstanding : 16;
+        sched_wake(e, q);
+        return;
+    }
+    t->count++;
+    /* RNR retry 7 means "retry for ever" (IBA). */
+    bool infinite = which == TM_RNR && t->thresh == 7;
+    struct rec_texp ev = {(!infinite && t->count > t->thresh) ? TME_COUNTER
+                                                                : TME_EXPIRED,
+                          qpn, (uint8_t)which};
+    eng_rec_texp(e, M_TIMER, M_REQRECV, &ev);
+    rrc_timer(e, &ev);
+}
+
+void timer_set(struct ibe_engine *e, struct eng_qp *q, int from,
+               const struct rec_tset *r)
+{
+    eng_rec_tset(e, from, M_TIMER, r);
+    struct tm_entry *t = &q->tm[r->which];
+    t->gen++;
+    if (r->op == TMO_STOP) {
+        t->active = 0;
+        return;
+    }
+    if (r->op == TMO_SET)
+        t->count = 0;
+    t->active = 1;
+    t->setval = r->value;
+    t->current = r->value;
+    t->thresh = r->counter & 7;
+    uint64_t arg = (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)r->which << 24) |
+                   ((t->gen & 0xFFFFFFFFu) << 32);
+    eng_at(e->w, timer_duration_ns(r->which, r->value), expire, e, arg);
+}

@@ -1,0 +1,79 @@
+/*
+ * wqe_parser.c - WQEParser: fetches the WQE bytes from the SQ ring through
+ * the address-translation unit and the DMA engine, decodes the segments and
+ * applies the four checks of seed 000 §2.4.3.1.2, in order:
+ *   QP state not RTS            -> ReqState 1 (completes as Flush in Error)
+ *   operation not allowed for
+ *   the service type            -> ReqState 2 (Unsupported OpCode)
+ *   local access check failed   -> ReqState 4 (local access error)
+ *   length check failed         -> ReqState 8 (local length error)
+ * The result goes to DataPack as E13 with the E14/E15/E16 operands.
+ */
+#include "eng.h"
+
+static bool op_allowed(uint8_t svc, uint8_t op)
+{
+    switch (op) {
+    case IBE_WR_SEND: case IBE_WR_SEND_IMM:
+        return true;
+    case IBE_WR_SEND_INV: case IBE_WR_RDMA_WRITE: case IBE_WR_RDMA_WRITE_IMM:
+        return svc == IBE_RC || svc == IBE_UC;
+    case IBE_WR_RDMA_READ: case IBE_WR_ATOMIC_CS: case IBE_WR_ATOMIC_FA:
+        return svc == IBE_RC;
+    default:
+        return false;
+    }
+}
+
+void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched *sm)
+{
+    struct rec_cxt c = {1 /* RD_QP_CTX */, 5 /* STATE */, q->qpn, q->state, 0};
+    eng_rec_cxt(e, M_PARSER, M_CXT, &c);
+    uint8_t wqe[ENG_SQ_SLOT];
+    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sq_hw == 0 ? 1 : 2, q->pd, 0,
+              q->sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
+    eng_dma_read(e, M_PARSER, q->sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
+
+    struct rec_md md;
+    memset(&md, 0, sizeof md);
+    uint32_t rqpn = 0, rqkey = 0;
+    int bad = hf_read_send_wqe(wqe, sizeof wqe, &md, &rqpn, &rqkey);
+    md.svc = q->type;
+    md.pmtu = eng_pmtu(q);
+    md.sqpn = q->qpn;
+    md.dqpn = q->type == IBE_UD ? rqpn : q->c.remote_qpn;
+    md.qkey = rqkey;
+    md.pd = q->pd;
+    md.pkey = q->pkey;
+    md.wqe_off = sm->wqe_off / ENG_SQ_SLOT; /* the slot: what the CQE names */
+
+    if (q->state != IBE_QPS_RTS) {
+        md.reqstate = RS_QP_STATE;
+    } else if (bad || !op_allowed(q->type, md.opcode)) {
+        md.reqstate = RS_OPCODE;
+    } else {
+        bool rd = md.opcode == IBE_WR_RDMA_READ || md.opcode == IBE_WR_ATOMIC_CS ||
+                  md.opcode == IBE_WR_ATOMIC_FA;
+        if (!md.inl)
+            for (unsigned i = 0; i < md.nent && !md.reqstate; i++) {
+                const struct ibe_sge *s = &md.sg[i];
+                if (eng_xlate(e, M_PARSER, rd ? XL_WR_DATA : XL_RD_DATA, 1,
+                              q->pd, s->lkey, s->addr, s->length,
+                              rd ? IBE_ACC_LOCAL_WRITE : 0) != XL_OK)
+                    md.reqstate = RS_LOCAL_ACCESS;
+            }
+        if (!md.reqstate) {
+            bool atomic = md.opcode == IBE_WR_ATOMIC_CS || md.opcode == IBE_WR_ATOMIC_FA;
+            if ((atomic && (md.msgsize != 8 || (md.raddr & 7))) ||
+                (q->type == IBE_UD && md.msgsize > md.pmtu) ||
+                md.msgsize > 0x80000000u)
+                md.reqstate = RS_LENGTH;
+        }
+    }
+    /* Parked-capacity check: the requester must be able to buffer it. */
+    q->sq_hw++;
+    eng_rec_md(e, M_PARSER, M_DATAPACK, &md);
+    for (unsigned i = 0; i < md.nent; i++)
+        eng_rec_sge(e, M_PARSER, M_DATAPACK, &md.sg[i]);
+    datapack_take(e, q, &md);
+}

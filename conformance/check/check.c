@@ -1,0 +1,236 @@
+/* check.c - the checker's core: frames in, parse, dispatch to the packet,
+ * flow and CM rules, findings out; the flow hash table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+
+void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+    va_end(ap);
+    const struct chk_rule_info *ri = chk_rule(rule);
+    struct chk_finding f = {c->frame, rule, ri->severity, c->msg};
+    c->st.per_rule[rule]++;
+    if (ri->severity == CHK_ERROR)
+        c->st.errors++;
+    else
+        c->st.warnings++;
+    if (c->cur_flow) {
+        if (ri->severity == CHK_ERROR)
+            c->cur_flow->s.errors++;
+        else
+            c->cur_flow->s.warnings++;
+    }
+    if (c->o.report)
+        c->o.report(c->o.user, &f);
+}
+
+struct chk *chk_new(const struct chk_opts *opts)
+{
+    struct chk *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->o = *opts;
+    c->nslots = 1024;
+    c->slots = calloc(c->nslots, sizeof *c->slots);
+    if (!c->slots) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void chk_free(struct chk *c)
+{
+    if (!c)
+        return;
+    free(c->flows);
+    free(c->slots);
+    chk_cm_free(c);
+    free(c);
+}
+
+const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
+
+/* ---- flow table: open addressing over (src, dst, qpn, role) ---- */
+
+static uint32_t key_hash(const struct chk_key *k)
+{
+    /* FNV-1a over the bytes that matter; keys are zero-padded. */
+    uint32_t h = 2166136261u;
+    const uint8_t *b = (const uint8_t *)k;
+    for (size_t i = 0; i < sizeof *k; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k)
+{
+    uint32_t mask = c->nslots - 1, i = key_hash(k) & mask;
+    while (c->slots[i].flow) {
+        if (!memcmp(&c->slots[i].key, k, sizeof *k))
+            return &c->slots[i];
+        i = (i + 1) & mask;
+    }
+    return &c->slots[i];
+}
+
+static int slots_grow(struct chk *c)
+{
+    struct chk_slot *old = c->slots;
+    uint32_t n = c->nslots;
+    struct chk_slot *ns = calloc((size_t)n * 2, sizeof *ns);
+    if (!ns)
+        return -1;
+    c->slots = ns;
+    c->nslots = n * 2;
+    for (uint32_t i = 0; i < n; i++)
+        if (old[i].flow)
+            *slot_find(c, &old[i].key) = old[i];
+    free(old);
+    return 0;
+}
+
+static void make_key(struct chk_key *k, const struct chk_addr *src,
+                     const struct chk_addr *dst, uint32_t qpn, uint8_t role)
+{
+    memset(k, 0, sizeof *k);
+    k->src = *src;
+    k->dst = *dst;
+    k->qpn = qpn;
+    k->role = role;
+}
+
+static int slot_put(struct chk *c, const struct chk_key *k, uint32_t flow)
+{
+    if ((c->used + 1) * 2 > c->nslots && slots_grow(c))
+        return -1;
+    struct chk_slot *s = slot_find(c, k);
+    if (!s->flow) {
+        s->key = *k;
+        c->used++;
+    }
+    s->flow = flow;
+    return 0;
+}
+
+struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
+                              const struct chk_addr *dst, uint32_t qpn,
+                              int create)
+{
+    struct chk_key k;
+    make_key(&k, src, dst, qpn, 1);
+    struct chk_slot *s = slot_find(c, &k);
+    if (s->flow)
+        return &c->flows[s->flow - 1];
+    if (!create)
+        return NULL;
+    if (c->nflows == c->capflows) {
+        uint32_t n = c->capflows ? c->capflows * 2 : 16;
+        struct chk_flow *nf = realloc(c->flows, (size_t)n * sizeof *nf);
+        if (!nf)
+            return NULL;
+        c->flows = nf;
+        c->capflows = n;
+        c->cur_flow = NULL; /* may have moved */
+    }
+    struct chk_flow *f = &c->flows[c->nflows];
+    memset(f, 0, sizeof *f);
+    f->s.req = *src;
+    f->s.resp = *dst;
+    f->s.resp_qpn = qpn;
+    f->s.resp_qpn_known = 1;
+    f->s.first_frame = c->frame;
+    f->rr_idx = -1;
+    if (slot_put(c, &k, c->nflows + 1))
+        return NULL;
+    c->nflows++;
+    return f;
+}
+
+void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn)
+{
+    struct chk_key k;
+    make_key(&k, &f->s.resp, &f->s.req, req_qpn, 2);
+    f->s.req_qpn = req_qpn;
+    f->s.req_qpn_known = 1;
+    slot_put(c, &k, (uint32_t)(f - c->flows) + 1);
+}
+
+struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
+                                      const struct chk_addr *dst, uint32_t qpn)
+{
+    struct chk_key k;
+    make_key(&k, src, dst, qpn, 2);
+    struct chk_slot *s = slot_find(c, &k);
+    return s->flow ? &c->flows[s->flow - 1] : NULL;
+}
+
+/* Flows only announced by CM, with no packet, are left out. */
+void chk_flows(const struct chk *c,
+               void (*fn)(void *user, const struct chk_flow_summary *s),
+               void *user)
+{
+    for (uint32_t i = 0; i < c->nflows; i++)
+        if (c->flows[i].s.requests || c->flows[i].s.responses)
+            fn(user, &c->flows[i].s);
+}
+
+void chk_addr_str(const struct chk_addr *a, char *buf, size_t len)
+{
+    const uint8_t *b = a->a;
+    switch (a->kind) {
+    case CHK_ADDR_IP4:
+        snprintf(buf, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+        break;
+    case CHK_ADDR_LID:
+        snprintf(buf, len, "lid 0x%04x", (unsigned)(b[14] << 8 | b[15]));
+        break;
+    default: {
+        size_t n = 0;
+        for (unsigned i = 0; i < 16 && n + 6 < len; i += 2)
+            n += (size_t)snprintf(buf + n, len - n, "%s%x", i ? ":" : "",
+                                  (unsigned)(b[i] << 8 | b[i + 1]));
+        if (n == 0 && len)
+            buf[0] = 0;
+        break;
+    }
+    }
+}
+
+/* ---- frames ---- */
+
+void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
+               const uint8_t *data, size_t len, enum ibw_link link,
+               int truncated)
+{
+    struct ibw_pkt p;
+    c->frame = frame;
+    c->ts_ns = ts_ns;
+    c->cur_flow = NULL;
+    c->st.frames++;
+    ibw_parse(data, len, link, &p);
+    if (!chk_packet(c, &p, truncated))
+        return;
+    if (ibw_pkt_has(&p, IBW_HDR_BTH)) {
+        unsigned tr = ibw_opcode_info(p.opcode)->transport;
+        if (tr == IBW_TR_RC || tr == IBW_TR_UC || tr == IBW_TR_XRC)
+            chk_flow_packet(c, &p);
+    }
+}
+
+void chk_frame(struct chk *c, const struct cap_frame *fr)
+{
+    uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (!fr->iba) {
+        c->frame = fr->number;
+        c->st.frames++;
+        c->st.not_iba++;
+        return;
+    }
+    chk_bytes(c, fr->number, ts, fr->iba, fr->iba_len, fr->link, fr->truncated);
+}

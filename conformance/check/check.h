@@ -1,0 +1,112 @@
+/*
+ * check.h - the conformance checker: feed it frames in capture order, it
+ * reports findings (rule, frame, message) through a callback as soon as a
+ * frame shows them.  Findings always name the frame being fed, so a caller
+ * can annotate that frame before reading the next one.
+ *
+ * Memory: one context, a flow table (grows with the number of live flows)
+ * and a CM table (grows with the CM exchanges seen); nothing per packet.
+ */
+#ifndef IBWIRE_CHECK_H
+#define IBWIRE_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture.h"
+#include "ibwire/packet.h"
+#include "rules.h"
+
+struct chk;
+
+/* One finding; `message` is valid during the callback only. */
+struct chk_finding {
+    uint64_t frame;      /* 1-based, as tshark numbers frames */
+    unsigned rule;       /* enum chk_rule */
+    int severity;        /* enum chk_severity */
+    const char *message; /* evidence: field, value seen vs expected */
+};
+
+typedef void (*chk_report_fn)(void *user, const struct chk_finding *f);
+
+/* An endpoint: an address (IPv4/IPv6 address, RoCEv1 GID, or native-IB
+ * LID in the last two bytes) and a QPN. */
+enum chk_addr_kind { CHK_ADDR_IP4 = 1, CHK_ADDR_IP6, CHK_ADDR_GID, CHK_ADDR_LID };
+
+struct chk_addr {
+    uint8_t kind;     /* enum chk_addr_kind */
+    uint8_t a[16];
+};
+
+/* The summary of one flow: requests from `req` to QP resp_qpn at `resp`,
+ * responses back to req_qpn (when learnt). */
+struct chk_flow_summary {
+    struct chk_addr req, resp;
+    uint32_t resp_qpn;      /* valid when resp_qpn_known */
+    int resp_qpn_known;     /* 0 for a flow seen only through responses */
+    uint32_t req_qpn;       /* valid when req_qpn_known */
+    int req_qpn_known;
+    const char *transport;  /* "RC", "UC", "XRC" */
+    uint32_t pmtu;          /* 0 when not learnt */
+    uint64_t first_frame, last_frame;
+    uint64_t requests, responses, messages;
+    uint64_t retransmissions, gaps, naks, rnr_naks, reads, atomics;
+    uint64_t errors, warnings;
+    int started_mid;        /* first packet seen was MIDDLE/LAST */
+    int cm_negotiated;      /* QPNs/PSNs came from a CM exchange */
+};
+
+/*
+ * A hook for `--replay` (engine issue): called for every RC packet that
+ * belongs to a flow, after the checker has judged it, with the flow it
+ * was assigned to and whether it is a request.  NULL for none.
+ */
+typedef void (*chk_rc_hook_fn)(void *user, const struct chk_flow_summary *flow,
+                               const struct ibw_pkt *pkt, uint64_t frame,
+                               int is_request);
+
+struct chk_opts {
+    uint32_t pmtu;            /* bytes; 0 = learn per flow */
+    chk_report_fn report;
+    void *user;
+    chk_rc_hook_fn rc_hook;   /* may be NULL */
+    void *rc_hook_user;
+};
+
+/* Counters of one run. */
+struct chk_stats {
+    uint64_t frames;          /* frames fed */
+    uint64_t iba;             /* frames carrying an IBA packet (BTH) */
+    uint64_t not_iba;         /* frames with no IBA packet */
+    uint64_t errors, warnings;
+    uint64_t per_rule[CHK_RULE_COUNT];
+    uint64_t cm_messages;
+};
+
+/* New checker; NULL on allocation failure. */
+struct chk *chk_new(const struct chk_opts *opts);
+
+/* Judge one frame as the capture reader returned it. */
+void chk_frame(struct chk *c, const struct cap_frame *fr);
+
+/* Judge one IBA frame given directly (bytes starting at the link header
+ * named by `link`); frame is its 1-based number, ts_ns its time. */
+void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
+               const uint8_t *data, size_t len, enum ibw_link link,
+               int truncated);
+
+/* Counters so far. */
+const struct chk_stats *chk_stats(const struct chk *c);
+
+/* Call fn for every flow seen, in order of first appearance. */
+void chk_flows(const struct chk *c,
+               void (*fn)(void *user, const struct chk_flow_summary *s),
+               void *user);
+
+/* Human form of an address ("10.0.0.1", "lid 0x0001", a GID). */
+void chk_addr_str(const struct chk_addr *a, char *buf, size_t len);
+
+/* Free everything; NULL is fine. */
+void chk_free(struct chk *c);
+
+#endif

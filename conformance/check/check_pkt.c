@@ -1,0 +1,369 @@
+/* check_pkt.c - the rules one frame can be judged by on its own. */
+#include <string.h>
+
+#include "check_int.h"
+#include "ibwire/cm.h"
+#include "ibwire/mad.h"
+
+void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
+                   struct chk_addr *dst)
+{
+    const uint8_t *d = p->data;
+    memset(src, 0, sizeof *src);
+    memset(dst, 0, sizeof *dst);
+    if (ibw_pkt_has(p, IBW_HDR_IPV4)) {
+        const uint8_t *ip = d + p->off[IBW_HDR_IPV4];
+        src->kind = dst->kind = CHK_ADDR_IP4;
+        memcpy(src->a, ibw_ipv4_get_saddr(ip), 4);
+        memcpy(dst->a, ibw_ipv4_get_daddr(ip), 4);
+    } else if (ibw_pkt_has(p, IBW_HDR_IPV6)) {
+        const uint8_t *ip = d + p->off[IBW_HDR_IPV6];
+        src->kind = dst->kind = CHK_ADDR_IP6;
+        memcpy(src->a, ibw_ipv6_get_saddr(ip), 16);
+        memcpy(dst->a, ibw_ipv6_get_daddr(ip), 16);
+    } else if (ibw_pkt_has(p, IBW_HDR_LRH)) {
+        const uint8_t *l = d + p->off[IBW_HDR_LRH];
+        src->kind = dst->kind = CHK_ADDR_LID;
+        ibw_store_be16(src->a + 14, ibw_lrh_get_slid(l));
+        ibw_store_be16(dst->a + 14, ibw_lrh_get_dlid(l));
+    } else if (ibw_pkt_has(p, IBW_HDR_GRH)) {
+        const uint8_t *g = d + p->off[IBW_HDR_GRH];
+        src->kind = dst->kind = CHK_ADDR_GID;
+        memcpy(src->a, ibw_grh_get_sgid(g), 16);
+        memcpy(dst->a, ibw_grh_get_dgid(g), 16);
+    }
+}
+
+/* Is the frame meant to be IBA at all (so that a parse error is a finding
+ * and not just foreign traffic)? */
+static int meant_as_iba(const struct ibw_pkt *p)
+{
+    if (p->link == IBW_LINK_IB || p->transport != IBW_TK_NONE ||
+        ibw_pkt_has(p, IBW_HDR_BTH))
+        return 1;
+    if (p->ethertype == IBW_ETHERTYPE_ROCEV1)
+        return 1;
+    if (ibw_pkt_has(p, IBW_HDR_UDP) &&
+        p->off[IBW_HDR_UDP] + (size_t)ibw_udp_SIZE <= p->len &&
+        ibw_udp_get_dport(p->data + p->off[IBW_HDR_UDP]) == IBW_ROCEV2_UDP_PORT)
+        return 1;
+    return 0;
+}
+
+static uint32_t sum16(uint32_t s, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i += 2)
+        s += (uint32_t)(b[i] << 8 | b[i + 1]);
+    if (n & 1)
+        s += (uint32_t)b[n - 1] << 8;
+    return s;
+}
+
+/* The UDP checksum the datagram should carry (RFC 768 / RFC 8200). */
+static uint16_t udp_checksum(const struct ibw_pkt *p)
+{
+    const uint8_t *d = p->data;
+    size_t u = p->off[IBW_HDR_UDP];
+    uint32_t ulen = ibw_udp_get_length(d + u);
+    uint32_t s = 0;
+    if (ibw_pkt_has(p, IBW_HDR_IPV4)) {
+        s = sum16(s, d + p->off[IBW_HDR_IPV4] + 12, 8);
+    } else {
+        s = sum16(s, d + p->off[IBW_HDR_IPV6] + 8, 32);
+        s += ulen >> 16;
+    }
+    s += IBW_IPPROTO_UDP + (ulen & 0xFFFFu);
+    s = sum16(s, d + u, 6); /* ports and length, not the checksum */
+    if (u + ulen <= p->len)
+        s = sum16(s, d + u + 8, ulen - 8);
+    while (s >> 16)
+        s = (s & 0xFFFFu) + (s >> 16);
+    uint16_t r = (uint16_t)~s;
+    return r ? r : 0xFFFF;
+}
+
+/* Rules that follow from a parse error. */
+static void parse_error(struct chk *c, const struct ibw_pkt *p)
+{
+    const char *h = p->err_hdr ? p->err_hdr : "frame";
+    const char *fld = p->err_field ? p->err_field : "";
+    const char *dot = p->err_field ? "." : "";
+    switch (p->err) {
+    case IBW_E_OPCODE: {
+        const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+        chk_report(c, CHK_R_PKT_OPCODE, "bth.opcode 0x%02x is %s%s", p->opcode,
+                   oi->name,
+                   oi->transport == IBW_TR_UD
+                       ? " (UD allows only SEND ONLY [WITH IMMEDIATE])"
+                       : "");
+        break;
+    }
+    case IBW_E_VERSION:
+    case IBW_E_HDRSEQ:
+        if (!strcmp(h, "ipv4") || !strcmp(h, "ipv6"))
+            break; /* an IP header we were not asked about */
+        chk_report(c, CHK_R_PKT_VERSION, "%s%s%s has a value other than %s",
+                   h, dot, fld,
+                   !strcmp(fld, "ipver") ? "6"
+                   : !strcmp(fld, "nxthdr") ? "0x1B" : "0");
+        break;
+    case IBW_E_PAD:
+        chk_report(c, CHK_R_PKT_PAD,
+                   "bth.padcnt %u exceeds the %u bytes after the headers",
+                   ibw_bth_get_padcnt(p->data + p->off[IBW_HDR_BTH]),
+                   (unsigned)(p->icrc_off - p->payload_off));
+        break;
+    case IBW_E_LENGTH:
+        if (!strcmp(h, "payload")) {
+            chk_report(c, CHK_R_PKT_NO_PAYLOAD,
+                       "%s carries %u payload bytes, expected %s",
+                       ibw_opcode_info(p->opcode)->name,
+                       (unsigned)(p->icrc_off - p->payload_off),
+                       ibw_opcode_info(p->opcode)->kind ==
+                               IBW_OPK_ATOMIC_WRITE
+                           ? "8"
+                           : "none");
+            break;
+        }
+        /* fall through */
+    default:
+        chk_report(c, CHK_R_PKT_MALFORMED, "%s%s%s: %s", h, dot, fld,
+                   ibw_strerror(p->err));
+        break;
+    }
+}
+
+/* Reserved fields of the headers present. */
+static void reserved_fields(struct chk *c, const struct ibw_pkt *p)
+{
+    const uint8_t *d = p->data;
+    if (ibw_pkt_has(p, IBW_HDR_LRH)) {
+        const uint8_t *l = d + p->off[IBW_HDR_LRH];
+        if (ibw_lrh_get_resv2(l) || ibw_lrh_get_resv5(l))
+            chk_report(c, CHK_R_PKT_RESERVED,
+                       "lrh reserved bits: resv2 %u, resv5 %u, expected 0",
+                       ibw_lrh_get_resv2(l), ibw_lrh_get_resv5(l));
+    }
+    const uint8_t *b = d + p->off[IBW_HDR_BTH];
+    if (ibw_bth_get_resv7(b))
+        chk_report(c, CHK_R_PKT_RESERVED, "bth.resv7 0x%02x, expected 0",
+                   ibw_bth_get_resv7(b));
+    if (ibw_pkt_has(p, IBW_HDR_DETH) &&
+        ibw_deth_get_resv(d + p->off[IBW_HDR_DETH]))
+        chk_report(c, CHK_R_PKT_RESERVED, "deth.resv 0x%02x, expected 0",
+                   ibw_deth_get_resv(d + p->off[IBW_HDR_DETH]));
+    if (ibw_pkt_has(p, IBW_HDR_RDETH) &&
+        ibw_rdeth_get_resv(d + p->off[IBW_HDR_RDETH]))
+        chk_report(c, CHK_R_PKT_RESERVED, "rdeth.resv 0x%02x, expected 0",
+                   ibw_rdeth_get_resv(d + p->off[IBW_HDR_RDETH]));
+    if (ibw_pkt_has(p, IBW_HDR_XRCETH) &&
+        ibw_xrceth_get_resv(d + p->off[IBW_HDR_XRCETH]))
+        chk_report(c, CHK_R_PKT_RESERVED, "xrceth.resv 0x%02x, expected 0",
+                   ibw_xrceth_get_resv(d + p->off[IBW_HDR_XRCETH]));
+    if (ibw_pkt_has(p, IBW_HDR_FETH) &&
+        ibw_feth_get_resv(d + p->off[IBW_HDR_FETH]))
+        chk_report(c, CHK_R_PKT_RESERVED, "feth.resv 0x%x, expected 0",
+                   (unsigned)ibw_feth_get_resv(d + p->off[IBW_HDR_FETH]));
+}
+
+static void aeth_rules(struct chk *c, const struct ibw_pkt *p,
+                       const struct ibw_opcode_info *oi)
+{
+    uint8_t syn = ibw_aeth_get_syndrome(p->data + p->off[IBW_HDR_AETH]);
+    unsigned kind = ibw_aeth_syndrome_kind(syn), val = ibw_aeth_syndrome_value(syn);
+    if (syn & 0x80)
+        chk_report(c, CHK_R_PKT_RESERVED,
+                   "aeth.syndrome 0x%02x has reserved bit 7 set", syn);
+    if (kind == IBW_AETH_RESERVED)
+        chk_report(c, CHK_R_PKT_AETH,
+                   "aeth.syndrome 0x%02x is of the reserved kind (bits 6:5 = 2)",
+                   syn);
+    else if (kind == IBW_AETH_NAK &&
+             (val > IBW_NAK_INVALID_RD_REQUEST ||
+              (val == IBW_NAK_INVALID_RD_REQUEST && oi->transport != IBW_TR_RD)))
+        chk_report(c, CHK_R_PKT_AETH,
+                   "aeth.syndrome 0x%02x: NAK code %u is reserved%s", syn, val,
+                   val == IBW_NAK_INVALID_RD_REQUEST ? " outside RD" : "");
+    if (kind != IBW_AETH_ACK && oi->kind != IBW_OPK_ACK)
+        chk_report(c, CHK_R_PKT_AETH,
+                   "aeth.syndrome 0x%02x (%s) on %s; only ACKNOWLEDGE may NAK",
+                   syn, kind == IBW_AETH_NAK ? "NAK" : "RNR NAK", oi->name);
+}
+
+static void length_rules(struct chk *c, const struct ibw_pkt *p,
+                         const struct ibw_opcode_info *oi)
+{
+    uint32_t pl = p->payload_len, pmtu = c->o.pmtu;
+    if (oi->kind == IBW_OPK_ATOMIC_WRITE)
+        return;
+    if ((oi->flags & IBW_OPF_PAYLOAD) &&
+        ((pl + p->pad) % 4 != 0 || (pl == 0 && p->pad)))
+        chk_report(c, CHK_R_PKT_PAD,
+                   "bth.padcnt %u with %u payload bytes, expected %u",
+                   p->pad, pl, (4 - (pl & 3)) & 3);
+    if (!(oi->flags & IBW_OPF_PAYLOAD))
+        return;
+    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    if (pos == IBW_OPF_FIRST || pos == IBW_OPF_MIDDLE) {
+        if (pmtu && pl != pmtu)
+            chk_report(c, CHK_R_PKT_LEN_FULL,
+                       "%s payload %u bytes, expected PMTU %u", oi->name, pl,
+                       pmtu);
+        else if (!pmtu && !ibw_mtu_bytes_to_enum(pl))
+            chk_report(c, CHK_R_PKT_LEN_FULL,
+                       "%s payload %u bytes is no valid PMTU (256..4096)",
+                       oi->name, pl);
+        return;
+    }
+    uint32_t lim = pmtu ? pmtu : 4096;
+    if (pl > lim || (pos == IBW_OPF_LAST && pl == 0))
+        chk_report(c, CHK_R_PKT_LEN_LAST,
+                   "%s payload %u bytes, expected %u..%u%s", oi->name, pl,
+                   pos == IBW_OPF_LAST ? 1u : 0u, lim,
+                   pmtu ? " (PMTU)" : " (largest PMTU)");
+}
+
+static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
+{
+    const uint8_t *d = p->data;
+    if (ibw_pkt_has(p, IBW_HDR_DETH) && dqp == 1 &&
+        ibw_deth_get_qkey(d + p->off[IBW_HDR_DETH]) != 0x80010000u)
+        chk_report(c, CHK_R_PKT_QP1_QKEY,
+                   "deth.qkey 0x%08x to QP1, expected 0x80010000",
+                   ibw_deth_get_qkey(d + p->off[IBW_HDR_DETH]));
+    if (p->payload_len != IBW_MAD_SIZE) {
+        chk_report(c, CHK_R_PKT_MAD,
+                   "datagram to QP%u carries %u bytes, a MAD is %u", dqp,
+                   p->payload_len, (unsigned)IBW_MAD_SIZE);
+        return;
+    }
+    struct ibw_mad_view v;
+    const uint8_t *mad = ibw_pkt_payload(p);
+    int e = ibw_mad_decode(mad, p->payload_len, &v);
+    if (e != IBW_OK) {
+        chk_report(c, CHK_R_PKT_MAD, "mad.%s: %s (class 0x%02x method 0x%02x "
+                   "attribute 0x%04x)", v.err_field ? v.err_field : "?",
+                   ibw_strerror(e), v.hdr.mgmtclass, v.hdr.method,
+                   v.hdr.attributeid);
+        return;
+    }
+    unsigned want = 0;
+    switch (v.hdr.mgmtclass) {
+    case IBW_MGMT_CLASS_SUBN_LID_ROUTED:
+    case IBW_MGMT_CLASS_SUBN_DIRECTED_ROUTE:
+    case IBW_MGMT_CLASS_PERF_MGMT:
+        want = 1;
+        break;
+    case IBW_MGMT_CLASS_SUBN_ADM:
+    case IBW_MGMT_CLASS_CM:
+        want = 2;
+        break;
+    default: break;
+    }
+    if (want && v.hdr.classversion != want)
+        chk_report(c, CHK_R_PKT_MAD,
+                   "mad.classversion %u for class 0x%02x, expected %u",
+                   v.hdr.classversion, v.hdr.mgmtclass, want);
+    int smp = v.hdr.mgmtclass == IBW_MGMT_CLASS_SUBN_LID_ROUTED ||
+              v.hdr.mgmtclass == IBW_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+    if ((dqp == 0) != smp)
+        chk_report(c, CHK_R_PKT_MAD,
+                   "class 0x%02x MAD sent to QP%u; SMPs go to QP0, GMPs to QP1",
+                   v.hdr.mgmtclass, dqp);
+    c->st.cm_messages += v.kind == IBW_MAD_KIND_CM;
+    if (v.kind == IBW_MAD_KIND_CM && v.hdr.attributeid != IBW_CM_ATTR_CLASSPORTINFO)
+        chk_cm_mad(c, p, mad, p->payload_len);
+}
+
+int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
+{
+    if (truncated && meant_as_iba(p))
+        chk_report(c, CHK_R_CAP_TRUNCATED,
+                   "frame cut by the capture at %zu bytes", p->len);
+    if (p->err != IBW_OK) {
+        if (!meant_as_iba(p)) {
+            c->st.not_iba++;
+            return 0;
+        }
+        c->st.iba++;
+        if (!(truncated && (p->err == IBW_E_TRUNCATED)))
+            parse_error(c, p);
+        if (p->icrc_status == IBW_CRC_BAD && !truncated)
+            chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
+                       p->icrc_wire, p->icrc_calc);
+        return 0;
+    }
+    if (p->vcrc_status == IBW_CRC_BAD)
+        chk_report(c, CHK_R_PKT_VCRC, "vcrc 0x%04x, computed 0x%04x",
+                   p->vcrc_wire, p->vcrc_calc);
+    if (!ibw_pkt_has(p, IBW_HDR_BTH)) {
+        c->st.not_iba++;
+        return 0;
+    }
+    c->st.iba++;
+    const uint8_t *d = p->data;
+    const uint8_t *b = d + p->off[IBW_HDR_BTH];
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (p->icrc_status == IBW_CRC_BAD)
+        chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
+                   p->icrc_wire, p->icrc_calc);
+    if (p->ip_csum_status == IBW_CRC_BAD) {
+        const uint8_t *ip = d + p->off[IBW_HDR_IPV4];
+        chk_report(c, CHK_R_PKT_IP_CSUM, "ipv4.checksum 0x%04x, computed 0x%04x",
+                   ibw_ipv4_get_checksum(ip),
+                   ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
+    }
+    if (ibw_pkt_has(p, IBW_HDR_UDP)) {
+        uint16_t got = ibw_udp_get_checksum(d + p->off[IBW_HDR_UDP]);
+        if (got) {
+            uint16_t want = udp_checksum(p);
+            if (got != want)
+                chk_report(c, CHK_R_PKT_UDP_CSUM,
+                           "udp.checksum 0x%04x, computed 0x%04x (or 0)", got,
+                           want);
+        }
+    }
+    reserved_fields(c, p);
+    uint16_t pkey = ibw_bth_get_pkey(b);
+    if ((pkey & 0x7FFFu) == 0)
+        chk_report(c, CHK_R_PKT_PKEY, "bth.pkey 0x%04x is invalid", pkey);
+    uint32_t dqp = ibw_bth_get_destqp(b);
+    if (p->opcode == 0x81) {
+        if (p->transport != IBW_TK_ROCE_V2_IP4 &&
+            p->transport != IBW_TK_ROCE_V2_IP6)
+            chk_report(c, CHK_R_PKT_CNP, "CNP outside RoCEv2");
+        if (ibw_bth_get_padcnt(b) || ibw_bth_get_ackreq(b))
+            chk_report(c, CHK_R_PKT_CNP, "bth.padcnt %u, bth.ackreq %u, "
+                       "expected 0, 0", ibw_bth_get_padcnt(b),
+                       ibw_bth_get_ackreq(b));
+        const uint8_t *r = d + p->off[IBW_HDR_CNP];
+        for (unsigned i = 0; i < 16; i++)
+            if (r[i]) {
+                chk_report(c, CHK_R_PKT_CNP,
+                           "reserved byte %u after the BTH is 0x%02x, "
+                           "expected 0", i, r[i]);
+                break;
+            }
+        return 1;
+    }
+    if (dqp <= 1 && oi->transport != IBW_TR_UD)
+        chk_report(c, CHK_R_PKT_QP01_UD, "%s to QP%u; QP0/QP1 are UD",
+                   oi->name, dqp);
+    if (dqp == 0 && oi->transport == IBW_TR_UD && ibw_pkt_has(p, IBW_HDR_LRH) &&
+        ibw_lrh_get_vl(d + p->off[IBW_HDR_LRH]) != 15)
+        chk_report(c, CHK_R_PKT_QP0_VL15, "lrh.vl %u for QP0, expected 15",
+                   ibw_lrh_get_vl(d + p->off[IBW_HDR_LRH]));
+    if (ibw_pkt_has(p, IBW_HDR_AETH))
+        aeth_rules(c, p, oi);
+    length_rules(c, p, oi);
+    if (ibw_pkt_has(p, IBW_HDR_ATOMICETH)) {
+        uint64_t va = ibw_atomiceth_get_va(d + p->off[IBW_HDR_ATOMICETH]);
+        if (va & 7)
+            chk_report(c, CHK_R_PKT_ATOMIC_ALIGN,
+                       "atomiceth.va 0x%016llx is not 8-byte aligned",
+                       (unsigned long long)va);
+    }
+    if (oi->transport == IBW_TR_UD && dqp <= 1)
+        mad_rules(c, p, dqp);
+    return 1;
+}

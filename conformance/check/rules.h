@@ -1,0 +1,203 @@
+/*
+ * rules.h - the conformance rule table: one X-macro list, the single source
+ * of every rule's ID, severity, statement, origin and evidence.  The checker
+ * reports by enum value; conformance/rules.md is generated from this list by
+ * rules_md (a test keeps the two identical).
+ *
+ * X(ENUM, "ID", SEVERITY, SCOPE, "statement", "source", "evidence")
+ *   SEVERITY: ERROR (the traffic breaks the specification) or WARNING
+ *             (something the capture's vantage point may explain).
+ *   SCOPE:    PACKET (one frame on its own), FLOW (a requester/responder QP
+ *             pair), CM (a communication ID's connection exchange).
+ * IDs are stable: never renumber or reuse one; retire a rule by leaving it
+ * in the list with a statement saying so.
+ */
+#ifndef IBWIRE_CHECK_RULES_H
+#define IBWIRE_CHECK_RULES_H
+
+#define CHK_RULES(X)                                                           \
+    /* ---- per packet ---- */                                                 \
+    X(CAP_TRUNCATED, "CAP-TRUNCATED", WARNING, PACKET,                         \
+      "A frame cut short by the capture's snap length is only checked as far " \
+      "as its bytes go.",                                                      \
+      "pcap caplen < origlen (vantage point)",                                 \
+      "captured and original lengths")                                         \
+    X(PKT_MALFORMED, "PKT-MALFORMED", ERROR, PACKET,                           \
+      "The headers an IBA packet announces fit in it and their length "        \
+      "fields agree (LRH PktLen, GRH PayLen, IPv4 Total Length, UDP Length).", \
+      "IBA Vol.1 7.7.8 (PktLen), 8.3 (PayLen); RoCEv2 A17.4.3",                \
+      "header and field named by the parser")                                  \
+    X(PKT_ICRC, "PKT-ICRC", ERROR, PACKET,                                     \
+      "The ICRC equals the CRC-32 of the packet's invariant fields.",          \
+      "IBA Vol.1 7.8.1; RoCEv2 A17.4.4", "ICRC carried vs computed")           \
+    X(PKT_VCRC, "PKT-VCRC", ERROR, PACKET,                                     \
+      "The VCRC equals the CRC-16 of the packet from LRH through ICRC.",       \
+      "IBA Vol.1 7.8.2", "VCRC carried vs computed")                           \
+    X(PKT_IP_CSUM, "PKT-IP-CSUM", ERROR, PACKET,                               \
+      "The IPv4 header checksum of a RoCEv2 packet is correct.",               \
+      "RFC 791; RoCEv2 A17.4.2", "checksum carried vs computed")               \
+    X(PKT_UDP_CSUM, "PKT-UDP-CSUM", ERROR, PACKET,                             \
+      "A RoCEv2 UDP checksum is zero or correct.",                             \
+      "RoCEv2 A17.4.3 (UDP checksum); RFC 768",                                \
+      "checksum carried vs computed")                                          \
+    X(PKT_VERSION, "PKT-VERSION", ERROR, PACKET,                               \
+      "LRH LVer is 0, GRH IPVer is 6 with NxtHdr 0x1B, BTH TVer is 0.",        \
+      "IBA Vol.1 7.7.2 (LVer), 8.3.1 (IPVer, NxtHdr), 9.2 (TVer)",             \
+      "field and its value")                                                   \
+    X(PKT_OPCODE, "PKT-OPCODE", ERROR, PACKET,                                 \
+      "The BTH opcode is a defined one (UD: SEND ONLY, SEND ONLY WITH "        \
+      "IMMEDIATE only).",                                                      \
+      "IBA Vol.1 9.2.1 table 38; RoCEv2 A17.9.2 (CNP)", "opcode value")        \
+    X(PKT_RESERVED, "PKT-RESERVED", ERROR, PACKET,                             \
+      "Reserved header fields are zero (LRH Resv, BTH Resv7, DETH, RDETH, "    \
+      "XRCETH reserved byte, AETH syndrome bit 7, FETH reserved bits).",       \
+      "IBA Vol.1 7.7, 9.2, 9.3 (reserved fields set to 0 by the sender)",      \
+      "header, field and value")                                               \
+    X(PKT_PAD, "PKT-PAD", ERROR, PACKET,                                       \
+      "PadCnt pads the payload to a multiple of 4 bytes, and only a packet "   \
+      "with payload carries pad.",                                             \
+      "IBA Vol.1 9.2 (PadCnt)", "payload length, PadCnt and expected PadCnt")  \
+    X(PKT_NO_PAYLOAD, "PKT-NO-PAYLOAD", ERROR, PACKET,                         \
+      "Opcodes without payload (RDMA READ request, atomics, ACK, CNP) carry "  \
+      "none; ATOMIC WRITE carries exactly 8 bytes.",                           \
+      "IBA Vol.1 9.2.1 table 38, 9.4 (read, atomic)", "payload length")       \
+    X(PKT_LEN_FULL, "PKT-LEN-FULL", ERROR, PACKET,                             \
+      "FIRST and MIDDLE packets carry exactly PMTU bytes (a valid PMTU: "      \
+      "256, 512, 1024, 2048 or 4096; the --pmtu value or the flow's).",        \
+      "IBA Vol.1 9.4 (segmentation into PMTU packets); seed 003 RC_CHK Length",          \
+      "payload length vs PMTU")                                                \
+    X(PKT_LEN_LAST, "PKT-LEN-LAST", ERROR, PACKET,                             \
+      "LAST packets carry 1..PMTU bytes, ONLY packets 0..PMTU (at most 4096 "  \
+      "when the PMTU is unknown).",                                            \
+      "IBA Vol.1 9.4; seed 003 RC_CHK Length", "payload length vs PMTU")       \
+    X(PKT_ATOMIC_ALIGN, "PKT-ATOMIC-ALIGN", ERROR, PACKET,                     \
+      "The virtual address of an atomic request is 8-byte aligned.",           \
+      "IBA Vol.1 9.3.4, 9.4 (atomic operations)", "AtomicETH VA")                                       \
+    X(PKT_PKEY, "PKT-PKEY", ERROR, PACKET,                                     \
+      "The P_Key is valid: its low 15 bits are not all zero.",                 \
+      "IBA Vol.1 10.9.1.2 (invalid P_Key 0x0000/0x8000)", "BTH P_Key")         \
+    X(PKT_QP01_UD, "PKT-QP01-UD", ERROR, PACKET,                               \
+      "Packets to QP0 or QP1 use UD opcodes (QP0/QP1 are UD special QPs); "    \
+      "connected traffic targets a QP above 1.",                               \
+      "IBA Vol.1 10.2.4.1 (special QPs); seed 003 RC_CHK DestQP",              \
+      "opcode and DestQP")                                                     \
+    X(PKT_QP0_VL15, "PKT-QP0-VL15", ERROR, PACKET,                             \
+      "Native IB packets to QP0 (subnet management) travel on VL15.",          \
+      "IBA Vol.1 14.2.1 (SMPs use VL15)", "LRH VL")                            \
+    X(PKT_AETH, "PKT-AETH", ERROR, PACKET,                                     \
+      "The AETH syndrome is defined: not the reserved kind, a NAK code 0..4 "  \
+      "(4 only on RD), and NAK/RNR NAK only on an ACKNOWLEDGE packet.",        \
+      "IBA Vol.1 9.3.5 tables 43-45", "syndrome byte")                         \
+    X(PKT_CNP, "PKT-CNP", ERROR, PACKET,                                       \
+      "A CNP has PadCnt 0, AckReq 0 and its 16 reserved bytes zero, and "      \
+      "travels over RoCEv2.",                                                  \
+      "RoCEv2 A17.9.2 (CNP format)", "field and value")                        \
+    X(PKT_MAD, "PKT-MAD", ERROR, PACKET,                                       \
+      "A MAD to QP0/QP1 is 256 bytes with base version 1, a defined class, "   \
+      "the class's version (SMP 1, SA 2, PerfMgt 1, CM 2), a method defined "  \
+      "for the class and, for CM, a CM attribute.",                            \
+      "IBA Vol.1 13.4.3-13.4.5, 16.7 (class versions)",                        \
+      "MAD field and value")                                                   \
+    X(PKT_QP1_QKEY, "PKT-QP1-QKEY", ERROR, PACKET,                             \
+      "Datagrams to QP1 carry the well-known GSI Q_Key 0x80010000.",           \
+      "IBA Vol.1 13.5.1 (QP1 Q_Key)", "DETH Q_Key")                            \
+    /* ---- per flow ---- */                                                   \
+    X(FLOW_START_MID, "FLOW-START-MID", WARNING, FLOW,                         \
+      "A flow first seen in the middle of a message: state is learnt from "    \
+      "here (the capture started mid-flow).",                                  \
+      "vantage point", "opcode of the first packet seen")                      \
+    X(FLOW_PSN_GAP, "FLOW-PSN-GAP", WARNING, FLOW,                             \
+      "Request PSNs advance by one per packet (a READ by the PSNs it "         \
+      "consumes); a jump means packets missing at the capture point.",         \
+      "IBA Vol.1 9.7 (PSN sequencing)", "PSN seen vs expected")                \
+    X(FLOW_OPSEQ, "FLOW-OPSEQ", ERROR, FLOW,                                   \
+      "Messages go FIRST, MIDDLE*, LAST of one operation, and are not "        \
+      "interleaved on an RC/UC QP.",                                           \
+      "IBA Vol.1 9.6 (opcode sequence check), 9.8 (UC)",                    \
+      "opcode vs the message open")                                            \
+    X(FLOW_PKEY, "FLOW-PKEY", ERROR, FLOW,                                     \
+      "All packets of a connection carry the same P_Key, and the two sides "   \
+      "are not both limited members.",                                         \
+      "IBA Vol.1 10.9.3 (P_Key matching); seed 003 RC_CHK PKEY",               \
+      "P_Key seen vs the flow's")                                              \
+    X(FLOW_RETRANS_DIFF, "FLOW-RETRANS-DIFF", ERROR, FLOW,                     \
+      "A retransmitted packet carries the opcode and payload length of the "   \
+      "original at that PSN.",                                                 \
+      "IBA Vol.1 9.7.4 (requester retry)",                  \
+      "opcode/length now vs first sent")                                       \
+    X(FLOW_GBN, "FLOW-GBN", ERROR, FLOW,                                       \
+      "After a PSN sequence error NAK or an RNR NAK naming PSN E, the "        \
+      "requester resends from E (Go-Back-N).",                                 \
+      "IBA Vol.1 9.7.4 (requester retry); seed 000 3.4.5.1.3", "first resent PSN vs E")      \
+    X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
+      "After an RNR NAK the requester waits the RNR timer before resending.",  \
+      "IBA Vol.1 9.7.5 (RNR NAK), table 46; seed 000 3.4.5.1.3.1.1",                  \
+      "time waited vs timer")                                                  \
+    X(FLOW_NAK_PSN, "FLOW-NAK-PSN", ERROR, FLOW,                               \
+      "A PSN sequence error NAK names the responder's expected PSN: one that " \
+      "was sent and not yet acknowledged.",                                    \
+      "IBA Vol.1 9.7.5 (responder NAK); seed 000 3.4.5.1.3.2",                             \
+      "NAK PSN vs last ACKed PSN")                                             \
+    X(FLOW_ACK_UNSENT, "FLOW-ACK-UNSENT", WARNING, FLOW,                       \
+      "An ACK/NAK names a PSN at or below the highest request PSN seen.",      \
+      "IBA Vol.1 9.7.5 (vantage: requests may be missing)",                  \
+      "ACK PSN vs highest request PSN")                                        \
+    X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
+      "The AETH MSN never decreases, and grows by at most the messages "       \
+      "the requests seen have completed.",                                     \
+      "IBA Vol.1 9.7.5 (MSN)", "MSN now vs before")                        \
+    X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
+      "A read response answers a READ request's PSN range, an atomic ACK an "  \
+      "atomic request's PSN.",                                                 \
+      "IBA Vol.1 9.7.5 (read responses, atomic ACK)",          \
+      "response PSN vs the request at that PSN")                               \
+    X(FLOW_READ_RESP, "FLOW-READ-RESP", ERROR, FLOW,                           \
+      "A READ of L bytes consumes ceil(L/PMTU) PSNs (at least 1); its "        \
+      "responses go FIRST..LAST (or ONLY) over exactly those PSNs and carry "  \
+      "L bytes.",                                                              \
+      "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
+    /* ---- connection management ---- */                                     \
+    X(CM_UNMATCHED, "CM-UNMATCHED", WARNING, CM,                               \
+      "A CM reply (REP, RTU, DREP, MRA, REJ) refers to a message not seen "    \
+      "(the capture started mid-exchange).",                                   \
+      "IBA Vol.1 12.9 (vantage point)", "communication IDs")                   \
+    X(CM_SEQ, "CM-SEQ", ERROR, CM,                                             \
+      "REQ -> REP -> RTU (or REJ, MRA) and DREQ -> DREP per communication "    \
+      "ID, with the IDs of the messages answered.",                            \
+      "IBA Vol.1 12.6, 12.9 (CM state machine)", "message and IDs vs state")   \
+    X(CM_FIELD, "CM-FIELD", ERROR, CM,                                         \
+      "CM fields hold defined values: REQ path MTU 1..5 and transport type, "  \
+      "REJ reason, MRA/REJ message code.",                                     \
+      "IBA Vol.1 12.6.5 table 106, 12.6.7 table 109", "field and value")       \
+    X(CM_TIMEOUT, "CM-TIMEOUT", WARNING, CM,                                   \
+      "The REP (or MRA) answers a REQ within the REQ's remote CM response "    \
+      "timeout.",                                                              \
+      "IBA Vol.1 12.6.5 (timeout 4.096 us * 2^t)", "time taken vs timeout")    \
+    X(CM_QPN, "CM-QPN", ERROR, CM,                                             \
+      "Traffic after a connection uses the QPNs and starting PSNs negotiated " \
+      "in REQ/REP; DREQ names the peer's QPN.",                                \
+      "IBA Vol.1 12.6.5, 12.6.8, 12.6.10", "QPN/PSN seen vs negotiated")
+
+enum chk_severity { CHK_ERROR = 0, CHK_WARNING = 1 };
+enum chk_scope { CHK_SCOPE_PACKET = 0, CHK_SCOPE_FLOW = 1, CHK_SCOPE_CM = 2 };
+
+#define CHK__RULE_ENUM(e, id, sev, scope, stmt, src, ev) CHK_R_##e,
+enum chk_rule { CHK_RULES(CHK__RULE_ENUM) CHK_RULE_COUNT };
+#undef CHK__RULE_ENUM
+
+struct chk_rule_info {
+    const char *id;
+    int severity;  /* enum chk_severity */
+    int scope;     /* enum chk_scope */
+    const char *statement;
+    const char *source;
+    const char *evidence;
+};
+
+/* The table entry of rule r (r < CHK_RULE_COUNT). */
+const struct chk_rule_info *chk_rule(unsigned r);
+
+/* Severity name: "error" or "warning". */
+const char *chk_severity_name(int severity);
+
+#endif

@@ -1,0 +1,41 @@
+/* rules_md: print conformance/rules.md from the rule table (CHK_RULES), so
+ * that the catalog cannot drift from the code; a test compares the two. */
+#include <stdio.h>
+
+#include "rules.h"
+
+static const char *scope_name(int s)
+{
+    return s == CHK_SCOPE_PACKET ? "packet" : s == CHK_SCOPE_FLOW ? "flow" : "CM";
+}
+
+int main(void)
+{
+    printf("# Conformance rules\n\n"
+           "Generated from `conformance/check/rules.h` by `rules_md`; do not "
+           "edit by hand\n(the test `check_rules_md` fails when this file and "
+           "the table differ).\n\n"
+           "Each finding of `ibwire check` names the frame (numbered from 1, "
+           "as tshark does),\nthe rule ID below and its evidence. Errors are "
+           "breaches of the specification by the\ntraffic; warnings are what "
+           "the capture's vantage point can explain (a capture that\nstarts "
+           "mid-flow, packets missing at the capture point). Retransmissions "
+           "are not\nfindings: they are counted in each flow's summary.\n\n"
+           "Sources name the IBA Vol. 1 section (release 1.2.1 numbering; "
+           "RoCEv2 = annex A17),\nor a seed document section, that the rule "
+           "comes from.\n");
+    int last_scope = -1;
+    for (unsigned r = 0; r < CHK_RULE_COUNT; r++) {
+        const struct chk_rule_info *ri = chk_rule(r);
+        if (ri->scope != last_scope) {
+            last_scope = ri->scope;
+            printf("\n## Per %s\n\n| ID | severity | rule | source | evidence "
+                   "|\n|---|---|---|---|---|\n",
+                   scope_name(ri->scope));
+        }
+        printf("| %s | %s | %s | %s | %s |\n", ri->id,
+               chk_severity_name(ri->severity), ri->statement, ri->source,
+               ri->evidence);
+    }
+    return 0;
+}

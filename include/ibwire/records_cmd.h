@@ -262,8 +262,8 @@ IBW_RECORD_FORMAT(ibw_timer_expire_event, IBW_TIMER_EXPIRE_EVENT_FIELDS, 32,
                   "timer_expire_event", "E6",
                   "timer expire event (TimerControl -> RequesterRecvControl)",
                   "seed 000 T7.10, T7.11",
-                  "documents T7.10 and RTL agree. T3.7 lists the expire "
-                  "interface as 31 bits wide, a typo: the fields need 32")
+                  "documents T7.10 and RTL agree; corrected: T3.7 lists the "
+                  "expire interface as 31 bits wide, but the fields need 32")
 
 /* E7 loss-timer and RNR-timer RAM entry, 23 bits. */
 #define IBW_TIMER_ENTRY_FIELDS(X, c)                                          \
@@ -304,8 +304,8 @@ IBW_RECORD_FORMAT(ibw_sem_cmd, IBW_SEM_CMD_FIELDS, 160, "sem_cmd", "E8",
 IBW_RECORD_FORMAT(ibw_sem_cmd_doc, IBW_SEM_CMD_DOC_FIELDS, 160, "sem_cmd_doc",
                   "E8", "scatter-entry-manager command, documents' variant",
                   "seed 000 T7.12, T7.13",
-                  "documents' variant of sem_cmd (T7.13's \"2'h10\" for "
-                  "Release read as 2'b10)")
+                  "documents' variant of sem_cmd (corrected: T7.13's "
+                  "\"2'h10\" for Release read as 2'b10)")
 
 /* sem_cmd -> documents' layout.  IBW_E_RANGE for FLUSH (or any op above 3)
  * and for number above 63. */
@@ -389,10 +389,10 @@ static inline void ibw_sem_resp_from_doc(const struct ibw_sem_resp_doc *in,
 /* E10 receive-WQE-manager command, 256 bits.  Its layout depends on op:
  * rwm_cmd is the common head (all a RELEASE needs), rwm_cmd_fetch and
  * rwm_cmd_update the two full forms. */
-#define IBW__RWM_CMD_HEAD(X, c)                                               \
+#define IBW_RWM_CMD_FIELDS(X, c)                                               \
     X(c, op, 2, 0, U8, "FETCH_ENTRY 0, UPDATE_ENTRY 1, RELEASE_ENTRY 2, RELEASE_WQE 3, FLUSH 4") \
     X(c, qpn, 31, 8, U32, "QP number")
-IBW_RECORD_FORMAT(ibw_rwm_cmd, IBW__RWM_CMD_HEAD, 256, "rwm_cmd", "E10",
+IBW_RECORD_FORMAT(ibw_rwm_cmd, IBW_RWM_CMD_FIELDS, 256, "rwm_cmd", "E10",
                   "receive-WQE-manager command head (ExecutionEngine -> "
                   "RQWQEManager)",
                   "seed 000 T7.16, T7.17",
@@ -402,7 +402,7 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd, IBW__RWM_CMD_HEAD, 256, "rwm_cmd", "E10",
                   "UPDATE use rwm_cmd_fetch and rwm_cmd_update")
 
 #define IBW_RWM_CMD_FETCH_FIELDS(X, c)                                        \
-    IBW__RWM_CMD_HEAD(X, c)                                                   \
+    IBW_RWM_CMD_FIELDS(X, c)                                                   \
     X(c, pd, 63, 32, U32, "RQ protection domain")                             \
     X(c, rq_lkey, 95, 64, U32, "RQ L_Key")                                    \
     X(c, rq_length, 127, 96, U32, "RQ length in bytes")                       \
@@ -413,7 +413,7 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd_fetch, IBW_RWM_CMD_FETCH_FIELDS, 256,
                   "seed 000 T7.16, T7.17", "RTL")
 
 #define IBW_RWM_CMD_UPDATE_FIELDS(X, c)                                       \
-    IBW__RWM_CMD_HEAD(X, c)                                                   \
+    IBW_RWM_CMD_FIELDS(X, c)                                                   \
     X(c, length, 63, 32, U32, "remaining entry length")                       \
     X(c, lkey, 95, 64, U32, "entry L_Key")                                    \
     X(c, va, 159, 96, U64, "next entry virtual address")

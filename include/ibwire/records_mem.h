@@ -83,8 +83,8 @@ IBW_RECORD_FORMAT(ibw_swpb_list_entry, IBW_SWPB_LIST_ENTRY_FIELDS, 25,
                   "swpb_list_entry", "E21",
                   "send/write packet buffer list-table entry (16384 entries)",
                   "seed 000 T3.14, T3.19",
-                  "documents (T3.19 also lists SWPB rows copied from RPB, "
-                  "19/265/9 bits; T3.14-T3.16 decide)")
+                  "documents (corrected: T3.19 also lists SWPB rows copied "
+                  "from RPB, 19/265/9 bits; T3.14-T3.16 decide)")
 
 #define IBW_SWPB_ELEMENT_FIELDS(X, c)                                         \
     X(c, packet, 255, 0, WIDE, "256 bits of a send/write packet (header or payload)") \
@@ -100,8 +100,8 @@ IBW_RECORD_FORMAT(ibw_swpb_free_entry, IBW_SWPB_FREE_ENTRY_FIELDS, 12,
                   "swpb_free_entry", "E21",
                   "send/write packet buffer free-FIFO entry (4096 deep)",
                   "seed 000 T3.16, T3.19",
-                  "documents (T3.16's interface rows say 14 bits, copied "
-                  "from REB; its header says width 12)")
+                  "documents (corrected: T3.16's interface rows say 14 bits, "
+                  "copied from REB; its header says width 12)")
 
 /* E22 WQE indicator table entry, 1 bit (16384 entries). */
 #define IBW_WQE_INDICATOR_FIELDS(X, c)                                        \

@@ -249,8 +249,55 @@ def gen_records():
     put("records", struct.pack("<H", 0))
 
 
+def hg_words(*words):
+    """HanGu WQE bytes: 32-bit words, each little-endian."""
+    return b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in words)
+
+
+def gen_host():
+    # Walk mode: byte 0 = 0, then cfg: layout|queue<<1|service<<2 (service
+    # index 0 RC, 1 UC, 2 UD), first opcode, size, fence, offset/16 (LE16),
+    # entry cap, one spare byte; then the queue.
+    def walk(cfgb, op, size, q, off=0, cap=16):
+        put("host", bytes([0, cfgb, op, size, 0, off & 0xFF, off >> 8, cap, 0])
+            + q)
+    nxt_end = hg_words(0, 0, 0, 0)
+    data = hg_words(100, 0x1234, 0x1000, 0)
+    walk(0, 0x0A, 2, nxt_end + data)                             # SEND
+    raddr = hg_words(0x2000, 0, 0x55, 0)
+    walk(0, 0x08, 3, nxt_end + raddr + data)                     # WRITE
+    inline = hg_words(0x80000000 | 5) + b"hello" + bytes(7)
+    walk(0, 0x0A, 2, nxt_end + inline)                           # inline
+    # two WQEs: first NextSeg -> SEND at offset 32 (nda 2), size 2
+    nxt = hg_words(0x0A | (2 << 6), 2, 0, 0)
+    walk(0, 0x0A, 2, nxt + data + nxt_end + data)
+    walk(0, 0x0A, 2, nxt + data, cap=1)                          # loops
+    atomic = hg_words(0x3000, 0, 0x77, 0) + hg_words(1, 0, 2, 0)
+    walk(0, 0x11, 4, nxt_end + atomic + hg_words(8, 1, 0x4000, 0))
+    ud = hg_words(*([0] * 8), 0x11, 0x80010000, 0, 0)
+    walk(2 << 2, 0x0A, 5, nxt_end + ud + data)                  # UD SEND
+    walk(2, 0, 0, nxt_end + data + bytes(16))                    # RQ, scan
+    walk(2, 0, 3, nxt_end + data + bytes(16))                    # RQ, sized
+    # mthca layout (big-endian words), RQ terminator L_Key 0x100
+    walk(3, 0, 3, bytes(16) + struct.pack(">IIQ", 64, 9, 0x5000) +
+         struct.pack(">IIQ", 0, 0x100, 0))
+    walk(1, 0x0A, 2, bytes(16) + struct.pack(">IIQ", 64, 9, 0x5000))
+    walk(4 << 2, 0x0A, 2, nxt_end + data)                        # RD: refused
+    # Build mode: byte 0 = 1, then a config byte and WR material
+    rnd = hashlib.sha256(b"ibwire host seed").digest() * 20
+    for c in range(0, 64, 3):
+        put("host", bytes([1, c, 0]) + rnd[c:c + 300])
+    for c in (0x00, 0x10, 0x20, 0x30, 0x02, 0x12):
+        put("host", bytes([1, c, 0, 2, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                           16]) + bytes(120))
+    # Formats mode: byte 0 = 2, then the host format index and bytes
+    for i in range(17):
+        put("host", bytes([2, i]) + rnd[i:i + 64] + bytes(range(64)))
+        put("host", bytes([2, i]) + b"\xff" * 48)
+
+
 GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
-              "records": gen_records}
+              "records": gen_records, "host": gen_host}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

@@ -39,14 +39,34 @@ void dump_out_char(struct dump_out *o, char c)
     o->buf[o->n++] = c;
 }
 
+/* "00" "01" ... "99": two digits per division in dump_out_dec(), which
+ * prints a number on every line of the common -T fields dumps. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536"
+    "37383940414243444546474849505152535455565758596061626364656667686970717273"
+    "7475767778798081828384858687888990919293949596979899";
+
 void dump_out_dec(struct dump_out *o, uint64_t v)
 {
     char tmp[20];
     size_t i = sizeof tmp;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        tmp[--i] = digit_pairs[d + 1];
+        tmp[--i] = digit_pairs[d];
+    }
+    if (v >= 10) {
+        tmp[--i] = digit_pairs[v * 2 + 1];
+        tmp[--i] = digit_pairs[v * 2];
+    } else {
+        tmp[--i] = (char)('0' + v);
+    }
+    if (sizeof o->buf - o->n >= sizeof tmp) { /* the usual case: no flush */
+        memcpy(o->buf + o->n, tmp + i, sizeof tmp - i);
+        o->n += sizeof tmp - i;
+        return;
+    }
     dump_out_mem(o, tmp + i, sizeof tmp - i);
 }
 

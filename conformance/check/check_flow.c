@@ -144,11 +144,17 @@ static void opseq(struct chk *c, struct chk_flow *f,
     unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
     unsigned k = msg_kind(oi);
     if (pos & IBW_OPF_FIRST) {
-        if (f->msg == CHK_MSG_SEND || f->msg == CHK_MSG_WRITE)
+        unsigned next = (pos & IBW_OPF_LAST) ? CHK_MSG_NONE : k;
+        if (f->msg == CHK_MSG_SEND || f->msg == CHK_MSG_WRITE) {
             chk_report(c, CHK_R_FLOW_OPSEQ,
                        "%s while a %s message is still open (no LAST seen)",
                        oi->name, msg_name(f->msg));
-        f->msg = (uint8_t)((pos & IBW_OPF_LAST) ? CHK_MSG_NONE : k);
+            /* Which message the next MIDDLE/LAST continues is anyone's
+             * guess: one finding, not a cascade. */
+            if (next == CHK_MSG_NONE)
+                next = CHK_MSG_UNKNOWN;
+        }
+        f->msg = (uint8_t)next;
         return;
     }
     if (f->msg == CHK_MSG_NONE)

@@ -1,0 +1,726 @@
+/*
+ * gen_violations.c - crafted scenarios for `ibwire gen`: short packet
+ * sequences built with ibw_build(), clean ones (every operation, loss and
+ * recovery, UC/UD/CNP, native IB, RoCEv1, a CM connect/disconnect) and one
+ * per error rule of the checker, each breaking that rule at a known frame.
+ * The expected verdicts are written here by hand from the scenario's design
+ * (which frame breaks which rule), not by running the checker.
+ *
+ * Host A (10.0.0.1, LID 1, QPN 0x000011) is the requester unless said
+ * otherwise; host B (10.0.0.2, LID 2, QPN 0x000022) the responder.
+ */
+#include <string.h>
+
+#include "gen.h"
+#include "ibwire/cm.h"
+#include "ibwire/mad.h"
+
+enum { A = 0, B = 1 };
+#define QPN_A 0x000011u
+#define QPN_B 0x000022u
+#define PSN_A 0x000100u /* A's starting PSN */
+#define PSN_B 0x000200u /* B's starting PSN */
+#define GSI_QKEY 0x80010000u
+#define V2 IBW_TK_ROCE_V2_IP4
+
+static const uint8_t *pattern(void)
+{
+    static uint8_t buf[8192];
+    if (!buf[1])
+        for (unsigned i = 0; i < sizeof buf; i++)
+            buf[i] = (uint8_t)(i * 7 + 1);
+    return buf;
+}
+
+/* Addresses and routing for a packet from `from` over transport tk. */
+static void base(struct ibw_build_spec *s, unsigned tk, int from)
+{
+    static const uint8_t mac[2][6] = {{0x02, 0, 0, 0, 0, 0x01},
+                                      {0x02, 0, 0, 0, 0, 0x02}};
+    static const uint8_t ip[2][4] = {{10, 0, 0, 1}, {10, 0, 0, 2}};
+    int to = !from;
+    memset(s, 0, sizeof *s);
+    s->transport = (uint8_t)tk;
+    memcpy(s->smac, mac[from], 6);
+    memcpy(s->dmac, mac[to], 6);
+    memcpy(s->ip_src, ip[from], 4);
+    memcpy(s->ip_dst, ip[to], 4);
+    s->ttl = 64;
+    s->ip_df = 1;
+    s->udp_sport = (uint16_t)(0xC000 + from);
+    s->lrh.slid = (uint16_t)(from + 1);
+    s->lrh.dlid = (uint16_t)(to + 1);
+    /* RoCEv1 GIDs: IPv4-mapped, as RoCE stacks form them */
+    s->grh.sgid[10] = s->grh.sgid[11] = 0xFF;
+    s->grh.dgid[10] = s->grh.dgid[11] = 0xFF;
+    memcpy(s->grh.sgid + 12, ip[from], 4);
+    memcpy(s->grh.dgid + 12, ip[to], 4);
+    s->grh.hoplmt = 64;
+    s->bth.pkey = 0xFFFF;
+}
+
+/* An RC/UC packet from `from` to the other side's QP. */
+static void rc(struct ibw_build_spec *s, unsigned tk, int from, uint8_t op,
+               uint32_t psn)
+{
+    base(s, tk, from);
+    s->bth.opcode = op;
+    s->bth.destqp = from == A ? QPN_B : QPN_A;
+    s->bth.psn = psn & 0xFFFFFFu;
+}
+
+static void pl(struct ibw_build_spec *s, size_t len)
+{
+    s->payload = pattern();
+    s->payload_len = len;
+}
+
+/* Put an RC request of len payload bytes. */
+static void req(struct gen_out *o, unsigned tk, int from, uint8_t op,
+                uint32_t psn, size_t len)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, op, psn);
+    pl(&s, len);
+    s.reth.va = 0x10000;
+    s.reth.rkey = 0x1234;
+    s.reth.dmalen = (uint32_t)len;
+    s.immdt.imm = 0xCAFE;
+    s.bth.ackreq = (ibw_opcode_info(op)->flags & IBW_OPF_LAST) != 0;
+    gen_put(o, &s);
+}
+
+/* Put an ACKNOWLEDGE (or NAK) from `from`. */
+static void ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                uint8_t syndrome, uint32_t msn)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, 0x11, psn);
+    s.aeth.syndrome = syndrome;
+    s.aeth.msn = msn;
+    gen_put(o, &s);
+}
+
+#define SYN_ACK 0x1F                  /* ACK, credits not limited */
+#define SYN_NAK_SEQ 0x60              /* NAK PSN sequence error */
+#define SYN_RNR(t) (uint8_t)(0x20 | (t))
+
+static void read_req(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                     uint32_t len)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, 0x0C, psn);
+    s.reth.va = 0x20000;
+    s.reth.rkey = 0x5678;
+    s.reth.dmalen = len;
+    s.bth.ackreq = 1;
+    gen_put(o, &s);
+}
+
+static void read_resp(struct gen_out *o, unsigned tk, int from, uint8_t op,
+                      uint32_t psn, size_t len, uint32_t msn)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, op, psn);
+    pl(&s, len);
+    s.aeth.syndrome = SYN_ACK;
+    s.aeth.msn = msn;
+    gen_put(o, &s);
+}
+
+static void fetch_add(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                      uint64_t va)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, 0x14, psn);
+    s.atomiceth.va = va;
+    s.atomiceth.rkey = 0x9ABC;
+    s.atomiceth.swapdt = 1;
+    s.bth.ackreq = 1;
+    gen_put(o, &s);
+}
+
+static void atomic_ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                       uint32_t msn)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, 0x12, psn);
+    s.aeth.syndrome = SYN_ACK;
+    s.aeth.msn = msn;
+    s.atomicacketh.origremdt = 41;
+    gen_put(o, &s);
+}
+
+/* A datagram (UD SEND ONLY) carrying bytes from `from` to dqp. */
+static void ud(struct gen_out *o, unsigned tk, int from, uint32_t dqp,
+               uint32_t sqp, uint32_t qkey, const uint8_t *data, size_t len,
+               uint8_t vl)
+{
+    struct ibw_build_spec s;
+    base(&s, tk, from);
+    s.bth.opcode = 0x64;
+    s.bth.destqp = dqp;
+    s.deth.qkey = qkey;
+    s.deth.srcqp = sqp;
+    s.lrh.vl = vl;
+    s.payload = data;
+    s.payload_len = len;
+    gen_put(o, &s);
+}
+
+static void mad_put(struct gen_out *o, unsigned tk, int from, const uint8_t *mad)
+{
+    ud(o, tk, from, 1, 1, GSI_QKEY, mad, IBW_MAD_SIZE, 0);
+}
+
+/* CM messages between A (client) and B (server). */
+#define CID_A 0x0A0A0001u
+#define CID_B 0x0B0B0002u
+
+static void cm_req(struct gen_out *o, unsigned tk, uint8_t pmtu, uint32_t psn)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    struct ibw_cm_req m;
+    memset(&m, 0, sizeof m);
+    m.localcommid = CID_A;
+    m.serviceid = ibw_cm_ip_service_id(6, 18515);
+    m.localqpn = QPN_A;
+    m.startpsn = psn;
+    m.pkey = 0xFFFF;
+    m.pppmtu = pmtu;
+    m.remoteresptout = 20; /* 4.3 s */
+    m.localresptout = 20;
+    m.retrcount = 7;
+    m.rnrretrcount = 7;
+    m.maxcmretr = 15;
+    m.prim_locallid = 1;
+    m.prim_remotelid = 2;
+    ibw_cm_req_build_mad(&m, 1, mad, sizeof mad);
+    mad_put(o, tk, A, mad);
+}
+
+static void cm_rep(struct gen_out *o, unsigned tk, uint32_t psn)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    struct ibw_cm_rep m;
+    memset(&m, 0, sizeof m);
+    m.localcommid = CID_B;
+    m.remotecommid = CID_A;
+    m.localqpn = QPN_B;
+    m.startpsn = psn;
+    m.rnrretrcount = 7;
+    ibw_cm_rep_build_mad(&m, 2, mad, sizeof mad);
+    mad_put(o, tk, B, mad);
+}
+
+static void cm_rtu(struct gen_out *o, unsigned tk, uint32_t remote)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    struct ibw_cm_rtu m;
+    memset(&m, 0, sizeof m);
+    m.localcommid = CID_A;
+    m.remotecommid = remote;
+    ibw_cm_rtu_build_mad(&m, 1, mad, sizeof mad);
+    mad_put(o, tk, A, mad);
+}
+
+static void cm_dreq_drep(struct gen_out *o, unsigned tk)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    struct ibw_cm_dreq q;
+    memset(&q, 0, sizeof q);
+    q.localcommid = CID_A;
+    q.remotecommid = CID_B;
+    q.remoteqpneecn = QPN_B;
+    ibw_cm_dreq_build_mad(&q, 3, mad, sizeof mad);
+    mad_put(o, tk, A, mad);
+    struct ibw_cm_drep p;
+    memset(&p, 0, sizeof p);
+    p.localcommid = CID_B;
+    p.remotecommid = CID_A;
+    ibw_cm_drep_build_mad(&p, 3, mad, sizeof mad);
+    mad_put(o, tk, B, mad);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Clean scenarios                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* 1-3 CM; 4-7 SEND of 2148 bytes + ACK; 8-9 WRITE ONLY + ACK; 10-13 READ of
+ * 2500 bytes (3 PSNs at PMTU 1024); 14-15 FETCH ADD + atomic ACK; 16-17 B
+ * sends to A; 18-20 WRITE FIRST/LAST + ACK; 21-22 DREQ/DREP. */
+static void rc_clean(struct gen_out *o)
+{
+    cm_req(o, V2, 3, PSN_A);
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, CID_B);
+    req(o, V2, A, 0x00, PSN_A, 1024);
+    req(o, V2, A, 0x01, PSN_A + 1, 1024);
+    req(o, V2, A, 0x02, PSN_A + 2, 100);
+    ack(o, V2, B, PSN_A + 2, SYN_ACK, 1);
+    req(o, V2, A, 0x0A, PSN_A + 3, 64);
+    ack(o, V2, B, PSN_A + 3, SYN_ACK, 2);
+    read_req(o, V2, A, PSN_A + 4, 2500);
+    read_resp(o, V2, B, 0x0D, PSN_A + 4, 1024, 2);
+    read_resp(o, V2, B, 0x0E, PSN_A + 5, 1024, 2);
+    read_resp(o, V2, B, 0x0F, PSN_A + 6, 452, 3);
+    fetch_add(o, V2, A, PSN_A + 7, 0x3000);
+    atomic_ack(o, V2, B, PSN_A + 7, 4);
+    req(o, V2, B, 0x05, PSN_B, 32);
+    ack(o, V2, A, PSN_B, SYN_ACK, 1);
+    req(o, V2, A, 0x06, PSN_A + 8, 1024);
+    req(o, V2, A, 0x08, PSN_A + 9, 10);
+    ack(o, V2, B, PSN_A + 9, SYN_ACK, 5);
+    cm_dreq_drep(o, V2);
+}
+
+/* Loss and recovery, captured at the requester: PSN 1 lost on the way
+ * (NAK, Go-Back-N), an RNR NAK and the wait, a timeout and resend. */
+static void loss_clean(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);            /* 1 */
+    req(o, V2, A, 0x04, 1, 64);            /* 2, lost after the capture */
+    req(o, V2, A, 0x04, 2, 64);            /* 3 */
+    ack(o, V2, B, 0, SYN_ACK, 1);          /* 4 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);      /* 5 expected PSN 1 */
+    req(o, V2, A, 0x04, 1, 64);            /* 6 resent */
+    req(o, V2, A, 0x04, 2, 64);            /* 7 resent */
+    ack(o, V2, B, 2, SYN_ACK, 3);          /* 8 */
+    req(o, V2, A, 0x04, 3, 64);            /* 9 */
+    ack(o, V2, B, 3, SYN_RNR(1), 3);       /* 10 RNR, 10 us */
+    o->ts_ns += 20000;
+    req(o, V2, A, 0x04, 3, 64);            /* 11 resent after 30 us */
+    ack(o, V2, B, 3, SYN_ACK, 4);          /* 12 */
+    req(o, V2, A, 0x04, 4, 64);            /* 13, its ACK is lost */
+    o->ts_ns += 1000000;
+    req(o, V2, A, 0x04, 4, 64);            /* 14 resent after the timeout */
+    ack(o, V2, B, 4, SYN_ACK, 5);          /* 15 */
+}
+
+/* UC WRITE of 2 PMTUs + 5 bytes, UD SENDs, a CNP. */
+static void uc_ud_clean(struct gen_out *o)
+{
+    req(o, V2, A, 0x26, 0x10, 1024);
+    req(o, V2, A, 0x27, 0x11, 1024);
+    req(o, V2, A, 0x28, 0x12, 5);
+    ud(o, V2, A, 0x33, 0x44, 0x11111111, pattern(), 100, 0);
+    struct ibw_build_spec s;
+    base(&s, V2, B);
+    s.bth.opcode = 0x65;
+    s.bth.destqp = 0x44;
+    s.deth.qkey = 0x11111111;
+    s.deth.srcqp = 0x33;
+    s.immdt.imm = 7;
+    pl(&s, 0);
+    gen_put(o, &s);
+    base(&s, V2, B);
+    s.bth.opcode = 0x81;
+    s.bth.destqp = QPN_A;
+    s.bth.becn = 1;
+    gen_put(o, &s);
+}
+
+/* Native IB: an SMP NodeInfo Get on VL15 and its response, RC SEND + ACK. */
+static void ib_clean(struct gen_out *o)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    ibw_mad_hdr_fill(mad, sizeof mad, IBW_MGMT_CLASS_SUBN_LID_ROUTED, 1,
+                     IBW_MAD_METHOD_GET, 5, IBW_SMP_ATTR_NODEINFO, 0);
+    ud(o, IBW_TK_IB_LOCAL, A, 0, 0, 0, mad, sizeof mad, 15);
+    ibw_mad_make_response(mad, sizeof mad, 0);
+    ud(o, IBW_TK_IB_LOCAL, B, 0, 0, 0, mad, sizeof mad, 15);
+    req(o, IBW_TK_IB_LOCAL, A, 0x04, 7, 200);
+    ack(o, IBW_TK_IB_LOCAL, B, 7, SYN_ACK, 1);
+}
+
+/* RoCEv1: RDMA WRITE ONLY + ACK. */
+static void rocev1_clean(struct gen_out *o)
+{
+    req(o, IBW_TK_ROCE_V1, A, 0x0A, 0x500, 300);
+    ack(o, IBW_TK_ROCE_V1, B, 0x500, SYN_ACK, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One scenario per error rule                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A SEND ONLY + ACK before the violation, so flows exist. */
+static void prologue(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    ack(o, V2, B, 0, SYN_ACK, 1);
+}
+
+static void bad_malformed(struct gen_out *o)
+{
+    static uint8_t f[256];
+    struct ibw_build_spec s;
+    size_t len = 0;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    ibw_build(&s, f, sizeof f, &len);
+    ibw_store_be16(f + 14 + 20 + 4, 0x20); /* UDP Length says 32 bytes */
+    gen_put_raw(o, f, len);
+}
+
+static void bad_icrc(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    s.flags = IBW_BUILD_BAD_ICRC;
+    gen_put(o, &s);
+}
+
+static void bad_vcrc(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    rc(&s, IBW_TK_IB_LOCAL, A, 0x04, 0);
+    pl(&s, 64);
+    s.flags = IBW_BUILD_BAD_VCRC;
+    gen_put(o, &s);
+}
+
+static void bad_ip_csum(struct gen_out *o)
+{
+    static uint8_t f[256];
+    struct ibw_build_spec s;
+    size_t len = 0;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    ibw_build(&s, f, sizeof f, &len);
+    f[14 + 10] ^= 0x01; /* the ICRC masks the checksum: still valid */
+    gen_put_raw(o, f, len);
+}
+
+static void bad_udp_csum(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    s.udp_csum = 0x1234;
+    gen_put(o, &s);
+}
+
+static void bad_version(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    s.bth.tver = 1;
+    gen_put(o, &s);
+}
+
+static void bad_opcode(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    base(&s, V2, A);
+    s.bth.opcode = 0x60; /* UD SEND FIRST does not exist */
+    s.bth.destqp = 0x33;
+    s.flags = IBW_BUILD_ANY_OPCODE;
+    pl(&s, 64);
+    gen_put(o, &s);
+}
+
+static void bad_reserved(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    s.bth.resv7 = 0x01;
+    gen_put(o, &s);
+}
+
+static void bad_pad(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 4);
+    s.bth.padcnt = 1;
+    s.flags = IBW_BUILD_KEEP_PADCNT;
+    gen_put(o, &s);
+}
+
+static void bad_no_payload(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x0C, 1);
+    s.reth.dmalen = 64;
+    pl(&s, 8); /* a READ request carries no payload */
+    gen_put(o, &s);
+}
+
+static void bad_len_full(struct gen_out *o)
+{
+    req(o, V2, A, 0x00, 0, 1000); /* no PMTU is 1000 bytes */
+    req(o, V2, A, 0x02, 1, 10);
+    ack(o, V2, B, 1, SYN_ACK, 1);
+}
+
+static void bad_len_last(struct gen_out *o)
+{
+    req(o, V2, A, 0x00, 0, 1024);
+    req(o, V2, A, 0x02, 1, 2000); /* more than the PMTU of 1024 */
+    ack(o, V2, B, 1, SYN_ACK, 1);
+}
+
+static void bad_atomic_align(struct gen_out *o)
+{
+    prologue(o);
+    fetch_add(o, V2, A, 1, 0x3004);
+    atomic_ack(o, V2, B, 1, 2);
+}
+
+static void bad_pkey(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    rc(&s, V2, A, 0x04, 0);
+    pl(&s, 64);
+    s.bth.pkey = 0x8000;
+    gen_put(o, &s);
+}
+
+static void bad_qp01_ud(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    rc(&s, V2, A, 0x04, 0);
+    s.bth.destqp = 1;
+    pl(&s, 64);
+    gen_put(o, &s);
+}
+
+static void bad_qp0_vl15(struct gen_out *o)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    ibw_mad_hdr_fill(mad, sizeof mad, IBW_MGMT_CLASS_SUBN_LID_ROUTED, 1,
+                     IBW_MAD_METHOD_GET, 5, IBW_SMP_ATTR_NODEINFO, 0);
+    ud(o, IBW_TK_IB_LOCAL, A, 0, 0, 0, mad, sizeof mad, 0);
+}
+
+static void bad_aeth(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    ack(o, V2, B, 0, 0x40, 1); /* syndrome kind 2 is reserved */
+}
+
+static void bad_cnp(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    base(&s, V2, B);
+    s.bth.opcode = 0x81;
+    s.bth.destqp = QPN_A;
+    s.bth.becn = 1;
+    s.bth.ackreq = 1;
+    gen_put(o, &s);
+}
+
+static void bad_mad(struct gen_out *o)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    ibw_mad_hdr_fill(mad, sizeof mad, IBW_MGMT_CLASS_PERF_MGMT, 1,
+                     IBW_MAD_METHOD_GET, 9, IBW_MAD_ATTR_CLASSPORTINFO, 0);
+    mad[0] = 2; /* base version */
+    mad_put(o, V2, A, mad);
+}
+
+static void bad_qp1_qkey(struct gen_out *o)
+{
+    uint8_t mad[IBW_MAD_SIZE];
+    ibw_mad_hdr_fill(mad, sizeof mad, IBW_MGMT_CLASS_PERF_MGMT, 1,
+                     IBW_MAD_METHOD_GET, 9, IBW_MAD_ATTR_CLASSPORTINFO, 0);
+    ud(o, V2, A, 1, 1, 0x12345678, mad, sizeof mad, 0);
+}
+
+static void bad_opseq(struct gen_out *o)
+{
+    req(o, V2, A, 0x00, 0, 1024);
+    req(o, V2, A, 0x04, 1, 64); /* a new message inside the open SEND */
+    req(o, V2, A, 0x02, 2, 10);
+}
+
+static void bad_flow_pkey(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    s.bth.pkey = 0xFFFE;
+    s.bth.ackreq = 1;
+    gen_put(o, &s);
+}
+
+static void bad_retrans_diff(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, 0x04, 1, 64);
+    o->ts_ns += 1000000;
+    req(o, V2, A, 0x04, 0, 32); /* resent with another length */
+}
+
+static void bad_gbn(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);       /* 1 */
+    req(o, V2, A, 0x04, 1, 64);       /* 2 */
+    req(o, V2, A, 0x04, 2, 64);       /* 3 */
+    req(o, V2, A, 0x04, 3, 64);       /* 4 */
+    ack(o, V2, B, 0, SYN_ACK, 1);     /* 5 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1); /* 6 expected PSN 1 */
+    req(o, V2, A, 0x04, 2, 64);       /* 7 resends from 2, not 1 */
+    req(o, V2, A, 0x04, 3, 64);       /* 8 */
+}
+
+static void bad_rnr_wait(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    ack(o, V2, B, 0, SYN_RNR(14), 0); /* wait 1.28 ms */
+    req(o, V2, A, 0x04, 0, 64);       /* 10 us later */
+}
+
+static void bad_nak_psn(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);       /* 1 */
+    req(o, V2, A, 0x04, 1, 64);       /* 2 */
+    req(o, V2, A, 0x04, 2, 64);       /* 3 */
+    ack(o, V2, B, 1, SYN_ACK, 2);     /* 4 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 2); /* 5 names an acknowledged PSN */
+    req(o, V2, A, 0x04, 1, 64);       /* 6 */
+    req(o, V2, A, 0x04, 2, 64);       /* 7 */
+}
+
+static void bad_msn(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, 0x04, 1, 64);
+    ack(o, V2, B, 0, SYN_ACK, 5);
+    ack(o, V2, B, 1, SYN_ACK, 4); /* MSN goes back */
+}
+
+static void bad_resp_match(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0, 64);
+    atomic_ack(o, V2, B, 0, 1); /* an atomic ACK for a SEND */
+}
+
+static void bad_read_resp(struct gen_out *o)
+{
+    req(o, V2, A, 0x00, 0, 1024); /* teaches the PMTU, 1024 */
+    req(o, V2, A, 0x02, 1, 24);
+    ack(o, V2, B, 1, SYN_ACK, 1);
+    read_req(o, V2, A, 2, 2048);
+    read_resp(o, V2, B, 0x0D, 2, 1024, 1);
+    read_resp(o, V2, B, 0x0F, 3, 512, 2); /* 1536 of 2048 bytes */
+}
+
+static void bad_cm_seq(struct gen_out *o)
+{
+    cm_req(o, V2, 3, PSN_A);
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, 0x0B0B0099); /* not the REP's communication ID */
+}
+
+static void bad_cm_field(struct gen_out *o)
+{
+    cm_req(o, V2, 7, PSN_A); /* path MTU code 7 */
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, CID_B);
+}
+
+static void bad_cm_qpn(struct gen_out *o)
+{
+    cm_req(o, V2, 3, PSN_A);
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, CID_B);
+    req(o, V2, A, 0x04, 0x999, 64); /* neither negotiated PSN */
+    ack(o, V2, B, 0x999, SYN_ACK, 1);
+}
+
+#define SC(n, s, lt, fn, e) {n, s, CAP_LINKTYPE_##lt, fn, e}
+#define OK "exit 0\n"
+
+static const struct gen_scenario scenarios[] = {
+    SC("crafted-rc-clean", "RC over RoCEv2: CM, SEND, WRITE, READ, atomic, "
+       "DREQ/DREP", ETHERNET, rc_clean, OK),
+    SC("crafted-loss-clean", "NAK and Go-Back-N, RNR NAK and wait, timeout "
+       "resend", ETHERNET, loss_clean, OK),
+    SC("crafted-uc-ud-clean", "UC WRITE, UD SENDs, a CNP", ETHERNET,
+       uc_ud_clean, OK),
+    SC("crafted-ib-clean", "native IB (ERF): SMP on VL15, RC SEND + ACK", ERF,
+       ib_clean, OK),
+    SC("crafted-rocev1-clean", "RoCEv1 WRITE ONLY + ACK", ETHERNET,
+       rocev1_clean, OK),
+    SC("bad-pkt-malformed", "UDP Length shorter than the datagram", ETHERNET,
+       bad_malformed, "finding 3 PKT-MALFORMED\nexit 1\n"),
+    SC("bad-pkt-icrc", "a corrupted ICRC", ETHERNET, bad_icrc,
+       "finding 3 PKT-ICRC\nexit 1\n"),
+    SC("bad-pkt-vcrc", "a corrupted VCRC (native IB)", ERF, bad_vcrc,
+       "finding 1 PKT-VCRC\nexit 1\n"),
+    SC("bad-pkt-ip-csum", "a wrong IPv4 header checksum", ETHERNET,
+       bad_ip_csum, "finding 3 PKT-IP-CSUM\nexit 1\n"),
+    SC("bad-pkt-udp-csum", "a wrong non-zero UDP checksum", ETHERNET,
+       bad_udp_csum, "finding 3 PKT-UDP-CSUM\nexit 1\n"),
+    SC("bad-pkt-version", "BTH TVer 1", ETHERNET, bad_version,
+       "finding 3 PKT-VERSION\nexit 1\n"),
+    SC("bad-pkt-opcode", "UD opcode 0x60", ETHERNET, bad_opcode,
+       "finding 1 PKT-OPCODE\nexit 1\n"),
+    SC("bad-pkt-reserved", "BTH Resv7 not zero", ETHERNET, bad_reserved,
+       "finding 3 PKT-RESERVED\nexit 1\n"),
+    SC("bad-pkt-pad", "PadCnt 1 on a 4-byte payload", ETHERNET, bad_pad,
+       "finding 3 PKT-PAD\nexit 1\n"),
+    SC("bad-pkt-no-payload", "an RDMA READ request with payload", ETHERNET,
+       bad_no_payload, "finding 3 PKT-NO-PAYLOAD\nexit 1\n"),
+    SC("bad-pkt-len-full", "a SEND FIRST of 1000 bytes", ETHERNET,
+       bad_len_full, "finding 1 PKT-LEN-FULL\nexit 1\n"),
+    SC("bad-pkt-len-last", "a SEND LAST above the PMTU", ETHERNET,
+       bad_len_last, "finding 2 PKT-LEN-LAST\nexit 1\n"),
+    SC("bad-pkt-atomic-align", "FETCH ADD at an unaligned address", ETHERNET,
+       bad_atomic_align, "finding 3 PKT-ATOMIC-ALIGN\nexit 1\n"),
+    SC("bad-pkt-pkey", "P_Key 0x8000", ETHERNET, bad_pkey,
+       "finding 1 PKT-PKEY\nexit 1\n"),
+    SC("bad-pkt-qp01-ud", "RC SEND to QP1", ETHERNET, bad_qp01_ud,
+       "finding 1 PKT-QP01-UD\nexit 1\n"),
+    SC("bad-pkt-qp0-vl15", "an SMP to QP0 on VL0", ERF, bad_qp0_vl15,
+       "finding 1 PKT-QP0-VL15\nexit 1\n"),
+    SC("bad-pkt-aeth", "an ACK with the reserved syndrome kind", ETHERNET,
+       bad_aeth, "finding 2 PKT-AETH\nexit 1\n"),
+    SC("bad-pkt-cnp", "a CNP with AckReq", ETHERNET, bad_cnp,
+       "finding 1 PKT-CNP\nexit 1\n"),
+    SC("bad-pkt-mad", "a MAD with base version 2", ETHERNET, bad_mad,
+       "finding 1 PKT-MAD\nexit 1\n"),
+    SC("bad-pkt-qp1-qkey", "a GMP to QP1 with a wrong Q_Key", ETHERNET,
+       bad_qp1_qkey, "finding 1 PKT-QP1-QKEY\nexit 1\n"),
+    SC("bad-flow-opseq", "SEND ONLY inside an open SEND", ETHERNET, bad_opseq,
+       "finding 2 FLOW-OPSEQ\nexit 1\n"),
+    SC("bad-flow-pkey", "a P_Key change within a connection", ETHERNET,
+       bad_flow_pkey, "finding 3 FLOW-PKEY\nexit 1\n"),
+    SC("bad-flow-retrans-diff", "a resend with another length", ETHERNET,
+       bad_retrans_diff, "finding 3 FLOW-RETRANS-DIFF\nexit 1\n"),
+    SC("bad-flow-gbn", "a resend that skips the NAKed PSN", ETHERNET, bad_gbn,
+       "finding 7 FLOW-GBN\nexit 1\n"),
+    SC("bad-flow-rnr-wait", "a resend before the RNR timer", ETHERNET,
+       bad_rnr_wait, "finding 3 FLOW-RNR-WAIT\nexit 1\n"),
+    SC("bad-flow-nak-psn", "a sequence NAK for an acknowledged PSN", ETHERNET,
+       bad_nak_psn, "finding 5 FLOW-NAK-PSN\nexit 1\n"),
+    SC("bad-flow-msn", "an MSN that goes back", ETHERNET, bad_msn,
+       "finding 4 FLOW-MSN\nexit 1\n"),
+    SC("bad-flow-resp-match", "an atomic ACK for a SEND", ETHERNET,
+       bad_resp_match, "finding 2 FLOW-RESP-MATCH\nexit 1\n"),
+    SC("bad-flow-read-resp", "READ responses short of the length", ETHERNET,
+       bad_read_resp, "finding 6 FLOW-READ-RESP\nexit 1\n"),
+    SC("bad-cm-seq", "an RTU with the wrong remote ID", ETHERNET, bad_cm_seq,
+       "finding 3 CM-SEQ\nexit 1\n"),
+    SC("bad-cm-field", "a REQ with path MTU code 7", ETHERNET, bad_cm_field,
+       "finding 1 CM-FIELD\nexit 1\n"),
+    SC("bad-cm-qpn", "traffic at a PSN CM did not negotiate", ETHERNET,
+       bad_cm_qpn, "finding 4 CM-QPN\nexit 1\n"),
+};
+
+const struct gen_family gen_violation_family = {
+    "crafted", scenarios, sizeof scenarios / sizeof scenarios[0]};

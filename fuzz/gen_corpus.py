@@ -296,8 +296,59 @@ def gen_host():
         put("host", bytes([2, i]) + b"\xff" * 48)
 
 
+def pcap_file(linktype, frames, big=False, nsec=False):
+    e = ">" if big else "<"
+    magic = 0xA1B23C4D if nsec else 0xA1B2C3D4
+    out = struct.pack(e + "IHHiIII", magic, 2, 4, 0, 0, 262144, linktype)
+    for i, f in enumerate(frames):
+        out += struct.pack(e + "IIII", 1700000000 + i, 1000 * i, len(f),
+                           len(f)) + f
+    return out
+
+
+def pcapng_file(linktype, frames):
+    def block(btype, body):
+        body += bytes((4 - len(body) % 4) % 4)
+        n = len(body) + 12
+        return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += block(1, struct.pack("<HHI", linktype, 0, 262144))
+    for i, f in enumerate(frames):
+        out += block(6, struct.pack("<IIIII", 0, 0, i * 1000, len(f),
+                                    len(f)) + f)
+    return out
+
+
+def erf_ib(frame):
+    """ERF record type 21 (InfiniBand): 16-byte header then the frame."""
+    rlen = 16 + len(frame)
+    return struct.pack("<Q", 0) + struct.pack(">BBHHH", 21, 0x04, rlen, 0,
+                                              len(frame)) + frame
+
+
+def exported_pdu_ib(frame):
+    name = b"infiniband\x00\x00"
+    return struct.pack(">HH", 12, len(name)) + name + bytes(4) + frame
+
+
+def gen_capture():
+    tp = transport(0x04, b"", b"hello, RDMA world")
+    eth = [roce_v2_ip4(tp), roce_v1(tp), roce_v2_ip6(tp), ETH + bytes(50)]
+    ib = [ib_local(tp), ib_global(tp)]
+    put("capture", pcap_file(1, eth))
+    put("capture", pcap_file(1, eth, big=True, nsec=True))
+    put("capture", pcap_file(247, ib))
+    put("capture", pcap_file(197, [erf_ib(f) for f in ib]))
+    put("capture", pcap_file(252, [exported_pdu_ib(f) for f in ib]))
+    put("capture", pcapng_file(1, eth))
+    put("capture", pcapng_file(247, ib))
+    put("capture", pcap_file(1, eth)[:-7])          # cut in the last record
+    put("capture", pcap_file(105, eth))             # unsupported link type
+
+
 GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
-              "records": gen_records, "host": gen_host}
+              "records": gen_records, "host": gen_host,
+              "capture": gen_capture}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

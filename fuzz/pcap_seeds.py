@@ -6,8 +6,9 @@
     fuzz/pcap_seeds.py --run HARNESS NAME OUTDIR CAPTURE_OR_DIR...
 
 writes OUTDIR/packet/ (one input per frame: the packet harness's link
-selector byte, then the frame from where ibw_parse starts) and
-OUTDIR/capture/ (each capture file whole).  Reads classic pcap (either byte
+selector byte, then the frame from where ibw_parse starts), OUTDIR/mad/
+(the MAD of each native-IB UD SEND ONLY frame) and OUTDIR/capture/ (each
+capture file whole).  Reads classic pcap (either byte
 order, micro- or nanosecond magic) and pcapng (EPB, SPB).  Link types: 1
 Ethernet, 247 InfiniBand from the LRH, 197 ERF records of type 21
 (InfiniBand); frames of other links are skipped.  Missing paths are skipped,
@@ -87,6 +88,20 @@ def iba_start(linktype, frame):
     return None
 
 
+def mad_of(selector, frame):
+    """The 256-byte MAD a native-IB UD SEND ONLY frame carries, or None."""
+    if selector != SELECT_IB or len(frame) < 8:
+        return None
+    lnh = frame[1] & 3
+    bth = 8 if lnh == 2 else 48 if lnh == 3 else None
+    if bth is None or len(frame) < bth + 12 + 8 + 256:
+        return None
+    if frame[bth] != 0x64:  # UD SEND ONLY: BTH, DETH, payload
+        return None
+    start = bth + 12 + 8
+    return frame[start:start + 256]
+
+
 def put(d, data):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, hashlib.sha1(data).hexdigest()), "wb") as f:
@@ -112,6 +127,10 @@ def main(out, paths):
             if found:
                 put(os.path.join(out, "packet"), bytes([found[0]]) + found[1])
                 nframes += 1
+                mad = mad_of(*found)
+                if mad:
+                    # mad_fuzzer: selector 0x80 = whole-MAD decode
+                    put(os.path.join(out, "mad"), b"\x80" + mad)
     print(f"pcap_seeds: {len(files)} captures, {nframes} frames -> {out}")
 
 

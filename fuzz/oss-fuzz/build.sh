@@ -17,7 +17,7 @@
 IBW="$SRC/ibwire"
 cd "$IBW"
 
-BASE_FLAGS="-std=c11 -D_DEFAULT_SOURCE -I$IBW/include -I$IBW/conformance -I$IBW/fuzz"
+BASE_FLAGS="-std=c11 -D_DEFAULT_SOURCE -I$IBW/include -I$IBW/fuzz"
 
 # libpcap for the capture reader's harness only: built from $SRC/libpcap
 # with the sanitizer's own flags when the Dockerfile fetched it (needed for
@@ -52,12 +52,12 @@ fi
 # harnesses not named here need only include/).
 cflags_for() {
     case "$1" in
-    capture) echo "$PCAP_CFLAGS" ;;
+    capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
     esac
 }
 sources_for() {
     case "$1" in
-    capture) echo "conformance/capture/capture_read.c" ;;
+    capture) echo "conformance/capture/capture_read.c conformance/capture/capture_write.c" ;;
     esac
 }
 libs_for() {

@@ -194,11 +194,8 @@ IBW_WIRE_FORMAT(ibw_cm_dreq, IBW_CM_DREQ_FIELDS, 232, "cm_dreq", "M3",
                 "CM DREQ: disconnect request (attribute 0x0015)",
                 "IBA Vol.1 12.6.10 Table 112", "IBA; offsets from MAD data")
 
-/* DREP, IBA Table 113. */
-#define IBW_CM_DREP_FIELDS(X, c)                                               \
-    X(c, localcommid, 0, 0, 32, U32, "local communication ID")                 \
-    X(c, remotecommid, 4, 0, 32, U32, "remote communication ID")               \
-    X(c, private_data, 8, 0, 1792, BYTES, "private data (224 bytes)")
+/* DREP, IBA Table 113: the same fields as RTU. */
+#define IBW_CM_DREP_FIELDS IBW_CM_RTU_FIELDS
 IBW_WIRE_FORMAT(ibw_cm_drep, IBW_CM_DREP_FIELDS, 232, "cm_drep", "M3",
                 "CM DREP: disconnect reply (attribute 0x0016)",
                 "IBA Vol.1 12.6.11 Table 113", "IBA; offsets from MAD data")

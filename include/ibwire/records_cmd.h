@@ -314,12 +314,7 @@ static inline int ibw_sem_cmd_to_doc(const struct ibw_sem_cmd *in,
 {
     if (in->op > 3 || in->number > 63)
         return IBW_E_RANGE;
-    out->op = in->op;
-    out->number = in->number;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_SEM_CMD_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
     return IBW_OK;
 }
 
@@ -330,12 +325,7 @@ static inline int ibw_sem_cmd_from_doc(const struct ibw_sem_cmd_doc *in,
 {
     if (in->number > 31)
         return IBW_E_RANGE;
-    out->op = in->op;
-    out->number = in->number;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_SEM_CMD_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
     return IBW_OK;
 }
 
@@ -370,20 +360,12 @@ IBW_RECORD_FORMAT(ibw_sem_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
 static inline void ibw_sem_resp_to_doc(const struct ibw_sem_resp *in,
                                        struct ibw_sem_resp_doc *out)
 {
-    out->code = in->code;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
 }
 static inline void ibw_sem_resp_from_doc(const struct ibw_sem_resp_doc *in,
                                          struct ibw_sem_resp *out)
 {
-    out->code = in->code;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
 }
 
 /* E10 receive-WQE-manager command, 256 bits.  Its layout depends on op:
@@ -515,21 +497,13 @@ IBW_RECORD_FORMAT(ibw_rwm_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
 static inline void ibw_rwm_resp_to_doc(const struct ibw_rwm_resp *in,
                                        struct ibw_rwm_resp_doc *out)
 {
-    out->code = in->code;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
 }
 /* Documents' layout -> rwm_resp, WQE offset 0. */
 static inline void ibw_rwm_resp_from_doc(const struct ibw_rwm_resp_doc *in,
                                          struct ibw_rwm_resp *out)
 {
-    out->code = in->code;
-    out->qpn = in->qpn;
-    out->va = in->va;
-    out->key = in->key;
-    out->length = in->length;
+    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
     out->wqe_offset = 0;
 }
 

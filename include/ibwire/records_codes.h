@@ -15,6 +15,11 @@
 #include "base.h"
 #include "wire.h"
 
+/* Converters between two layouts of one record copy the fields they share
+ * by expanding the smaller layout's field list with this (in, out: the two
+ * structs). */
+#define IBW__REC_COPY_FIELD(c, name, hi, lo, kind, desc) out->name = in->name;
+
 /* ------------------------------------------------------------------------ */
 /* Verbs opcodes (E1, E12, E13, E17): the user's opcode, not the BTH's      */
 /* ------------------------------------------------------------------------ */

@@ -128,15 +128,13 @@ IBW_RECORD_FORMAT(ibw_bad_req_meta_doc, IBW_BAD_REQ_META_DOC_FIELDS, 32,
 static inline void ibw_bad_req_meta_to_doc(const struct ibw_bad_req_meta *in,
                                            struct ibw_bad_req_meta_doc *out)
 {
-    out->qpn = in->qpn;
-    out->err_type = in->err_type;
+    IBW_BAD_REQ_META_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
 }
 /* Documents' layout -> bad_req_meta, opcode and WQE offset 0. */
 static inline void ibw_bad_req_meta_from_doc(const struct ibw_bad_req_meta_doc *in,
                                              struct ibw_bad_req_meta *out)
 {
-    out->qpn = in->qpn;
-    out->err_type = in->err_type;
+    IBW_BAD_REQ_META_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
     out->opcode = 0;
     out->wqe_offset = 0;
 }

@@ -7,7 +7,8 @@
  * 0x20-0x2B; UD 0x64, 0x65) builds PER_OPCODE packets with ibw_build() and
  * random header values (a seeded xorshift, so runs repeat) and writes them
  * as
- *   roce4.pcap     RoCEv2/IPv4, 0-2 802.1Q tags, some padded to 60 bytes
+ *   roce4.pcap     RoCEv2/IPv4, 0-2 VLAN tags (802.1Q, 802.1ad outer),
+ *                  some padded to 60 bytes
  *   roce6.pcapng   RoCEv2/IPv6, each packet commented "frame N opcode 0xXX"
  *   rocev1.pcap    RoCEv1 (EtherType 0x8915 + GRH), 0-1 tags
  *   ib-erf.pcap    native InfiniBand, LRH with and without GRH, in ERF (197)
@@ -165,7 +166,9 @@ static void random_vlans(struct ibw_build_spec *s, unsigned max)
 {
     s->nvlan = (uint8_t)(rnd() % (max + 1));
     for (unsigned i = 0; i < s->nvlan; i++) {
-        s->vlan[i].tpid = 0x8100;
+        /* an 802.1ad outer tag now and then: not vlan.* to Wireshark */
+        s->vlan[i].tpid = i == 0 && s->nvlan == 2 && rnd_bits(1) ? 0x88A8
+                                                                 : 0x8100;
         s->vlan[i].pcp = (uint8_t)rnd_bits(3);
         s->vlan[i].dei = (uint8_t)rnd_bits(1);
         s->vlan[i].vid = (uint16_t)rnd_bits(12);

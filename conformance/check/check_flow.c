@@ -428,10 +428,14 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         chk_report(c, CHK_R_FLOW_PKEY, "bth.pkey 0x%04x, the responder's is 0x%04x",
                    pkey, f->resp_pkey);
     }
-    if (f->have_psn && chk_psn_diff(r, chk_psn_add(f->next_psn, CHK_PSN_MASK)) > 0)
+    if (f->have_psn && !psn_in_window(f, r))
         chk_report(c, CHK_R_FLOW_ACK_UNSENT,
-                   "%s PSN 0x%06x, highest request PSN seen 0x%06x", oi->name, r,
-                   chk_psn_add(f->next_psn, CHK_PSN_MASK));
+                   "%s PSN 0x%06x, requests seen 0x%06x..0x%06x", oi->name, r,
+                   f->first_psn, chk_psn_add(f->next_psn, CHK_PSN_MASK));
+    else if (!f->have_psn && f->s.responses == 1)
+        chk_report(c, CHK_R_FLOW_ACK_UNSENT,
+                   "%s PSN 0x%06x answers requests this capture never saw",
+                   oi->name, r);
     uint8_t syn = 0;
     if (ibw_pkt_has(p, IBW_HDR_AETH)) {
         const uint8_t *a = p->data + p->off[IBW_HDR_AETH];

@@ -43,6 +43,17 @@ static int meant_as_iba(const struct ibw_pkt *p)
         return 1;
     if (p->ethertype == IBW_ETHERTYPE_ROCEV1)
         return 1;
+    /* An IP header that failed to parse may still say "UDP to 4791". */
+    const uint8_t *d = p->data;
+    size_t l4 = 0;
+    if (ibw_pkt_has(p, IBW_HDR_IPV4) && p->off[IBW_HDR_IPV4] + 20u <= p->len &&
+        d[p->off[IBW_HDR_IPV4] + 9] == IBW_IPPROTO_UDP)
+        l4 = p->off[IBW_HDR_IPV4] + 4u * (d[p->off[IBW_HDR_IPV4]] & 15u);
+    else if (ibw_pkt_has(p, IBW_HDR_IPV6) && p->off[IBW_HDR_IPV6] + 40u <= p->len &&
+             d[p->off[IBW_HDR_IPV6] + 6] == IBW_IPPROTO_UDP)
+        l4 = p->off[IBW_HDR_IPV6] + 40u;
+    if (l4 && l4 + 4 <= p->len && ibw_load_be16(d + l4 + 2) == IBW_ROCEV2_UDP_PORT)
+        return 1;
     if (ibw_pkt_has(p, IBW_HDR_UDP) &&
         p->off[IBW_HDR_UDP] + (size_t)ibw_udp_SIZE <= p->len &&
         ibw_udp_get_dport(p->data + p->off[IBW_HDR_UDP]) == IBW_ROCEV2_UDP_PORT)

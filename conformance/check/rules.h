@@ -139,9 +139,9 @@
       "IBA Vol.1 9.7.5 (responder NAK); seed 000 3.4.5.1.3.2",                             \
       "NAK PSN vs last ACKed PSN")                                             \
     X(FLOW_ACK_UNSENT, "FLOW-ACK-UNSENT", WARNING, FLOW,                       \
-      "An ACK/NAK names a PSN at or below the highest request PSN seen.",      \
+      "A response names a PSN the capture saw its flow's requester send.",    \
       "IBA Vol.1 9.7.5 (vantage: requests may be missing)",                  \
-      "ACK PSN vs highest request PSN")                                        \
+      "response PSN vs the request PSNs seen")                                        \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
       "The AETH MSN never decreases, and grows by at most the messages "       \
       "the requests seen have completed.",                                     \

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Tests of `ibwire check` and `ibwire gen` that drive the binary.
+
+  rules-md RULES_MD_EXE RULES_MD     the catalog equals the generator's output
+  bundled IBWIRE PCAPS_DIR WORK      every scenario regenerates byte for byte
+                                     with its .expect; the bundled-verdict mode
+                                     passes; every error rule of the catalog has
+                                     a capture breaking it; clean captures have
+                                     no finding at all
+  real IBWIRE CAPTURES_DIR           the real captures: no error, and exactly
+                                     the warnings explained below
+  formats IBWIRE PCAPS_DIR WORK      json parses with the documented shape,
+                                     junit is XML with a testcase per rule,
+                                     text lines read `frame N: RULE-ID: msg`,
+                                     exit codes 0/1/2, --annotate comments
+                                     as tshark shows them (skipped w/o tshark)
+"""
+import filecmp
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print("FAIL:", what)
+
+
+def run(*args, env=None):
+    p = subprocess.run(list(args), capture_output=True, text=True, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rules_md(exe, md):
+    rc, out, err = run(exe)
+    check(rc == 0, "rules_md runs")
+    with open(md) as f:
+        want = f.read()
+    check(out == want, "conformance/rules.md is what rules_md prints "
+          "(regenerate: rules_md > conformance/rules.md)")
+
+
+def error_rule_ids(md):
+    ids = []
+    with open(md) as f:
+        for line in f:
+            m = re.match(r"\| ([A-Z0-9-]+) \| error \|", line)
+            if m:
+                ids.append(m.group(1))
+    return ids
+
+
+def bundled(ibwire, pcaps, work, md):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    rc, out, err = run(ibwire, "gen", "--all", work)
+    check(rc == 0, "ibwire gen --all: " + err)
+    names = sorted(n for n in os.listdir(work) if n.endswith(".pcap"))
+    check(len(names) > 0, "scenarios generated")
+    for n in names:
+        for ext in (".pcap", ".expect"):
+            a = os.path.join(work, n[:-5] + ext)
+            b = os.path.join(pcaps, n[:-5] + ext)
+            check(os.path.exists(b), b + " is bundled")
+            if os.path.exists(b):
+                check(filecmp.cmp(a, b, shallow=False),
+                      b + " is byte-identical to a fresh `ibwire gen`")
+    # single-scenario form gives the same bytes as --all
+    one = os.path.join(work, "one.pcap")
+    rc, _, err = run(ibwire, "gen", "crafted-rc-clean", "-w", one)
+    check(rc == 0 and filecmp.cmp(one, os.path.join(work, "crafted-rc-clean.pcap"),
+                                  shallow=False), "gen SCENARIO -w FILE")
+    os.remove(one)
+    env = dict(os.environ, IBWIRE_PCAPS=work)
+    rc, out, err = run(ibwire, "check", env=env)
+    check(rc == 0, "bundled verdicts all as expected:\n" + out + err)
+    covered = set()
+    for n in names:
+        with open(os.path.join(work, n[:-5] + ".expect")) as f:
+            lines = [l.split() for l in f if not l.startswith("#")]
+        found = [l[2] for l in lines if l[0] == "finding"]
+        if n.startswith("crafted-"):
+            check(found == [] and ["exit", "0"] in lines,
+                  n + " (clean) has no finding")
+        else:
+            check(len(found) >= 1, n + " breaks a rule")
+        covered.update(found)
+    for rid in error_rule_ids(md):
+        check(rid in covered, "error rule %s has a violating capture" % rid)
+
+
+# The warnings the real captures give, each explained:
+#   roce-vectors-cx4 frame 3: the RC ACK (PSN 0xa788c0) and the WRITE before
+#   it (PSN 0xa788bc) are separate test vectors from scapy's roce.uts, not
+#   one conversation, so the ACK names a PSN this capture never saw sent.
+REAL_WARNINGS = {
+    "ib-native-erf-2008.pcap": [],
+    "rocev2-hw-rnic.pcap": [],
+    "roce-vectors-cx4.pcap": [(3, "FLOW-ACK-UNSENT")],
+}
+
+
+def real(ibwire, caps):
+    if not os.path.isdir(caps):
+        print("no", caps, "- skipped")
+        return SKIP
+    for name, want in REAL_WARNINGS.items():
+        path = os.path.join(caps, name)
+        if not os.path.exists(path):
+            continue
+        rc, out, err = run(ibwire, "check", "--format", "json", path)
+        check(rc == 0, name + " has no error (exit %d)\n%s" % (rc, out))
+        doc = json.loads(out)
+        got = [(f["frame"], f["rule"]) for f in doc["files"][0]["findings"]]
+        check(doc["errors"] == 0, name + ": errors")
+        check(got == want, "%s: findings %s, expected %s" % (name, got, want))
+    return 0
+
+
+def formats(ibwire, pcaps, work):
+    os.makedirs(work, exist_ok=True)
+    bad = os.path.join(pcaps, "bad-flow-gbn.pcap")
+    clean = os.path.join(pcaps, "crafted-rc-clean.pcap")
+    rc, out, _ = run(ibwire, "check", bad)
+    check(rc == 1, "exit 1 on errors")
+    lines = [l for l in out.splitlines() if l.startswith("frame ")]
+    check(lines == ["frame 7: FLOW-GBN: resent from PSN 0x000002, the NAK "
+                    "named 0x000001"], "text finding line: %r" % lines)
+    rc, out, _ = run(ibwire, "check", clean)
+    check(rc == 0, "exit 0 on a clean capture")
+    rc, _, _ = run(ibwire, "check", os.path.join(work, "missing.pcap"))
+    check(rc == 2, "exit 2 on an unreadable input")
+    rc, _, _ = run(ibwire, "check", "--pmtu", "1000", clean)
+    check(rc == 2, "exit 2 on a bad --pmtu")
+    rc, _, _ = run(ibwire, "check", "--replay", clean)
+    check(rc == 2, "--replay: exit 2 until the reference engine is wired in")
+    rc, out, _ = run(ibwire, "check", "--format", "json", clean, bad)
+    check(rc == 1, "json: exit 1")
+    doc = json.loads(out)
+    check(set(doc) == {"files", "errors", "warnings"}, "json top level")
+    check(doc["errors"] == 1 and doc["warnings"] == 0, "json totals")
+    check([f["file"] for f in doc["files"]] == [clean, bad], "json files")
+    check(doc["files"][0]["frames"] == 22, "json frames")
+    f = doc["files"][1]["findings"][0]
+    check(f == {"frame": 7, "rule": "FLOW-GBN", "severity": "error",
+                "message": "resent from PSN 0x000002, the NAK named 0x000001"},
+          "json finding %r" % f)
+    fl = doc["files"][0]["flows"]
+    check(len(fl) == 2 and fl[0]["requests"] == 8 and
+          fl[0]["messages"] == 5 and fl[0]["responses"] == 7 and
+          fl[0]["cm_negotiated"] is True, "json flows %r" % fl)
+    rc, out, _ = run(ibwire, "check", "--format", "junit", bad)
+    root = ET.fromstring(out)
+    cases = root.findall("./testsuite/testcase")
+    rules = len([l for l in open(os.path.join(os.path.dirname(pcaps),
+                 "conformance", "rules.md"))
+                 if re.match(r"\| [A-Z0-9-]+ \| (error|warning) \|", l)])
+    check(len(cases) == rules, "junit: one testcase per rule")
+    failed = [c.get("name") for c in cases if c.find("failure") is not None]
+    check(failed == ["FLOW-GBN"], "junit failures %r" % failed)
+    ann = os.path.join(work, "annotated.pcapng")
+    rc, _, _ = run(ibwire, "check", "--annotate", ann, bad)
+    check(rc == 1 and os.path.exists(ann), "--annotate writes")
+    if shutil.which("tshark") is None:
+        print("no tshark: annotate comments not read back")
+        return 0
+    rc, out, err = run("tshark", "-r", ann, "-T", "fields", "-e", "frame.number",
+                       "-e", "frame.comment")
+    check(rc == 0, "tshark reads the annotated capture: " + err)
+    rows = [l.split("\t") for l in out.splitlines()]
+    check(len(rows) == 8, "annotated capture keeps every frame")
+    commented = [(r[0], r[1]) for r in rows if len(r) > 1 and r[1]]
+    check(commented == [("7", "FLOW-GBN: resent from PSN 0x000002, the NAK "
+                              "named 0x000001")],
+          "frame.comment as tshark shows it: %r" % commented)
+    return 0
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "rules-md":
+        rules_md(sys.argv[2], sys.argv[3])
+        rc = 0
+    elif mode == "bundled":
+        bundled(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+        rc = 0
+    elif mode == "real":
+        rc = real(sys.argv[2], sys.argv[3])
+    elif mode == "formats":
+        rc = formats(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        print("unknown mode", mode)
+        return 2
+    if fails:
+        return 1
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,7 +14,7 @@ const char *const eng_mod_name[M_COUNT] = {
     "ExecutionEngine", "RQWQEManager", "WriteAddrTable", "RespPktGen",
     "ContextManager", "AddressTranslation", "DMAEngine", "Wire"};
 
-enum { SWPB_CAP = 4096, RPB_CAP = 1024, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
+enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
 
 struct ibe_engine *ibe_engine_create(struct ibe_world *w,
                                      const struct ibe_config *cfg)

@@ -142,7 +142,7 @@ int cmd_sim(int argc, char **argv)
     if (wpath) {
         char err[256];
         tp.w = cap_writer_open(wpath, CAP_FORMAT_PCAP,
-                               o.framing == IBE_FRAME_IB ? 247 : 1, err, sizeof err);
+                               o.framing == IBE_FRAME_IB ? 252 : 1, err, sizeof err);
         if (!tp.w) {
             fprintf(stderr, "ibwire sim: %s\n", err);
             return TOOL_EXIT_USAGE;

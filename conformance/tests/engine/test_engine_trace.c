@@ -1,0 +1,267 @@
+/*
+ * The trace of one Send and one Read: every record crossing a module
+ * boundary is seen, in the order the documents' data path implies, and
+ * each unpacks (with the library's own unpackers) to the fields the
+ * operation must produce.  Expected values come from the operation posted:
+ * a 10-byte Send (verbs opcode 0x0A, BTH SEND ONLY 0x04, PSN 100) and a
+ * 600-byte Read (0x10, READ REQUEST 0x0C, PSNs 101..103 at PMTU 256).
+ */
+#include "harness.h"
+#include "ibwire/records.h"
+
+struct trec {
+    int side;
+    struct ibe_trace_rec r;
+};
+static struct trec T[8192];
+static size_t nT;
+
+static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec *r)
+{
+    struct harness *h = ctx;
+    if (nT < 8192) {
+        T[nT].side = e == h->e[0] ? 0 : 1;
+        T[nT].r = *r;
+        nT++;
+    }
+}
+
+/* Next record at or after *pos with this id, source and destination. */
+static const struct ibe_trace_rec *find(size_t *pos, int side, unsigned id,
+                                        const char *from, const char *to)
+{
+    for (size_t i = *pos; i < nT; i++)
+        if (T[i].side == side && T[i].r.rec_id == id && !strcmp(T[i].r.from, from) &&
+            !strcmp(T[i].r.to, to)) {
+            *pos = i + 1;
+            return &T[i].r;
+        }
+    fprintf(stderr, "no E%u %s -> %s after record %zu\n", id, from, to, *pos);
+    return NULL;
+}
+
+int main(void)
+{
+    static struct h_pkt P[64];
+    struct harness h;
+    h_init(&h, IBE_RC, 7, 7);
+    for (int i = 0; i < 2; i++)
+        ibe_engine_set_trace(h.e[i], on_trace, &h);
+    h_post_recv(&h, 1, 0, 100);
+    h_post(&h, 0, IBE_WR_SEND, 0, 10, 0, 0);
+    h_settle(&h);
+    size_t n = h_take(&h, P, 64);
+    h_deliver_all(&h, P, n);
+    n = h_take(&h, P, 64);
+    h_deliver_all(&h, P, n);
+
+    size_t pos = 0;
+    const struct ibe_trace_rec *r;
+    /* requester, doorbell to wire */
+    r = find(&pos, 0, 1, "Host", "DoorbellProcessing");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_sq_doorbell d;
+        ibw_sq_doorbell_unpack(r->words, &d);
+        TU_EQ(d.opcode, 0x0A);
+        TU_EQ(d.qpn, h.qp[0]);
+        TU_EQ(d.offset, 0);
+        TU_EQ(d.size, 2); /* NextSeg + one DataSeg = 32 bytes */
+    }
+    r = find(&pos, 0, 12, "DoorbellProcessing", "WQEScheduler");
+    TU_CHECK(r != NULL);
+    r = find(&pos, 0, 12, "WQEScheduler", "WQEParser");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_db_meta m;
+        ibw_db_meta_unpack(r->words, &m);
+        TU_EQ(m.src_qpn, h.qp[0]);
+        TU_EQ(m.dst_qpn, h.qp[1]);
+        TU_EQ(m.pmtu, 256);
+    }
+    r = find(&pos, 0, 13, "WQEParser", "DataPack");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_common_meta m;
+        ibw_common_meta_unpack(r->words, &m);
+        TU_EQ(m.opcode, 0x0A);
+        TU_EQ(m.service_type, 0); /* RC */
+        TU_EQ(m.msg_size, 10);
+        TU_EQ(m.req_state, 0);
+        TU_EQ(m.legal_entry_num, 1);
+    }
+    r = find(&pos, 0, 14, "WQEParser", "DataPack");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_sg_entry s;
+        ibw_sg_entry_unpack(r->words, &s);
+        TU_EQ(s.length, 10);
+        TU_EQ(s.lkey, h.lkey[0]);
+        TU_EQ(s.va, h.buf[0]);
+    }
+    r = find(&pos, 0, 26, "DataPack", "DMAEngine");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_dma_head d;
+        ibw_dma_head_unpack(r->words, &d);
+        TU_EQ(d.length, 10);
+        TU_EQ(d.addr, h.buf[0]);
+    }
+    r = find(&pos, 0, 13, "DataPack", "RequesterTransControl");
+    TU_CHECK(r != NULL);
+    r = find(&pos, 0, 18, "RequesterTransControl", "ReqPktGen");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_req_hdr_meta m;
+        ibw_req_hdr_meta_unpack(r->words, &m);
+        TU_EQ(m.opcode, 0x04);
+        TU_EQ(m.psn, 100);
+        TU_EQ(m.ackreq, 1);
+        TU_EQ(m.destqp, h.qp[1]);
+        TU_EQ(ibw_bus_bth_pkt_len(r->words), 10);
+    }
+    r = find(&pos, 0, 5, "RequesterTransControl", "TimerControl");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_timer_set_event t;
+        ibw_timer_set_event_unpack(r->words, &t);
+        TU_EQ(t.opcode, 0x00);
+        TU_EQ(t.qpn, h.qp[0]);
+        TU_EQ(t.counter_value, 7);
+        TU_EQ(t.timer_value, 8);
+    }
+    /* responder */
+    size_t bpos = 0;
+    r = find(&bpos, 1, 18, "HeaderParser", "ExecutionEngine");
+    TU_CHECK(r != NULL);
+    r = find(&bpos, 1, 10, "ExecutionEngine", "RQWQEManager");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_rwm_cmd c;
+        ibw_rwm_cmd_unpack(r->words, &c);
+        TU_EQ(c.op, 0); /* FETCH_ENTRY */
+        TU_EQ(c.qpn, h.qp[1]);
+    }
+    r = find(&bpos, 1, 11, "RQWQEManager", "ExecutionEngine");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_rwm_resp c;
+        ibw_rwm_resp_unpack(r->words, &c);
+        TU_EQ(c.code, 0);
+        TU_EQ(c.length, 100);
+        TU_EQ(c.va, h.buf[1]);
+    }
+    r = find(&bpos, 1, 20, "ExecutionEngine", "RespPktGen");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_resp_gen_meta m;
+        ibw_resp_gen_meta_unpack(r->words, &m);
+        TU_EQ(m.opcode, 0x11);
+        TU_EQ(m.psn, 100);
+        TU_EQ(m.msn, 1);
+        TU_EQ(m.pmtu, 1); /* IBA enum 1 = 256 */
+    }
+    r = find(&pos, 0, 19, "HeaderParser", "RequesterRecvControl");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_resp_hdr_meta m;
+        ibw_resp_hdr_meta_unpack(r->words, &m);
+        TU_EQ(m.opcode, 0x11);
+        TU_EQ(m.psn, 100);
+        TU_EQ(m.dw3 >> 24, 0x00); /* AETH syndrome: ACK, credit code 0 (the
+                                     only receive WQE was just consumed) */
+    }
+    r = find(&pos, 0, 5, "RequesterRecvControl", "TimerControl");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_timer_set_event t;
+        ibw_timer_set_event_unpack(r->words, &t);
+        TU_EQ(t.opcode, 0xFF); /* stop: nothing left outstanding */
+    }
+
+    /* the Read */
+    uint8_t *b = ibe_mem_ptr(h.e[1], h.buf[1], 65536);
+    for (int i = 0; i < 600; i++)
+        b[1000 + i] = (uint8_t)i;
+    size_t start = nT;
+    h_post(&h, 0, IBE_WR_RDMA_READ, 4096, 600, 1000, 0);
+    h_settle(&h);
+    n = h_take(&h, P, 64);
+    h_deliver_all(&h, P, n);
+    n = h_take(&h, P, 64);
+    h_deliver_all(&h, P, n);
+    pos = start;
+    r = find(&pos, 0, 15, "WQEParser", "DataPack");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_raddr_meta m;
+        ibw_raddr_meta_unpack(r->words, &m);
+        TU_EQ(m.va, h.buf[1] + 1000);
+        TU_EQ(m.rkey, h.rkey[1]);
+    }
+    r = find(&pos, 0, 21, "RequesterTransControl", "MultiQueue");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_rpb_list_entry m;
+        ibw_rpb_list_entry_unpack(r->words, &m);
+        TU_EQ(m.empty, 0);
+    }
+    r = find(&pos, 0, 18, "RequesterTransControl", "ReqPktGen");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_req_hdr_meta m;
+        ibw_req_hdr_meta_unpack(r->words, &m);
+        TU_EQ(m.opcode, 0x0C);
+        TU_EQ(m.psn, 101);
+        /* RETH in dwords 3..6: VA high, VA low, R_Key, DMA length */
+        TU_EQ(m.dw3, (uint32_t)((h.buf[1] + 1000) >> 32));
+        TU_EQ(m.dw4, (uint32_t)(h.buf[1] + 1000));
+        TU_EQ(m.dw5, h.rkey[1]);
+        TU_EQ(m.dw6, 600);
+    }
+    bpos = start;
+    r = find(&bpos, 1, 3, "ExecutionEngine", "AddressTranslation");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_vtp_cmd c;
+        ibw_vtp_cmd_unpack(r->words, &c);
+        TU_EQ(c.key, h.rkey[1]);
+        TU_EQ(c.length, 600);
+        TU_EQ(c.flags, 4); /* R_READ */
+    }
+    r = find(&bpos, 1, 4, "AddressTranslation", "ExecutionEngine");
+    TU_CHECK(r != NULL);
+    if (r)
+        TU_EQ(ibw_vtp_resp_get_state(r->words), 0);
+    for (unsigned k = 0; k < 3; k++) {
+        r = find(&pos, 0, 19, "HeaderParser", "RequesterRecvControl");
+        TU_CHECK(r != NULL);
+        if (r) {
+            TU_EQ(ibw_resp_hdr_meta_get_opcode(r->words), 0x0D + k);
+            TU_EQ(ibw_resp_hdr_meta_get_psn(r->words), 101 + k);
+        }
+        r = find(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager");
+        TU_CHECK(r != NULL);
+        if (r)
+            TU_EQ(ibw_sem_cmd_get_op(r->words), 0); /* FETCH */
+        r = find(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl");
+        TU_CHECK(r != NULL);
+        if (r) {
+            struct ibw_sem_resp s;
+            ibw_sem_resp_unpack(r->words, &s);
+            TU_EQ(s.code, 0);
+            TU_EQ(s.va, h.buf[0] + 4096 + 256u * k); /* UPDATE moved it on */
+            TU_EQ(s.length, 600 - 256u * k);
+        }
+        r = find(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager");
+        TU_CHECK(r != NULL);
+        if (r)
+            TU_EQ(ibw_sem_cmd_get_op(r->words), k < 2 ? 1 : 2); /* UPDATE, RELEASE */
+    }
+    struct ibe_wc wc[4];
+    TU_EQ(h_poll(&h, 0, wc, 4), 2);
+    TU_MEMEQ(ibe_mem_ptr(h.e[0], h.buf[0] + 4096, 600), b + 1000, 600);
+    TU_CHECK(ibe_engine_stats(h.e[0])->records > 40);
+    h_free(&h);
+    return tu_done("engine_trace");
+}

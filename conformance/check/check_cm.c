@@ -36,11 +36,6 @@ static const char *state_name(unsigned s)
     return s < sizeof n / sizeof n[0] ? n[s] : "?";
 }
 
-static int addr_eq(const struct chk_addr *a, const struct chk_addr *b)
-{
-    return a->kind == b->kind && !memcmp(a->a, b->a, sizeof a->a);
-}
-
 void chk_cm_free(struct chk *c)
 {
     free(c->cm);
@@ -68,7 +63,7 @@ static struct chk_cm *by_client(struct chk *c, const struct chk_addr *client,
                                 uint32_t id)
 {
     for (uint32_t i = c->ncm; i-- > 0;)
-        if (c->cm[i].client_id == id && addr_eq(&c->cm[i].client, client))
+        if (c->cm[i].client_id == id && chk_addr_eq(&c->cm[i].client, client))
             return &c->cm[i];
     return NULL;
 }
@@ -79,7 +74,7 @@ static struct chk_cm *by_server(struct chk *c, const struct chk_addr *server,
 {
     for (uint32_t i = c->ncm; i-- > 0;)
         if (c->cm[i].state >= CM_REP_SENT && c->cm[i].server_id == id &&
-            addr_eq(&c->cm[i].server, server))
+            chk_addr_eq(&c->cm[i].server, server))
             return &c->cm[i];
     return NULL;
 }

@@ -16,11 +16,6 @@ static uint32_t flow_pmtu(const struct chk *c, const struct chk_flow *f)
     return c->o.pmtu ? c->o.pmtu : f->s.pmtu;
 }
 
-static int addr_eq(const struct chk_addr *a, const struct chk_addr *b)
-{
-    return a->kind == b->kind && !memcmp(a->a, b->a, sizeof a->a);
-}
-
 /* Has the flow's request stream been seen sending PSN r? */
 static int psn_in_window(const struct chk_flow *f, uint32_t r)
 {
@@ -54,7 +49,7 @@ static struct chk_flow *flow_for_response(struct chk *c,
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *g = &c->flows[i];
         if (g->s.req_qpn_known || !g->s.resp_qpn_known || g->tr == IBW_TR_UC ||
-            !addr_eq(&g->s.req, dst) || !addr_eq(&g->s.resp, src))
+            !chk_addr_eq(&g->s.req, dst) || !chk_addr_eq(&g->s.resp, src))
             continue;
         ncand++;
         only = g;

@@ -3,6 +3,7 @@
 #define IBWIRE_CHECK_INT_H
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -20,6 +21,12 @@ static inline int32_t chk_psn_diff(uint32_t a, uint32_t b)
 static inline uint32_t chk_psn_add(uint32_t a, uint32_t n)
 {
     return (a + n) & CHK_PSN_MASK;
+}
+
+/* Same endpoint address? */
+static inline int chk_addr_eq(const struct chk_addr *a, const struct chk_addr *b)
+{
+    return a->kind == b->kind && !memcmp(a->a, b->a, sizeof a->a);
 }
 
 /* What a packet was, per PSN, when first sent. */

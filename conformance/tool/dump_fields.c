@@ -85,6 +85,14 @@ static unsigned put_str(struct dump_val *v, const char *s)
         return h ? put_u(v, (uint64_t)(expr)) : 0;                            \
     }
 
+/* A getter for a byte field (address, GID) of n bytes at `expr`. */
+#define BYTES_GETTER(fn, H, expr, n)                                          \
+    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
+    {                                                                         \
+        const uint8_t *h = hdr(fr, H);                                        \
+        return h ? put_bytes(v, (expr), (n)) : 0;                             \
+    }
+
 /* ---- frame ------------------------------------------------------------- */
 
 static unsigned get_frame_number(const struct dump_frame *fr,
@@ -115,16 +123,8 @@ static unsigned get_erf_types(const struct dump_frame *fr, struct dump_val *v)
 
 /* ---- Ethernet, 802.1Q ---------------------------------------------------- */
 
-static unsigned get_eth_dst(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_ETH);
-    return h ? put_bytes(v, ibw_eth_get_dmac(h), 6) : 0;
-}
-static unsigned get_eth_src(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_ETH);
-    return h ? put_bytes(v, ibw_eth_get_smac(h), 6) : 0;
-}
+BYTES_GETTER(get_eth_dst, IBW_HDR_ETH, ibw_eth_get_dmac(h), 6)
+BYTES_GETTER(get_eth_src, IBW_HDR_ETH, ibw_eth_get_smac(h), 6)
 INT_GETTER(get_eth_type, hdr, IBW_HDR_ETH, ibw_eth_get_ethertype(h))
 
 /* Wireshark's vlan.* are the 0x8100 tags; an 802.1ad (0x88A8) tag is
@@ -159,16 +159,8 @@ VLAN_GETTER(get_vlan_etype, ibw_vlan_get_ethertype(h))
 
 /* ---- IPv4, IPv6, UDP ----------------------------------------------------- */
 
-static unsigned get_ip_src(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_IPV4);
-    return h ? put_bytes(v, ibw_ipv4_get_saddr(h), 4) : 0;
-}
-static unsigned get_ip_dst(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_IPV4);
-    return h ? put_bytes(v, ibw_ipv4_get_daddr(h), 4) : 0;
-}
+BYTES_GETTER(get_ip_src, IBW_HDR_IPV4, ibw_ipv4_get_saddr(h), 4)
+BYTES_GETTER(get_ip_dst, IBW_HDR_IPV4, ibw_ipv4_get_daddr(h), 4)
 INT_GETTER(get_ip_hdr_len, hdr, IBW_HDR_IPV4, ibw_ipv4_hdr_len(h))
 INT_GETTER(get_ip_dsfield, hdr, IBW_HDR_IPV4, h[1])
 INT_GETTER(get_ip_dscp, hdr, IBW_HDR_IPV4, ibw_ipv4_get_dscp(h))
@@ -180,16 +172,8 @@ INT_GETTER(get_ip_ttl, hdr, IBW_HDR_IPV4, ibw_ipv4_get_ttl(h))
 INT_GETTER(get_ip_proto, hdr, IBW_HDR_IPV4, ibw_ipv4_get_protocol(h))
 INT_GETTER(get_ip_checksum, hdr, IBW_HDR_IPV4, ibw_ipv4_get_checksum(h))
 
-static unsigned get_ipv6_src(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_IPV6);
-    return h ? put_bytes(v, ibw_ipv6_get_saddr(h), 16) : 0;
-}
-static unsigned get_ipv6_dst(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_IPV6);
-    return h ? put_bytes(v, ibw_ipv6_get_daddr(h), 16) : 0;
-}
+BYTES_GETTER(get_ipv6_src, IBW_HDR_IPV6, ibw_ipv6_get_saddr(h), 16)
+BYTES_GETTER(get_ipv6_dst, IBW_HDR_IPV6, ibw_ipv6_get_daddr(h), 16)
 INT_GETTER(get_ipv6_tclass, hdr, IBW_HDR_IPV6, ibw_ipv6_get_tclass(h))
 INT_GETTER(get_ipv6_flow, hdr, IBW_HDR_IPV6, ibw_ipv6_get_flowlabel(h))
 INT_GETTER(get_ipv6_plen, hdr, IBW_HDR_IPV6, ibw_ipv6_get_paylen(h))
@@ -217,16 +201,8 @@ INT_GETTER(get_grh_flowlabel, hdr, IBW_HDR_GRH, ibw_grh_get_flowlabel(h))
 INT_GETTER(get_grh_paylen, hdr, IBW_HDR_GRH, ibw_grh_get_paylen(h))
 INT_GETTER(get_grh_nxthdr, hdr, IBW_HDR_GRH, ibw_grh_get_nxthdr(h))
 INT_GETTER(get_grh_hoplmt, hdr, IBW_HDR_GRH, ibw_grh_get_hoplmt(h))
-static unsigned get_grh_sgid(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_GRH);
-    return h ? put_bytes(v, ibw_grh_get_sgid(h), 16) : 0;
-}
-static unsigned get_grh_dgid(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = hdr(fr, IBW_HDR_GRH);
-    return h ? put_bytes(v, ibw_grh_get_dgid(h), 16) : 0;
-}
+BYTES_GETTER(get_grh_sgid, IBW_HDR_GRH, ibw_grh_get_sgid(h), 16)
+BYTES_GETTER(get_grh_dgid, IBW_HDR_GRH, ibw_grh_get_dgid(h), 16)
 
 INT_GETTER(get_bth_opcode, hdr, IBW_HDR_BTH, ibw_bth_get_opcode(h))
 INT_GETTER(get_bth_se, hdr, IBW_HDR_BTH, ibw_bth_get_se(h))
@@ -402,40 +378,29 @@ const char *dump_crc_status_name(uint8_t s)
     return s == IBW_CRC_GOOD ? "good" : s == IBW_CRC_BAD ? "bad" : "absent";
 }
 
-static unsigned get_icrc_status(const struct dump_frame *fr,
-                                struct dump_val *v)
-{
-    if (!fr->pkt)
-        return 0;
-    return put_str(v, dump_crc_status_name(fr->pkt->icrc_status));
-}
-static unsigned get_icrc_wire(const struct dump_frame *fr, struct dump_val *v)
-{
-    const struct ibw_pkt *p = fr->pkt;
-    return p && p->icrc_status != IBW_CRC_ABSENT ? put_u(v, p->icrc_wire) : 0;
-}
-static unsigned get_icrc_calc(const struct dump_frame *fr, struct dump_val *v)
-{
-    const struct ibw_pkt *p = fr->pkt;
-    return p && p->icrc_status != IBW_CRC_ABSENT ? put_u(v, p->icrc_calc) : 0;
-}
-static unsigned get_vcrc_status(const struct dump_frame *fr,
-                                struct dump_val *v)
-{
-    if (!fr->pkt)
-        return 0;
-    return put_str(v, dump_crc_status_name(fr->pkt->vcrc_status));
-}
-static unsigned get_vcrc_wire(const struct dump_frame *fr, struct dump_val *v)
-{
-    const struct ibw_pkt *p = fr->pkt;
-    return p && p->vcrc_status != IBW_CRC_ABSENT ? put_u(v, p->vcrc_wire) : 0;
-}
-static unsigned get_vcrc_calc(const struct dump_frame *fr, struct dump_val *v)
-{
-    const struct ibw_pkt *p = fr->pkt;
-    return p && p->vcrc_status != IBW_CRC_ABSENT ? put_u(v, p->vcrc_calc) : 0;
-}
+/* Verdict, carried and computed value of the ICRC or VCRC. */
+#define CRC_GETTERS(name, status, wire, calc)                                 \
+    static unsigned get_##name##_status(const struct dump_frame *fr,         \
+                                        struct dump_val *v)                  \
+    {                                                                         \
+        return fr->pkt ? put_str(v, dump_crc_status_name(fr->pkt->status))   \
+                       : 0;                                                   \
+    }                                                                         \
+    static unsigned get_##name##_wire(const struct dump_frame *fr,           \
+                                      struct dump_val *v)                    \
+    {                                                                         \
+        const struct ibw_pkt *p = fr->pkt;                                    \
+        return p && p->status != IBW_CRC_ABSENT ? put_u(v, p->wire) : 0;      \
+    }                                                                         \
+    static unsigned get_##name##_calc(const struct dump_frame *fr,           \
+                                      struct dump_val *v)                    \
+    {                                                                         \
+        const struct ibw_pkt *p = fr->pkt;                                    \
+        return p && p->status != IBW_CRC_ABSENT ? put_u(v, p->calc) : 0;      \
+    }
+CRC_GETTERS(icrc, icrc_status, icrc_wire, icrc_calc)
+CRC_GETTERS(vcrc, vcrc_status, vcrc_wire, vcrc_calc)
+
 static unsigned get_ip_csum_status(const struct dump_frame *fr,
                                    struct dump_val *v)
 {

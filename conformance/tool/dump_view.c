@@ -11,34 +11,6 @@
 
 #include "dump_view.h"
 
-/* The descriptor of each header the parse view can hold. */
-static const struct ibw_format *hdr_format(unsigned h)
-{
-    switch (h) {
-    case IBW_HDR_ETH: return ibw_eth_format();
-    case IBW_HDR_VLAN:
-    case IBW_HDR_VLAN2: return ibw_vlan_format();
-    case IBW_HDR_IPV4: return ibw_ipv4_format();
-    case IBW_HDR_IPV6: return ibw_ipv6_format();
-    case IBW_HDR_UDP: return ibw_udp_format();
-    case IBW_HDR_LRH: return ibw_lrh_format();
-    case IBW_HDR_GRH: return ibw_grh_format();
-    case IBW_HDR_BTH: return ibw_bth_format();
-    case IBW_HDR_RDETH: return ibw_rdeth_format();
-    case IBW_HDR_DETH: return ibw_deth_format();
-    case IBW_HDR_XRCETH: return ibw_xrceth_format();
-    case IBW_HDR_RETH: return ibw_reth_format();
-    case IBW_HDR_FETH: return ibw_feth_format();
-    case IBW_HDR_ATOMICETH: return ibw_atomiceth_format();
-    case IBW_HDR_AETH: return ibw_aeth_format();
-    case IBW_HDR_ATOMICACKETH: return ibw_atomicacketh_format();
-    case IBW_HDR_IMMDT: return ibw_immdt_format();
-    case IBW_HDR_IETH: return ibw_ieth_format();
-    case IBW_HDR_CNP: return ibw_cnp_format();
-    default: return NULL;
-    }
-}
-
 /* Counters and lengths read better in decimal; keys, QPs, addresses and
  * checksums in hex. */
 static int wide_decimal(const char *name)
@@ -95,10 +67,18 @@ static void field_text(const struct ibw_format *fmt, const struct ibw_field *f,
     }
 }
 
-static size_t hdr_avail(const struct ibw_pkt *p, unsigned h)
+/* Header h of the view: its descriptor, first byte and the bytes from there
+ * to the end of the frame.  0 when the view does not hold it. */
+static int header_at(const struct ibw_pkt *p, unsigned h,
+                     const struct ibw_format **fmt, const uint8_t **base,
+                     size_t *avail)
 {
-    size_t end = p->len;
-    return end > p->off[h] ? end - p->off[h] : 0;
+    *fmt = ibw_hdr_format(h);
+    if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !*fmt)
+        return 0;
+    *base = p->data + p->off[h];
+    *avail = p->len > p->off[h] ? p->len - p->off[h] : 0;
+    return 1;
 }
 
 void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
@@ -123,12 +103,12 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
                         c->not_iba ? c->not_iba : "no IBA framing");
         return;
     }
+    const struct ibw_format *fmt;
+    const uint8_t *base;
+    size_t avail;
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
-        const struct ibw_format *fmt = hdr_format(h);
-        if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !fmt)
+        if (!header_at(p, h, &fmt, &base, &avail))
             continue;
-        const uint8_t *base = p->data + p->off[h];
-        size_t avail = hdr_avail(p, h);
         dump_out_printf(o, "  %-12s", ibw_hdr_name(h));
         for (size_t i = 0; i < fmt->nfields; i++) {
             field_text(fmt, &fmt->fields[i], base, avail, val, sizeof val);
@@ -217,12 +197,12 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
     json_key(o, "headers", &first);
     dump_out_char(o, '[');
     int first_hdr = 1;
+    const struct ibw_format *fmt;
+    const uint8_t *base;
+    size_t avail;
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
-        const struct ibw_format *fmt = hdr_format(h);
-        if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !fmt)
+        if (!header_at(p, h, &fmt, &base, &avail))
             continue;
-        const uint8_t *base = p->data + p->off[h];
-        size_t avail = hdr_avail(p, h);
         if (!first_hdr)
             dump_out_char(o, ',');
         first_hdr = 0;

@@ -95,16 +95,37 @@ static int ack(struct conn *c, uint32_t psn, uint8_t syndrome)
 static const uint64_t remote_va = 0x00007f3a12340000ull;
 static const uint32_t remote_rkey = 0x1a2b3c;
 
+/* A request from A that carries a RETH for remote_va + off. */
+static void rdma_spec(struct ibw_build_spec *s, uint64_t off, uint32_t len)
+{
+    endpoint(s, 1);
+    s->reth.va = remote_va + off;
+    s->reth.rkey = remote_rkey;
+    s->reth.dmalen = len;
+}
+
+/* A READ RESPONSE from B: PSN, payload slice. */
+static int read_resp(struct conn *c, uint8_t op, uint32_t psn, size_t off,
+                     size_t n)
+{
+    struct ibw_build_spec s;
+    endpoint(&s, 0);
+    s.bth.opcode = op;
+    s.bth.psn = psn;
+    s.aeth.syndrome = ibw_aeth_syndrome(IBW_AETH_ACK, 15);
+    s.aeth.msn = c->msn_b;
+    s.payload = c->data + off;
+    s.payload_len = n;
+    return send_pkt(c, &s);
+}
+
 static int script(struct conn *c)
 {
     struct ibw_build_spec s;
     int rc = 0;
 
     /* RDMA WRITE of 600 bytes: 256 + 256 + 88. */
-    endpoint(&s, 1);
-    s.reth.va = remote_va;
-    s.reth.rkey = remote_rkey;
-    s.reth.dmalen = 600;
+    rdma_spec(&s, 0, 600);
     rc |= req(c, 0x06, 0, PMTU, 0, &s);
     endpoint(&s, 1);
     rc |= req(c, 0x07, PMTU, PMTU, 0, &s);
@@ -122,30 +143,13 @@ static int script(struct conn *c)
     rc |= ack(c, c->psn_a - 1, ibw_aeth_syndrome(IBW_AETH_ACK, 15));
 
     /* RDMA READ of 512 bytes: one request, two response PSNs. */
-    endpoint(&s, 1);
-    s.reth.va = remote_va + 0x1000;
-    s.reth.rkey = remote_rkey;
-    s.reth.dmalen = 512;
+    rdma_spec(&s, 0x1000, 512);
     uint32_t read_psn = c->psn_a;
     rc |= req(c, 0x0C, 0, 0, 1, &s);
     c->psn_a = read_psn + 2; /* the responses use PSN and PSN+1 */
     c->msn_b++;
-    endpoint(&s, 0);
-    s.bth.opcode = 0x0D;
-    s.bth.psn = read_psn;
-    s.aeth.syndrome = ibw_aeth_syndrome(IBW_AETH_ACK, 15);
-    s.aeth.msn = c->msn_b;
-    s.payload = c->data + 100;
-    s.payload_len = PMTU;
-    rc |= send_pkt(c, &s);
-    endpoint(&s, 0);
-    s.bth.opcode = 0x0F;
-    s.bth.psn = read_psn + 1;
-    s.aeth.syndrome = ibw_aeth_syndrome(IBW_AETH_ACK, 15);
-    s.aeth.msn = c->msn_b;
-    s.payload = c->data + 100 + PMTU;
-    s.payload_len = 512 - PMTU;
-    rc |= send_pkt(c, &s);
+    rc |= read_resp(c, 0x0D, read_psn, 100, PMTU);
+    rc |= read_resp(c, 0x0F, read_psn + 1, 100 + PMTU, 512 - PMTU);
 
     /* COMPARE SWAP and FETCH ADD on one 8-byte word. */
     static const struct {
@@ -188,17 +192,11 @@ static int script(struct conn *c)
 
     /* RDMA WRITE ONLY WITH IMMEDIATE, 64 bytes, and a second unacknowledged
      * WRITE ONLY, both covered by one ACK. */
-    endpoint(&s, 1);
-    s.reth.va = remote_va + 0x3000;
-    s.reth.rkey = remote_rkey;
-    s.reth.dmalen = 64;
+    rdma_spec(&s, 0x3000, 64);
     s.immdt.imm = 0xC0FFEE02;
     rc |= req(c, 0x0B, 700, 64, 0, &s);
     c->msn_b++;
-    endpoint(&s, 1);
-    s.reth.va = remote_va + 0x3040;
-    s.reth.rkey = remote_rkey;
-    s.reth.dmalen = 13; /* 3 pad bytes */
+    rdma_spec(&s, 0x3040, 13); /* 3 pad bytes */
     rc |= req(c, 0x0A, 800, 13, 1, &s);
     c->msn_b++;
     rc |= ack(c, c->psn_a - 1, ibw_aeth_syndrome(IBW_AETH_ACK, 16));

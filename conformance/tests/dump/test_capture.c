@@ -62,6 +62,17 @@ static void write_one(const char *name, enum cap_file_format fmt, int lt,
     TU_EQ(cap_writer_close(w), 0);
 }
 
+/* The file `name` holds `total` bytes and `want` at offset `at`. */
+static void check_file(const char *name, size_t total, size_t at,
+                       const uint8_t *want, size_t n)
+{
+    uint8_t got[256];
+    size_t len = slurp(tmp_path(name), got, sizeof got);
+    TU_EQ(len, total);
+    if (len >= at + n)
+        TU_MEMEQ(got + at, want, n);
+}
+
 static void test_writer_pcap_247(void)
 {
     static const uint8_t want[] = {
@@ -76,11 +87,8 @@ static void test_writer_pcap_247(void)
         0x04, 0x00, 0x00, 0x00, /* caplen */
         0x04, 0x00, 0x00, 0x00, /* len */
         0xde, 0xad, 0xbe, 0xef};
-    uint8_t got[256];
     write_one("w247.pcap", CAP_FORMAT_PCAP, 247, "dropped in pcap");
-    size_t n = slurp(tmp_path("w247.pcap"), got, sizeof got);
-    TU_EQ(n, sizeof want);
-    TU_MEMEQ(got, want, sizeof want);
+    check_file("w247.pcap", sizeof want, 0, want, sizeof want);
 }
 
 static void test_writer_pcap_erf(void)
@@ -96,12 +104,11 @@ static void test_writer_pcap_erf(void)
         0x00, 0x00, /* loss counter */
         0x00, 0x04, /* wlen 4 */
         0xde, 0xad, 0xbe, 0xef};
-    uint8_t got[256];
+    static const uint8_t linktype_197[4] = {197, 0, 0, 0};
     write_one("werf.pcap", CAP_FORMAT_PCAP, 197, NULL);
-    size_t n = slurp(tmp_path("werf.pcap"), got, sizeof got);
-    TU_EQ(n, 24 + sizeof want_record);
-    TU_EQ(got[20], 197);
-    TU_MEMEQ(got + 24, want_record, sizeof want_record);
+    check_file("werf.pcap", 24 + sizeof want_record, 20, linktype_197, 4);
+    check_file("werf.pcap", 24 + sizeof want_record, 24, want_record,
+               sizeof want_record);
 }
 
 static void test_writer_pcap_exported(void)
@@ -111,13 +118,13 @@ static void test_writer_pcap_exported(void)
         'i', 'n', 'f', 'i', 'n', 'i', 'b', 'a', 'n', 'd', 0, 0,
         0x00, 0x00, 0x00, 0x00, /* tag 0 end of options, length 0 */
         0xde, 0xad, 0xbe, 0xef};
-    uint8_t got[256];
+    static const uint8_t linktype_252[4] = {252, 0, 0, 0};
+    static const uint8_t caplen_24[4] = {24, 0, 0, 0};
+    size_t total = 24 + 16 + sizeof want_data;
     write_one("w252.pcap", CAP_FORMAT_PCAP, 252, NULL);
-    size_t n = slurp(tmp_path("w252.pcap"), got, sizeof got);
-    TU_EQ(n, 24 + 16 + sizeof want_data);
-    TU_EQ(got[20], 252);
-    TU_EQ(got[32], sizeof want_data); /* caplen */
-    TU_MEMEQ(got + 40, want_data, sizeof want_data);
+    check_file("w252.pcap", total, 20, linktype_252, 4);
+    check_file("w252.pcap", total, 32, caplen_24, 4);
+    check_file("w252.pcap", total, 40, want_data, sizeof want_data);
 }
 
 static void test_writer_pcapng_comment(void)
@@ -145,11 +152,8 @@ static void test_writer_pcapng_comment(void)
         0x01, 0x00, 0x02, 0x00, 'h', 'i', 0x00, 0x00, /* opt_comment */
         0x00, 0x00, 0x00, 0x00,                        /* opt_endofopt */
         0x30, 0x00, 0x00, 0x00};
-    uint8_t got[256];
     write_one("wc.pcapng", CAP_FORMAT_PCAPNG, 1, "hi");
-    size_t n = slurp(tmp_path("wc.pcapng"), got, sizeof got);
-    TU_EQ(n, sizeof want);
-    TU_MEMEQ(got, want, sizeof want);
+    check_file("wc.pcapng", sizeof want, 0, want, sizeof want);
 }
 
 static void test_writer_refuses(void)

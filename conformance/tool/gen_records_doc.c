@@ -69,6 +69,12 @@ static void put_cell(struct text *t, const char *s)
     }
 }
 
+/* The document covers the engine records (catalog IDs E1-E28) only. */
+static int is_engine_record(const struct ibw_format *f)
+{
+    return f->conv == IBW_CONV_RECORD && f->id[0] == 'E';
+}
+
 static const char *kind_note(const struct ibw_field *f)
 {
     return f->kind == IBW_FK_WIDE ? " (WIDE: uint32_t words)" : "";
@@ -187,7 +193,7 @@ static void generate(struct text *t)
     size_t n = ibw_registry_count();
     for (size_t i = 0; i < n; i++) {
         const struct ibw_format *f = ibw_registry_get(i);
-        if (f->conv != IBW_CONV_RECORD)
+        if (!is_engine_record(f))
             continue;
         putf(t, "| [`%s`](#%s) | %s | %" PRIu32 " | ", f->name, f->name,
              f->id, f->width);
@@ -200,7 +206,7 @@ static void generate(struct text *t)
            "documents, with\nthe resolution chosen.\n\n");
     for (size_t i = 0; i < n; i++) {
         const struct ibw_format *f = ibw_registry_get(i);
-        if (f->conv != IBW_CONV_RECORD ||
+        if (!is_engine_record(f) ||
             !(strstr(f->layout, "onflict") || strstr(f->layout, "orrected")))
             continue;
         putf(t, "- `%s` (%s): %s\n", f->name, f->id, f->layout);
@@ -210,7 +216,7 @@ static void generate(struct text *t)
     put(t, "\n## Records\n");
     for (size_t i = 0; i < n; i++) {
         const struct ibw_format *f = ibw_registry_get(i);
-        if (f->conv != IBW_CONV_RECORD)
+        if (!is_engine_record(f))
             continue;
         putf(t, "\n### %s\n\n", f->name);
         putf(t, "%s %s, %" PRIu32 " bits (%" PRIu32 " words).\n\n", f->id,

@@ -44,7 +44,9 @@
     X(ibw_cxt_view_state)                                                     \
     X(ibw_cxt_view_npst)                                                      \
     X(ibw_cxt_view_cst)                                                       \
+    X(ibw_cxt_view_cst_doc)                                                   \
     X(ibw_cxt_view_rst)                                                       \
+    X(ibw_cxt_view_rst_doc)                                                   \
     X(ibw_cxt_view_encap)                                                     \
     X(ibw_vtp_cmd)                                                            \
     X(ibw_vtp_resp)                                                           \

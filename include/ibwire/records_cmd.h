@@ -120,9 +120,36 @@ IBW_RECORD_FORMAT(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_FIELDS, 256,
                   "cxt_view_cst", "E2",
                   "context view for RequesterRecvControl (RD_CQ_CTX CST)",
                   "seed 000 T7.37, T7.42",
-                  "RTL. Documents T7.42 show a partial view (word 0 UnAcked "
-                  "PSN | QPState, word 1 Next PSN, CQ L_Key in word 2); the "
-                  "RTL moved CQ L_Key to [127:96] and added the rest")
+                  "RTL (conflict found: documents T7.42 show a 96-bit view, "
+                  "CQ L_Key in [95:64] where the RTL has the remote QPN: "
+                  "cxt_view_cst_doc, converters ibw_cxt_view_cst_to_doc/"
+                  "_from_doc)")
+
+/* E2 the documents' RequesterRecvControl view (T7.42), 96 bits. */
+#define IBW_CXT_VIEW_CST_DOC_FIELDS(X, c)                                     \
+    X(c, state, 2, 0, U8, "QP state (enum ibw_cxt_qp_state)")                 \
+    X(c, unacked_psn, 31, 8, U32, "UnAckedPSN")                               \
+    X(c, next_psn, 63, 40, U32, "NextPSN")                                    \
+    X(c, cq_lkey, 95, 64, U32, "CQ L_Key")
+IBW_RECORD_FORMAT(ibw_cxt_view_cst_doc, IBW_CXT_VIEW_CST_DOC_FIELDS, 96,
+                  "cxt_view_cst_doc", "E2",
+                  "context view for RequesterRecvControl, documents' variant",
+                  "seed 000 T7.42", "documents' variant of cxt_view_cst")
+
+/* RTL view -> documents' view (the fields T7.42 has no place for are
+ * dropped). */
+static inline void ibw_cxt_view_cst_to_doc(const struct ibw_cxt_view_cst *in,
+                                           struct ibw_cxt_view_cst_doc *out)
+{
+    IBW_CXT_VIEW_CST_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
+}
+/* Documents' view -> RTL view, the other fields 0. */
+static inline void ibw_cxt_view_cst_from_doc(const struct ibw_cxt_view_cst_doc *in,
+                                             struct ibw_cxt_view_cst *out)
+{
+    memset(out, 0, sizeof *out);
+    IBW_CXT_VIEW_CST_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
+}
 
 /* E2 context view for ExecutionEngine (RD_QP_CTX/RST), 320 bits. */
 #define IBW_CXT_VIEW_RST_FIELDS(X, c)                                         \
@@ -147,9 +174,54 @@ IBW_RECORD_FORMAT(ibw_cxt_view_rst, IBW_CXT_VIEW_RST_FIELDS, 320,
                   "cxt_view_rst", "E2",
                   "QP context view for ExecutionEngine (RD_QP_CTX RST)",
                   "seed 000 T7.37, T7.41",
-                  "RTL. Documents T7.41 show a partial 128-bit view (word 0 "
-                  "Expected PSN | RNRTimer | QPState, then L_Key, PD, "
-                  "PMTU | P_Key); the RTL reordered and extended it")
+                  "RTL (conflict found: documents T7.41 show a 128-bit view, "
+                  "word 0 as here, then L_Key, PD, PMTU | P_Key: "
+                  "cxt_view_rst_doc, converters ibw_cxt_view_rst_to_doc/"
+                  "_from_doc)")
+
+/* E2 the documents' ExecutionEngine view (T7.41), 128 bits. */
+#define IBW_CXT_VIEW_RST_DOC_FIELDS(X, c)                                     \
+    X(c, state, 2, 0, U8, "QP state (enum ibw_cxt_qp_state)")                 \
+    X(c, rnr_timer, 7, 3, U8, "RNR NAK timer code")                           \
+    X(c, expected_psn, 31, 8, U32, "ExpectedPSN")                             \
+    X(c, lkey, 63, 32, U32, "L_Key (the RTL view's RQ L_Key)")                \
+    X(c, pd, 95, 64, U32, "protection domain (the RTL view's QP PD)")         \
+    X(c, pkey, 111, 96, U16, "P_Key")                                         \
+    X(c, pmtu, 127, 112, U16, "PMTU, IBA enum 1..5")
+IBW_RECORD_FORMAT(ibw_cxt_view_rst_doc, IBW_CXT_VIEW_RST_DOC_FIELDS, 128,
+                  "cxt_view_rst_doc", "E2",
+                  "QP context view for ExecutionEngine, documents' variant",
+                  "seed 000 T7.41", "documents' variant of cxt_view_rst")
+
+/* RTL view -> documents' view (fields without a place are dropped). */
+static inline void ibw_cxt_view_rst_to_doc(const struct ibw_cxt_view_rst *in,
+                                           struct ibw_cxt_view_rst_doc *out)
+{
+    out->state = in->state;
+    out->rnr_timer = in->rnr_timer;
+    out->expected_psn = in->expected_psn;
+    out->lkey = in->rq_lkey;
+    out->pd = in->qp_pd;
+    out->pkey = in->pkey;
+    out->pmtu = in->pmtu;
+}
+/* Documents' view -> RTL view, the other fields 0.  IBW_E_RANGE when the
+ * 16-bit PMTU does not fit the RTL's 3 bits. */
+static inline int ibw_cxt_view_rst_from_doc(const struct ibw_cxt_view_rst_doc *in,
+                                            struct ibw_cxt_view_rst *out)
+{
+    if (in->pmtu > 7)
+        return IBW_E_RANGE;
+    memset(out, 0, sizeof *out);
+    out->state = in->state;
+    out->rnr_timer = in->rnr_timer;
+    out->expected_psn = in->expected_psn;
+    out->rq_lkey = in->lkey;
+    out->qp_pd = in->pd;
+    out->pkey = in->pkey;
+    out->pmtu = (uint8_t)in->pmtu;
+    return IBW_OK;
+}
 
 /* E2 context view for frame encapsulation (RD_QP_CTX/ENCAP), 256 bits. */
 #define IBW_CXT_VIEW_ENCAP_FIELDS(X, c)                                       \

@@ -44,7 +44,9 @@ def expect_err(args, *names):
 rc, out, err = run("list")
 check(rc == 0, "list exit")
 lines = out.splitlines()
-check(len(lines) == 51, f"list has {len(lines)} lines, want 51")
+# 53 engine records; other families may add bus-order formats later
+check(len(lines) >= 53, f"list has {len(lines)} lines, want at least 53")
+check(len(set(lines)) == len(lines), "list repeats a line")
 for want in ["sq_doorbell 64", "timer_entry 23", "link_word 72",
              "stream_word 258", "common_meta 368", "dma_head 128",
              "rpb_element 265", "swpb_element 268", "wqe_indicator 1"]:

@@ -178,7 +178,8 @@ int main(int argc, char **argv)
     int iters = argc > 1 ? atoi(argv[1]) : 500;
     size_t nrec = 0;
     for (size_t i = 0; i < ibw_registry_count(); i++)
-        nrec += ibw_registry_get(i)->conv == IBW_CONV_RECORD;
+        nrec += ibw_registry_get(i)->conv == IBW_CONV_RECORD &&
+                ibw_registry_get(i)->id[0] == 'E';
     TU_EQ(NOPS, nrec);
     for (size_t k = 0; k < NOPS; k++) {
         check_descriptor(&ops[k]);

@@ -190,6 +190,56 @@ static void test_cxt_views(void)
                                    0xA500ABCD};
     CHECK_VEC(ibw_cxt_view_rst, IBW_CXT_VIEW_RST_FIELDS, rs, wrs);
 
+    /* documents' CST view (T7.42): state 3, UnAcked PSN 0xAAA [31:8] ->
+     * w0 0x000AAA03; Next PSN 0xBBB [63:40] -> w1 0x000BBB00; CQ L_Key
+     * [95:64] -> w2 */
+    static const struct ibw_cxt_view_cst_doc csd = {
+        .state = 3, .unacked_psn = 0xAAA, .next_psn = 0xBBB,
+        .cq_lkey = 0x12345678};
+    static const uint32_t wcsd[] = {0x000AAA03, 0x000BBB00, 0x12345678};
+    CHECK_VEC(ibw_cxt_view_cst_doc, IBW_CXT_VIEW_CST_DOC_FIELDS, csd, wcsd);
+    /* the RTL view above in the documents' layout: Next PSN 0x123 -> w1
+     * 0x00012300 (the DMAC byte has no place), CQ L_Key in w2 */
+    struct ibw_cxt_view_cst_doc csd2;
+    ibw_cxt_view_cst_to_doc(&cs, &csd2);
+    uint32_t w3[3];
+    ibw_cxt_view_cst_doc_pack(&csd2, w3);
+    static const uint32_t wcs2[] = {0x00010002, 0x00012300, 0x01020304};
+    TU_MEMEQ(w3, wcs2, sizeof w3);
+    struct ibw_cxt_view_cst csb;
+    ibw_cxt_view_cst_from_doc(&csd, &csb);
+    TU_EQ(csb.cq_lkey, 0x12345678);
+    TU_EQ(csb.next_psn, 0xBBB);
+    TU_EQ(csb.remote_qpn, 0);
+
+    /* documents' RST view (T7.41): state 6, RNRTimer 0x12 [7:3] -> 0x96,
+     * Expected PSN 0x123456 -> w0 0x12345696; L_Key w1, PD w2; P_Key
+     * 0xFFFF [111:96], PMTU 5 [127:112] -> w3 0x0005FFFF */
+    static const struct ibw_cxt_view_rst_doc rsd = {
+        .state = 6, .rnr_timer = 0x12, .expected_psn = 0x123456,
+        .lkey = 0xAABBCCDD, .pd = 0x42, .pkey = 0xFFFF, .pmtu = 5};
+    static const uint32_t wrsd[] = {0x12345696, 0xAABBCCDD, 0x00000042,
+                                    0x0005FFFF};
+    CHECK_VEC(ibw_cxt_view_rst_doc, IBW_CXT_VIEW_RST_DOC_FIELDS, rsd, wrsd);
+    /* the RTL view above: RQ L_Key and QP PD move to words 1 and 2, PMTU 3
+     * -> w3 0x0003FFFF */
+    struct ibw_cxt_view_rst_doc rsd2;
+    ibw_cxt_view_rst_to_doc(&rs, &rsd2);
+    uint32_t w4[4];
+    ibw_cxt_view_rst_doc_pack(&rsd2, w4);
+    static const uint32_t wrs2[] = {0x777777FB, 0xA1A2A3A4, 0xC1C2C3C4,
+                                    0x0003FFFF};
+    TU_MEMEQ(w4, wrs2, sizeof w4);
+    struct ibw_cxt_view_rst rsb;
+    TU_EQ(ibw_cxt_view_rst_from_doc(&rsd, &rsb), IBW_OK);
+    TU_EQ(rsb.rq_lkey, 0xAABBCCDD);
+    TU_EQ(rsb.qp_pd, 0x42);
+    TU_EQ(rsb.pmtu, 5);
+    TU_EQ(rsb.cq_lkey, 0);
+    struct ibw_cxt_view_rst_doc bad = rsd;
+    bad.pmtu = 8;
+    TU_EQ(ibw_cxt_view_rst_from_doc(&bad, &rsb), IBW_E_RANGE);
+
     /* ENCAP: port 1 [2:0], sl 0xF [7:4] -> 0xF1, pkey 0xFFFF [31:16] ->
      * w0 0xFFFF00F1; src_ip w1, dst_ip w2; src_mac 0x001122334455
      * [143:96] -> w3 0x22334455, w4[15:0] 0x0011; dst_mac 0x66778899AABB

@@ -38,6 +38,18 @@ static int in_queue(const struct ibw_wqe_info *wi, size_t qlen)
            (uint64_t)wi->offset + (uint64_t)wi->size * IBW_WQE_UNIT <= qlen;
 }
 
+/*
+ * Known bug (reported): a send WQE too short for its UDSeg reports err_at =
+ * the offset where the UDSeg would start, which lies past the WQE and can
+ * lie past the queue (RaddrSeg/AtomicSeg/BindSeg report the WQE's offset).
+ * Input: fuzz/pending/host/.
+ */
+static int udseg_err_past_wqe(const struct ibw_wqe_info *wi)
+{
+    return strcmp(wi->err_field, "UDSeg") == 0 &&
+           fuzz_tolerate_known_bug("UDSeg error located past the WQE");
+}
+
 static void check_walk(const uint8_t *q, size_t qlen,
                        const struct ibw_wqe_walk_cfg *cfg, size_t cap)
 {
@@ -62,7 +74,7 @@ static void check_walk(const uint8_t *q, size_t qlen,
                        wi->err == IBW_E_MALFORMED);
             FUZZ_CHECK(wi->err_field && wi->err_why);
             FUZZ_CHECK(wi->err_at == IBW_WQE_AT_DOORBELL ||
-                       wi->err_at < qlen);
+                       wi->err_at < qlen || udseg_err_past_wqe(wi));
         }
         if (i + 1 < count) {
             /* Not the last: its link was sound and its NextSeg led on. */
@@ -94,10 +106,14 @@ static void check_walk(const uint8_t *q, size_t qlen,
             FUZZ_CHECK(wi->inline_offset + (uint64_t)wi->inline_len <= end);
         if (wi->has_inline)
             FUZZ_CHECK(wi->nsge == 0 && wi->total_len == wi->inline_len);
+        /* WQEs the walk went through never overlap; the walk ends at the
+         * first one that would, and flags it. */
         for (size_t k = 0; k < i; k++) {
             uint64_t a0 = infos[k].offset;
             uint64_t a1 = a0 + (uint64_t)infos[k].size * IBW_WQE_UNIT;
-            FUZZ_CHECK(end <= a0 || wi->offset >= a1);
+            if (!(end <= a0 || wi->offset >= a1))
+                FUZZ_CHECK(i + 1 == count && wi->err == IBW_E_MALFORMED &&
+                           wi->err_ref <= k);
         }
         if (cfg->queue == IBW_WQ_RECV)
             FUZZ_CHECK(!wi->has_raddr && !wi->has_atomic && !wi->has_ud &&
@@ -228,7 +244,7 @@ static void check_built_send(const struct built *b,
                               (op == IBW_WQE_OP_SEND ||
                                op == IBW_WQE_OP_SEND_IMM)));
     if (wi->has_ud)
-        FUZZ_CHECK(wi->ud.dqpn == (wr->remote_qpn & 0xFFFFFFu) &&
+        FUZZ_CHECK(wi->ud.dqpn == wr->remote_qpn &&
                    wi->ud.qkey == wr->remote_qkey);
     if (wi->has_raddr) {
         FUZZ_CHECK(wi->raddr.raddr == (atomic ? wr->atomic.remote_addr

@@ -26,7 +26,7 @@ void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state)
 }
 
 void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
-                 uint32_t wqe_index, int is_send, uint32_t qpn)
+                 uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode)
 {
     if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
         return;
@@ -35,7 +35,7 @@ void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
     c.is_send = (uint8_t)is_send;
     c.qpn = qpn;
     uint8_t cqe[ENG_CQE];
-    hf_write_cqe(cqe, &c, wqe_index, (uint8_t)(((cq->pi / cq->depth) & 1u) + 1u));
+    hf_write_cqe(cqe, &c, wqe_offset, opcode);
     eng_dma_write(e, M_CXT, cq->base + (uint64_t)(cq->pi % cq->depth) * ENG_CQE,
                   cqe, ENG_CQE);
     cq->pi++;

@@ -10,6 +10,7 @@ void db_ring(struct ibe_engine *e, const struct rec_db *db)
     struct eng_qp *q = eng_qp(e, db->qpn);
     if (!q)
         return; /* a doorbell for a QP that does not exist is ignored */
+    q->sq_db[(db->offset * 16u / ENG_SQ_SLOT) % q->sq_depth] = *db;
     struct rec_cxt c = {1 /* RD_QP_CTX */, 3 /* SST */, q->qpn, q->state, 0};
     eng_rec_cxt(e, M_DOORBELL, M_CXT, &c);
     struct rec_sched md = {

@@ -194,6 +194,7 @@ struct eng_cq {
     uint64_t events;
 };
 
+struct rec_db { uint8_t opcode, fence, size; uint32_t offset, qpn; };         /* E1 */
 struct eng_send_shadow { uint64_t wr_id; uint8_t opcode, signaled; };
 
 struct eng_qp {
@@ -205,6 +206,8 @@ struct eng_qp {
     uint64_t sq_base;
     uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
     uint32_t db_pending;                    /* doorbells not yet scheduled */
+    struct rec_db *sq_db;                   /* each slot's doorbell (opcode,
+                                               size, fence of its WQE) */
     struct eng_send_shadow *sq_shadow;      /* driver's wr_id shadow */
     /* RQ ring */
     uint64_t rq_base;
@@ -239,7 +242,7 @@ struct eng_qp {
     uint32_t acache_next;
     /* receive-WQE manager fetch window */
     uint8_t win[512];
-    uint32_t win_slot; uint8_t win_valid;
+    uint32_t win_slot, win_pi; uint8_t win_valid;
     /* current receive WQE entries */
     struct ibe_sge rsg[IBE_MAX_SGE];
     uint8_t rsg_n, rsg_i; uint32_t rsg_off;
@@ -303,7 +306,6 @@ static inline uint32_t eng_pmtu(const struct eng_qp *q)
 /* ------------------------------------------------------------------ */
 /* records handed between modules (records.c does the trace)          */
 /* ------------------------------------------------------------------ */
-struct rec_db { uint8_t opcode, fence, size; uint32_t offset, qpn; };         /* E1 */
 struct rec_sched { uint8_t opcode, fence, svc; uint32_t qpn, dqpn, pd, lkey;  /* E12 */
                    uint16_t pkey, pmtu; uint32_t wqe_size, sq_len, wqe_off; };
 struct rec_md {                                                               /* E13 */
@@ -358,7 +360,7 @@ void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
 /* context.c */
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q);
 void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
-                 uint32_t wqe_index, int is_send, uint32_t qpn);
+                 uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode);
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
 /* doorbell.c */
 void db_ring(struct ibe_engine *e, const struct rec_db *db);
@@ -417,17 +419,20 @@ void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);
 /* resp_pktgen.c */
 void resppkt_send(struct ibe_engine *e, const struct rec_resp *r,
                   const uint8_t *payload);
-/* hostfmt.c: WQE / CQE bytes */
-uint32_t hf_write_send_wqe(uint8_t *slot, const struct ibe_send_wr *wr,
-                           const uint8_t *inl);
-int hf_read_send_wqe(const uint8_t *slot, size_t len, struct rec_md *md,
-                     uint32_t *remote_qpn, uint32_t *remote_qkey);
-void hf_write_recv_wqe(uint8_t *slot, const struct ibe_recv_wr *wr);
-int hf_split_recv_wqe(const uint8_t *win, size_t len, struct ibe_sge *sg,
-                      uint8_t *n, uint32_t *wqe_bytes);
-void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_index,
-                  uint8_t owner);
-int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_index,
-                uint8_t *owner);
+/* hostfmt.c: WQE / CQE bytes through include/ibwire/host.h */
+int hf_build_send_wqe(uint8_t type, uint8_t *slot, const struct ibe_send_wr *wr,
+                      const uint8_t *inl, uint32_t inl_len, struct rec_db *db);
+void hf_link(uint8_t *prev, const struct rec_db *db, uint32_t offset);
+int hf_read_send_wqe(const uint8_t *slot, size_t len, uint8_t type,
+                     uint8_t opcode, uint8_t size, uint8_t fence,
+                     struct rec_md *md, uint32_t *remote_qpn, uint32_t *remote_qkey);
+int hf_write_recv_wqe(uint8_t *slot, const struct ibe_recv_wr *wr);
+int hf_split_recv_wqe(const uint8_t *win, size_t len, uint8_t type,
+                      struct ibe_sge *sg, uint8_t *n);
+void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_offset,
+                  uint8_t bth_or_wqe_opcode);
+void hf_cqe_give_to_hw(uint8_t *cqe);
+/* 1 and *wc filled when software owns the CQE, 0 when hardware does. */
+int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_offset);
 
 #endif

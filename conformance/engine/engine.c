@@ -52,6 +52,7 @@ void ibe_engine_destroy(struct ibe_engine *e)
         return;
     for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
         free(e->qp[i].sq_shadow);
+        free(e->qp[i].sq_db);
         free(e->qp[i].rq_shadow);
     }
     mq_pool_free(&e->swpb_pool);
@@ -97,6 +98,8 @@ uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
         return 0;
     cq->depth = depth;
     cq->valid = 1;
+    for (uint32_t i = 0; i < depth; i++)
+        hf_cqe_give_to_hw(e->mem + cq->base + (uint64_t)i * ENG_CQE);
     return cqn;
 }
 
@@ -121,19 +124,19 @@ int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
     int got = 0;
     while (got < n) {
         uint8_t *p = e->mem + cq->base + (uint64_t)(cq->ci % cq->depth) * ENG_CQE;
-        uint32_t idx;
-        uint8_t owner;
+        uint32_t off;
         struct ibe_wc c;
-        hf_read_cqe(p, &c, &idx, &owner);
-        if (owner != (uint8_t)(((cq->ci / cq->depth) & 1u) + 1u))
+        if (hf_read_cqe(p, &c, &off) <= 0)
             break;
+        hf_cqe_give_to_hw(p);
         struct eng_qp *q = eng_qp(e, c.qpn);
         if (q && c.is_send) {
+            uint32_t idx = off / ENG_SQ_SLOT;
             c.wr_id = q->sq_shadow[idx % q->sq_depth].wr_id;
             c.opcode = q->sq_shadow[idx % q->sq_depth].opcode;
         } else if (q) {
-            c.wr_id = q->rq_shadow[idx % q->rq_depth];
-            if (c.status == IBE_WC_SUCCESS && c.opcode != IBE_WR_RDMA_WRITE_IMM)
+            c.wr_id = q->rq_shadow[(off / ENG_RQ_SLOT) % q->rq_depth];
+            if (c.status != IBE_WC_SUCCESS)
                 c.opcode = IBE_WR_RECV;
         }
         wc[got++] = c;
@@ -163,8 +166,10 @@ uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
     q->sq_base = ibe_mem_alloc(e, (uint64_t)a->sq_depth * ENG_SQ_SLOT, 4096);
     q->rq_base = ibe_mem_alloc(e, (uint64_t)a->rq_depth * ENG_RQ_SLOT, 4096);
     q->sq_shadow = calloc(a->sq_depth, sizeof *q->sq_shadow);
+    q->sq_db = calloc(a->sq_depth, sizeof *q->sq_db);
     q->rq_shadow = calloc(a->rq_depth, sizeof *q->rq_shadow);
-    if (!q->sq_base || !q->rq_base || !q->sq_shadow || !q->rq_shadow) {
+    if (!q->sq_base || !q->rq_base || !q->sq_shadow || !q->rq_shadow || !q->sq_db) {
+        free(q->sq_db);
         free(q->sq_shadow);
         free(q->rq_shadow);
         memset(q, 0, sizeof *q);
@@ -226,8 +231,8 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
     if (!q || q->sq_pi - q->sq_ci >= q->sq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
     uint8_t inl[IBE_MAX_INLINE];
+    uint32_t n = 0;
     if (wr->flags & IBE_SEND_INLINE) {
-        uint32_t n = 0;
         for (unsigned i = 0; i < wr->num_sge; i++) {
             const uint8_t *src = ibe_mem_ptr(e, wr->sg[i].addr, wr->sg[i].length);
             if (!src || n + wr->sg[i].length > IBE_MAX_INLINE)
@@ -238,20 +243,21 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
     }
     uint32_t slot = q->sq_pi % q->sq_depth;
     uint8_t *p = e->mem + q->sq_base + (uint64_t)slot * ENG_SQ_SLOT;
-    struct ibe_send_wr w = *wr;
-    if (q->type != IBE_UD)
-        w.remote_qpn = w.remote_qkey = 0;
-    else if (!w.remote_qpn && !w.remote_qkey)
-        w.remote_qkey = 1; /* keep the UDSeg present */
-    uint32_t size = hf_write_send_wqe(p, &w, inl);
+    struct rec_db db;
+    memset(&db, 0, sizeof db);
+    if (hf_build_send_wqe(q->type, p, wr, inl, n, &db))
+        return -1;
+    db.offset = (uint32_t)((uint64_t)slot * ENG_SQ_SLOT / 16);
+    db.qpn = qpn;
+    if (q->sq_pi) { /* chain the previous WQE to this one */
+        uint32_t prev = (q->sq_pi - 1) % q->sq_depth;
+        hf_link(e->mem + q->sq_base + (uint64_t)prev * ENG_SQ_SLOT, &db,
+                slot * ENG_SQ_SLOT);
+    }
     q->sq_shadow[slot].wr_id = wr->wr_id;
     q->sq_shadow[slot].opcode = wr->opcode;
     q->sq_shadow[slot].signaled = (wr->flags & IBE_SEND_SIGNALED) != 0;
     q->sq_pi++;
-    struct rec_db db = {(uint8_t)(wr->opcode & 0x1F),
-                        (uint8_t)((wr->flags & IBE_SEND_FENCE) != 0),
-                        (uint8_t)(size / 16),
-                        (uint32_t)((uint64_t)slot * ENG_SQ_SLOT / 16), qpn};
     eng_rec_db(e, M_HOST, M_DOORBELL, &db);
     db_ring(e, &db);
     return 0;
@@ -264,7 +270,8 @@ int ibe_post_recv(struct ibe_engine *e, uint32_t qpn,
     if (!q || q->rq_pi - q->rq_ci >= q->rq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
     uint32_t slot = q->rq_pi % q->rq_depth;
-    hf_write_recv_wqe(e->mem + q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr);
+    if (hf_write_recv_wqe(e->mem + q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr))
+        return -1;
     q->rq_shadow[slot] = wr->wr_id;
     q->rq_pi++;
     return 0;

@@ -121,7 +121,7 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     uint32_t idx = q->rq_ci % q->rq_depth;
     struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0}, r;
     rqm_cmd(e, q, &c, &r);
-    cxt_cq_push(e, q->rcq, &wc, idx, 0, q->qpn);
+    cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
 }
 
 static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)

@@ -1,214 +1,243 @@
 /*
- * hostfmt.c - the host-side bytes the engine reads and writes: send WQEs
- * (H1: NextSeg, UDSeg, RaddrSeg, AtomicSeg, DataSeg/InlineSeg), receive
- * WQEs (H2: NextSeg, DataSegs, 16-byte zero terminator) and CQEs (H4, the
- * HanGu 32-byte CQE).  NextSeg and CQE are record-order words as the RTL
- * reads them; the data segments are the mthca big-endian layouts.
+ * hostfmt.c - the host-side bytes, through the library's host formats
+ * (include/ibwire/host.h): the driver builds send and receive WQEs in the
+ * HanGu layout (H1, H2) and links each to its predecessor; the WQEParser
+ * and the RQWQEManager read them back with the WQE walker; CQEs are the
+ * HanGu CQE and error CQE (H4).
  */
 #include "eng.h"
 
-#include "ibwire/base.h"
+#include "ibwire/host.h"
 
-enum { SEG = 16 };
-
-static void put_dseg(uint8_t *p, const struct ibe_sge *s)
+static unsigned service_of(uint8_t type)
 {
-    ibw_store_be32(p, s->length & 0x7FFFFFFFu);
-    ibw_store_be32(p + 4, s->lkey);
-    ibw_store_be64(p + 8, s->addr);
+    return type == IBE_UD ? IBW_TR_UD : type == IBE_UC ? IBW_TR_UC : IBW_TR_RC;
 }
 
-uint32_t hf_write_send_wqe(uint8_t *slot, const struct ibe_send_wr *wr,
-                           const uint8_t *inl)
+static int wr_opcode(uint8_t op, uint32_t *out)
 {
-    memset(slot, 0, ENG_SQ_SLOT);
-    uint32_t off = SEG;
-    if (wr->remote_qkey || wr->remote_qpn) { /* UDSeg */
-        ibw_store_be32(slot + off, wr->remote_qpn);
-        ibw_store_be32(slot + off + 4, wr->remote_qkey);
-        off += SEG;
+    switch (op) {
+    case IBE_WR_RDMA_WRITE: *out = IBW_WR_RDMA_WRITE; return 0;
+    case IBE_WR_RDMA_WRITE_IMM: *out = IBW_WR_RDMA_WRITE_WITH_IMM; return 0;
+    case IBE_WR_SEND: *out = IBW_WR_SEND; return 0;
+    case IBE_WR_SEND_IMM: *out = IBW_WR_SEND_WITH_IMM; return 0;
+    case IBE_WR_RDMA_READ: *out = IBW_WR_RDMA_READ; return 0;
+    case IBE_WR_ATOMIC_CS: *out = IBW_WR_ATOMIC_CMP_AND_SWP; return 0;
+    case IBE_WR_ATOMIC_FA: *out = IBW_WR_ATOMIC_FETCH_AND_ADD; return 0;
+    default: return -1; /* the HanGu WQE has no other opcode */
     }
-    uint8_t op = wr->opcode;
-    if (op == IBE_WR_RDMA_WRITE || op == IBE_WR_RDMA_WRITE_IMM ||
-        op == IBE_WR_RDMA_READ || op == IBE_WR_ATOMIC_CS ||
-        op == IBE_WR_ATOMIC_FA) { /* RaddrSeg */
-        ibw_store_be64(slot + off, wr->remote_addr);
-        ibw_store_be32(slot + off + 8, wr->rkey);
-        off += SEG;
+}
+
+int hf_build_send_wqe(uint8_t type, uint8_t *slot, const struct ibe_send_wr *wr,
+                      const uint8_t *inl, uint32_t inl_len, struct rec_db *db)
+{
+    struct ibw_send_wr w;
+    struct ibw_sge sg[IBE_MAX_SGE];
+    memset(&w, 0, sizeof w);
+    if (wr_opcode(wr->opcode, &w.opcode))
+        return -1;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < wr->num_sge; i++) {
+        sg[i].addr = wr->sg[i].addr;
+        sg[i].length = wr->sg[i].length;
+        sg[i].lkey = wr->sg[i].lkey;
+        total += wr->sg[i].length;
     }
-    if (op == IBE_WR_ATOMIC_CS || op == IBE_WR_ATOMIC_FA) { /* AtomicSeg */
-        ibw_store_be64(slot + off, op == IBE_WR_ATOMIC_CS ? wr->swap : wr->compare_add);
-        ibw_store_be64(slot + off + 8, op == IBE_WR_ATOMIC_CS ? wr->compare_add : 0);
-        off += SEG;
-    }
+    w.wr_id = wr->wr_id;
+    w.sg_list = sg;
+    w.num_sge = wr->num_sge;
     if (wr->flags & IBE_SEND_INLINE) {
-        uint32_t n = 0;
-        for (unsigned i = 0; i < wr->num_sge; i++)
-            n += wr->sg[i].length;
-        ibw_store_be32(slot + off, 0x80000000u | n);
-        off += 4;
-        memcpy(slot + off, inl, n);
-        off += n;
-        off = (off + SEG - 1) / SEG * SEG;
-    } else {
-        for (unsigned i = 0; i < wr->num_sge; i++, off += SEG)
-            put_dseg(slot + off, &wr->sg[i]);
+        w.send_flags |= IBW_SEND_INLINE;
+        w.inline_data = inl;
+        w.inline_len = inl_len;
     }
-    uint32_t w[4] = {0, 0, 0, 0};
-    ibw_rec_set(w, 0, 5, op == IBE_WR_SEND_INV ? 0x0C : op);
-    ibw_rec_set(w, 32, 6, off / SEG);
-    ibw_rec_set(w, 38, 1, (wr->flags & IBE_SEND_FENCE) != 0);
-    ibw_rec_set(w, 64 + 3, 1, (wr->flags & IBE_SEND_SIGNALED) != 0);
-    ibw_rec_set(w, 64 + 1, 1, (wr->flags & IBE_SEND_SOLICITED) != 0);
-    ibw_rec_set(w, 64 + 4, 1, op == IBE_WR_SEND_INV); /* engine-local flag */
-    ibw_rec_set(w, 64 + 5, 1, (wr->remote_qkey || wr->remote_qpn) != 0);
-    ibw_rec_set(w, 96, 32, wr->imm);
-    ibw_rec_to_bytes(w, 4, slot);
-    return off;
+    if (wr->flags & IBE_SEND_FENCE) w.send_flags |= IBW_SEND_FENCE;
+    if (wr->flags & IBE_SEND_SIGNALED) w.send_flags |= IBW_SEND_SIGNALED;
+    if (wr->flags & IBE_SEND_SOLICITED) w.send_flags |= IBW_SEND_SOLICITED;
+    w.imm_data = wr->imm;
+    w.remote_qpn = wr->remote_qpn;
+    w.remote_qkey = wr->remote_qkey;
+    w.rdma.remote_addr = wr->remote_addr;
+    w.rdma.rkey = wr->rkey;
+    w.rdma.length = (uint32_t)total;
+    w.atomic.remote_addr = wr->remote_addr;
+    w.atomic.rkey = wr->rkey;
+    w.atomic.compare_add = wr->compare_add;
+    w.atomic.swap = wr->swap;
+    /* Build RC/UC WQEs as RC: whether the operation suits the service is
+     * the WQEParser's check (Unsupported OpCode), not the driver's. */
+    struct ibw_wqe_desc d;
+    if (ibw_wqe_build_send(&w, IBW_WQE_LAYOUT_HANGU,
+                           type == IBE_UD ? IBW_TR_UD : IBW_TR_RC, slot,
+                           ENG_SQ_SLOT, &d))
+        return -1;
+    db->opcode = d.opcode;
+    db->size = d.size;
+    db->fence = d.fence;
+    return 0;
 }
 
-int hf_read_send_wqe(const uint8_t *slot, size_t len, struct rec_md *md,
-                     uint32_t *remote_qpn, uint32_t *remote_qkey)
+void hf_link(uint8_t *prev, const struct rec_db *db, uint32_t offset)
 {
-    if (len < SEG)
-        return IBW_E_TRUNCATED;
-    uint32_t w[4];
-    ibw_rec_from_bytes(slot, 4, w);
-    uint8_t op = (uint8_t)ibw_rec_get(w, 0, 5);
-    uint32_t size = (uint32_t)ibw_rec_get(w, 32, 6) * SEG;
-    if (size < SEG || size > len)
+    struct ibw_wqe_desc d = {db->opcode, db->size, db->fence};
+    ibw_wqe_link(prev, ENG_SQ_SLOT, IBW_WQE_LAYOUT_HANGU, &d, offset);
+}
+
+int hf_read_send_wqe(const uint8_t *slot, size_t len, uint8_t type,
+                     uint8_t opcode, uint8_t size, uint8_t fence,
+                     struct rec_md *md, uint32_t *remote_qpn, uint32_t *remote_qkey)
+{
+    struct ibw_wqe_walk_cfg cfg = {IBW_WQE_LAYOUT_HANGU, IBW_WQ_SEND,
+                                   (uint8_t)(type == IBE_UD ? IBW_TR_UD : IBW_TR_RC),
+                                   opcode, size, fence, 0};
+    struct ibw_wqe_info wi;
+    size_t n = 0;
+    memset(&wi, 0, sizeof wi);
+    ibw_wqe_walk(slot, len, &cfg, &wi, 1, &n);
+    if (n < 1 || wi.err)
         return IBW_E_MALFORMED;
-    md->opcode = ibw_rec_get(w, 64 + 4, 1) ? IBE_WR_SEND_INV : op;
-    md->fence = (uint8_t)ibw_rec_get(w, 38, 1);
-    md->signaled = (uint8_t)ibw_rec_get(w, 64 + 3, 1);
-    md->solicited = (uint8_t)ibw_rec_get(w, 64 + 1, 1);
-    md->imm = (uint32_t)ibw_rec_get(w, 96, 32);
-    uint32_t off = SEG;
-    *remote_qpn = *remote_qkey = 0;
-    if (ibw_rec_get(w, 64 + 5, 1)) {
-        *remote_qpn = ibw_load_be32(slot + off) & 0xFFFFFFu;
-        *remote_qkey = ibw_load_be32(slot + off + 4);
-        off += SEG;
-    }
-    op = md->opcode;
-    if (op == IBE_WR_RDMA_WRITE || op == IBE_WR_RDMA_WRITE_IMM ||
-        op == IBE_WR_RDMA_READ || op == IBE_WR_ATOMIC_CS ||
-        op == IBE_WR_ATOMIC_FA) {
-        if (off + SEG > size)
-            return IBW_E_MALFORMED;
-        md->raddr = ibw_load_be64(slot + off);
-        md->rkey = ibw_load_be32(slot + off + 8);
-        off += SEG;
-    }
-    if (op == IBE_WR_ATOMIC_CS || op == IBE_WR_ATOMIC_FA) {
-        if (off + SEG > size)
-            return IBW_E_MALFORMED;
-        md->swap = ibw_load_be64(slot + off);
-        md->cmp = ibw_load_be64(slot + off + 8);
-        off += SEG;
-    }
+    md->opcode = wi.opcode;
+    md->fence = wi.fence;
+    md->signaled = wi.next.cq_update;
+    md->solicited = wi.next.solicit;
+    md->imm = wi.next.imm;
+    md->raddr = wi.raddr.raddr;
+    md->rkey = wi.raddr.rkey;
+    md->swap = wi.atomic.swap_add;
+    md->cmp = wi.atomic.compare;
+    *remote_qpn = wi.has_ud ? wi.ud.dqpn & 0xFFFFFFu : 0;
+    *remote_qkey = wi.has_ud ? wi.ud.qkey : 0;
     md->nent = 0;
-    md->msgsize = 0;
-    md->inl = 0;
-    if (off < size && (ibw_load_be32(slot + off) & 0x80000000u)) {
-        uint32_t n = ibw_load_be32(slot + off) & 0x7FFFFFFFu;
-        if (n > IBE_MAX_INLINE || off + 4 + n > size)
+    md->msgsize = (uint32_t)wi.total_len;
+    md->inl = wi.has_inline;
+    if (wi.has_inline) {
+        if (wi.inline_len > IBE_MAX_INLINE || wi.inline_offset + wi.inline_len > len)
             return IBW_E_MALFORMED;
-        md->inl = 1;
-        memcpy(md->inline_data, slot + off + 4, n);
-        md->msgsize = n;
+        memcpy(md->inline_data, slot + wi.inline_offset, wi.inline_len);
         return IBW_OK;
     }
-    for (; off + SEG <= size && md->nent < IBE_MAX_SGE; off += SEG) {
-        struct ibe_sge *s = &md->sg[md->nent++];
-        s->length = ibw_load_be32(slot + off);
-        s->lkey = ibw_load_be32(slot + off + 4);
-        s->addr = ibw_load_be64(slot + off + 8);
-        md->msgsize += s->length;
+    if (wi.nsge > IBE_MAX_SGE)
+        return IBW_E_MALFORMED;
+    for (uint32_t k = 0; k < wi.nsge; k++) {
+        struct ibw_wqe_data d;
+        if (ibw_wqe_info_sge(slot, len, IBW_WQE_LAYOUT_HANGU, &wi, k, &d))
+            return IBW_E_MALFORMED;
+        md->sg[k].addr = d.addr;
+        md->sg[k].length = d.byte_count;
+        md->sg[k].lkey = d.lkey;
+        md->nent++;
     }
     return IBW_OK;
 }
 
-void hf_write_recv_wqe(uint8_t *slot, const struct ibe_recv_wr *wr)
+int hf_write_recv_wqe(uint8_t *slot, const struct ibe_recv_wr *wr)
 {
+    struct ibw_sge sg[IBE_MAX_SGE];
+    for (unsigned i = 0; i < wr->num_sge; i++) {
+        sg[i].addr = wr->sg[i].addr;
+        sg[i].length = wr->sg[i].length;
+        sg[i].lkey = wr->sg[i].lkey;
+    }
+    struct ibw_recv_wr w;
+    memset(&w, 0, sizeof w);
+    w.wr_id = wr->wr_id;
+    w.sg_list = sg;
+    w.num_sge = wr->num_sge;
+    struct ibw_wqe_desc d;
     memset(slot, 0, ENG_RQ_SLOT);
-    uint32_t w[4] = {0, 0, 0, 0};
-    /* NextSeg: size of this WQE (NextSeg + segments + terminator), nonzero
-     * so that a posted WQE never reads as a terminator. */
-    ibw_rec_set(w, 32, 6, (uint64_t)(wr->num_sge + 2));
-    ibw_rec_set(w, 39, 1, 1); /* DBD: marks the slot as posted */
-    ibw_rec_to_bytes(w, 4, slot);
-    for (unsigned i = 0; i < wr->num_sge; i++)
-        put_dseg(slot + SEG * (1 + i), &wr->sg[i]);
-    /* the 16-byte all-zero terminator follows (memset above) */
+    return ibw_wqe_build_recv(&w, IBW_WQE_LAYOUT_HANGU, slot, ENG_RQ_SLOT, &d) ? -1 : 0;
 }
 
-int hf_split_recv_wqe(const uint8_t *win, size_t len, struct ibe_sge *sg,
-                      uint8_t *n, uint32_t *wqe_bytes)
+int hf_split_recv_wqe(const uint8_t *win, size_t len, uint8_t type,
+                      struct ibe_sge *sg, uint8_t *n)
 {
-    static const uint8_t zero[SEG];
-    if (len < SEG || !memcmp(win, zero, SEG))
-        return IBW_E_MALFORMED; /* no WQE posted here */
+    struct ibw_wqe_walk_cfg cfg = {IBW_WQE_LAYOUT_HANGU, IBW_WQ_RECV,
+                                   (uint8_t)service_of(type), 0, 0, 0, 0};
+    struct ibw_wqe_info wi;
+    size_t cnt = 0;
+    memset(&wi, 0, sizeof wi);
+    ibw_wqe_walk(win, len, &cfg, &wi, 1, &cnt);
+    if (cnt < 1 || wi.err || wi.nsge > IBE_MAX_SGE)
+        return IBW_E_MALFORMED;
     *n = 0;
-    size_t off = SEG;
-    for (; off + SEG <= len; off += SEG) {
-        if (!memcmp(win + off, zero, SEG)) {
-            *wqe_bytes = (uint32_t)(off + SEG);
-            return IBW_OK;
-        }
-        if (*n < IBE_MAX_SGE) {
-            sg[*n].length = ibw_load_be32(win + off);
-            sg[*n].lkey = ibw_load_be32(win + off + 4);
-            sg[*n].addr = ibw_load_be64(win + off + 8);
-            (*n)++;
-        }
-    }
-    return IBW_E_TRUNCATED; /* terminator beyond the fetch window */
-}
-
-void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_index,
-                  uint8_t owner)
-{
-    uint32_t w[8] = {0};
-    ibw_rec_set(w, 0, 32, wc->qpn);
-    ibw_rec_set(w, 64, 32, wc->src_qp);
-    ibw_rec_set(w, 96, 1, wc->has_imm);
-    ibw_rec_set(w, 97, 1, wc->solicited);
-    ibw_rec_set(w, 128, 32, wc->imm);
-    ibw_rec_set(w, 160, 32, wc->byte_len);
-    ibw_rec_set(w, 192, 32, wqe_index);
-    if (wc->status != IBE_WC_SUCCESS) {
-        ibw_rec_set(w, 152, 8, wc->status); /* error CQE syndrome */
-        ibw_rec_set(w, 128, 24, 0);
-        ibw_rec_set(w, 224, 8, 0xFE);
-    } else {
-        ibw_rec_set(w, 224, 8, wc->opcode);
-    }
-    ibw_rec_set(w, 232, 8, wc->is_send);
-    ibw_rec_set(w, 248, 8, owner);
-    ibw_rec_to_bytes(w, 8, cqe);
-}
-
-int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_index,
-                uint8_t *owner)
-{
-    uint32_t w[8];
-    ibw_rec_from_bytes(cqe, 8, w);
-    memset(wc, 0, sizeof *wc);
-    *owner = (uint8_t)ibw_rec_get(w, 248, 8);
-    wc->qpn = (uint32_t)ibw_rec_get(w, 0, 32);
-    wc->src_qp = (uint32_t)ibw_rec_get(w, 64, 32);
-    wc->has_imm = (uint8_t)ibw_rec_get(w, 96, 1);
-    wc->solicited = (uint8_t)ibw_rec_get(w, 97, 1);
-    wc->byte_len = (uint32_t)ibw_rec_get(w, 160, 32);
-    *wqe_index = (uint32_t)ibw_rec_get(w, 192, 32);
-    wc->is_send = (uint8_t)ibw_rec_get(w, 232, 8);
-    uint8_t op = (uint8_t)ibw_rec_get(w, 224, 8);
-    if (op == 0xFE) {
-        wc->status = (uint8_t)ibw_rec_get(w, 152, 8);
-    } else {
-        wc->opcode = op;
-        wc->imm = (uint32_t)ibw_rec_get(w, 128, 32);
+    for (uint32_t k = 0; k < wi.nsge; k++) {
+        struct ibw_wqe_data d;
+        if (ibw_wqe_info_sge(win, len, IBW_WQE_LAYOUT_HANGU, &wi, k, &d))
+            return IBW_E_MALFORMED;
+        sg[k].addr = d.addr;
+        sg[k].length = d.byte_count;
+        sg[k].lkey = d.lkey;
+        (*n)++;
     }
     return IBW_OK;
+}
+
+void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_offset,
+                  uint8_t bth_or_wqe_opcode)
+{
+    if (wc->status != IBE_WC_SUCCESS) {
+        struct ibw_hg_err_cqe c;
+        memset(&c, 0, sizeof c);
+        c.my_qpn = wc->qpn;
+        c.syndrome = wc->status;
+        c.wqe = wqe_offset;
+        c.opcode = 0xFF;
+        c.owner = 0; /* software owns it now */
+        ibw_hg_err_cqe_encode(&c, cqe, ENG_CQE);
+        /* the is_send byte stays where a good CQE has it */
+        struct ibw_hg_cqe g;
+        ibw_hg_cqe_decode(cqe, ENG_CQE, &g);
+        g.is_send = wc->is_send;
+        ibw_hg_cqe_encode(&g, cqe, ENG_CQE);
+        return;
+    }
+    struct ibw_hg_cqe c;
+    memset(&c, 0, sizeof c);
+    c.my_qpn = wc->qpn;
+    c.rqpn = wc->src_qp;
+    c.imm = wc->imm;
+    c.byte_cnt = wc->byte_len;
+    c.wqe = wqe_offset;
+    c.opcode = bth_or_wqe_opcode;
+    c.is_send = wc->is_send;
+    c.owner = 0;
+    ibw_hg_cqe_encode(&c, cqe, ENG_CQE);
+}
+
+void hf_cqe_give_to_hw(uint8_t *cqe)
+{
+    struct ibw_hg_cqe g;
+    memset(&g, 0, sizeof g);
+    g.owner = IBW_HG_CQE_OWNER_HW;
+    ibw_hg_cqe_encode(&g, cqe, ENG_CQE);
+}
+
+int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_offset)
+{
+    if (!ibw_hg_cqe_sw_owned(cqe))
+        return 0;
+    struct ibw_wc w;
+    int err = ibw_hg_cqe_to_wc(cqe, ENG_CQE, &w);
+    memset(wc, 0, sizeof *wc);
+    struct ibw_hg_cqe raw;
+    ibw_hg_cqe_decode(cqe, ENG_CQE, &raw);
+    wc->qpn = w.qp_num;
+    wc->is_send = raw.is_send;
+    *wqe_offset = w.wqe;
+    if (ibw_cqe_opcode_is_error(raw.opcode)) {
+        struct ibw_hg_err_cqe e;
+        ibw_hg_err_cqe_decode(cqe, ENG_CQE, &e);
+        wc->status = e.syndrome;
+        return 1;
+    }
+    if (err)
+        return -1;
+    wc->status = IBE_WC_SUCCESS;
+    wc->byte_len = w.byte_len;
+    wc->src_qp = w.src_qp;
+    wc->has_imm = (w.wc_flags & IBW_WC_WITH_IMM) != 0;
+    wc->imm = w.imm_data;
+    wc->opcode = w.opcode == IBW_WC_RECV_RDMA_WITH_IMM ? IBE_WR_RDMA_WRITE_IMM
+                                                       : IBE_WR_RECV;
+    return 1;
 }

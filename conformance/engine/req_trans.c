@@ -52,7 +52,7 @@ void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
     wc.byte_len = len;
     /* Every WQE yields a CQE here (the sim counts them); the signalled flag
      * is carried for the CQE's consumer. */
-    cxt_cq_push(e, q->scq, &wc, idx, 1, q->qpn);
+    cxt_cq_push(e, q->scq, &wc, idx * ENG_SQ_SLOT, 1, q->qpn, opcode & 0x1F);
 }
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)

@@ -20,6 +20,7 @@ static void fetch_window(struct ibe_engine *e, struct eng_qp *q)
     eng_xlate(e, M_RQWQE, XL_RD_WQE, 3, q->pd, 0, q->rq_base + off, n, 0);
     eng_dma_read(e, M_RQWQE, q->rq_base + off, q->win, n);
     q->win_slot = q->rq_ci;
+    q->win_pi = q->rq_pi;
     q->win_valid = 1;
 }
 
@@ -36,22 +37,18 @@ int rqm_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_rq *cmd,
             resp->code = RQR_INVALID_WQE;
             break;
         }
+        /* the window holds the WQEs at win_slot.. that were posted when it
+         * was read; anything else needs a new read */
         uint32_t rel = q->rq_ci - q->win_slot;
         uint64_t ring = (uint64_t)q->rq_depth * ENG_RQ_SLOT;
         uint64_t base = (uint64_t)(q->win_slot % q->rq_depth) * ENG_RQ_SLOT;
         if (!q->win_valid || rel * ENG_RQ_SLOT + ENG_RQ_SLOT > WINDOW ||
-            base + (uint64_t)rel * ENG_RQ_SLOT >= ring) {
+            base + (uint64_t)rel * ENG_RQ_SLOT >= ring || q->rq_ci - q->win_slot >= q->win_pi - q->win_slot) {
             fetch_window(e, q);
             rel = 0;
         }
-        uint32_t wbytes = 0;
-        int r = hf_split_recv_wqe(q->win + rel * ENG_RQ_SLOT,
-                                  WINDOW - rel * ENG_RQ_SLOT, q->rsg, &q->rsg_n, &wbytes);
-        if (r) { /* stale window (posted after it was read): read again */
-            fetch_window(e, q);
-            r = hf_split_recv_wqe(q->win, WINDOW, q->rsg, &q->rsg_n, &wbytes);
-        }
-        if (r) {
+        if (hf_split_recv_wqe(q->win + rel * ENG_RQ_SLOT, WINDOW - rel * ENG_RQ_SLOT,
+                              q->type, q->rsg, &q->rsg_n)) {
             resp->code = RQR_INVALID_WQE;
             break;
         }

@@ -49,10 +49,11 @@ static void sched_run(void *ctx, uint64_t arg)
             continue;
         }
         uint32_t slot = q->sq_hw % q->sq_depth;
+        const struct rec_db *db = &q->sq_db[slot];
         struct rec_sched md = {
-            .opcode = 0, .svc = q->type, .qpn = q->qpn,
+            .opcode = db->opcode, .fence = db->fence, .svc = q->type, .qpn = q->qpn,
             .dqpn = q->c.remote_qpn, .pd = q->pd, .pkey = q->pkey,
-            .pmtu = (uint16_t)eng_pmtu(q), .wqe_size = ENG_SQ_SLOT / 16,
+            .pmtu = (uint16_t)eng_pmtu(q), .wqe_size = db->size,
             .sq_len = q->sq_depth * ENG_SQ_SLOT, .wqe_off = slot * ENG_SQ_SLOT};
         q->db_pending--;
         eng_rec_sched(e, M_SCHED, M_PARSER, &md);

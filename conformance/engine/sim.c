@@ -38,24 +38,42 @@ struct sim {
     uint64_t ud_dups;
 };
 
-static uint8_t pat(uint64_t seed, uint64_t i, uint32_t off)
+/* 8 pattern bytes for block off/8 of message i. */
+static uint64_t pat8(uint64_t seed, uint64_t i, uint32_t blk)
 {
-    uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (i * 0xC2B2AE3D27D4EB4Full) ^ (off / 8u);
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (i * 0xC2B2AE3D27D4EB4Full) ^ blk;
     x ^= x >> 29;
     x *= 0xBF58476D1CE4E5B9ull;
     x ^= x >> 32;
-    return (uint8_t)(x >> (8 * (off % 8)));
+    return x;
+}
+
+static uint8_t pat(uint64_t seed, uint64_t i, uint32_t off)
+{
+    return (uint8_t)(pat8(seed, i, off / 8u) >> (8 * (off % 8)));
 }
 
 static void fill(uint8_t *p, uint64_t seed, uint64_t i, uint32_t len)
 {
-    for (uint32_t k = 0; k < len; k++)
+    uint32_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t x = pat8(seed, i, k / 8u);
+        memcpy(p + k, &x, 8); /* same() reads it back the same way */
+    }
+    for (; k < len; k++)
         p[k] = pat(seed, i, k);
 }
 
 static bool same(const uint8_t *p, uint64_t seed, uint64_t i, uint32_t len)
 {
-    for (uint32_t k = 0; k < len; k++)
+    uint32_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t x = pat8(seed, i, k / 8u), y;
+        memcpy(&y, p + k, 8);
+        if (x != y)
+            return false;
+    }
+    for (; k < len; k++)
         if (p[k] != pat(seed, i, k))
             return false;
     return true;

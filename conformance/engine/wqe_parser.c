@@ -37,7 +37,8 @@ void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched 
     struct rec_md md;
     memset(&md, 0, sizeof md);
     uint32_t rqpn = 0, rqkey = 0;
-    int bad = hf_read_send_wqe(wqe, sizeof wqe, &md, &rqpn, &rqkey);
+    int bad = hf_read_send_wqe(wqe, sizeof wqe, q->type, sm->opcode,
+                               (uint8_t)sm->wqe_size, sm->fence, &md, &rqpn, &rqkey);
     md.svc = q->type;
     md.pmtu = eng_pmtu(q);
     md.sqpn = q->qpn;

@@ -184,8 +184,9 @@ static int h_poll(struct harness *h, int side, struct ibe_wc *wc, int n)
 
 /* A crafted packet from B's side (a response) or A's side (a request),
  * built with ibw_build(), independent of the engine's packet generator. */
-static void h_inject(struct harness *h, int to, uint8_t opcode, uint32_t psn,
-                     uint8_t syndrome, uint32_t msn, const uint8_t *payload, size_t plen)
+static void h_inject_x(struct harness *h, int to, uint8_t opcode, uint32_t psn,
+                       uint8_t syndrome, uint32_t msn, uint32_t imm,
+                       const uint8_t *payload, size_t plen)
 {
     struct ibw_build_spec s;
     memset(&s, 0, sizeof s);
@@ -198,6 +199,8 @@ static void h_inject(struct harness *h, int to, uint8_t opcode, uint32_t psn,
     s.bth.ackreq = 1;
     s.aeth.syndrome = syndrome;
     s.aeth.msn = msn;
+    s.immdt.imm = imm;
+    s.ieth.rkey = imm;
     s.payload = payload;
     s.payload_len = plen;
     uint8_t out[4200];
@@ -206,6 +209,12 @@ static void h_inject(struct harness *h, int to, uint8_t opcode, uint32_t psn,
         abort();
     ibe_engine_receive(h->e[to], out, n);
     h_settle(h);
+}
+
+static void h_inject(struct harness *h, int to, uint8_t opcode, uint32_t psn,
+                     uint8_t syndrome, uint32_t msn, const uint8_t *payload, size_t plen)
+{
+    h_inject_x(h, to, opcode, psn, syndrome, msn, 0, payload, plen);
 }
 
 #define AETH_ACK(credit) ((uint8_t)(0x00 | (credit)))

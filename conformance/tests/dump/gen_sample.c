@@ -175,7 +175,8 @@ static int script(struct conn *c)
     }
 
     /* SEND of 300 bytes with invalidate: B has no receive WQE yet (RNR NAK,
-     * timer code 14 = 960 us), A sends it again. */
+     * timer code 14 = 1.28 ms, IBA table 46), A waits that long and sends
+     * it again. */
     uint32_t send_psn = c->psn_a;
     for (int attempt = 0; attempt < 2; attempt++) {
         c->psn_a = send_psn;
@@ -184,8 +185,10 @@ static int script(struct conn *c)
         endpoint(&s, 1);
         s.ieth.rkey = 0x00abcd01;
         rc |= req(c, 0x16, 200 + PMTU, 300 - PMTU, 1, &s);
-        if (attempt == 0)
+        if (attempt == 0) {
             rc |= ack(c, send_psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, 14));
+            c->ts += 1280000; /* the RNR wait the NAK asked for */
+        }
     }
     c->msn_b++;
     rc |= ack(c, c->psn_a - 1, ibw_aeth_syndrome(IBW_AETH_ACK, 13));

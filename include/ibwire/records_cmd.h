@@ -136,20 +136,8 @@ IBW_RECORD_FORMAT(ibw_cxt_view_cst_doc, IBW_CXT_VIEW_CST_DOC_FIELDS, 96,
                   "context view for RequesterRecvControl, documents' variant",
                   "seed 000 T7.42", "documents' variant of cxt_view_cst")
 
-/* RTL view -> documents' view (the fields T7.42 has no place for are
- * dropped). */
-static inline void ibw_cxt_view_cst_to_doc(const struct ibw_cxt_view_cst *in,
-                                           struct ibw_cxt_view_cst_doc *out)
-{
-    IBW_CXT_VIEW_CST_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
-/* Documents' view -> RTL view, the other fields 0. */
-static inline void ibw_cxt_view_cst_from_doc(const struct ibw_cxt_view_cst_doc *in,
-                                             struct ibw_cxt_view_cst *out)
-{
-    memset(out, 0, sizeof *out);
-    IBW_CXT_VIEW_CST_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
+/* ibw_cxt_view_cst_to_doc / _from_doc (see IBW__REC_DOC_CONVERTERS). */
+IBW__REC_DOC_CONVERTERS(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_DOC_FIELDS)
 
 /* E2 context view for ExecutionEngine (RD_QP_CTX/RST), 320 bits. */
 #define IBW_CXT_VIEW_RST_FIELDS(X, c)                                         \
@@ -428,17 +416,8 @@ IBW_RECORD_FORMAT(ibw_sem_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
                   "scatter-entry-manager response, documents' variant",
                   "seed 000 T7.14, T7.15", "documents' variant of sem_resp")
 
-/* sem_resp <-> documents' layout: the same fields in another order. */
-static inline void ibw_sem_resp_to_doc(const struct ibw_sem_resp *in,
-                                       struct ibw_sem_resp_doc *out)
-{
-    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
-static inline void ibw_sem_resp_from_doc(const struct ibw_sem_resp_doc *in,
-                                         struct ibw_sem_resp *out)
-{
-    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
+/* ibw_sem_resp_to_doc / _from_doc: the same fields in another order. */
+IBW__REC_DOC_CONVERTERS(ibw_sem_resp, IBW_ENTRY_RESP_DOC_FIELDS)
 
 /* E10 receive-WQE-manager command, 256 bits.  Its layout depends on op:
  * rwm_cmd is the common head (all a RELEASE needs), rwm_cmd_fetch and
@@ -565,18 +544,8 @@ IBW_RECORD_FORMAT(ibw_rwm_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
                   "receive-WQE-manager response, documents' variant",
                   "seed 000 T7.18, T7.19", "documents' variant of rwm_resp")
 
-/* rwm_resp -> documents' layout (the WQE offset has no place, dropped). */
-static inline void ibw_rwm_resp_to_doc(const struct ibw_rwm_resp *in,
-                                       struct ibw_rwm_resp_doc *out)
-{
-    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
-/* Documents' layout -> rwm_resp, WQE offset 0. */
-static inline void ibw_rwm_resp_from_doc(const struct ibw_rwm_resp_doc *in,
-                                         struct ibw_rwm_resp *out)
-{
-    IBW_ENTRY_RESP_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-    out->wqe_offset = 0;
-}
+/* ibw_rwm_resp_to_doc / _from_doc: the WQE offset has no place in the
+ * documents' layout (dropped; 0 coming back). */
+IBW__REC_DOC_CONVERTERS(ibw_rwm_resp, IBW_ENTRY_RESP_DOC_FIELDS)
 
 #endif /* IBWIRE_RECORDS_CMD_H */

@@ -20,6 +20,25 @@
  * structs). */
 #define IBW__REC_COPY_FIELD(c, name, hi, lo, kind, desc) out->name = in->name;
 
+/* For a record pfx whose documents' variant pfx##_doc holds a subset of its
+ * fields under the same names (LIST, the variant's field list), defines
+ *   void pfx##_to_doc(const struct pfx *in, struct pfx##_doc *out)
+ *       the shared fields; the others have no place and are dropped;
+ *   void pfx##_from_doc(const struct pfx##_doc *in, struct pfx *out)
+ *       the shared fields, every other field 0. */
+#define IBW__REC_DOC_CONVERTERS(pfx, LIST)                                    \
+    static inline void pfx##_to_doc(const struct pfx *in,                     \
+                                    struct pfx##_doc *out)                    \
+    {                                                                         \
+        LIST(IBW__REC_COPY_FIELD, ~)                                          \
+    }                                                                         \
+    static inline void pfx##_from_doc(const struct pfx##_doc *in,             \
+                                      struct pfx *out)                        \
+    {                                                                         \
+        memset(out, 0, sizeof *out);                                          \
+        LIST(IBW__REC_COPY_FIELD, ~)                                          \
+    }
+
 /* ------------------------------------------------------------------------ */
 /* Verbs opcodes (E1, E12, E13, E17): the user's opcode, not the BTH's      */
 /* ------------------------------------------------------------------------ */

@@ -124,20 +124,9 @@ IBW_RECORD_FORMAT(ibw_bad_req_meta_doc, IBW_BAD_REQ_META_DOC_FIELDS, 32,
                   "bad-request metadata, documents' variant",
                   "seed 000 T7.30, T7.31", "documents' variant of bad_req_meta")
 
-/* bad_req_meta -> documents' layout (opcode and WQE offset dropped). */
-static inline void ibw_bad_req_meta_to_doc(const struct ibw_bad_req_meta *in,
-                                           struct ibw_bad_req_meta_doc *out)
-{
-    IBW_BAD_REQ_META_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-}
-/* Documents' layout -> bad_req_meta, opcode and WQE offset 0. */
-static inline void ibw_bad_req_meta_from_doc(const struct ibw_bad_req_meta_doc *in,
-                                             struct ibw_bad_req_meta *out)
-{
-    IBW_BAD_REQ_META_DOC_FIELDS(IBW__REC_COPY_FIELD, ~)
-    out->opcode = 0;
-    out->wqe_offset = 0;
-}
+/* ibw_bad_req_meta_to_doc / _from_doc: opcode and WQE offset have no place
+ * in the documents' layout (dropped; 0 coming back). */
+IBW__REC_DOC_CONVERTERS(ibw_bad_req_meta, IBW_BAD_REQ_META_DOC_FIELDS)
 
 /*
  * The BTH as header metadata holds it: dword 0 bits [31:0], dword 1

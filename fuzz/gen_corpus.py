@@ -346,9 +346,43 @@ def gen_capture():
     put("capture", pcap_file(105, eth))             # unsupported link type
 
 
+def gen_check():
+    """Streams for the checker: byte 0 PMTU choice, then (LE16 length,
+    flags, frame) per frame.  A RoCEv2 RC conversation: SEND FIRST/MIDDLE/
+    LAST, ACKs, an RDMA READ and its responses, then a PSN gap and a NAK."""
+    def frame(tp, sport=0xC000):
+        f = roce_v2_ip4(tp, sport)
+        return struct.pack("<HB", len(f), 0) + f
+
+    def rc(op, psn, ext=b"", payload=b"", qp=0x11):
+        pad = (4 - len(payload) % 4) % 4
+        return bth(op, pad, qp, psn) + ext + payload + bytes(pad)
+
+    mtu = bytes(256)
+    aeth = lambda msn: bytes([0x1F, 0, 0, msn])
+    reth = struct.pack(">QII", 0x1000, 0x55, 600)
+    convo = [
+        rc(0x00, 0, payload=mtu), rc(0x01, 1, payload=mtu),
+        rc(0x02, 2, payload=b"tail"), rc(0x11, 2, aeth(1), qp=0x22),
+        rc(0x0C, 3, reth),
+        rc(0x0D, 3, aeth(2), mtu, qp=0x22), rc(0x0E, 4, b"", mtu, qp=0x22),
+        rc(0x0F, 5, aeth(2), bytes(88), qp=0x22),
+        rc(0x04, 7, payload=b"gap"), rc(0x11, 6, bytes([0x60, 0, 0, 2]),
+                                       qp=0x22),
+    ]
+    stream = b"".join(frame(tp) for tp in convo)
+    for pmtu in range(6):
+        put("check", bytes([pmtu]) + stream)
+    put("check", bytes([0]) + stream[: len(stream) // 2])
+    # native IB: the same requests with LRH
+    ib = b"".join(struct.pack("<HB", len(f), 1) + f
+                  for f in (ib_local(tp) for tp in convo))
+    put("check", bytes([1]) + ib)
+
+
 GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
               "records": gen_records, "host": gen_host,
-              "capture": gen_capture}
+              "capture": gen_capture, "check": gen_check}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

@@ -7,8 +7,9 @@
 
 writes OUTDIR/packet/ (one input per frame: the packet harness's link
 selector byte, then the frame from where ibw_parse starts), OUTDIR/mad/
-(the MAD of each native-IB UD SEND ONLY frame) and OUTDIR/capture/ (each
-capture file whole).  Reads classic pcap (either byte
+(the MAD of each native-IB UD SEND ONLY frame), OUTDIR/check/ (each
+capture's frames as one checker stream) and OUTDIR/capture/ (each capture
+file whole).  Reads classic pcap (either byte
 order, micro- or nanosecond magic) and pcapng (EPB, SPB).  Link types: 1
 Ethernet, 247 InfiniBand from the LRH, 197 ERF records of type 21
 (InfiniBand); frames of other links are skipped.  Missing paths are skipped,
@@ -118,6 +119,7 @@ def main(out, paths):
             files.append(p)
     nframes = 0
     for path in files:
+        stream = bytearray([0])  # check_fuzzer: PMTU "learn", then frames
         with open(path, "rb") as f:
             data = f.read()
         reader = frames_pcapng if data[:4] == b"\x0a\x0d\x0d\x0a" else frames_pcap
@@ -127,10 +129,15 @@ def main(out, paths):
             if found:
                 put(os.path.join(out, "packet"), bytes([found[0]]) + found[1])
                 nframes += 1
+                if len(found[1]) < 0x10000:
+                    stream += struct.pack("<HB", len(found[1]), found[0])
+                    stream += found[1]
                 mad = mad_of(*found)
                 if mad:
                     # mad_fuzzer: selector 0x80 = whole-MAD decode
                     put(os.path.join(out, "mad"), b"\x80" + mad)
+        if len(stream) > 1:
+            put(os.path.join(out, "check"), bytes(stream))
     print(f"pcap_seeds: {len(files)} captures, {nframes} frames -> {out}")
 
 

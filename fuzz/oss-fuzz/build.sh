@@ -53,11 +53,15 @@ fi
 cflags_for() {
     case "$1" in
     capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
+    check) echo "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
     esac
 }
 sources_for() {
     case "$1" in
     capture) echo "conformance/capture/capture_read.c conformance/capture/capture_write.c" ;;
+    check) echo "conformance/check/rules.c conformance/check/check.c" \
+                "conformance/check/check_pkt.c conformance/check/check_flow.c" \
+                "conformance/check/check_cm.c" ;;
     esac
 }
 libs_for() {

@@ -19,6 +19,10 @@
 #define IBWIRE_REGISTRY_H
 
 #include "base.h"
+#include "cm.h"
+#include "framing.h"
+#include "host.h"
+#include "mad.h"
 #include "records.h"
 #include "wire.h"
 
@@ -38,9 +42,21 @@
     X(ibw_xrceth)                                                             \
     X(ibw_feth)
 
+/* RoCE framing (W15). */
+#define IBW_FRAMING_FORMATS(X)                                                \
+    X(ibw_eth)                                                                \
+    X(ibw_vlan)                                                               \
+    X(ibw_ipv4)                                                               \
+    X(ibw_ipv6)                                                               \
+    X(ibw_udp)                                                                \
+    X(ibw_cnp)
+
 /* Every family, one line each. */
 #define IBW__REGISTRY_FAMILIES(X)                                             \
     IBW_WIRE_FORMATS(X)                                                       \
+    IBW_FRAMING_FORMATS(X)                                                    \
+    IBW_MAD_FORMATS(X)                                                        \
+    IBW_HOST_FORMATS(X)                                                       \
     IBW_RECORD_FORMATS(X)
 
 /* A format's descriptor accessor, pfx##_format. */

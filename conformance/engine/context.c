@@ -18,11 +18,29 @@ void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
     eng_rec_cxt(e, M_HOST, M_CXT, &c);
 }
 
+/* Every receive WQE still posted completes with Flush in Error. */
+void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
+{
+    while (q->rq_ci != q->rq_pi) {
+        struct ibe_wc wc;
+        memset(&wc, 0, sizeof wc);
+        wc.status = IBE_WC_WR_FLUSH_ERR;
+        uint32_t idx = q->rq_ci % q->rq_depth;
+        q->rq_ci++;
+        cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
+    }
+    q->rsg_n = 0;
+    q->win_valid = 0;
+    q->recv_active = 0;
+}
+
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state)
 {
     q->state = state;
     struct rec_cxt c = {2 /* WR_QP_CTX */, 5 /* STATE */, q->qpn, state, 0};
     eng_rec_cxt(e, M_HOST, M_CXT, &c);
+    if (state == IBE_QPS_ERR)
+        cxt_flush_rq(e, q);
 }
 
 void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,

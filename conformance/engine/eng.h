@@ -353,6 +353,8 @@ void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
 void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *s);
 void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
                  uint32_t rkey, uint64_t va);
+void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t);
+void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag);
 
 /* ------------------------------------------------------------------ */
 /* module entry points                                                 */
@@ -362,6 +364,7 @@ void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q);
 void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
                  uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode);
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
+void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q);
 /* doorbell.c */
 void db_ring(struct ibe_engine *e, const struct rec_db *db);
 /* scheduler.c */

@@ -274,6 +274,8 @@ int ibe_post_recv(struct ibe_engine *e, uint32_t qpn,
         return -1;
     q->rq_shadow[slot] = wr->wr_id;
     q->rq_pi++;
+    if (q->state == IBE_QPS_ERR)
+        cxt_flush_rq(e, q);
     return 0;
 }
 

@@ -11,7 +11,12 @@ struct ibe_world *ibe_world_create(uint64_t seed)
     struct ibe_world *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->rng = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    /* Hash the seed: seeds s and s+1 must not give shifted copies of one
+     * splitmix stream. */
+    uint64_t z = seed ^ 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    w->rng = z ^ (z >> 31);
     return w;
 }
 

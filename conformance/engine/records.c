@@ -293,3 +293,23 @@ void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
     struct ibw_write_addr_entry s = {va, rkey};
     EMIT(e, 23, ibw_write_addr_entry, from, M_WAT, s);
 }
+
+/* E7: the timer RAM entry as TimerControl writes it back. */
+void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t)
+{
+    if (!want(e))
+        return;
+    unsigned left = t->count >= t->thresh ? 0u : (unsigned)(t->thresh - t->count);
+    struct ibw_timer_entry s = {(uint8_t)(t->thresh & 7), (uint8_t)(left & 7),
+                                t->active, t->setval, t->current};
+    EMIT(e, 7, ibw_timer_entry, M_TIMER, M_TIMER, s);
+}
+
+/* E22: a WQE indicator table bit written by the scheduler. */
+void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag)
+{
+    if (!want(e))
+        return;
+    struct ibw_wqe_indicator s = {flag};
+    EMIT(e, 22, ibw_wqe_indicator, from, M_SCHED, s);
+}

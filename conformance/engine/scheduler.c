@@ -26,6 +26,7 @@ static void enqueue(struct ibe_engine *e, struct eng_qp *q, int second)
     if (e->indicator[q->qpn])
         return;
     e->indicator[q->qpn] = 1;
+    eng_rec_ind(e, M_SCHED, 1);
     if (second)
         qpush(e->q2, &e->q2h, &e->q2n, q->qpn);
     else
@@ -41,6 +42,7 @@ static void sched_run(void *ctx, uint64_t arg)
         uint32_t qpn = e->q1n ? qpop(e->q1, &e->q1h, &e->q1n)
                               : qpop(e->q2, &e->q2h, &e->q2n);
         e->indicator[qpn] = 0;
+        eng_rec_ind(e, M_SCHED, 0);
         struct eng_qp *q = eng_qp(e, qpn);
         if (!q || !q->db_pending)
             continue;

@@ -262,7 +262,7 @@ static void on_recv_wc(struct sim *s, const struct ibe_wc *wc)
     uint64_t found = UINT64_MAX;
     for (uint64_t i = s->recv_head; i < s->posted; i++) {
         const struct msg *m = &s->m[i];
-        if (!m->recv_kind)
+        if (!m->recv_kind || m->delivered)
             continue;
         bool match;
         if (m->op == IBE_WR_RDMA_WRITE_IMM) {
@@ -405,10 +405,13 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
                IBE_ACC_LOCAL_WRITE | IBE_ACC_REMOTE_WRITE | IBE_ACC_REMOTE_READ |
                    IBE_ACC_REMOTE_ATOMIC, &s.lkb, &s.rkb);
     memset(ibe_mem_ptr(s.b, s.atom, 8), 0, 8);
-    struct ibe_qp_conn c = {s.qb, 100, 5000, o->pmtu, o->retry_cnt ? o->retry_cnt : 7,
+    /* random starting PSNs, so that runs also cross the 24-bit wrap */
+    uint32_t psn_a = (uint32_t)(ibe_rand(s.w) & 0xFFFFFF);
+    uint32_t psn_b = (uint32_t)(ibe_rand(s.w) & 0xFFFFFF);
+    struct ibe_qp_conn c = {s.qb, psn_a, psn_b, o->pmtu, o->retry_cnt ? o->retry_cnt : 7,
                             7, 10, 1, 16};
     ibe_qp_connect(s.a, s.qa, &c);
-    struct ibe_qp_conn cbn = {s.qa, 5000, 100, o->pmtu, 7, 7, 10, 1, 16};
+    struct ibe_qp_conn cbn = {s.qa, psn_b, psn_a, o->pmtu, 7, 7, 10, 1, 16};
     ibe_qp_connect(s.b, s.qb, &cbn);
     for (int i = 0; i < RQ_DEPTH; i++)
         post_recv(&s);

@@ -42,6 +42,7 @@ static void expire(void *ctx, uint64_t arg)
     if (!t->active || (t->gen & 0xFFFFFFFFu) != gen)
         return;
     t->active = 0;
+    eng_rec_tentry(e, t);
     if (which == TM_CNP) {
         q->limit = q->c.max_outstanding ? q->c.max_outstanding : 16;
         sched_wake(e, q);
@@ -65,6 +66,7 @@ void timer_set(struct ibe_engine *e, struct eng_qp *q, int from,
     t->gen++;
     if (r->op == TMO_STOP) {
         t->active = 0;
+        eng_rec_tentry(e, t);
         return;
     }
     if (r->op == TMO_SET)
@@ -73,6 +75,7 @@ void timer_set(struct ibe_engine *e, struct eng_qp *q, int from,
     t->setval = r->value;
     t->current = r->value;
     t->thresh = r->counter & 7;
+    eng_rec_tentry(e, t);
     uint64_t arg = (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)r->which << 24) |
                    ((t->gen & 0xFFFFFFFFu) << 32);
     eng_at(e->w, timer_duration_ns(r->which, r->value), expire, e, arg);

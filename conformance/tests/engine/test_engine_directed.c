@@ -323,6 +323,13 @@ static void test_remote_operational_nak(void)
     TU_EQ(wc[1].status, IBE_WC_WR_FLUSH_ERR);
     TU_EQ(h.nq, 0); /* no retransmission */
     TU_EQ(ibe_qp_state(h.e[0], h.qp[0]), IBE_QPS_ERR);
+    /* the responder's receive: completed in error; one posted now is flushed */
+    TU_EQ(h_poll(&h, 1, wc, 4), 1);
+    TU_EQ(wc[0].status, IBE_WC_LOC_LEN_ERR);
+    h_post_recv(&h, 1, 0, 100);
+    TU_EQ(h_poll(&h, 1, wc, 4), 1);
+    TU_EQ(wc[0].status, IBE_WC_WR_FLUSH_ERR);
+    TU_EQ(wc[0].wr_id, 0x2000u);
     h_free(&h);
 }
 
@@ -601,6 +608,45 @@ static void test_solicited_fence_icrc_state(void)
     h_free(&h);
 }
 
+static void test_psn_wrap(void)
+{
+    /* PSNs are 24 bits: a 3-packet Send from 0xFFFFFF uses 0xFFFFFF, 0, 1;
+     * a Read after it starts at 2. */
+    struct harness h;
+    h_init(&h, IBE_RC, 7, 7);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_qp_conn c = {h.qp[1 - i], 0xFFFFFFu, 0xFFFFFFu, PMTU, 7, 7, 8, 3, 16};
+        ibe_qp_connect(h.e[i], h.qp[i], &c);
+    }
+    h_post_recv(&h, 1, 0, 1000);
+    h_post(&h, 0, IBE_WR_SEND, 0, 600, 0, 0);
+    h_post(&h, 0, IBE_WR_RDMA_READ, 2000, 300, 0, 0);
+    h_settle(&h);
+    size_t n = h_take(&h, P, 256);
+    TU_EQ(n, 4);
+    expect_pkt(&P[0], 0x00, 0xFFFFFFu);
+    expect_pkt(&P[1], 0x01, 0);
+    expect_pkt(&P[2], 0x02, 1);
+    expect_pkt(&P[3], 0x0C, 2);
+    h_deliver(&h, &P[1]); /* 0xFFFFFF lost: 0 is ahead of ePSN across the wrap */
+    TU_EQ(h_take(&h, R, 256), 1);
+    expect_pkt(&R[0], 0x11, 0xFFFFFFu);
+    TU_EQ(R[0].syndrome, AETH_NAK(0));
+    h_deliver(&h, &R[0]);
+    n = h_take(&h, P, 256);
+    TU_EQ(n, 4);
+    h_deliver_all(&h, P, n);
+    n = h_take(&h, R, 256);
+    TU_EQ(n, 5); /* 3 ACKs, 2 read responses on PSNs 2 and 3 */
+    expect_pkt(&R[3], 0x0D, 2);
+    expect_pkt(&R[4], 0x0F, 3);
+    h_deliver_all(&h, R, n);
+    struct ibe_wc wc[4];
+    TU_EQ(h_poll(&h, 0, wc, 4), 2);
+    TU_EQ(wc[1].status, IBE_WC_SUCCESS);
+    h_free(&h);
+}
+
 static void test_send_with_invalidate(void)
 {
     /* The HanGu WQE has no Send-with-Invalidate opcode, so the requester
@@ -692,5 +738,6 @@ int main(void)
     test_solicited_fence_icrc_state();
     test_ud_qkey_and_uc();
     test_send_with_invalidate();
+    test_psn_wrap();
     return tu_done("engine_directed");
 }

@@ -328,7 +328,8 @@ static void send_mra(struct cmx_agent *a, struct cmx_conn *c, uint8_t msg)
 static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_req q;
-    ibw_cm_req_decode_mad(mad, IBW_MAD_SIZE, &q);
+    if (ibw_cm_req_decode_mad(mad, IBW_MAD_SIZE, &q) != IBW_OK)
+        return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     /* A REQ seen before: answer it again (IBA 12.9.5.1). */
     for (uint32_t i = 0; i < a->cfg.max_conns; i++) {
@@ -474,7 +475,8 @@ static void send_rtu(struct cmx_agent *a, struct cmx_conn *c)
 static void on_rep(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_rep r;
-    ibw_cm_rep_decode_mad(mad, IBW_MAD_SIZE, &r);
+    if (ibw_cm_rep_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+        return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     struct cmx_conn *c = NULL;
     for (uint32_t i = 0; i < a->cfg.max_conns && !c; i++)
@@ -527,7 +529,8 @@ static void server_established(struct cmx_agent *a, struct cmx_conn *c)
 static void on_rtu(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_rtu r;
-    ibw_cm_rtu_decode_mad(mad, IBW_MAD_SIZE, &r);
+    if (ibw_cm_rtu_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+        return;
     struct cmx_conn *c = find_by_comm(a, r.remotecommid, r.localcommid, 1);
     if (c && c->role == CMX_SERVER && c->state == CMX_REP_SENT)
         server_established(a, c);
@@ -544,7 +547,8 @@ void cmx_comm_established(struct cmx_agent *a, uint64_t now, uint32_t qpn)
 static void on_mra(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_mra m;
-    ibw_cm_mra_decode_mad(mad, IBW_MAD_SIZE, &m);
+    if (ibw_cm_mra_decode_mad(mad, IBW_MAD_SIZE, &m) != IBW_OK)
+        return;
     struct cmx_conn *c = find_by_comm(a, m.remotecommid, 0, 0);
     if (!c)
         return;
@@ -566,7 +570,8 @@ static void on_mra(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 static void on_rej(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_rej r;
-    ibw_cm_rej_decode_mad(mad, IBW_MAD_SIZE, &r);
+    if (ibw_cm_rej_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+        return;
     struct cmx_conn *c = find_by_comm(a, r.remotecommid, 0, 0);
     if (!c)
         return;
@@ -639,7 +644,8 @@ static void disconnected(struct cmx_agent *a, struct cmx_conn *c)
 static void on_dreq(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_dreq d;
-    ibw_cm_dreq_decode_mad(mad, IBW_MAD_SIZE, &d);
+    if (ibw_cm_dreq_decode_mad(mad, IBW_MAD_SIZE, &d) != IBW_OK)
+        return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     struct cmx_conn *c = find_by_comm(a, d.remotecommid, d.localcommid, 1);
     /* Unknown (our DREP was lost and we are gone already): DREP anyway. */
@@ -657,7 +663,8 @@ static void on_dreq(struct cmx_agent *a, const uint8_t *mad)
 static void on_drep(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_drep d;
-    ibw_cm_drep_decode_mad(mad, IBW_MAD_SIZE, &d);
+    if (ibw_cm_drep_decode_mad(mad, IBW_MAD_SIZE, &d) != IBW_OK)
+        return;
     struct cmx_conn *c = find_by_comm(a, d.remotecommid, d.localcommid, 1);
     if (!c || c->state != CMX_DREQ_SENT)
         return;

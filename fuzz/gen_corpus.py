@@ -380,9 +380,36 @@ def gen_check():
     put("check", bytes([1]) + ib)
 
 
+def gen_engine():
+    """engine_fuzzer: config byte (bit 0 IB framing, bits 1-2 QP type, 3-5
+    receive PSN, 6-7 PMTU), four receives (wr_id, SGE count - 1, offset /
+    16), then records: kind 1 = a built request (see build_request)."""
+    recvs = bytes([0, 0, 0]) * 4
+
+    def req(pick, payload=b"", dmalen=0, where=0, delta=0):
+        return (bytes([1, pick, 0, delta & 0xFF, 1, 0, where, 0, dmalen]) +
+                bytes(32) + bytes([len(payload) // 4]) + payload)
+    SEND_ONLY, WRITE_ONLY, READ, CS, FA = 4, 10, 12, 13, 14
+    FIRST, MIDDLE, LAST = 0, 1, 2
+    convo = (req(SEND_ONLY, b"ping" * 4) + req(WRITE_ONLY, bytes(64), 8) +
+             req(READ, b"", 16) + req(CS, b"", 8) + req(FA, b"", 8) +
+             req(FIRST, bytes(256)) + req(MIDDLE, bytes(256)) +
+             req(LAST, b"end!") + bytes([2, 0xFF]))
+    for cfg in (0x00, 0x01, 0x02, 0x04, 0x06, 0x40, 0x41, 0x80):
+        put("engine", bytes([cfg]) + recvs + convo)
+    # out-of-sequence PSN, bad R_Key, raw bytes aimed at the QP
+    put("engine", bytes([0]) + recvs + req(SEND_ONLY, b"abcd", 0, 0, 0x40))
+    put("engine", bytes([0]) + recvs + req(WRITE_ONLY, bytes(8), 8, 0x40))
+    tp = transport(0x04, b"", b"raw!")
+    raw = roce_v2_ip4(tp)
+    raw += bytes(-len(raw) % 4)  # whole words; the excess is a trailer
+    put("engine", bytes([0]) + recvs + bytes([0, len(raw) // 4]) + raw)
+
+
 GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
               "records": gen_records, "host": gen_host,
-              "capture": gen_capture, "check": gen_check}
+              "capture": gen_capture, "check": gen_check,
+              "engine": gen_engine}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

@@ -54,6 +54,7 @@ cflags_for() {
     case "$1" in
     capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
     check) echo "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
+    engine) echo "-I$IBW/conformance/engine" ;;
     esac
 }
 sources_for() {
@@ -62,6 +63,7 @@ sources_for() {
     check) echo "conformance/check/rules.c conformance/check/check.c" \
                 "conformance/check/check_pkt.c conformance/check/check_flow.c" \
                 "conformance/check/check_cm.c" ;;
+    engine) echo conformance/engine/*.c ;;
     esac
 }
 libs_for() {

@@ -364,8 +364,10 @@ static unsigned get_data(const struct dump_frame *fr, struct dump_val *v)
     }
     if (!hdr(fr, IBW_HDR_BTH) || vendor_view(fr))
         return 0;
-    /* UD to QP0/QP1 carries a MAD, which the MAD family decodes. */
-    if (hdr(fr, IBW_HDR_DETH) && ibw_bth_get_destqp(hdr(fr, IBW_HDR_BTH)) <= 1)
+    /* UD to or from QP0/QP1 carries a MAD, which the MAD family decodes. */
+    const uint8_t *deth = hdr(fr, IBW_HDR_DETH);
+    if (deth && (ibw_bth_get_destqp(hdr(fr, IBW_HDR_BTH)) <= 1 ||
+                 ibw_deth_get_srcqp(deth) <= 1))
         return 0;
     size_t n = (size_t)p->payload_len + p->pad;
     return n ? put_bytes(v, p->data + p->payload_off, n) : 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "dump_mad.h"
 #include "dump_view.h"
 
 /* Counters and lengths read better in decimal; keys, QPs, addresses and
@@ -118,6 +119,7 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
             dump_out_printf(o, " (%s)", ibw_opcode_info(p->opcode)->name);
         dump_out_char(o, '\n');
     }
+    dump_mad_text(o, fr);
     if (ibw_pkt_has(p, IBW_HDR_BTH) && p->err == IBW_OK)
         dump_out_printf(o, "  %-12s %u bytes at offset %u, pad %u\n", "payload",
                         p->payload_len, p->payload_off, p->pad);
@@ -231,6 +233,7 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
         dump_out_str(o, "}}");
     }
     dump_out_char(o, ']');
+    dump_mad_json(o, fr);
     json_key(o, "transport", &first);
     dump_out_json_str(o, dump_transport_name(p->transport));
     if (ibw_pkt_has(p, IBW_HDR_BTH)) {

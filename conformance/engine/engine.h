@@ -33,8 +33,12 @@ enum ibe_wc_status {
     IBE_WC_REM_OP_ERR = 0x14,
     IBE_WC_RETRY_EXC_ERR = 0x15,
     IBE_WC_RNR_RETRY_EXC_ERR = 0x16,
-    IBE_WC_UNSUPPORTED_OP = 0x17 /* "Unsupported OpCode" of the WQEParser */
+    IBE_WC_UNSUPPORTED_OP = 0x17 /* the highest code; never produced (kept
+                                    for API users that bound statuses) */
 };
+/* The WQEParser's "Unsupported OpCode" completes as IBE_WC_LOC_QP_OP_ERR,
+ * its local access error as IBE_WC_LOC_PROT_ERR, its length error as
+ * IBE_WC_LOC_LEN_ERR, "Flush in Error" as IBE_WC_WR_FLUSH_ERR. */
 
 /* Verbs opcodes as they appear in WQEs and doorbells (H1). */
 enum ibe_wr_opcode {
@@ -45,7 +49,8 @@ enum ibe_wr_opcode {
     IBE_WR_RDMA_READ = 0x10,
     IBE_WR_ATOMIC_CS = 0x11,
     IBE_WR_ATOMIC_FA = 0x12,
-    IBE_WR_SEND_INV = 0x13, /* engine-local code: Send with Invalidate */
+    IBE_WR_SEND_INV = 0x13, /* Send with Invalidate: the HanGu WQE has no
+                               opcode for it, so posting one fails */
     IBE_WR_RECV = 0x80      /* completion opcode of a receive */
 };
 
@@ -100,7 +105,8 @@ struct ibe_wc {
     uint8_t status;   /* enum ibe_wc_status */
     uint8_t opcode;   /* the WR's verbs opcode, IBE_WR_RECV for receives */
     uint8_t is_send;
-    uint8_t solicited;
+    uint8_t solicited;  /* engine-internal (raises the solicited event);
+                           the HanGu CQE has no such bit: 0 when polled */
     uint8_t has_imm;
     uint32_t byte_len;
     uint32_t imm;

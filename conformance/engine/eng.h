@@ -182,8 +182,9 @@ struct tm_entry {
 #define ENG_SQ_SLOT 256u   /* bytes per send WQE slot */
 #define ENG_RQ_SLOT 128u   /* bytes per receive WQE slot */
 #define ENG_CQE 32u
-#define ENG_MAX_QP 64u
-#define ENG_MAX_CQ 16u
+#define ENG_MAX_QP 1024u
+#define ENG_MAX_CQ 256u
+#define ENG_MAX_MR 1024u
 #define ENG_ATOMIC_CACHE 16u
 
 struct eng_cq {
@@ -265,7 +266,7 @@ struct ibe_engine {
     struct ibe_config cfg;
     uint8_t *mem;
     uint64_t mem_top;
-    struct eng_mr mr[256];
+    struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
     struct eng_cq cq[ENG_MAX_CQ];
     uint32_t ncq;

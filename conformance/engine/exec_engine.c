@@ -311,7 +311,7 @@ void ee_request(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
         q->recv_active = last ? 0 : 1;
         if (last) {
             if (f & OPF_IETH) { /* Send with Invalidate: the R_Key goes */
-                const struct eng_mr *m = &e->mr[(h->imm >> 8) & 0xFF];
+                const struct eng_mr *m = &e->mr[(h->imm >> 8) % ENG_MAX_MR];
                 if (m->valid && m->key == h->imm && m->pd == q->pd)
                     ibe_mr_dereg(e, h->imm);
             }

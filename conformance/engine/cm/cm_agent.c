@@ -130,7 +130,8 @@ static void start_timer(struct cmx_conn *c, uint64_t now, uint64_t wait)
 }
 
 /* The connection is over: QP to ERR (if not already) then RESET, entry
- * back to IDLE/LISTEN and freed. */
+ * back to IDLE/LISTEN and freed.  Callers tell the user afterwards, so the
+ * QP is already in RESET (and reusable) when the user hears of it. */
 static void finish(struct cmx_agent *a, struct cmx_conn *c, int qp_in_err)
 {
     if (!qp_in_err)
@@ -353,8 +354,8 @@ static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
             send_rej(a, tid, 0, q.localcommid, IBW_CM_MSG_REQ,
                      IBW_CM_REJ_STALE_CONN);
             a->st.stale++;
-            emit(a, c, CMX_EV_STALE, IBW_CM_REJ_STALE_CONN);
             finish(a, c, 0);
+            emit(a, c, CMX_EV_STALE, IBW_CM_REJ_STALE_CONN);
             return;
         }
     }
@@ -457,8 +458,8 @@ static void client_retry(struct cmx_agent *a, struct cmx_conn *c,
         send_rej(a, c->tid, c->local_comm_id, c->remote_comm_id,
                  IBW_CM_MSG_REQ, IBW_CM_REJ_TIMEOUT);
     a->st.failed++;
-    emit(a, c, CMX_EV_FAILED, reason);
     finish(a, c, 0);
+    emit(a, c, CMX_EV_FAILED, reason);
 }
 
 static void send_rtu(struct cmx_agent *a, struct cmx_conn *c)
@@ -583,16 +584,16 @@ static void on_rej(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
             return;
         }
         a->st.failed++;
-        emit(a, c, CMX_EV_REJECTED, r.reason);
         finish(a, c, 0);
+        emit(a, c, CMX_EV_REJECTED, r.reason);
     } else if (c->role == CMX_SERVER && c->state == CMX_REP_SENT) {
         /* fig. 4-3 REP_SENT: a REJ sends the server back to LISTEN and its
          * reason goes up to the user (§5.2.2: 0x6). */
-        emit(a, c, CMX_EV_REJECTED, r.reason);
         finish(a, c, 0);
+        emit(a, c, CMX_EV_REJECTED, r.reason);
     } else if (c->state == CMX_ESTABLISHED) {
-        emit(a, c, CMX_EV_REJECTED, r.reason);
         finish(a, c, 0);
+        emit(a, c, CMX_EV_REJECTED, r.reason);
     }
 }
 
@@ -637,8 +638,8 @@ static void disconnected(struct cmx_agent *a, struct cmx_conn *c)
 {
     a->st.disconnects++;
     c->private_in_len = 0;
-    emit(a, c, CMX_EV_DISCONNECTED, 0);
     finish(a, c, 1);
+    emit(a, c, CMX_EV_DISCONNECTED, 0);
 }
 
 static void on_dreq(struct cmx_agent *a, const uint8_t *mad)
@@ -712,8 +713,8 @@ static void expire(struct cmx_agent *a, struct cmx_conn *c, uint64_t now)
             send_rej(a, c->tid, c->local_comm_id, c->remote_comm_id,
                      IBW_CM_MSG_REP, IBW_CM_REJ_TIMEOUT);
             a->st.failed++;
-            emit(a, c, CMX_EV_FAILED, IBW_CM_REJ_TIMEOUT);
             finish(a, c, 0);
+            emit(a, c, CMX_EV_FAILED, IBW_CM_REJ_TIMEOUT);
         }
         break;
     case CMX_DREQ_SENT:

@@ -1,0 +1,39 @@
+/*
+ * cm_sim.h - layer 2 of the communication controller: two reference
+ * engines whose RC QPs are connected and torn down through CM MADs over
+ * QP1 (GMP), with QP states driven through the HCR model; behind
+ * `ibwire sim --cm`.
+ */
+#ifndef IBW_CM_SIM_H
+#define IBW_CM_SIM_H
+
+#include "engine.h"
+
+struct cmx_sim_opts {
+    uint64_t seed;
+    uint32_t conns;         /* QP pairs to connect */
+    uint32_t msg_size;      /* bytes each way per connection */
+    double drop, dup, reorder, corrupt;
+    uint8_t framing;        /* enum ibe_framing */
+    uint8_t max_cm_retries; /* 0..15 */
+    uint8_t resp_timeout;   /* CM response timeout code */
+    ibe_tap_fn tap;
+    void *tap_ctx;
+};
+
+struct cmx_sim_result {
+    uint64_t connections_established, connections_failed, cm_retries,
+        mra_sent, rej_sent, disconnects;
+    uint64_t messages_posted, completed_ok, completed_error, bytes_verified,
+        data_mismatches, retransmissions, timeouts, packets_on_wire,
+        gmp_frames, arb_grants, sim_time_ns;
+    uint64_t qps_wrong_state, live_connections, hcr_failures;
+    int invariants_ok;
+    char failure[200];
+};
+
+/* Run one CM scenario: 0 when every invariant held, 1 otherwise, -1 for
+ * unusable options. */
+int cmx_sim_run(const struct cmx_sim_opts *o, struct cmx_sim_result *r);
+
+#endif

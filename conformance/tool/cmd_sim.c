@@ -74,6 +74,9 @@ int cmd_sim(int argc, char **argv)
     o.transport = IBE_RC;
     o.pmtu = 1024;
     const char *wpath = NULL, *tpath = NULL;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--cm"))
+            return cmd_sim_cm(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t u = 0;

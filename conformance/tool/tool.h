@@ -14,6 +14,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_sim_cm(int argc, char **argv); /* ibwire sim --cm (sim_cm.c) */
 int cmd_gen(int argc, char **argv);
 
 #endif

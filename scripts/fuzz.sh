@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 BUILD=${FUZZ_BUILD:-build/fuzz}
 SECS=${FUZZ_SECONDS:-30}
 
-names=${FUZZ_ONLY:-$(cd fuzz && ls *_fuzzer.c | sed 's/_fuzzer\.c$//')}
+names=${FUZZ_ONLY:-$(for f in fuzz/*_fuzzer.c; do basename "$f" _fuzzer.c; done)}
 
 if [ -z "${FUZZ_BIN:-}" ]; then
     if [ ! -f "$BUILD/build.ninja" ]; then
@@ -70,7 +70,7 @@ for n in $names; do
     execs=$(sed -n 's/^stat::average_exec_per_sec:[[:space:]]*//p' "$run/log")
     cov=$(grep -E '^#[0-9]+' "$run/log" | tail -n 1 |
           sed -n 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/p')
-    units=$(ls "$run/corpus" | wc -l)
+    units=$(find "$run/corpus" -type f | wc -l)
     echo "fuzz.sh: $n: ${SECS}s, ${execs:-?} exec/s, ${cov:-cov: ?}, corpus +$units, exit $rc"
     result=OK
     [ "$rc" -eq 0 ] || result=FAIL

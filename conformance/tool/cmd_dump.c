@@ -22,7 +22,7 @@
 
 enum dump_mode { MODE_TEXT, MODE_FIELDS, MODE_JSON };
 
-#define MAX_FIELDS 256
+#define MAX_FIELDS 1024 /* --list-fields has over 300 names */
 
 struct dump_opts {
     enum dump_mode mode;

@@ -31,6 +31,10 @@ static unsigned mad_layers(const struct dump_frame *fr, struct ibw_mad_view *mv,
     unsigned n = 0;
     for (unsigned i = 0; i < mv->nlayers; i++)
         out[n++] = mv->layers[i];
+    if (n == 0) { /* rejected before any layer: still show the MAD */
+        out[n].fmt = ibw_gmp_format();
+        out[n++].off = 0;
+    }
     struct ibw_ip_cm ip;
     if (*rc == IBW_OK && mv->kind == IBW_MAD_KIND_CM &&
         mv->hdr.attributeid == IBW_CM_ATTR_REQ &&

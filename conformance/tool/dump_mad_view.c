@@ -17,35 +17,51 @@ static const uint8_t *frame_mad(const struct dump_frame *fr)
     return f && f->get(fr, &v) ? v.p : NULL;
 }
 
-/* The layers to show: ibw_mad_decode()'s, and the IP CM header of a REQ
- * that carries one.  Returns the count (0: no MAD) and the decode result. */
-static unsigned mad_layers(const struct dump_frame *fr, struct ibw_mad_view *mv,
-                           struct ibw_mad_layer *out, int *rc,
-                           const uint8_t **mad)
+/* What the views show of a frame's MAD. */
+struct mad_shown {
+    const uint8_t *mad;
+    int rc; /* ibw_mad_decode()'s verdict */
+    struct ibw_mad_view mv;
+    unsigned n;
+    struct ibw_mad_layer layers[IBW_MAD_MAX_LAYERS + 1];
+};
+
+/* The layers to show: ibw_mad_decode()'s (the GMP alone when it rejects
+ * the MAD before finding any), and the IP CM header of a REQ that carries
+ * one.  Returns the count, 0 when the frame has no MAD. */
+static unsigned mad_layers(const struct dump_frame *fr, struct mad_shown *s)
 {
-    const uint8_t *m = frame_mad(fr);
-    if (!m)
+    s->n = 0;
+    s->mad = frame_mad(fr);
+    if (!s->mad)
         return 0;
-    *mad = m;
-    *rc = ibw_mad_decode(m, IBW_MAD_SIZE, mv);
-    unsigned n = 0;
-    for (unsigned i = 0; i < mv->nlayers; i++)
-        out[n++] = mv->layers[i];
-    if (n == 0) { /* rejected before any layer: still show the MAD */
-        out[n].fmt = ibw_gmp_format();
-        out[n++].off = 0;
+    s->rc = ibw_mad_decode(s->mad, IBW_MAD_SIZE, &s->mv);
+    for (unsigned i = 0; i < s->mv.nlayers; i++)
+        s->layers[s->n++] = s->mv.layers[i];
+    if (s->n == 0) {
+        s->layers[0].fmt = ibw_gmp_format();
+        s->layers[s->n++].off = 0;
     }
     struct ibw_ip_cm ip;
-    if (*rc == IBW_OK && mv->kind == IBW_MAD_KIND_CM &&
-        mv->hdr.attributeid == IBW_CM_ATTR_REQ &&
-        ibw_cm_req_ip_cm(&mv->attr.cm.u.req, &ip) == IBW_OK) {
-        out[n].fmt = ibw_ip_cm_format();
-        out[n].off = (uint16_t)(IBW_CM_DATA_OFFSET +
-                                ibw_format_field(ibw_cm_req_format(),
-                                                 "private_data")->pos / 8);
-        n++;
+    if (s->rc == IBW_OK && s->mv.kind == IBW_MAD_KIND_CM &&
+        s->mv.hdr.attributeid == IBW_CM_ATTR_REQ &&
+        ibw_cm_req_ip_cm(&s->mv.attr.cm.u.req, &ip) == IBW_OK) {
+        s->layers[s->n].fmt = ibw_ip_cm_format();
+        s->layers[s->n++].off = (uint16_t)(
+            IBW_CM_DATA_OFFSET +
+            ibw_format_field(ibw_cm_req_format(), "private_data")->pos / 8);
     }
-    return n;
+    return s->n;
+}
+
+/* Layer i's format, first byte and the MAD bytes from there. */
+static const struct ibw_format *layer_at(const struct mad_shown *s,
+                                         unsigned i, const uint8_t **base,
+                                         size_t *avail)
+{
+    *base = s->mad + s->layers[i].off;
+    *avail = IBW_MAD_SIZE - (size_t)s->layers[i].off;
+    return s->layers[i].fmt;
 }
 
 /* Byte fields longer than this are shortened in the text view. */
@@ -84,15 +100,13 @@ static const char *or_unknown(const char *s)
 
 void dump_mad_text(struct dump_out *o, const struct dump_frame *fr)
 {
-    struct ibw_mad_view mv;
-    struct ibw_mad_layer layers[IBW_MAD_MAX_LAYERS + 1];
-    const uint8_t *m = NULL;
-    int rc = IBW_OK;
-    unsigned n = mad_layers(fr, &mv, layers, &rc, &m);
-    for (unsigned i = 0; i < n; i++) {
-        const struct ibw_format *fmt = layers[i].fmt;
-        const uint8_t *base = m + layers[i].off;
-        size_t avail = IBW_MAD_SIZE - layers[i].off;
+    struct mad_shown s;
+    if (!mad_layers(fr, &s))
+        return;
+    for (unsigned i = 0; i < s.n; i++) {
+        const uint8_t *base;
+        size_t avail;
+        const struct ibw_format *fmt = layer_at(&s, i, &base, &avail);
         dump_out_printf(o, "  %-12s", fmt->name);
         for (size_t k = 0; k < fmt->nfields; k++) {
             dump_out_printf(o, " %s=", fmt->fields[k].name);
@@ -100,17 +114,16 @@ void dump_mad_text(struct dump_out *o, const struct dump_frame *fr)
         }
         dump_out_char(o, '\n');
     }
-    if (!n)
-        return;
+    const struct ibw_mad_hdr *h = &s.mv.hdr;
     dump_out_printf(o, "  %-12s %s %s %s\n", "mad names",
-                    or_unknown(ibw_mad_class_name(mv.hdr.mgmtclass)),
-                    or_unknown(ibw_mad_method_name(mv.hdr.mgmtclass,
-                                                   mv.hdr.method)),
-                    or_unknown(ibw_mad_attr_name(mv.hdr.mgmtclass,
-                                                 mv.hdr.attributeid)));
-    if (rc != IBW_OK)
+                    or_unknown(ibw_mad_class_name(h->mgmtclass)),
+                    or_unknown(ibw_mad_method_name(h->mgmtclass, h->method)),
+                    or_unknown(ibw_mad_attr_name(h->mgmtclass,
+                                                 h->attributeid)));
+    if (s.rc != IBW_OK)
         dump_out_printf(o, "  %-12s mad.%s: %s\n", "mad error",
-                        mv.err_field ? mv.err_field : "mad", ibw_strerror(rc));
+                        s.mv.err_field ? s.mv.err_field : "mad",
+                        ibw_strerror(s.rc));
 }
 
 static void json_name(struct dump_out *o, const char *key, const char *val)
@@ -125,31 +138,27 @@ static void json_name(struct dump_out *o, const char *key, const char *val)
 
 void dump_mad_json(struct dump_out *o, const struct dump_frame *fr)
 {
-    struct ibw_mad_view mv;
-    struct ibw_mad_layer layers[IBW_MAD_MAX_LAYERS + 1];
-    const uint8_t *m = NULL;
-    int rc = IBW_OK;
-    unsigned n = mad_layers(fr, &mv, layers, &rc, &m);
-    if (!n)
+    struct mad_shown s;
+    if (!mad_layers(fr, &s))
         return;
+    const struct ibw_mad_hdr *h = &s.mv.hdr;
     dump_out_str(o, ",\"mad\":{");
-    json_name(o, "class", ibw_mad_class_name(mv.hdr.mgmtclass));
+    json_name(o, "class", ibw_mad_class_name(h->mgmtclass));
     dump_out_char(o, ',');
-    json_name(o, "method", ibw_mad_method_name(mv.hdr.mgmtclass, mv.hdr.method));
+    json_name(o, "method", ibw_mad_method_name(h->mgmtclass, h->method));
     dump_out_char(o, ',');
-    json_name(o, "attribute",
-              ibw_mad_attr_name(mv.hdr.mgmtclass, mv.hdr.attributeid));
+    json_name(o, "attribute", ibw_mad_attr_name(h->mgmtclass, h->attributeid));
     dump_out_str(o, ",\"layers\":[");
-    for (unsigned i = 0; i < n; i++) {
-        const struct ibw_format *fmt = layers[i].fmt;
-        const uint8_t *base = m + layers[i].off;
-        size_t avail = IBW_MAD_SIZE - layers[i].off;
+    for (unsigned i = 0; i < s.n; i++) {
+        const uint8_t *base;
+        size_t avail;
+        const struct ibw_format *fmt = layer_at(&s, i, &base, &avail);
         if (i)
             dump_out_char(o, ',');
         dump_out_str(o, "{\"name\":");
         dump_out_json_str(o, fmt->name);
         dump_out_str(o, ",\"offset\":");
-        dump_out_dec(o, layers[i].off);
+        dump_out_dec(o, s.layers[i].off);
         dump_out_str(o, ",\"fields\":{");
         for (size_t k = 0; k < fmt->nfields; k++) {
             const struct ibw_field *f = &fmt->fields[k];
@@ -172,13 +181,13 @@ void dump_mad_json(struct dump_out *o, const struct dump_frame *fr)
         dump_out_str(o, "}}");
     }
     dump_out_str(o, "],\"error\":");
-    if (rc == IBW_OK) {
+    if (s.rc == IBW_OK) {
         dump_out_str(o, "null");
     } else {
         dump_out_char(o, '{');
-        json_name(o, "field", mv.err_field ? mv.err_field : "mad");
+        json_name(o, "field", s.mv.err_field ? s.mv.err_field : "mad");
         dump_out_char(o, ',');
-        json_name(o, "message", ibw_strerror(rc));
+        json_name(o, "message", ibw_strerror(s.rc));
         dump_out_char(o, '}');
     }
     dump_out_char(o, '}');

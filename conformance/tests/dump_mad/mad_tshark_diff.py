@@ -153,6 +153,15 @@ def expected_error_field(mad):
     return None
 
 
+def skip_reason(tshark, capture):
+    """Why the comparison cannot run here, or None."""
+    if not os.path.exists(capture):
+        return f"{capture} not present"
+    if not tshark or not os.path.exists(tshark):
+        return "tshark not installed"
+    return None
+
+
 def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        check=False)
@@ -187,11 +196,9 @@ def main():
                     "must occur in the capture")
     ap.add_argument("capture")
     a = ap.parse_args()
-    if not os.path.exists(a.capture):
-        print(f"{a.capture} not present: skipped")
-        return 77
-    if not a.tshark or not os.path.exists(a.tshark):
-        print("tshark not installed: skipped")
+    why = skip_reason(a.tshark, a.capture)
+    if why:
+        print(f"{why}: skipped")
         return 77
 
     names = fields_of(a.ibwire)

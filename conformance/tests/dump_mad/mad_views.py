@@ -22,6 +22,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "dump"))
 from tshark_diff import TSHARK_QUIET  # noqa: E402
+from mad_tshark_diff import skip_reason  # noqa: E402
 
 
 def num(s):
@@ -103,11 +104,9 @@ def main():
     ap.add_argument("--min-layers", type=int, default=1)
     ap.add_argument("capture")
     a = ap.parse_args()
-    if not os.path.exists(a.capture):
-        print(f"{a.capture} not present: skipped")
-        return 77
-    if not a.tshark or not os.path.exists(a.tshark):
-        print("tshark not installed: skipped")
+    why = skip_reason(a.tshark, a.capture)
+    if why:
+        print(f"{why}: skipped")
         return 77
 
     tfields = ["infiniband.mad"] + EXTRA + \

@@ -24,21 +24,23 @@ SECS=${FUZZ_SECONDS:-30}
 
 names=${FUZZ_ONLY:-$(for f in fuzz/*_fuzzer.c; do basename "$f" _fuzzer.c; done)}
 
+mkdir -p "$BUILD"
+LOG="$BUILD/fuzzlog.json"
+: >"$LOG"
 if [ -z "${FUZZ_BIN:-}" ]; then
     if [ ! -f "$BUILD/build.ninja" ]; then
         CC=clang CXX=clang++ meson setup "$BUILD" --werror \
             -Db_sanitize=address,undefined -Db_lundef=false \
-            -Dfuzzer_ldflags=-fsanitize=fuzzer >/dev/null
+            -Dfuzzer_ldflags=-fsanitize=fuzzer >"$BUILD/setup.log" 2>&1 ||
+            { tail -n 30 "$BUILD/setup.log" >&2; exit 1; }
     fi
     targets=""
     for n in $names; do targets="$targets fuzz/${n}_fuzzer"; done
     # shellcheck disable=SC2086
-    meson compile -C "$BUILD" $targets >/dev/null
+    meson compile -C "$BUILD" $targets >"$BUILD/compile.log" 2>&1 ||
+        { tail -n 30 "$BUILD/compile.log" >&2; exit 1; }
 fi
 BIN=${FUZZ_BIN:-$BUILD/fuzz}
-mkdir -p "$BUILD"
-LOG="$BUILD/fuzzlog.json"
-: >"$LOG"
 python3 fuzz/pcap_seeds.py "$BUILD/seeds" pcaps ../shared/captures >/dev/null
 
 # "key = value" lines of the [libfuzzer] section -> -key=value

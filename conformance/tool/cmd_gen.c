@@ -19,6 +19,7 @@
 /* The scenario families; each adds one line here. */
 static const struct gen_family *const families[] = {
     &gen_violation_family,
+    &gen_engine_family,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -39,6 +39,9 @@ struct gen_family {
 /* Crafted packet sequences, one per rule they break (gen_violations.c). */
 extern const struct gen_family gen_violation_family;
 
+/* Traffic of the reference engine and the CM simulation (gen_engine.c). */
+extern const struct gen_family gen_engine_family;
+
 /* Build spec s and write it; records a failure in o->err. */
 void gen_put(struct gen_out *o, const struct ibw_build_spec *s);
 

@@ -1,7 +1,8 @@
 /*
  * dump_fields_mad.c - the management datagrams in `ibwire dump`:
  * infiniband.mad.*, .rmpp.*, .sa.*, .smplid.*, .smpdirected.*, .sminfo.*,
- * .nodeinfo.*, .pathrecord.* and .cm.* as tshark 4.0 names and prints them,
+ * .nodeinfo.*, .portinfo.*, .classportinfo.*, .pathrecord.* and .cm.* as
+ * tshark 4.0 names and prints them,
  * ibwire.cm.* for the CM messages tshark only names (MRA, LAP, APR,
  * SIDR_REQ, SIDR_REP), ibwire.mad.* for ibwire's own verdict, and the MAD
  * layers of -T text and -T json.
@@ -21,6 +22,8 @@
  *   - infiniband.sa.drdlid names the whole SA MAD, its 200 data bytes and
  *     the record item of the attributes tshark decodes;
  *   - infiniband.smplid.mkey is also the directed-route M_Key;
+ *   - portinfo.guid is the GID prefix; classportinfo.reserved is byte 32
+ *     and again the trap hop limit;
  *   - a REQ over RoCEv2/IPv4 shows its primary GIDs as IPv4 addresses
  *     (prim_localgid_ipv4 ...), an IP CM REQ its service ID parts and the
  *     IP CM header (ip_cm.*; sip4/dip4 when the header says IPv4);
@@ -204,6 +207,26 @@ static const uint8_t *sminfo_attr(const struct dump_frame *fr)
 static const uint8_t *nodeinfo_attr(const struct dump_frame *fr)
 {
     return attr_at(fr, IBW_SMP_ATTR_NODEINFO, IBW_SA_ATTR_NODERECORD, 60);
+}
+static const uint8_t *portinfo_attr(const struct dump_frame *fr)
+{
+    return attr_at(fr, IBW_SMP_ATTR_PORTINFO, IBW_SA_ATTR_PORTINFORECORD, 60);
+}
+/* ClassPortInfo as tshark dissects it: in SA MADs (at the SA data) and in
+ * PerfMgt MADs (after their 40 reserved bytes). */
+static const uint8_t *perf_classportinfo(const struct dump_frame *fr)
+{
+    const uint8_t *m = mad_class(fr, TC_PERF);
+    return m && ibw_mad_hdr_get_attributeid(m) == IBW_MAD_ATTR_CLASSPORTINFO
+               ? m + 64
+               : NULL;
+}
+static const uint8_t *classportinfo_attr(const struct dump_frame *fr)
+{
+    const uint8_t *m = sa_mad(fr);
+    if (m && ibw_mad_hdr_get_attributeid(m) == IBW_MAD_ATTR_CLASSPORTINFO)
+        return m + IBW_SA_DATA_OFFSET;
+    return perf_classportinfo(fr);
 }
 static const uint8_t *pathrecord_attr(const struct dump_frame *fr)
 {
@@ -404,6 +427,8 @@ static int smp_attr_has_item(uint16_t attr)
 {
     switch (attr) {
     case IBW_SMP_ATTR_NOTICE:
+    case IBW_SMP_ATTR_SLTOVLMAPPINGTABLE:
+    case IBW_SMP_ATTR_VLARBITRATIONTABLE:
     case IBW_SMP_ATTR_LINEARFORWARDINGTABLE:
     case IBW_SMP_ATTR_RANDOMFORWARDINGTABLE:
     case IBW_SMP_ATTR_MULTICASTFORWARDINGTABLE:
@@ -421,6 +446,8 @@ static size_t sa_smp_item(uint16_t attr)
 {
     switch (attr) {
     case IBW_SA_ATTR_SMINFORECORD: return 60;
+    case IBW_SA_ATTR_SLTOVLMAPPINGTABLERECORD:
+    case IBW_SA_ATTR_VLARBITRATIONTABLERECORD:
     case IBW_SA_ATTR_LINEARFORWARDINGTABLERECORD:
     case IBW_SA_ATTR_RANDOMFORWARDINGTABLERECORD:
     case IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD: return 64;
@@ -457,7 +484,8 @@ static unsigned get_smpdata(const struct dump_frame *fr, struct dump_val *v)
             n += put_bytes(&v[n], m + off + 10, 54);
         return n;
     case TC_PERF:
-        if (attr == IBW_PERF_ATTR_PORTCOUNTERS ||
+        if (attr == IBW_MAD_ATTR_CLASSPORTINFO ||
+            attr == IBW_PERF_ATTR_PORTCOUNTERS ||
             attr == IBW_PERF_ATTR_PORTCOUNTERSEXTENDED)
             return 0;
         return put_bytes(v, m + IBW_MAD_HDR_SIZE, IBW_MAD_DATA_SIZE);
@@ -518,6 +546,107 @@ MAD_INT(get_pr_pltselector, pathrecord_attr,
         ibw_pathrecord_get_packetlifetimeselector(a))
 MAD_INT(get_pr_plt, pathrecord_attr, ibw_pathrecord_get_packetlifetime(a))
 MAD_INT(get_pr_preference, pathrecord_attr, ibw_pathrecord_get_preference(a))
+
+/* PortInfo; tshark shows each CapabilityMask bit as a 32-bit field. */
+MAD_INT(get_pi_m_key, portinfo_attr, ibw_portinfo_get_m_key(a))
+MAD_INT(get_pi_gidprefix, portinfo_attr, ibw_portinfo_get_gidprefix(a))
+MAD_INT(get_pi_lid, portinfo_attr, ibw_portinfo_get_lid(a))
+MAD_INT(get_pi_mastersmlid, portinfo_attr, ibw_portinfo_get_mastersmlid(a))
+MAD_INT(get_pi_capmask, portinfo_attr, ibw_portinfo_get_capabilitymask(a))
+#define PI_CAPABILITY_BITS(X)                                                 \
+    X(issm, 1) X(noticesupported, 2) X(trapsupported, 3)                      \
+    X(optionalipdsupported, 4) X(automaticmigrationsupported, 5)              \
+    X(slmappingsupported, 6) X(mkeynvram, 7) X(pkeynvram, 8)                  \
+    X(ledinfosupported, 9) X(smdisabled, 10) X(systemimageguidsupported, 11)  \
+    X(pkeyswitchexternalporttrapsupported, 12)                                \
+    X(communicationmanagementsupported, 16) X(snmptunnelingsupported, 17)     \
+    X(reinitsupported, 18) X(devicemanagementsupported, 19)                   \
+    X(vendorclasssupported, 20) X(drnoticesupported, 21)                      \
+    X(capabilitymasknoticesupported, 22) X(bootmanagementsupported, 23)       \
+    X(linkroundtriplatencysupported, 24) X(clientregistrationsupported, 25)   \
+    X(otherlocalchangesnoticesupported, 26)                                   \
+    X(linkspeedwidthpairstablesupported, 27)
+#define PI_CAP_GETTER(name, bit)                                              \
+    MAD_INT(get_pi_cap_##name, portinfo_attr,                                 \
+            (ibw_portinfo_get_capabilitymask(a) >> (bit)) & 1u)
+PI_CAPABILITY_BITS(PI_CAP_GETTER)
+/* The PortInfo fields tshark shows under their own (lower-case) names. */
+#define PI_FIELDS(X)                                                          \
+    X(diagcode, DT_HEX16) X(m_keyleaseperiod, DT_HEX16)                       \
+    X(localportnum, DT_HEX8) X(linkwidthenabled, DT_HEX8)                     \
+    X(linkwidthsupported, DT_HEX8) X(linkwidthactive, DT_HEX8)                \
+    X(linkspeedsupported, DT_HEX8) X(portstate, DT_HEX8)                      \
+    X(portphysicalstate, DT_HEX8) X(linkdowndefaultstate, DT_HEX8)            \
+    X(m_keyprotectbits, DT_HEX8) X(lmc, DT_HEX8) X(linkspeedactive, DT_HEX8)  \
+    X(linkspeedenabled, DT_HEX8) X(neighbormtu, DT_HEX8)                      \
+    X(mastersmsl, DT_HEX8) X(vlcap, DT_HEX8) X(inittype, DT_HEX8)             \
+    X(vlhighlimit, DT_HEX8) X(vlarbitrationhighcap, DT_HEX8)                  \
+    X(vlarbitrationlowcap, DT_HEX8) X(inittypereply, DT_HEX8)                 \
+    X(mtucap, DT_HEX8) X(vlstallcount, DT_HEX8) X(hoqlife, DT_HEX8)           \
+    X(operationalvls, DT_HEX8) X(partitionenforcementinbound, DT_HEX8)        \
+    X(partitionenforcementoutbound, DT_HEX8) X(filterrawinbound, DT_HEX8)     \
+    X(filterrawoutbound, DT_HEX8) X(m_keyviolations, DT_HEX16)                \
+    X(p_keyviolations, DT_HEX16) X(q_keyviolations, DT_HEX16)                 \
+    X(guidcap, DT_HEX8) X(clientreregister, DT_HEX8)                          \
+    X(subnettimeout, DT_HEX8) X(resptimevalue, DT_HEX8)                       \
+    X(localphyerrors, DT_HEX8) X(overrunerrors, DT_HEX8)                      \
+    X(maxcredithint, DT_HEX16) X(linkroundtriplatency, DT_HEX24)
+#define PI_GETTER(name, type)                                                 \
+    MAD_INT(get_pi_##name, portinfo_attr, ibw_portinfo_get_##name(a))
+PI_FIELDS(PI_GETTER)
+
+/* ClassPortInfo.  tshark's one "item" field of the PerfMgt attribute is of
+ * no type (FT_NONE), which -T fields prints as 1. */
+MAD_INT(get_cpi_item, perf_classportinfo, 1)
+MAD_INT(get_cpi_baseversion, classportinfo_attr,
+        ibw_classportinfo_get_baseversion(a))
+MAD_INT(get_cpi_classversion, classportinfo_attr,
+        ibw_classportinfo_get_classversion(a))
+MAD_INT(get_cpi_capmask, classportinfo_attr,
+        ibw_classportinfo_get_capabilitymask(a))
+MAD_INT(get_cpi_capmask2, classportinfo_attr,
+        ibw_classportinfo_get_capabilitymask2(a))
+MAD_INT(get_cpi_resptimevalue, classportinfo_attr,
+        ibw_classportinfo_get_resptimevalue(a))
+MAD_BYTES(get_cpi_redirectgid, classportinfo_attr, 8, 16)
+MAD_INT(get_cpi_redirecttc, classportinfo_attr,
+        ibw_classportinfo_get_redirecttc(a))
+MAD_INT(get_cpi_redirectsl, classportinfo_attr,
+        ibw_classportinfo_get_redirectsl(a))
+MAD_INT(get_cpi_redirectfl, classportinfo_attr,
+        ibw_classportinfo_get_redirectfl(a))
+MAD_INT(get_cpi_redirectlid, classportinfo_attr,
+        ibw_classportinfo_get_redirectlid(a))
+MAD_INT(get_cpi_redirectpkey, classportinfo_attr,
+        ibw_classportinfo_get_redirectpkey(a))
+MAD_INT(get_cpi_redirectqp, classportinfo_attr,
+        ibw_classportinfo_get_redirectqp(a))
+MAD_INT(get_cpi_redirectqkey, classportinfo_attr,
+        ibw_classportinfo_get_redirectqkey(a))
+MAD_BYTES(get_cpi_trapgid, classportinfo_attr, 40, 16)
+MAD_INT(get_cpi_traptc, classportinfo_attr, ibw_classportinfo_get_traptc(a))
+MAD_INT(get_cpi_trapsl, classportinfo_attr, ibw_classportinfo_get_trapsl(a))
+MAD_INT(get_cpi_trapfl, classportinfo_attr, ibw_classportinfo_get_trapfl(a))
+MAD_INT(get_cpi_traplid, classportinfo_attr,
+        ibw_classportinfo_get_traplid(a))
+MAD_INT(get_cpi_trappkey, classportinfo_attr,
+        ibw_classportinfo_get_trappkey(a))
+MAD_INT(get_cpi_trapqp, classportinfo_attr, ibw_classportinfo_get_trapqp(a))
+MAD_INT(get_cpi_trapqkey, classportinfo_attr,
+        ibw_classportinfo_get_trapqkey(a))
+
+/* tshark calls both byte 32 (reserved) and byte 64 (the trap hop limit)
+ * classportinfo.reserved. */
+static unsigned get_cpi_reserved(const struct dump_frame *fr,
+                                 struct dump_val *v)
+{
+    const uint8_t *a = classportinfo_attr(fr);
+    if (!a)
+        return 0;
+    put_u(&v[0], ibw_classportinfo_get_rsvd32(a));
+    put_u(&v[1], ibw_classportinfo_get_traphl(a));
+    return 2;
+}
 
 /* CM REQ. */
 MAD_INT(get_req_localcommid, cm_req, ibw_cm_req_get_localcommid(a))
@@ -793,6 +922,7 @@ IBWCM_MESSAGES(IBWCM_EXPAND, IBWCM_GETTER)
 #define IPCM "infiniband.cm.req.ip_cm."
 #define PR "infiniband.pathrecord."
 #define NI "infiniband.nodeinfo."
+#define CPI "infiniband.classportinfo."
 
 const struct dump_field dump_fields_mad[] = {
     {"infiniband.mad", DT_BYTES, get_mad, "the whole MAD (256 bytes)"},
@@ -916,6 +1046,63 @@ const struct dump_field dump_fields_mad[] = {
      "PathRecord packet life time selector"},
     {PR "packetlifetime", DT_HEX8, get_pr_plt, "PathRecord packet life time"},
     {PR "preference", DT_HEX8, get_pr_preference, "PathRecord preference"},
+
+    {"infiniband.portinfo.m_key", DT_HEX64, get_pi_m_key, "PortInfo M_Key"},
+    {"infiniband.portinfo.guid", DT_HEX64, get_pi_gidprefix,
+     "PortInfo GID prefix (tshark's name)"},
+    {"infiniband.portinfo.lid", DT_HEX16, get_pi_lid, "PortInfo LID"},
+    {"infiniband.portinfo.mastersmlid", DT_HEX16, get_pi_mastersmlid,
+     "PortInfo master SM LID"},
+    {"infiniband.portinfo.capabilitymask", DT_HEX32, get_pi_capmask,
+     "PortInfo capability mask"},
+#define PI_CAP_ENTRY(name, bit)                                               \
+    {"infiniband.portinfo.capabilitymask." #name, DT_HEX32,                   \
+     get_pi_cap_##name, "PortInfo capability mask bit " #bit},
+    PI_CAPABILITY_BITS(PI_CAP_ENTRY)
+#define PI_ENTRY(name, type)                                                  \
+    {"infiniband.portinfo." #name, type, get_pi_##name, "PortInfo " #name},
+    PI_FIELDS(PI_ENTRY)
+
+    {"infiniband.classportinfo", DT_DEC, get_cpi_item,
+     "PerfMgt ClassPortInfo item (tshark prints 1)"},
+    {CPI "baseversion", DT_HEX8, get_cpi_baseversion,
+     "ClassPortInfo base version"},
+    {CPI "classversion", DT_HEX8, get_cpi_classversion,
+     "ClassPortInfo class version"},
+    {CPI "capabilitymask", DT_HEX16, get_cpi_capmask,
+     "ClassPortInfo capability mask"},
+    {CPI "capabilitymask2", DT_HEX32, get_cpi_capmask2,
+     "ClassPortInfo capability mask 2"},
+    {CPI "resptimevalue", DT_HEX8, get_cpi_resptimevalue,
+     "ClassPortInfo response time value"},
+    {CPI "redirectgid", DT_IPV6, get_cpi_redirectgid,
+     "ClassPortInfo redirect GID"},
+    {CPI "redirecttc", DT_HEX8, get_cpi_redirecttc,
+     "ClassPortInfo redirect traffic class"},
+    {CPI "redirectsl", DT_HEX8, get_cpi_redirectsl,
+     "ClassPortInfo redirect SL"},
+    {CPI "redirectfl", DT_HEX24, get_cpi_redirectfl,
+     "ClassPortInfo redirect flow label"},
+    {CPI "redirectlid", DT_HEX16, get_cpi_redirectlid,
+     "ClassPortInfo redirect LID"},
+    {CPI "redirectpkey", DT_HEX16, get_cpi_redirectpkey,
+     "ClassPortInfo redirect P_Key"},
+    {CPI "reserved", DT_HEX8, get_cpi_reserved,
+     "ClassPortInfo byte 32 and the trap hop limit (tshark's name)"},
+    {CPI "redirectqp", DT_HEX24, get_cpi_redirectqp,
+     "ClassPortInfo redirect QP"},
+    {CPI "redirectqkey", DT_HEX32, get_cpi_redirectqkey,
+     "ClassPortInfo redirect Q_Key"},
+    {CPI "trapgid", DT_IPV6, get_cpi_trapgid, "ClassPortInfo trap GID"},
+    {CPI "traptc", DT_HEX8, get_cpi_traptc,
+     "ClassPortInfo trap traffic class"},
+    {CPI "trapsl", DT_HEX8, get_cpi_trapsl, "ClassPortInfo trap SL"},
+    {CPI "trapfl", DT_HEX24, get_cpi_trapfl, "ClassPortInfo trap flow label"},
+    {CPI "traplid", DT_HEX16, get_cpi_traplid, "ClassPortInfo trap LID"},
+    {CPI "trappkey", DT_HEX16, get_cpi_trappkey, "ClassPortInfo trap P_Key"},
+    {CPI "trapqp", DT_HEX24, get_cpi_trapqp, "ClassPortInfo trap QP"},
+    {CPI "trapqkey", DT_HEX32, get_cpi_trapqkey,
+     "ClassPortInfo trap Q_Key"},
 
     {"infiniband.cm.req", DT_HEX32, get_req_localcommid,
      "REQ local communication ID"},

@@ -34,7 +34,8 @@ from tshark_diff import TSHARK_QUIET  # noqa: E402  (shared tshark options)
 MAD_PREFIXES = ("infiniband.mad", "infiniband.rmpp", "infiniband.sa.",
                 "infiniband.smplid", "infiniband.smpdirected",
                 "infiniband.sminfo.", "infiniband.nodeinfo.",
-                "infiniband.pathrecord.", "infiniband.cm.")
+                "infiniband.pathrecord.", "infiniband.portinfo.",
+                "infiniband.classportinfo", "infiniband.cm.")
 
 
 def be(b, off, n):

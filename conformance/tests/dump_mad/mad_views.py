@@ -51,6 +51,12 @@ KEYS = {
                 lambda s: "0x%016x" % num(s)),
                ("smstate", "infiniband.sminfo.smstate", num)],
     "nodeinfo": [("vendorid", "infiniband.nodeinfo.vendorid", num)],
+    "portinfo": [("lid", "infiniband.portinfo.lid", num),
+                 ("capabilitymask", "infiniband.portinfo.capabilitymask",
+                  num)],
+    "classportinfo": [("redirectqp", "infiniband.classportinfo.redirectqp",
+                       num),
+                      ("trapgid", "infiniband.classportinfo.trapgid", gid)],
     "pathrecord": [("dlid", "infiniband.pathrecord.dlid", num),
                    ("sgid", "infiniband.pathrecord.sgid", gid)],
     "cm_req": [("localcommid", "infiniband.cm.req", num),
@@ -75,9 +81,11 @@ def wanted(layer, t):
     if not t[PRESENT_IF[layer]]:
         return False
     cls = num(t["infiniband.mad.mgmtclass"])
-    if layer in ("sminfo", "nodeinfo"):  # tshark also reads SA records
+    if layer in ("sminfo", "nodeinfo", "portinfo"):  # tshark: SA records too
         return cls in (0x01, 0x81)
-    if layer == "pathrecord":  # ibwire: not in a later RMPP segment
+    if layer == "classportinfo" and cls != 0x03:  # tshark: PerfMgt too
+        return False
+    if layer in ("pathrecord", "classportinfo"):  # not a later RMPP segment
         active = num(t["infiniband.rmpp.rmppflags"]) & 1
         first = num(t["infiniband.rmpp.rmpptype"]) == 1 and \
             t["infiniband.rmpp.segmentnumber"] != "" and \

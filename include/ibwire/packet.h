@@ -690,8 +690,10 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
     if (tk == IBW_TK_IB_LOCAL || tk == IBW_TK_IB_GLOBAL) {
         if ((route + transport) / 4 > 0x7FF)
             return IBW_E_RANGE; /* LRH PktLen is 11 bits of words */
-    } else if (route + transport > 0xFFFF) {
-        return IBW_E_RANGE;
+    } else if ((tk == IBW_TK_ROCE_V2_IP4   ? route
+                : tk == IBW_TK_ROCE_V2_IP6 ? (size_t)ibw_udp_SIZE
+                                           : 0) + transport > 0xFFFF) {
+        return IBW_E_RANGE; /* IPv4 total length; IPv6, GRH payload length */
     }
     size_t total = frame;
     if (eth && (spec->flags & IBW_BUILD_ETH_PAD) && total < IBW_ETH_MIN_FRAME)

@@ -5,11 +5,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
 #include "sim.h"
+#include "sim_opts.h"
 #include "tool.h"
 
 static void usage(FILE *f)
@@ -24,34 +23,40 @@ static void usage(FILE *f)
             "framing (LRH) instead of RoCEv2.\n");
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    if (!s || !*s)
-        return -1;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (*end)
-        return -1;
-    *v = x;
-    return 0;
-}
+/* The options only `ibwire sim` has; see struct sim_cli. */
+struct sim_own { struct ibe_sim_opts *o; const char **tpath; };
 
-static int parse_p(const char *s, double *v)
+static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
 {
-    char *end;
-    if (!s || !*s)
-        return -1;
-    *v = strtod(s, &end);
-    return (*end || *v < 0 || *v > 1) ? -1 : 0;
-}
-
-struct tap { struct cap_writer *w; int err; };
-
-static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
-{
-    struct tap *tp = ctx;
-    if (cap_write(tp->w, t, pkt, len, NULL))
-        tp->err = 1;
+    struct sim_own *so = ctx;
+    struct ibe_sim_opts *o = so->o;
+    uint64_t u = 0;
+    if (!strcmp(a, "--messages")) {
+        *bad = sim_parse_num(v, 10000000, &u);
+        o->messages = (uint32_t)u;
+    } else if (!strcmp(a, "--max-size")) {
+        *bad = sim_parse_num(v, 1u << 24, &u);
+        o->max_size = (uint32_t)u;
+    } else if (!strcmp(a, "--pmtu")) {
+        *bad = sim_parse_num(v, UINT64_MAX, &u) ||
+               (u != 256 && u != 512 && u != 1024 && u != 2048 && u != 4096);
+        o->pmtu = (uint32_t)u;
+    } else if (!strcmp(a, "--transport")) {
+        if (!strcmp(v, "rc")) o->transport = IBE_RC;
+        else if (!strcmp(v, "uc")) o->transport = IBE_UC;
+        else if (!strcmp(v, "ud")) o->transport = IBE_UD;
+        else *bad = 1;
+    } else if (!strcmp(a, "--ops")) {
+        o->ops = ibe_sim_parse_ops(v);
+        *bad = !o->ops;
+    } else if (!strcmp(a, "--ecn")) {
+        *bad = sim_parse_prob(v, &o->ecn);
+    } else if (!strcmp(a, "--trace")) {
+        *so->tpath = v;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec *r)
@@ -77,80 +82,25 @@ int cmd_sim(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--cm"))
             return cmd_sim_cm(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t u = 0;
-        int bad = 0;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return TOOL_EXIT_OK;
-        } else if (!strcmp(a, "--ib")) {
-            o.framing = IBE_FRAME_IB;
-            continue;
-        } else if (!v) {
-            bad = 1;
-        } else if (!strcmp(a, "--seed")) {
-            bad = parse_u64(v, &o.seed);
-        } else if (!strcmp(a, "--messages")) {
-            bad = parse_u64(v, &u) || u > 10000000;
-            o.messages = (uint32_t)u;
-        } else if (!strcmp(a, "--max-size")) {
-            bad = parse_u64(v, &u) || u > (1u << 24);
-            o.max_size = (uint32_t)u;
-        } else if (!strcmp(a, "--pmtu")) {
-            bad = parse_u64(v, &u) || (u != 256 && u != 512 && u != 1024 &&
-                                       u != 2048 && u != 4096);
-            o.pmtu = (uint32_t)u;
-        } else if (!strcmp(a, "--transport")) {
-            if (!strcmp(v, "rc")) o.transport = IBE_RC;
-            else if (!strcmp(v, "uc")) o.transport = IBE_UC;
-            else if (!strcmp(v, "ud")) o.transport = IBE_UD;
-            else bad = 1;
-        } else if (!strcmp(a, "--ops")) {
-            o.ops = ibe_sim_parse_ops(v);
-            bad = !o.ops;
-        } else if (!strcmp(a, "--drop")) {
-            bad = parse_p(v, &o.drop);
-        } else if (!strcmp(a, "--dup")) {
-            bad = parse_p(v, &o.dup);
-        } else if (!strcmp(a, "--reorder")) {
-            bad = parse_p(v, &o.reorder);
-        } else if (!strcmp(a, "--corrupt")) {
-            bad = parse_p(v, &o.corrupt);
-        } else if (!strcmp(a, "--ecn")) {
-            bad = parse_p(v, &o.ecn);
-        } else if (!strcmp(a, "-w")) {
-            wpath = v;
-        } else if (!strcmp(a, "--trace")) {
-            tpath = v;
-        } else {
-            fprintf(stderr, "ibwire sim: unknown option '%s'\n", a);
-            usage(stderr);
-            return TOOL_EXIT_USAGE;
-        }
-        if (bad) {
-            fprintf(stderr, "ibwire sim: bad value for %s\n", a);
-            usage(stderr);
-            return TOOL_EXIT_USAGE;
-        }
-        i++;
-    }
+    struct sim_own so = {&o, &tpath};
+    const struct sim_cli cli = {
+        "ibwire sim", usage, NULL,
+        {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
+        sim_own_opt, &so};
+    int done = sim_cli_parse(&cli, argc, argv);
+    if (done >= 0)
+        return done;
     uint32_t allowed = o.transport == IBE_RC ? 0x7F : o.transport == IBE_UC ? 0x0F : 0x03;
     if (o.ops && (o.ops & ~allowed)) {
         fprintf(stderr, "ibwire sim: --ops names an operation the transport lacks\n");
         return TOOL_EXIT_USAGE;
     }
-    struct tap tp = {NULL, 0};
+    struct sim_tap tp = {NULL, 0};
     FILE *tf = NULL;
     if (wpath) {
-        char err[256];
-        tp.w = cap_writer_open(wpath, CAP_FORMAT_PCAP,
-                               o.framing == IBE_FRAME_IB ? 252 : 1, err, sizeof err);
-        if (!tp.w) {
-            fprintf(stderr, "ibwire sim: %s\n", err);
+        if (sim_tap_open(&tp, wpath, o.framing, "ibwire sim"))
             return TOOL_EXIT_USAGE;
-        }
-        o.tap = on_tap;
+        o.tap = sim_tap_frame;
         o.tap_ctx = &tp;
     }
     if (tpath) {
@@ -166,10 +116,8 @@ int cmd_sim(int argc, char **argv)
     }
     struct ibe_sim_result r;
     int rc = ibe_sim_run(&o, &r);
-    if (tp.w && (cap_writer_close(tp.w) || tp.err)) {
-        fprintf(stderr, "ibwire sim: error writing %s\n", wpath);
+    if (sim_tap_close(&tp, wpath, "ibwire sim"))
         rc = 1;
-    }
     if (tf)
         fclose(tf);
     if (rc < 0) {

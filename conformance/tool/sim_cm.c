@@ -6,11 +6,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
 #include "cm_sim.h"
+#include "sim_opts.h"
 #include "tool.h"
 
 static void usage_cm(FILE *f)
@@ -22,31 +21,27 @@ static void usage_cm(FILE *f)
             "                  [--ib] [-w OUT.pcap]\n");
 }
 
-static int num(const char *s, uint64_t max, uint64_t *v)
+/* The options only `ibwire sim --cm` has; see struct sim_cli. */
+static int cm_own_opt(void *ctx, const char *a, const char *v, int *bad)
 {
-    char *end;
-    if (!s || !*s)
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end || *v > max ? -1 : 0;
-}
-
-static int prob(const char *s, double *v)
-{
-    char *end;
-    if (!s || !*s)
-        return -1;
-    *v = strtod(s, &end);
-    return (*end || *v < 0 || *v > 1) ? -1 : 0;
-}
-
-struct cm_tap { struct cap_writer *w; int err; };
-
-static void cm_on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
-{
-    struct cm_tap *tp = ctx;
-    if (cap_write(tp->w, t, pkt, len, NULL))
-        tp->err = 1;
+    struct cmx_sim_opts *o = ctx;
+    uint64_t u = 0;
+    if (!strcmp(a, "--conns")) {
+        *bad = sim_parse_num(v, 100000, &u) || !u;
+        o->conns = (uint32_t)u;
+    } else if (!strcmp(a, "--size")) {
+        *bad = sim_parse_num(v, 1u << 20, &u) || !u;
+        o->msg_size = (uint32_t)u;
+    } else if (!strcmp(a, "--cm-retries")) {
+        *bad = sim_parse_num(v, 15, &u);
+        o->max_cm_retries = (uint8_t)u;
+    } else if (!strcmp(a, "--cm-timeout")) {
+        *bad = sim_parse_num(v, 31, &u);
+        o->resp_timeout = (uint8_t)u;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 int cmd_sim_cm(int argc, char **argv)
@@ -59,74 +54,24 @@ int cmd_sim_cm(int argc, char **argv)
     o.max_cm_retries = 15;
     o.resp_timeout = 8;
     const char *wpath = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t u = 0;
-        int bad = 0;
-        if (!strcmp(a, "--cm")) {
-            continue;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage_cm(stdout);
-            return TOOL_EXIT_OK;
-        } else if (!strcmp(a, "--ib")) {
-            o.framing = IBE_FRAME_IB;
-            continue;
-        } else if (!v) {
-            bad = 1;
-        } else if (!strcmp(a, "--seed")) {
-            bad = num(v, UINT64_MAX, &o.seed);
-        } else if (!strcmp(a, "--conns")) {
-            bad = num(v, 100000, &u) || !u;
-            o.conns = (uint32_t)u;
-        } else if (!strcmp(a, "--size")) {
-            bad = num(v, 1u << 20, &u) || !u;
-            o.msg_size = (uint32_t)u;
-        } else if (!strcmp(a, "--cm-retries")) {
-            bad = num(v, 15, &u);
-            o.max_cm_retries = (uint8_t)u;
-        } else if (!strcmp(a, "--cm-timeout")) {
-            bad = num(v, 31, &u);
-            o.resp_timeout = (uint8_t)u;
-        } else if (!strcmp(a, "--drop")) {
-            bad = prob(v, &o.drop);
-        } else if (!strcmp(a, "--dup")) {
-            bad = prob(v, &o.dup);
-        } else if (!strcmp(a, "--reorder")) {
-            bad = prob(v, &o.reorder);
-        } else if (!strcmp(a, "--corrupt")) {
-            bad = prob(v, &o.corrupt);
-        } else if (!strcmp(a, "-w")) {
-            wpath = v;
-        } else {
-            fprintf(stderr, "ibwire sim --cm: unknown option '%s'\n", a);
-            usage_cm(stderr);
-            return TOOL_EXIT_USAGE;
-        }
-        if (bad) {
-            fprintf(stderr, "ibwire sim --cm: bad value for %s\n", a);
-            usage_cm(stderr);
-            return TOOL_EXIT_USAGE;
-        }
-        i++;
-    }
-    struct cm_tap tp = {NULL, 0};
+    const struct sim_cli cli = {
+        "ibwire sim --cm", usage_cm, "--cm",
+        {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
+        cm_own_opt, &o};
+    int done = sim_cli_parse(&cli, argc, argv);
+    if (done >= 0)
+        return done;
+    struct sim_tap tp = {NULL, 0};
     if (wpath) {
-        char err[256];
-        tp.w = cap_writer_open(wpath, CAP_FORMAT_PCAP,
-                               o.framing == IBE_FRAME_IB ? 252 : 1, err, sizeof err);
-        if (!tp.w) {
-            fprintf(stderr, "ibwire sim --cm: %s\n", err);
+        if (sim_tap_open(&tp, wpath, o.framing, "ibwire sim --cm"))
             return TOOL_EXIT_USAGE;
-        }
-        o.tap = cm_on_tap;
+        o.tap = sim_tap_frame;
         o.tap_ctx = &tp;
     }
     struct cmx_sim_result r;
     int rc = cmx_sim_run(&o, &r);
-    if (tp.w && (cap_writer_close(tp.w) || tp.err)) {
-        fprintf(stderr, "ibwire sim --cm: error writing %s\n", wpath);
+    if (sim_tap_close(&tp, wpath, "ibwire sim --cm"))
         rc = 1;
-    }
     if (rc < 0) {
         fprintf(stderr, "ibwire sim --cm: unusable options\n");
         return TOOL_EXIT_USAGE;

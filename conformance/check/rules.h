@@ -156,6 +156,33 @@
       "responses go FIRST..LAST (or ONLY) over exactly those PSNs and carry "  \
       "L bytes.",                                                              \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
+    X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
+      "--replay: a response the reference responder sends for a request "      \
+      "(ACK for AckReq, NAK, read response, atomic ACK) is in the capture; "   \
+      "an ACK may be coalesced into any later response covering its PSN. "     \
+      "Judged only while the flow has captured responses after the request.", \
+      "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
+      "request frame, the reference's response")                               \
+    X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \
+      "--replay: every captured NAK, read response and atomic ACK is one the " \
+      "reference responder sends for the requests seen.  Not judged: RNR "     \
+      "NAKs (receive WQEs posted are not on the wire), ACKs without AckReq "   \
+      "(coalescing policy) whose MSN the reference had.",                      \
+      "IBA Vol.1 9.7.5; reference engine (conformance/engine)",               \
+      "captured response")                                                     \
+    X(REPLAY_DIFF, "REPLAY-DIFF", ERROR, FLOW,                               \
+      "--replay: a captured response carries the reference's opcode, AETH "    \
+      "kind and NAK code, MSN (relative to the flow's first response unless "  \
+      "CM set the flow up), payload length, and atomic original value when "   \
+      "the reference knows the word.  Not compared: read payload bytes "       \
+      "(memory contents), ACK credits, RNR timer values.",                     \
+      "IBA Vol.1 9.7.5, 9.4; reference engine (conformance/engine)",          \
+      "field captured vs reference")                                           \
+    X(REPLAY_SKIPPED, "REPLAY-SKIPPED", WARNING, FLOW,                       \
+      "--replay: a flow the reference cannot model from here on (addresses "   \
+      "spread wider than its 4 MiB windows per R_Key, more than 12 R_Keys or " \
+      "64 flows) is not replayed further.",                                    \
+      "reference engine limits", "what could not be modelled")                 \
     /* ---- connection management ---- */                                     \
     X(CM_UNMATCHED, "CM-UNMATCHED", WARNING, CM,                               \
       "A CM reply (REP, RTU, DREP, MRA, REJ) refers to a message not seen "    \

@@ -22,6 +22,7 @@
 
 #include "capture.h"
 #include "check.h"
+#include "replay.h"
 #include "tool.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
@@ -199,16 +200,16 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
 }
 
 /*
- * --replay (engine issue): would attach the reference responder to the
- * checker's RC hook (chk_opts.rc_hook) and report where captured responses
- * differ from the reference's.  Returns 0 when attached.
+ * --replay: attach the reference responder (conformance/check/replay.c) to
+ * the checker's RC hook; it reports where captured responses differ from
+ * the reference's.  Returns 0 when attached.
  */
-static int replay_attach(struct chk_opts *o)
+static int replay_attach(struct chk_opts *o, struct replay **rp)
 {
-    (void)o;
-    fprintf(stderr, "ibwire check: --replay needs the reference engine, "
-                    "which is not available in this build\n");
-    return -1;
+    *rp = replay_new(o);
+    if (!*rp)
+        fprintf(stderr, "ibwire check: out of memory\n");
+    return *rp ? 0 : -1;
 }
 
 static void junit_file(struct run *r, const struct chk_stats *st)
@@ -279,7 +280,8 @@ static int check_file(struct run *r, const char *path, int first_file)
     r->first_finding = 1;
     r->first_flow = 1;
     struct chk_opts o = {r->pmtu, on_finding, r, NULL, NULL};
-    if (r->replay && replay_attach(&o)) {
+    struct replay *rp = NULL;
+    if (r->replay && replay_attach(&o, &rp)) {
         cap_close(rd);
         cap_writer_close(w);
         return TOOL_EXIT_USAGE;
@@ -287,10 +289,13 @@ static int check_file(struct run *r, const char *path, int first_file)
     struct chk *c = chk_new(&o);
     if (!c) {
         fprintf(stderr, "ibwire check: out of memory\n");
+        replay_free(rp);
         cap_close(rd);
         cap_writer_close(w);
         return TOOL_EXIT_USAGE;
     }
+    if (rp)
+        replay_bind(rp, c);
     if (r->fmt == FMT_TEXT && r->out)
         fprintf(r->out, "== %s\n", path);
     if (r->fmt == FMT_JSON) {
@@ -323,6 +328,7 @@ static int check_file(struct run *r, const char *path, int first_file)
         fprintf(stderr, "ibwire check: %s: %s\n", path, cap_error(rd));
         status = TOOL_EXIT_USAGE;
     }
+    replay_finish(rp);
     const struct chk_stats *st = chk_stats(c);
     if (status == TOOL_EXIT_OK && st->errors)
         status = TOOL_EXIT_FINDINGS;
@@ -356,6 +362,7 @@ static int check_file(struct run *r, const char *path, int first_file)
     if (r->verdict_out)
         fprintf(r->verdict_out, "exit %d\n", status);
     chk_free(c);
+    replay_free(rp);
     cap_close(rd);
     if (w && cap_writer_close(w)) {
         fprintf(stderr, "ibwire check: cannot write %s\n", r->annotate);

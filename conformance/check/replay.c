@@ -1,0 +1,618 @@
+/*
+ * replay.c - the reference responder behind `ibwire check --replay`.
+ *
+ * Each RC flow gets its own engine with one QP: ePSN = the PSN of the
+ * flow's first request, PMTU = the flow's (learnt by the checker, or
+ * --pmtu), P_Key = the flow's.  Its memory is one permissive region; every
+ * R_Key seen gets a 4 MiB window of it, anchored at the first address seen
+ * with that key, so RETH/AtomicETH addresses are rewritten into the window
+ * and valid traffic is accepted.  Its receive queue is kept full.
+ *
+ * What the reference cannot know, and so is not judged:
+ * - receive WQEs posted: a captured RNR NAK is accepted;
+ * - memory contents: read payload bytes are not compared; an atomic's
+ *   original value only when the word was written or atomically updated
+ *   earlier in the capture (otherwise the captured value is learnt);
+ * - ACK coalescing: an ACK the reference sends may be covered by any later
+ *   response, and an ACK the reference does not send is accepted when its
+ *   MSN is one the reference had;
+ * - MSN origin: MSNs compare relative to the flow's first response, unless
+ *   CM negotiated the flow (then from 0);
+ * - responses after the end of the capture: a request answered by nothing
+ *   is only reported when the flow has captured responses after it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+#include "eng.h"
+#include "replay.h"
+
+#define RP_SLOT (4ull << 20)
+#define RP_NSLOT 12u
+#define RP_MEM (RP_SLOT * (RP_NSLOT + 2))
+#define RP_MAXFLOWS 64u
+#define RP_HIST 4096u
+#define RP_KNOWN 64u
+#define RP_RQ 64u
+#define RP_SNAP 32u        /* requests the reference can be rewound over */
+
+struct rp_exp {
+    uint64_t req_frame;
+    uint32_t psn, msn, paylen;
+    uint8_t opcode, syn, has_aeth, matched;
+    uint8_t orig_known, atom_op;
+    uint8_t optional;   /* a responder may or may not send it */
+    uint64_t orig, atom_addr, swap, cmp;
+};
+
+/* The responder's QP state before a request, and that request as fed. */
+struct rp_snap {
+    uint32_t psn;
+    uint64_t frame;
+    struct eng_qp qp;
+    size_t len;
+    uint8_t pkt[4096 + 128];
+};
+
+struct rp_flow {
+    struct rp_snap snap[RP_SNAP];
+    unsigned nsnap, snap_head; /* ring, oldest at snap_head */
+    struct chk_addr req, resp;
+    uint32_t resp_qpn;
+    int skipped;
+    struct ibe_world *w;
+    struct ibe_engine *e;
+    uint32_t qpn, cq, lkey, rkey, pmtu;
+    uint64_t base;
+    struct { uint32_t rkey; uint64_t anchor, local; } slot[RP_NSLOT];
+    unsigned nslot;
+    struct { uint64_t lo, hi; } known[RP_KNOWN];
+    unsigned nknown, known_next;
+    struct rp_exp *exp;
+    size_t nexp, cap;
+    struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
+    int have_off;
+    uint32_t msn_off;
+    uint64_t last_resp_frame;
+    /* the request being fed, for the expectations it produces */
+    uint64_t cur_frame;
+    uint8_t cur_atom, cur_atom_known;
+    uint64_t cur_atom_addr, cur_swap, cur_cmp;
+};
+
+struct replay {
+    struct chk *c;
+    uint32_t pmtu;
+    struct rp_flow *flows[RP_MAXFLOWS];
+    unsigned nflows;
+    int overflow_reported;
+};
+
+void replay_bind(struct replay *rp, struct chk *c) { rp->c = c; }
+
+/* Report through the checker, naming `frame` (the frame being fed unless
+ * a missing response is reported at the end). */
+static void rp_report(struct replay *rp, uint64_t frame, unsigned rule,
+                      const char *msg)
+{
+    uint64_t saved = rp->c->frame;
+    rp->c->frame = frame;
+    chk_report(rp->c, rule, "%s", msg);
+    rp->c->frame = saved;
+}
+
+static struct rp_flow *flow_find(struct replay *rp,
+                                 const struct chk_flow_summary *s)
+{
+    for (unsigned i = 0; i < rp->nflows; i++) {
+        struct rp_flow *f = rp->flows[i];
+        if (f->resp_qpn == s->resp_qpn && chk_addr_eq(&f->req, &s->req) &&
+            chk_addr_eq(&f->resp, &s->resp))
+            return f;
+    }
+    return NULL;
+}
+
+static void skip_flow(struct replay *rp, struct rp_flow *f, uint64_t frame,
+                      const char *why)
+{
+    char m[256];
+    snprintf(m, sizeof m, "the reference stops replaying this flow: %s", why);
+    f->skipped = 1;
+    rp_report(rp, frame, CHK_R_REPLAY_SKIPPED, m);
+}
+
+/* ---- memory: R_Key windows and the words whose contents are known ---- */
+
+static int map_addr(struct rp_flow *f, uint32_t rkey, uint64_t va,
+                    uint64_t len, uint64_t *local)
+{
+    unsigned i = 0;
+    for (; i < f->nslot; i++)
+        if (f->slot[i].rkey == rkey)
+            break;
+    if (i == f->nslot) {
+        if (f->nslot == RP_NSLOT)
+            return -1;
+        f->slot[i].rkey = rkey;
+        f->slot[i].anchor = va;
+        f->slot[i].local = f->base + RP_SLOT * (i + 1) + RP_SLOT / 2;
+        f->nslot++;
+    }
+    /* within [anchor - SLOT/2, anchor + SLOT/2) */
+    int64_t d = (int64_t)(va - f->slot[i].anchor);
+    if (d < -(int64_t)(RP_SLOT / 2) || len > RP_SLOT ||
+        d + (int64_t)len > (int64_t)(RP_SLOT / 2))
+        return -1;
+    *local = f->slot[i].local + (uint64_t)d;
+    return 0;
+}
+
+static void known_add(struct rp_flow *f, uint64_t lo, uint64_t hi)
+{
+    unsigned i = f->nknown < RP_KNOWN ? f->nknown++ : f->known_next++ % RP_KNOWN;
+    f->known[i].lo = lo;
+    f->known[i].hi = hi;
+}
+
+static int known_has(const struct rp_flow *f, uint64_t lo, uint64_t hi)
+{
+    for (unsigned i = 0; i < f->nknown; i++)
+        if (f->known[i].lo <= lo && hi <= f->known[i].hi)
+            return 1;
+    return 0;
+}
+
+/* ---- the reference's responses ---- */
+
+static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
+                      size_t len)
+{
+    (void)from;
+    struct rp_flow *f = ctx;
+    struct eng_hdr h;
+    const uint8_t *pl;
+    const char *why;
+    if (eng_wire_parse(pkt, len, IBE_FRAME_ROCEV2, &h, &pl, &why) ||
+        h.opcode == OP_CNP)
+        return;
+    if (f->nexp == f->cap) {
+        size_t n = f->cap ? f->cap * 2 : 64;
+        struct rp_exp *ne = realloc(f->exp, n * sizeof *ne);
+        if (!ne)
+            return;
+        f->exp = ne;
+        f->cap = n;
+    }
+    struct rp_exp *x = &f->exp[f->nexp++];
+    memset(x, 0, sizeof *x);
+    x->req_frame = f->cur_frame;
+    x->psn = h.psn;
+    x->msn = h.msn;
+    x->paylen = h.paylen;
+    x->opcode = h.opcode;
+    x->syn = h.syndrome;
+    x->has_aeth = (eng_opflags(h.opcode) & OPF_AETH) != 0;
+    x->orig = h.orig;
+    if ((h.opcode & 0x1F) == OP_ATOMIC_ACK && f->cur_atom) {
+        x->atom_op = f->cur_atom;
+        x->orig_known = f->cur_atom_known;
+        x->atom_addr = f->cur_atom_addr;
+        x->swap = f->cur_swap;
+        x->cmp = f->cur_cmp;
+    }
+}
+
+static struct rp_flow *flow_new(struct replay *rp,
+                                const struct chk_flow_summary *s,
+                                const struct ibw_pkt *p, uint64_t frame)
+{
+    struct rp_flow *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->req = s->req;
+    f->resp = s->resp;
+    f->resp_qpn = s->resp_qpn;
+    if (rp->nflows == RP_MAXFLOWS) {
+        free(f);
+        if (!rp->overflow_reported) {
+            rp->overflow_reported = 1;
+            rp_report(rp, frame, CHK_R_REPLAY_SKIPPED,
+                      "more RC flows than the reference replays (64); the "
+                      "rest are not replayed");
+        }
+        return NULL;
+    }
+    rp->flows[rp->nflows++] = f;
+    f->w = ibe_world_create(1);
+    struct ibe_config cfg = {RP_MEM, IBE_FRAME_ROCEV2, 0, 0x0A000000u,
+                             {2, 0, 0, 0, 0, 0}};
+    f->e = f->w ? ibe_engine_create(f->w, &cfg) : NULL;
+    if (!f->e) {
+        skip_flow(rp, f, frame, "out of memory");
+        return f;
+    }
+    ibe_engine_set_tx(f->e, on_ref_tx, f);
+    f->cq = ibe_cq_create(f->e, 256);
+    uint16_t pkey = ibw_bth_get_pkey(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    struct ibe_qp_attr qa = {IBE_RC, 1, f->cq, f->cq, 64, RP_RQ, 0,
+                             (uint16_t)(pkey | 0x8000u)};
+    f->qpn = ibe_qp_create(f->e, &qa);
+    f->base = ibe_mem_alloc(f->e, RP_SLOT * (RP_NSLOT + 1), 4096);
+    f->pmtu = s->pmtu ? s->pmtu : rp->pmtu ? rp->pmtu : 4096;
+    struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0,
+                            ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
+                            f->pmtu, 7, 7, 14, 1, 16};
+    if (!f->qpn || !f->base ||
+        ibe_mr_reg(f->e, 1, f->base, RP_SLOT * (RP_NSLOT + 1),
+                   IBE_ACC_LOCAL_WRITE | IBE_ACC_REMOTE_WRITE |
+                       IBE_ACC_REMOTE_READ | IBE_ACC_REMOTE_ATOMIC,
+                   &f->lkey, &f->rkey) ||
+        ibe_qp_connect(f->e, f->qpn, &c)) {
+        skip_flow(rp, f, frame, "the reference QP could not be set up");
+        return f;
+    }
+    return f;
+}
+
+/* Keep the reference's receive queue full: receive WQEs are not seen. */
+static void fill_rq(struct rp_flow *f)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    while (q && q->rq_pi - q->rq_ci < RP_RQ - 1) {
+        struct ibe_recv_wr r;
+        memset(&r, 0, sizeof r);
+        r.num_sge = 1;
+        r.sg[0].addr = f->base; /* window 0: receive buffers */
+        r.sg[0].length = (uint32_t)RP_SLOT;
+        r.sg[0].lkey = f->lkey;
+        if (ibe_post_recv(f->e, f->qpn, &r))
+            break;
+    }
+}
+
+static void on_request(struct replay *rp, const struct chk_flow_summary *s,
+                       const struct ibw_pkt *p, uint64_t frame)
+{
+    struct rp_flow *f = flow_find(rp, s);
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (!f) {
+        /* start at a message boundary: a flow caught mid-message would
+         * look like an opcode-sequence error to the reference */
+        if (!(oi->flags & IBW_OPF_FIRST) || !(f = flow_new(rp, s, p, frame)))
+            return;
+    }
+    if (f->skipped)
+        return;
+    uint32_t pm = s->pmtu ? s->pmtu : rp->pmtu;
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (pm && pm != f->pmtu) {
+        f->pmtu = pm;
+        q->c.pmtu = pm;
+    }
+    struct ibw_build_spec b;
+    if (ibw_build_spec_from_pkt(p, &b) != IBW_OK)
+        return;
+    uint64_t local;
+    char m[200];
+    if (ibw_pkt_has(p, IBW_HDR_RETH)) {
+        uint64_t len = b.reth.dmalen ? b.reth.dmalen : 1;
+        if (map_addr(f, b.reth.rkey, b.reth.va, len, &local)) {
+            snprintf(m, sizeof m, "RETH VA 0x%016llx length %u with R_Key "
+                     "0x%08x is outside the windows it maps",
+                     (unsigned long long)b.reth.va, b.reth.dmalen, b.reth.rkey);
+            skip_flow(rp, f, frame, m);
+            return;
+        }
+        if (oi->kind == IBW_OPK_WRITE)
+            known_add(f, local, local + b.reth.dmalen);
+        b.reth.va = local;
+        b.reth.rkey = f->rkey;
+    }
+    f->cur_atom = 0;
+    if (ibw_pkt_has(p, IBW_HDR_ATOMICETH)) {
+        if (map_addr(f, b.atomiceth.rkey, b.atomiceth.va, 8, &local)) {
+            snprintf(m, sizeof m, "AtomicETH VA 0x%016llx with R_Key 0x%08x "
+                     "is outside the windows it maps",
+                     (unsigned long long)b.atomiceth.va, b.atomiceth.rkey);
+            skip_flow(rp, f, frame, m);
+            return;
+        }
+        f->cur_atom = (uint8_t)(p->opcode & 0x1F);
+        f->cur_atom_addr = local;
+        f->cur_atom_known = (uint8_t)known_has(f, local, local + 8);
+        f->cur_swap = b.atomiceth.swapdt;
+        f->cur_cmp = b.atomiceth.cmpdt;
+        b.atomiceth.va = local;
+        b.atomiceth.rkey = f->rkey;
+    }
+    if (ibw_pkt_has(p, IBW_HDR_IETH))
+        b.ieth.rkey = 0xFFFFFFFFu; /* none of the reference's keys */
+    b.transport = IBW_TK_ROCE_V2_IP4;
+    b.flags = 0;
+    b.nvlan = 0;
+    b.udp_dport = 0;
+    b.bth.destqp = f->qpn;
+    b.bth.fecn = 0;
+    fill_rq(f);
+    static uint8_t buf[8192];
+    size_t n = 0;
+    if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
+        return;
+    uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    if (n <= sizeof f->snap[0].pkt) {
+        unsigned k = (f->snap_head + f->nsnap) % RP_SNAP;
+        if (f->nsnap == RP_SNAP)
+            f->snap_head = (f->snap_head + 1) % RP_SNAP;
+        else
+            f->nsnap++;
+        f->snap[k].psn = psn;
+        f->snap[k].frame = frame;
+        f->snap[k].qp = *q;
+        f->snap[k].len = n;
+        memcpy(f->snap[k].pkt, buf, n);
+    }
+    f->cur_frame = frame;
+    ibe_engine_receive(f->e, buf, n);
+    ibe_world_run(f->w, 100000);
+    f->hist[psn % RP_HIST].psn = psn;
+    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
+    f->hist[psn % RP_HIST].valid = 1;
+}
+
+static const char *aeth_kind(uint8_t syn)
+{
+    switch (syn >> 5 & 3) {
+    case 0: return "ACK";
+    case 1: return "RNR NAK";
+    case 3: return "NAK";
+    default: return "reserved";
+    }
+}
+
+/* Captured response p answers up to PSN psn: earlier reference ACKs are
+ * covered by it (coalescing); a NAK covers those before its PSN. */
+static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
+{
+    for (size_t i = 0; i < f->nexp; i++) {
+        struct rp_exp *x = &f->exp[i];
+        int32_t d = chk_psn_diff(x->psn, psn);
+        if (!x->matched && (x->opcode & 0x1F) == OP_ACK && !(x->syn >> 5 & 3) &&
+            (d < 0 || (inclusive && d == 0)))
+            x->matched = 1;
+    }
+}
+
+static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
+                              uint64_t cmp)
+{
+    return op == OP_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
+}
+
+/*
+ * The captured responder refused the request at `psn` that the reference
+ * accepted: an RNR NAK (no receive WQE, which the wire does not show), or
+ * a PSN sequence NAK naming it (it was lost after the capture point).
+ * Rewind the reference to its state before that request and feed it the
+ * requests that came after again (`arrived`: the request did reach the
+ * responder, so it re-armed the sequence NAK).  0 when rewound.
+ */
+static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
+{
+    unsigned at = RP_SNAP;
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        unsigned k = (f->snap_head + i) % RP_SNAP;
+        if (f->snap[k].psn == psn) {
+            at = i;
+            break;
+        }
+    }
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
+        return -1;
+    unsigned k0 = (f->snap_head + at) % RP_SNAP;
+    uint64_t from = f->snap[k0].frame;
+    *q = f->snap[k0].qp;
+    if (arrived)
+        q->nak_armed = 1; /* an in-sequence request re-arms the NAK */
+    for (size_t i = 0; i < f->nexp; i++)
+        if (f->exp[i].req_frame >= from)
+            f->exp[i].matched = 1; /* those answers are void now */
+    size_t first_new = f->nexp;
+    for (unsigned i = at + 1; i < f->nsnap; i++) {
+        unsigned k = (f->snap_head + i) % RP_SNAP;
+        f->snap[k].qp = *q;
+        f->cur_frame = f->snap[k].frame;
+        f->cur_atom = 0;
+        ibe_engine_receive(f->e, f->snap[k].pkt, f->snap[k].len);
+        ibe_world_run(f->w, 100000);
+    }
+    /* After an RNR NAK, whether the requests behind it also get a PSN
+     * sequence NAK differs between responders (the reference sends one). */
+    for (size_t i = first_new; arrived && i < f->nexp; i++)
+        if ((f->exp[i].syn >> 5 & 3) == 3 &&
+            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+            f->exp[i].optional = 1;
+    /* the refused request is not in the ring any more */
+    for (unsigned i = at; i + 1 < f->nsnap; i++)
+        f->snap[(f->snap_head + i) % RP_SNAP] =
+            f->snap[(f->snap_head + i + 1) % RP_SNAP];
+    f->nsnap--;
+    return 0;
+}
+
+static void on_response(struct replay *rp, const struct chk_flow_summary *s,
+                        const struct ibw_pkt *p, uint64_t frame)
+{
+    struct rp_flow *f = flow_find(rp, s);
+    if (!f || f->skipped)
+        return;
+    f->last_resp_frame = frame;
+    uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
+    uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
+    uint32_t msn = a ? ibw_aeth_get_msn(a) : 0;
+    unsigned kind = a ? syn >> 5 & 3 : 0;
+    char m[300];
+    if (kind == 1) {
+        /* RNR NAK: receive WQEs posted are not on the wire */
+        rewind_to(f, psn, 1);
+        return;
+    }
+    if (kind == 3 && (syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
+        !rewind_to(f, psn, 0)) {
+        /* the NAK the rewound reference now sends is the captured one */
+    }
+    struct rp_exp *x = NULL;
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].psn == psn) {
+            x = &f->exp[i];
+            break;
+        }
+    if (a && !f->have_off) {
+        f->have_off = 1;
+        uint32_t ref = x && x->has_aeth ? x->msn : 0;
+        f->msn_off = s->cm_negotiated ? 0 : (msn - ref) & CHK_PSN_MASK;
+    }
+    uint32_t rel = (msn - f->msn_off) & CHK_PSN_MASK;
+    if (kind == 3)
+        cover_acks(f, psn, 0);
+    else
+        cover_acks(f, psn, 1);
+    if (!x) {
+        if (a && kind == 0 && (p->opcode & 0x1F) == OP_ACK) {
+            /* an ACK the reference did not send (coalescing policy) */
+            struct eng_qp *q = eng_qp(f->e, f->qpn);
+            if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
+                f->hist[psn % RP_HIST].msn != rel && (q->msn & CHK_PSN_MASK) != rel) {
+                snprintf(m, sizeof m, "ACK PSN 0x%06x MSN %u, the reference's "
+                         "MSN after that PSN is %u", psn, rel,
+                         f->hist[psn % RP_HIST].msn);
+                rp_report(rp, frame, CHK_R_REPLAY_DIFF, m);
+            }
+            return;
+        }
+        snprintf(m, sizeof m, "%s PSN 0x%06x%s%s: the reference sends no such "
+                 "response", ibw_opcode_info(p->opcode)->name, psn,
+                 a ? ", AETH " : "", a ? aeth_kind(syn) : "");
+        rp_report(rp, frame, CHK_R_REPLAY_EXTRA, m);
+        return;
+    }
+    x->matched = 1;
+    int n = 0;
+    m[0] = 0;
+#define RP_DIFF(...)                                                          \
+    do {                                                                       \
+        if (n >= 0 && (size_t)n < sizeof m)                                    \
+            n += snprintf(m + n, sizeof m - (size_t)n, __VA_ARGS__);           \
+    } while (0)
+    if (x->opcode != p->opcode)
+        RP_DIFF("%sopcode %s, reference %s", n ? "; " : "",
+                ibw_opcode_info(p->opcode)->name,
+                ibw_opcode_info(x->opcode)->name);
+    if (a && x->has_aeth) {
+        unsigned xk = x->syn >> 5 & 3;
+        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (syn & 0x1F)))
+            RP_DIFF("%sAETH %s code %u, reference %s code %u", n ? "; " : "",
+                    aeth_kind(syn), syn & 0x1Fu, aeth_kind(x->syn),
+                    x->syn & 0x1Fu);
+        /* a READ's first response may carry the MSN before the READ
+         * counts (the reference counts it at once) */
+        int read_first = (x->opcode & 0x1F) == OP_READ_RESP_FIRST &&
+                         rel == ((x->msn - 1) & CHK_PSN_MASK);
+        if (rel != x->msn && !read_first)
+            RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
+    }
+    if (x->paylen != p->payload_len)
+        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "",
+                p->payload_len, x->paylen);
+    const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
+    if (aa && x->atom_op) {
+        uint64_t orig = ibw_atomicacketh_get_origremdt(aa);
+        if (x->orig_known && orig != x->orig)
+            RP_DIFF("%soriginal value 0x%016llx, reference 0x%016llx",
+                    n ? "; " : "", (unsigned long long)orig,
+                    (unsigned long long)x->orig);
+        if (!x->orig_known) {
+            /* learn the word from the capture, and what the atomic made it */
+            uint64_t v = atomic_result(x->atom_op, orig, x->swap, x->cmp);
+            uint8_t *w = ibe_mem_ptr(f->e, x->atom_addr, 8);
+            for (int i = 0; w && i < 8; i++)
+                w[i] = (uint8_t)(v >> (8 * i));
+            known_add(f, x->atom_addr, x->atom_addr + 8);
+        }
+    }
+#undef RP_DIFF
+    if (n) {
+        char full[400];
+        snprintf(full, sizeof full, "PSN 0x%06x (request frame %llu): %s", psn,
+                 (unsigned long long)x->req_frame, m);
+        rp_report(rp, frame, CHK_R_REPLAY_DIFF, full);
+    }
+}
+
+static void on_rc(void *user, const struct chk_flow_summary *s,
+                  const struct ibw_pkt *p, uint64_t frame, int is_request)
+{
+    struct replay *rp = user;
+    if (!rp->c || !ibw_pkt_has(p, IBW_HDR_BTH) || !s->resp_qpn_known)
+        return;
+    if (is_request)
+        on_request(rp, s, p, frame);
+    else
+        on_response(rp, s, p, frame);
+}
+
+struct replay *replay_new(struct chk_opts *o)
+{
+    struct replay *rp = calloc(1, sizeof *rp);
+    if (!rp)
+        return NULL;
+    rp->pmtu = o->pmtu;
+    o->rc_hook = on_rc;
+    o->rc_hook_user = rp;
+    return rp;
+}
+
+void replay_finish(struct replay *rp)
+{
+    if (!rp || !rp->c)
+        return;
+    for (unsigned i = 0; i < rp->nflows; i++) {
+        struct rp_flow *f = rp->flows[i];
+        if (f->skipped)
+            continue;
+        rp->c->cur_flow = chk_flow_get(rp->c, &f->req, &f->resp, f->resp_qpn, 0);
+        for (size_t k = 0; k < f->nexp; k++) {
+            struct rp_exp *x = &f->exp[k];
+            if (x->matched || x->optional || x->req_frame >= f->last_resp_frame)
+                continue;
+            char m[200];
+            snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
+                     "reference sends for this request",
+                     ibw_opcode_info(x->opcode)->name, x->psn,
+                     x->has_aeth ? ", AETH " : "",
+                     x->has_aeth ? aeth_kind(x->syn) : "");
+            rp_report(rp, x->req_frame, CHK_R_REPLAY_MISSING, m);
+        }
+        rp->c->cur_flow = NULL;
+    }
+}
+
+void replay_free(struct replay *rp)
+{
+    if (!rp)
+        return;
+    for (unsigned i = 0; i < rp->nflows; i++) {
+        struct rp_flow *f = rp->flows[i];
+        if (f->e)
+            ibe_engine_destroy(f->e);
+        if (f->w)
+            ibe_world_destroy(f->w);
+        free(f->exp);
+        free(f);
+    }
+    free(rp);
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""`ibwire check --replay` against the reference responder.
+
+  replay_suite.py IBWIRE PCAPS_DIR WORK
+
+Every bundled capture of correct traffic (engine-*, crafted-*, the sample)
+replays with no REPLAY-* finding; captures edited here by hand (a wrong NAK
+code, a wrong MSN, a read response removed, a wrong atomic original value,
+each with its ICRC recomputed) get the finding naming the edited frame.
+"""
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print("FAIL:", what)
+
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    hdr, off, frames = data[:24], 24, []
+    while off < len(data):
+        ts_s, ts_u, incl, orig = struct.unpack("<IIII", data[off:off + 16])
+        frames.append([data[off:off + 16], bytearray(data[off + 16:off + 16 + incl])])
+        off += 16 + incl
+    return hdr, frames
+
+
+def write_pcap(path, hdr, frames):
+    with open(path, "wb") as f:
+        f.write(hdr)
+        for rec, fr in frames:
+            ts_s, ts_u, _, _ = struct.unpack("<IIII", rec)
+            f.write(struct.pack("<IIII", ts_s, ts_u, len(fr), len(fr)) + fr)
+
+
+def roce2_icrc(fr):
+    """RoCEv2 over IPv4 ICRC (IBA A17.4.4): CRC-32 over 8 bytes of ones,
+    the IP header with TOS, TTL and checksum as ones, the UDP header with
+    the checksum as ones, the BTH with its resv8a byte as ones, and the
+    rest up to the ICRC; stored least significant byte first."""
+    ip = bytearray(fr[14:34])
+    ip[1] = 0xFF
+    ip[8] = 0xFF
+    ip[10:12] = b"\xff\xff"
+    udp = bytearray(fr[34:42])
+    udp[6:8] = b"\xff\xff"
+    rest = bytearray(fr[42:-4])
+    rest[4] = 0xFF
+    crc = zlib.crc32(b"\xff" * 8 + bytes(ip) + bytes(udp) + bytes(rest))
+    return struct.pack("<I", crc)
+
+
+def findings(ibwire, path):
+    p = subprocess.run([ibwire, "check", "--replay", path],
+                       capture_output=True, text=True)
+    out = []
+    for line in p.stdout.splitlines():
+        if line.startswith("frame ") and ": REPLAY-" in line:
+            num, rule = line.split(":")[0:2]
+            out.append((int(num.split()[1]), rule.strip()))
+    return p.returncode, out, p.stdout
+
+
+def main():
+    ibwire, pcaps, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    clean = sorted(n for n in os.listdir(pcaps) if n.endswith(".pcap") and
+                   (n.startswith(("engine-", "crafted-")) or n == "rocev2-rc-mixed.pcap"))
+    check(len(clean) >= 15, "clean captures found: %d" % len(clean))
+    for n in clean:
+        rc, got, out = findings(ibwire, os.path.join(pcaps, n))
+        check(rc == 0 and got == [], "%s replays clean: rc %d %s" % (n, rc, got))
+
+    # the ICRC helper agrees with the bytes the engine wrote
+    hdr, fr = read_pcap(os.path.join(pcaps, "engine-rc-ops.pcap"))
+    check(all(roce2_icrc(f) == bytes(f[-4:]) for _, f in fr), "ICRC helper")
+
+    def mutate(src, dst, frame, fn, drop=False):
+        hdr, fr = read_pcap(os.path.join(pcaps, src))
+        if drop:
+            del fr[frame - 1]
+        else:
+            fn(fr[frame - 1][1])
+            fr[frame - 1][1][-4:] = roce2_icrc(fr[frame - 1][1])
+        path = os.path.join(work, dst)
+        write_pcap(path, hdr, fr)
+        return findings(ibwire, path)
+
+    # engine-rc-loss-nak frame 6 is the PSN sequence NAK (AETH syndrome
+    # 0x60 at byte 54 = 14 eth + 20 ip + 8 udp + 12 bth): make it NAK
+    # invalid request (0x61)
+    def nak_code(f):
+        check(f[54] == 0x60, "frame 6 is the PSN sequence NAK")
+        f[54] = 0x61
+    rc, got, out = mutate("engine-rc-loss-nak.pcap", "wrong-nak.pcap", 6, nak_code)
+    check(rc == 1 and (6, "REPLAY-DIFF") in got, "wrong NAK code: %s" % out)
+
+    # engine-rc-ops frame 8: ACK of the SEND WITH IMMEDIATE, MSN 2 (AETH
+    # bytes 55..57); claim MSN 6.  (The first response fixes the MSN
+    # origin, so an edit there would not be seen.)
+    def msn(f):
+        check(f[55:58] == b"\x00\x00\x02", "frame 8 carries MSN 2")
+        f[55:58] = b"\x00\x00\x06"
+    rc, got, out = mutate("engine-rc-ops.pcap", "wrong-msn.pcap", 8, msn)
+    check(rc == 1 and got == [(8, "REPLAY-DIFF")], "wrong MSN: %s" % out)
+
+    # a read response removed: the 3500-byte READ (frames 25..29: request,
+    # First, Middle, Middle, Last at PMTU 1024)
+    hdr, fr = read_pcap(os.path.join(pcaps, "engine-rc-ops.pcap"))
+    ops = [f[42] for _, f in fr]
+    i = ops.index(0x0C, ops.index(0x0C) + 1)  # the second READ request
+    check(ops[i + 1:i + 5] == [0x0D, 0x0E, 0x0E, 0x0F], "READ responses: %s" % ops[i:i + 5])
+    rc, got, out = mutate("engine-rc-ops.pcap", "no-read-resp.pcap", i + 3,
+                          None, drop=True)
+    check(rc == 1 and (i + 1, "REPLAY-MISSING") in got,
+          "missing read response: %s" % out)
+
+    # the second COMPARE&SWAP's original value (AtomicAckETH after the
+    # AETH, bytes 58..65): the reference knows the word from the first
+    # CAS and the FETCH&ADD, so a changed value is a difference
+    acks = [k for k, o in enumerate(ops) if o == 0x12]
+    check(len(acks) == 3, "three atomic ACKs")
+    last = acks[-1]
+
+    def orig(f):
+        f[65] ^= 0x01
+    rc, got, out = mutate("engine-rc-ops.pcap", "wrong-orig.pcap", last + 1, orig)
+    check(rc == 1 and (last + 1, "REPLAY-DIFF") in got, "wrong original: %s" % out)
+
+    # the same edit on the first CAS is not judged (the word was unknown,
+    # its value is learnt from it), only the later atomics that then
+    # disagree with what was learnt
+    rc, got, out = mutate("engine-rc-ops.pcap", "first-orig.pcap", acks[0] + 1, orig)
+    check(got and all(fn > acks[0] + 1 for fn, _ in got),
+          "unknown word: original learnt, not judged: %s" % got)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

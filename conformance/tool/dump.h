@@ -70,6 +70,46 @@ struct dump_field {
     const char *desc;
 };
 
+/* Getter building blocks: each fills the one occurrence v and returns 1,
+ * the count a getter returns. */
+static inline unsigned dump_put_u(struct dump_val *v, uint64_t u)
+{
+    v->u = u;
+    return 1;
+}
+
+static inline unsigned dump_put_bytes(struct dump_val *v, const uint8_t *p,
+                                      size_t n)
+{
+    v->p = p;
+    v->len = (uint32_t)n;
+    return 1;
+}
+
+static inline unsigned dump_put_str(struct dump_val *v, const char *s)
+{
+    v->s = s;
+    return 1;
+}
+
+/* A getter `fn` for one integer: `expr` over the pointer `ptr`, which
+ * `lookup` (an expression over fr, the frame) yields; absent (0) when that
+ * pointer is NULL. */
+#define DUMP_INT_GETTER(fn, ptr, lookup, expr)                                \
+    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
+    {                                                                         \
+        const uint8_t *ptr = (lookup);                                        \
+        return ptr ? dump_put_u(v, (uint64_t)(expr)) : 0;                     \
+    }
+
+/* A getter `fn` for `n` bytes at `at` (an expression over `ptr`), likewise. */
+#define DUMP_BYTES_GETTER(fn, ptr, lookup, at, n)                             \
+    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
+    {                                                                         \
+        const uint8_t *ptr = (lookup);                                        \
+        return ptr ? dump_put_bytes(v, (at), (n)) : 0;                        \
+    }
+
 /* Field tables, each ended by an entry with name NULL. */
 extern const struct dump_field dump_fields_base[];
 extern const struct dump_field dump_fields_mad[];

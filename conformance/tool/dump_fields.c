@@ -57,57 +57,29 @@ static const uint8_t *ext_hdr(const struct dump_frame *fr, enum ibw_hdr h)
     return p;
 }
 
-static unsigned put_u(struct dump_val *v, uint64_t u)
-{
-    v->u = u;
-    return 1;
-}
-
-static unsigned put_bytes(struct dump_val *v, const uint8_t *p, size_t n)
-{
-    v->p = p;
-    v->len = (uint32_t)n;
-    return 1;
-}
-
-static unsigned put_str(struct dump_val *v, const char *s)
-{
-    v->s = s;
-    return 1;
-}
-
 /* A getter for one integer: `expr` over the header pointer h, which FIND
  * (hdr or ext_hdr) looks up; absent when the header is. */
-#define INT_GETTER(fn, FIND, H, expr)                                         \
-    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
-    {                                                                         \
-        const uint8_t *h = FIND(fr, H);                                       \
-        return h ? put_u(v, (uint64_t)(expr)) : 0;                            \
-    }
+#define INT_GETTER(fn, FIND, H, expr) DUMP_INT_GETTER(fn, h, FIND(fr, H), expr)
 
 /* A getter for a byte field (address, GID) of n bytes at `expr`. */
 #define BYTES_GETTER(fn, H, expr, n)                                          \
-    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
-    {                                                                         \
-        const uint8_t *h = hdr(fr, H);                                        \
-        return h ? put_bytes(v, (expr), (n)) : 0;                             \
-    }
+    DUMP_BYTES_GETTER(fn, h, hdr(fr, H), expr, n)
 
 /* ---- frame ------------------------------------------------------------- */
 
 static unsigned get_frame_number(const struct dump_frame *fr,
                                  struct dump_val *v)
 {
-    return put_u(v, fr->cap->number);
+    return dump_put_u(v, fr->cap->number);
 }
 static unsigned get_frame_len(const struct dump_frame *fr, struct dump_val *v)
 {
-    return put_u(v, fr->cap->wire_len);
+    return dump_put_u(v, fr->cap->wire_len);
 }
 static unsigned get_frame_cap_len(const struct dump_frame *fr,
                                   struct dump_val *v)
 {
-    return put_u(v, fr->cap_len);
+    return dump_put_u(v, fr->cap_len);
 }
 static unsigned get_frame_time_epoch(const struct dump_frame *fr,
                                      struct dump_val *v)
@@ -118,7 +90,7 @@ static unsigned get_frame_time_epoch(const struct dump_frame *fr,
 }
 static unsigned get_erf_types(const struct dump_frame *fr, struct dump_val *v)
 {
-    return fr->cap->erf_type >= 0 ? put_u(v, (uint64_t)fr->cap->erf_type) : 0;
+    return fr->cap->erf_type >= 0 ? dump_put_u(v, (uint64_t)fr->cap->erf_type) : 0;
 }
 
 /* ---- Ethernet, 802.1Q ---------------------------------------------------- */
@@ -228,17 +200,17 @@ static unsigned get_reth_va(const struct dump_frame *fr, struct dump_val *v)
 {
     const uint8_t *h = ext_hdr(fr, IBW_HDR_RETH);
     if (h)
-        return put_u(v, ibw_reth_get_va(h));
+        return dump_put_u(v, ibw_reth_get_va(h));
     h = ext_hdr(fr, IBW_HDR_ATOMICETH);
-    return h ? put_u(v, ibw_atomiceth_get_va(h)) : 0;
+    return h ? dump_put_u(v, ibw_atomiceth_get_va(h)) : 0;
 }
 static unsigned get_reth_rkey(const struct dump_frame *fr, struct dump_val *v)
 {
     const uint8_t *h = ext_hdr(fr, IBW_HDR_RETH);
     if (h)
-        return put_u(v, ibw_reth_get_rkey(h));
+        return dump_put_u(v, ibw_reth_get_rkey(h));
     h = ext_hdr(fr, IBW_HDR_ATOMICETH);
-    return h ? put_u(v, ibw_atomiceth_get_rkey(h)) : 0;
+    return h ? dump_put_u(v, ibw_atomiceth_get_rkey(h)) : 0;
 }
 
 INT_GETTER(get_atomiceth_swapdt, ext_hdr, IBW_HDR_ATOMICETH,
@@ -263,7 +235,7 @@ static unsigned aeth_value(const struct dump_frame *fr, struct dump_val *v,
     uint8_t s = ibw_aeth_get_syndrome(h);
     if (ibw_aeth_syndrome_kind(s) != kind)
         return 0;
-    return put_u(v, ibw_aeth_syndrome_value(s));
+    return dump_put_u(v, ibw_aeth_syndrome_value(s));
 }
 static unsigned get_aeth_credit(const struct dump_frame *fr,
                                 struct dump_val *v)
@@ -284,8 +256,8 @@ static unsigned twice(struct dump_val *v, const uint8_t *h)
 {
     if (!h)
         return 0;
-    put_bytes(&v[0], h, 4);
-    put_bytes(&v[1], h, 4);
+    dump_put_bytes(&v[0], h, 4);
+    dump_put_bytes(&v[1], h, 4);
     return 2;
 }
 static unsigned get_immdt(const struct dump_frame *fr, struct dump_val *v)
@@ -322,8 +294,8 @@ static unsigned get_vendor(const struct dump_frame *fr, struct dump_val *v)
     if (end <= start)
         return 0;
     size_t n = end - start;
-    put_bytes(&v[0], p->data + start, n < 4 ? n : 4);
-    put_bytes(&v[1], p->data + start, n);
+    dump_put_bytes(&v[0], p->data + start, n < 4 ? n : 4);
+    dump_put_bytes(&v[1], p->data + start, n);
     return 2;
 }
 
@@ -334,7 +306,7 @@ static unsigned get_icrc(const struct dump_frame *fr, struct dump_val *v)
     if (!p || !hdr(fr, IBW_HDR_BTH) || p->icrc_status == IBW_CRC_ABSENT ||
         vendor_view(fr))
         return 0;
-    return put_u(v, ibw_load_be32(p->data + p->icrc_off));
+    return dump_put_u(v, ibw_load_be32(p->data + p->icrc_off));
 }
 
 static unsigned get_vcrc(const struct dump_frame *fr, struct dump_val *v)
@@ -360,7 +332,7 @@ static unsigned get_data(const struct dump_frame *fr, struct dump_val *v)
         size_t start = ibw_lrh_SIZE + 4;
         if (p->vcrc_off <= start)
             return 0;
-        return put_bytes(v, p->data + start, p->vcrc_off - start);
+        return dump_put_bytes(v, p->data + start, p->vcrc_off - start);
     }
     if (!hdr(fr, IBW_HDR_BTH) || vendor_view(fr))
         return 0;
@@ -370,7 +342,7 @@ static unsigned get_data(const struct dump_frame *fr, struct dump_val *v)
                  ibw_deth_get_srcqp(deth) <= 1))
         return 0;
     size_t n = (size_t)p->payload_len + p->pad;
-    return n ? put_bytes(v, p->data + p->payload_off, n) : 0;
+    return n ? dump_put_bytes(v, p->data + p->payload_off, n) : 0;
 }
 
 /* ---- ibwire's own names --------------------------------------------------- */
@@ -385,20 +357,20 @@ const char *dump_crc_status_name(uint8_t s)
     static unsigned get_##name##_status(const struct dump_frame *fr,         \
                                         struct dump_val *v)                  \
     {                                                                         \
-        return fr->pkt ? put_str(v, dump_crc_status_name(fr->pkt->status))   \
+        return fr->pkt ? dump_put_str(v, dump_crc_status_name(fr->pkt->status))   \
                        : 0;                                                   \
     }                                                                         \
     static unsigned get_##name##_wire(const struct dump_frame *fr,           \
                                       struct dump_val *v)                    \
     {                                                                         \
         const struct ibw_pkt *p = fr->pkt;                                    \
-        return p && p->status != IBW_CRC_ABSENT ? put_u(v, p->wire) : 0;      \
+        return p && p->status != IBW_CRC_ABSENT ? dump_put_u(v, p->wire) : 0;      \
     }                                                                         \
     static unsigned get_##name##_calc(const struct dump_frame *fr,           \
                                       struct dump_val *v)                    \
     {                                                                         \
         const struct ibw_pkt *p = fr->pkt;                                    \
-        return p && p->status != IBW_CRC_ABSENT ? put_u(v, p->calc) : 0;      \
+        return p && p->status != IBW_CRC_ABSENT ? dump_put_u(v, p->calc) : 0;      \
     }
 CRC_GETTERS(icrc, icrc_status, icrc_wire, icrc_calc)
 CRC_GETTERS(vcrc, vcrc_status, vcrc_wire, vcrc_calc)
@@ -408,19 +380,19 @@ static unsigned get_ip_csum_status(const struct dump_frame *fr,
 {
     if (!hdr(fr, IBW_HDR_IPV4))
         return 0;
-    return put_str(v, dump_crc_status_name(fr->pkt->ip_csum_status));
+    return dump_put_str(v, dump_crc_status_name(fr->pkt->ip_csum_status));
 }
 static unsigned get_error(const struct dump_frame *fr, struct dump_val *v)
 {
-    return fr->err[0] ? put_str(v, fr->err) : 0;
+    return fr->err[0] ? dump_put_str(v, fr->err) : 0;
 }
 static unsigned get_truncated(const struct dump_frame *fr, struct dump_val *v)
 {
-    return put_u(v, (uint64_t)fr->cap->truncated);
+    return dump_put_u(v, (uint64_t)fr->cap->truncated);
 }
 static unsigned get_not_iba(const struct dump_frame *fr, struct dump_val *v)
 {
-    return fr->cap->not_iba ? put_str(v, fr->cap->not_iba) : 0;
+    return fr->cap->not_iba ? dump_put_str(v, fr->cap->not_iba) : 0;
 }
 
 const char *dump_transport_name(uint8_t tk)
@@ -437,14 +409,14 @@ const char *dump_transport_name(uint8_t tk)
 }
 static unsigned get_transport(const struct dump_frame *fr, struct dump_val *v)
 {
-    return fr->pkt ? put_str(v, dump_transport_name(fr->pkt->transport)) : 0;
+    return fr->pkt ? dump_put_str(v, dump_transport_name(fr->pkt->transport)) : 0;
 }
 static unsigned get_opcode_name(const struct dump_frame *fr,
                                 struct dump_val *v)
 {
     if (!hdr(fr, IBW_HDR_BTH))
         return 0;
-    return put_str(v, ibw_opcode_info(fr->pkt->opcode)->name);
+    return dump_put_str(v, ibw_opcode_info(fr->pkt->opcode)->name);
 }
 static unsigned get_payload_len(const struct dump_frame *fr,
                                 struct dump_val *v)
@@ -452,7 +424,7 @@ static unsigned get_payload_len(const struct dump_frame *fr,
     const struct ibw_pkt *p = fr->pkt;
     if (!hdr(fr, IBW_HDR_BTH) || p->err != IBW_OK)
         return 0;
-    return put_u(v, p->payload_len);
+    return dump_put_u(v, p->payload_len);
 }
 INT_GETTER(get_xrceth_srq, hdr, IBW_HDR_XRCETH, ibw_xrceth_get_xrcsrq(h))
 INT_GETTER(get_feth_sel, hdr, IBW_HDR_FETH, ibw_feth_get_sel(h))

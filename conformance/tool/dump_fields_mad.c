@@ -53,19 +53,6 @@
 #define UD_SEND_ONLY 0x64
 #define UD_SEND_ONLY_IMM 0x65
 
-static unsigned put_u(struct dump_val *v, uint64_t u)
-{
-    v->u = u;
-    return 1;
-}
-
-static unsigned put_bytes(struct dump_val *v, const uint8_t *p, size_t n)
-{
-    v->p = p;
-    v->len = (uint32_t)n;
-    return 1;
-}
-
 /* ---- where tshark finds a MAD ------------------------------------------ */
 
 /* The MAD of the frame: the payload of a UD SEND (only, or with immediate)
@@ -318,20 +305,11 @@ static const uint8_t *cm_req_gid4(const struct dump_frame *fr)
 /* ---- getters ----------------------------------------------------------- */
 
 /* An integer `expr` over `a`, the pointer FIND returns (absent when NULL). */
-#define MAD_INT(fn, FIND, expr)                                               \
-    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
-    {                                                                         \
-        const uint8_t *a = FIND(fr);                                          \
-        return a ? put_u(v, (uint64_t)(expr)) : 0;                            \
-    }
+#define MAD_INT(fn, FIND, expr) DUMP_INT_GETTER(fn, a, FIND(fr), expr)
 
 /* `n` bytes at a + off. */
 #define MAD_BYTES(fn, FIND, off, n)                                           \
-    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
-    {                                                                         \
-        const uint8_t *a = FIND(fr);                                          \
-        return a ? put_bytes(v, a + (off), (n)) : 0;                          \
-    }
+    DUMP_BYTES_GETTER(fn, a, FIND(fr), a + (off), n)
 
 /* Common header and GMP. */
 MAD_BYTES(get_mad, mad_any, 0, IBW_MAD_SIZE)
@@ -399,12 +377,12 @@ static unsigned get_sa_items(const struct dump_frame *fr, struct dump_val *v)
     const uint8_t *m = sa_mad(fr);
     if (!m)
         return 0;
-    unsigned n = put_bytes(&v[0], m, IBW_MAD_SIZE);
-    n += put_bytes(&v[n], m + IBW_SA_DATA_OFFSET, IBW_SA_DATA_SIZE);
+    unsigned n = dump_put_bytes(&v[0], m, IBW_MAD_SIZE);
+    n += dump_put_bytes(&v[n], m + IBW_SA_DATA_OFFSET, IBW_SA_DATA_SIZE);
     size_t off = 0;
     size_t len = sa_record_item(ibw_mad_hdr_get_attributeid(m), &off);
     if (len && mad_avail(fr, m, off) >= len)
-        n += put_bytes(&v[n], m + off, len);
+        n += dump_put_bytes(&v[n], m + off, len);
     return n;
 }
 
@@ -469,28 +447,28 @@ static unsigned get_smpdata(const struct dump_frame *fr, struct dump_val *v)
     switch (ts_class(ibw_mad_hdr_get_mgmtclass(m))) {
     case TC_SMP_LID:
     case TC_SMP_DR:
-        n = put_bytes(&v[0], m + IBW_SMP_DATA_OFFSET, IBW_SMP_DATA_SIZE);
+        n = dump_put_bytes(&v[0], m + IBW_SMP_DATA_OFFSET, IBW_SMP_DATA_SIZE);
         if (smp_attr_has_item(attr))
-            n += put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET, IBW_SMP_DATA_SIZE);
+            n += dump_put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET, IBW_SMP_DATA_SIZE);
         if (attr == IBW_SMP_ATTR_NOTICE)
-            n += put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET + 10, 54);
+            n += dump_put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET + 10, 54);
         return n;
     case TC_SA:
         off = sa_smp_item(attr);
         if (!off)
             return 0;
-        n = put_bytes(&v[0], m + off, IBW_SMP_DATA_SIZE);
+        n = dump_put_bytes(&v[0], m + off, IBW_SMP_DATA_SIZE);
         if (attr == IBW_MAD_ATTR_NOTICE)
-            n += put_bytes(&v[n], m + off + 10, 54);
+            n += dump_put_bytes(&v[n], m + off + 10, 54);
         return n;
     case TC_PERF:
         if (attr == IBW_MAD_ATTR_CLASSPORTINFO ||
             attr == IBW_PERF_ATTR_PORTCOUNTERS ||
             attr == IBW_PERF_ATTR_PORTCOUNTERSEXTENDED)
             return 0;
-        return put_bytes(v, m + IBW_MAD_HDR_SIZE, IBW_MAD_DATA_SIZE);
+        return dump_put_bytes(v, m + IBW_MAD_HDR_SIZE, IBW_MAD_DATA_SIZE);
     case TC_CM:
-    case TC_DATA: return put_bytes(v, m + IBW_MAD_HDR_SIZE, IBW_MAD_DATA_SIZE);
+    case TC_DATA: return dump_put_bytes(v, m + IBW_MAD_HDR_SIZE, IBW_MAD_DATA_SIZE);
     case TC_RESERVED: break;
     }
     return 0;
@@ -643,8 +621,8 @@ static unsigned get_cpi_reserved(const struct dump_frame *fr,
     const uint8_t *a = classportinfo_attr(fr);
     if (!a)
         return 0;
-    put_u(&v[0], ibw_classportinfo_get_rsvd32(a));
-    put_u(&v[1], ibw_classportinfo_get_traphl(a));
+    dump_put_u(&v[0], ibw_classportinfo_get_rsvd32(a));
+    dump_put_u(&v[1], ibw_classportinfo_get_traphl(a));
     return 2;
 }
 
@@ -716,8 +694,8 @@ static unsigned get_req_alt_rsvd1(const struct dump_frame *fr,
     const uint8_t *d = cm_req(fr);
     if (!d)
         return 0;
-    put_u(&v[0], ibw_cm_req_get_rsvd138(d));
-    put_u(&v[1], ((unsigned)ibw_cm_req_get_sap_supported(d) << 2) |
+    dump_put_u(&v[0], ibw_cm_req_get_rsvd138(d));
+    dump_put_u(&v[1], ((unsigned)ibw_cm_req_get_sap_supported(d) << 2) |
                      ibw_cm_req_get_rsvd139(d));
     return 2;
 }
@@ -860,12 +838,8 @@ static const uint8_t *ibw_cm_msg(const struct dump_frame *fr, uint16_t attr)
 /* ibwire.cm.<msg>.<field> for every field of the messages tshark does not
  * dissect, straight from their field lists. */
 #define IBWCM_GETTER_INT(c, name)                                             \
-    static unsigned get_ibwcm_##c##_##name(const struct dump_frame *fr,      \
-                                           struct dump_val *v)                \
-    {                                                                         \
-        const uint8_t *a = ibw_cm_msg(fr, IBWCM_ATTR_##c);                    \
-        return a ? put_u(v, (uint64_t)ibw_cm_##c##_get_##name(a)) : 0;        \
-    }
+    DUMP_INT_GETTER(get_ibwcm_##c##_##name, a, ibw_cm_msg(fr, IBWCM_ATTR_##c), \
+                    ibw_cm_##c##_get_##name(a))
 #define IBWCM_GETTER_U8 IBWCM_GETTER_INT
 #define IBWCM_GETTER_U16 IBWCM_GETTER_INT
 #define IBWCM_GETTER_U32 IBWCM_GETTER_INT
@@ -879,7 +853,7 @@ static const uint8_t *ibw_cm_msg(const struct dump_frame *fr, uint16_t attr)
             return 0;                                                         \
         const struct ibw_field *f =                                           \
             ibw_format_field(ibw_cm_##c##_format(), #name);                   \
-        return put_bytes(v, ibw_cm_##c##_get_##name(a), f->width / 8);        \
+        return dump_put_bytes(v, ibw_cm_##c##_get_##name(a), f->width / 8);        \
     }
 #define IBWCM_GETTER(c, name, off, bit, w, kind, desc)                        \
     IBWCM_GETTER_##kind(c, name)

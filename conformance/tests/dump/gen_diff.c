@@ -18,33 +18,9 @@
  * BTH TVer 0.  Which bytes the packets hold is up to ibw_build(); the test
  * compares what ibwire and tshark read from them.
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "capture.h"
-#include "ibwire/packet.h"
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static uint64_t rnd_bits(unsigned bits)
-{
-    return bits >= 64 ? rnd() : rnd() & ((1ull << bits) - 1);
-}
-
-static void rnd_fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)rnd();
-}
+#include "../gen_common.h"
 
 static const uint8_t tshark_opcodes[] = {
     0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A,
@@ -56,28 +32,7 @@ static const uint8_t tshark_opcodes[] = {
 static void fill_spec(struct ibw_build_spec *s, uint8_t op, uint8_t transport,
                       uint8_t *payload, size_t payload_cap)
 {
-    memset(s, 0, sizeof *s);
-    s->transport = transport;
-    rnd_fill(s->dmac, 6);
-    rnd_fill(s->smac, 6);
-    rnd_fill(s->ip_src, 16);
-    rnd_fill(s->ip_dst, 16);
-    s->tos = (uint8_t)rnd();
-    s->ttl = (uint8_t)rnd();
-    s->flowlabel = (uint32_t)rnd_bits(20);
-    s->ip_id = (uint16_t)rnd();
-    s->ip_df = (uint8_t)rnd_bits(1);
-    s->udp_sport = (uint16_t)(4792 + rnd() % (65536 - 4792));
-
-    s->lrh.vl = (uint8_t)rnd_bits(4);
-    s->lrh.sl = (uint8_t)rnd_bits(4);
-    s->lrh.dlid = (uint16_t)rnd();
-    s->lrh.slid = (uint16_t)rnd();
-    s->grh.tclass = (uint8_t)rnd();
-    s->grh.flowlabel = (uint32_t)rnd_bits(20);
-    s->grh.hoplmt = (uint8_t)rnd();
-    rnd_fill(s->grh.sgid, 16);
-    rnd_fill(s->grh.dgid, 16);
+    gen_outer_headers(s, transport, 1);
     if (rnd_bits(2) == 0) /* link-local GIDs: zero runs in the text form */
         memcpy(s->grh.sgid, "\xfe\x80\0\0\0\0\0\0", 8);
 
@@ -117,51 +72,6 @@ static void fill_spec(struct ibw_build_spec *s, uint8_t op, uint8_t transport,
     }
 }
 
-struct out {
-    struct cap_writer *w;
-    uint64_t frames;
-    const char *path;
-};
-
-static int out_open(struct out *o, const char *dir, const char *name,
-                    enum cap_file_format fmt, int linktype, char *path,
-                    size_t pathcap)
-{
-    char err[512];
-    snprintf(path, pathcap, "%s/%s", dir, name);
-    o->path = path;
-    o->frames = 0;
-    o->w = cap_writer_open(path, fmt, linktype, err, sizeof err);
-    if (!o->w) {
-        fprintf(stderr, "gen_diff: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int emit(struct out *o, const struct ibw_build_spec *s)
-{
-    uint8_t frame[2048];
-    size_t len;
-    int rc = ibw_build(s, frame, sizeof frame, &len);
-    if (rc != IBW_OK) {
-        fprintf(stderr, "gen_diff: ibw_build opcode 0x%02x: %s\n",
-                s->bth.opcode, ibw_strerror(rc));
-        return -1;
-    }
-    o->frames++;
-    char comment[64];
-    snprintf(comment, sizeof comment, "frame %llu opcode 0x%02x",
-             (unsigned long long)o->frames, s->bth.opcode);
-    /* 1 ms apart, from a fixed start, so frame.time_epoch is checked too. */
-    uint64_t ts = 1700000000ull * 1000000000ull + o->frames * 1000123ull;
-    if (cap_write(o->w, ts, frame, len, comment) != 0) {
-        fprintf(stderr, "gen_diff: %s: write failed\n", o->path);
-        return -1;
-    }
-    return 0;
-}
-
 static void random_vlans(struct ibw_build_spec *s, unsigned max)
 {
     s->nvlan = (uint8_t)(rnd() % (max + 1));
@@ -185,34 +95,15 @@ int main(int argc, char **argv)
     rng_state = strtoull(argv[2], NULL, 0) | 1;
     unsigned per = (unsigned)strtoul(argv[3], NULL, 0);
 
-    static const struct {
-        const char *name;
-        enum cap_file_format fmt;
-        int linktype;
-        uint8_t transport;
-    } files[] = {
-        {"roce4.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET,
-         IBW_TK_ROCE_V2_IP4},
-        {"roce6.pcapng", CAP_FORMAT_PCAPNG, CAP_LINKTYPE_ETHERNET,
-         IBW_TK_ROCE_V2_IP6},
-        {"rocev1.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET, IBW_TK_ROCE_V1},
-        {"ib-erf.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ERF, IBW_TK_IB_LOCAL},
-        {"ib-exp.pcapng", CAP_FORMAT_PCAPNG, CAP_LINKTYPE_EXPORTED_PDU,
-         IBW_TK_IB_LOCAL},
-    };
     uint8_t payload[128];
-    char path[1024];
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-        struct out o;
-        if (out_open(&o, dir, files[f].name, files[f].fmt, files[f].linktype,
-                     path, sizeof path) != 0)
+    for (size_t f = 0; f < GEN_NFILES; f++) {
+        struct gen_out o;
+        if (gen_out_open(&o, "gen_diff", dir, &gen_files[f]) != 0)
             return 1;
         for (size_t i = 0; i < sizeof tshark_opcodes; i++) {
             for (unsigned k = 0; k < per; k++) {
                 struct ibw_build_spec s;
-                uint8_t tk = files[f].transport;
-                if (tk == IBW_TK_IB_LOCAL && (k & 1))
-                    tk = IBW_TK_IB_GLOBAL;
+                uint8_t tk = gen_transport(&gen_files[f], k);
                 fill_spec(&s, tshark_opcodes[i], tk, payload, sizeof payload);
                 if (tk == IBW_TK_ROCE_V2_IP4)
                     random_vlans(&s, 2);
@@ -220,14 +111,14 @@ int main(int argc, char **argv)
                     random_vlans(&s, 1);
                 if (tk == IBW_TK_ROCE_V2_IP4 && rnd_bits(1))
                     s.flags |= IBW_BUILD_ETH_PAD; /* trailer after the ICRC */
-                if (emit(&o, &s) != 0)
+                char what[32];
+                snprintf(what, sizeof what, "opcode 0x%02x", s.bth.opcode);
+                if (gen_emit(&o, &s, what) != 0)
                     return 1;
             }
         }
-        if (cap_writer_close(o.w) != 0) {
-            fprintf(stderr, "gen_diff: %s: close failed\n", path);
+        if (gen_out_close(&o) != 0)
             return 1;
-        }
     }
     return 0;
 }

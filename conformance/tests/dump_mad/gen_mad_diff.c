@@ -19,29 +19,10 @@
  * shifted layouts that ibwire does not imitate (dump_fields_mad.c).  A few
  * cases are not MADs to tshark or ibwire (short payload, QPs above 1).
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "capture.h"
+#include "../gen_common.h"
 #include "ibwire/mad.h"
-#include "ibwire/packet.h"
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static void rnd_fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)rnd();
-}
 
 /* What a case pins down; 0 fields are left random or default. */
 struct mad_case {
@@ -183,27 +164,7 @@ static void fill_mad(const struct mad_case *c, uint8_t *mad)
 static void fill_spec(const struct mad_case *c, uint8_t transport,
                       const uint8_t *mad, struct ibw_build_spec *s)
 {
-    memset(s, 0, sizeof *s);
-    s->transport = transport;
-    rnd_fill(s->dmac, 6);
-    rnd_fill(s->smac, 6);
-    rnd_fill(s->ip_src, 16);
-    rnd_fill(s->ip_dst, 16);
-    s->tos = (uint8_t)rnd();
-    s->ttl = (uint8_t)rnd();
-    s->flowlabel = (uint32_t)(rnd() & 0xFFFFF);
-    s->ip_id = (uint16_t)rnd();
-    /* above 4791: tshark tries the lower UDP port first */
-    s->udp_sport = (uint16_t)(4792 + rnd() % (65536 - 4792));
-    s->lrh.vl = (uint8_t)(rnd() & 0xF);
-    s->lrh.sl = (uint8_t)(rnd() & 0xF);
-    s->lrh.dlid = (uint16_t)rnd();
-    s->lrh.slid = (uint16_t)rnd();
-    s->grh.tclass = (uint8_t)rnd();
-    s->grh.flowlabel = (uint32_t)(rnd() & 0xFFFFF);
-    s->grh.hoplmt = (uint8_t)rnd();
-    rnd_fill(s->grh.sgid, 16);
-    rnd_fill(s->grh.dgid, 16);
+    gen_outer_headers(s, transport, 0);
 
     int smp = mad[1] == IBW_MGMT_CLASS_SUBN_LID_ROUTED ||
               mad[1] == IBW_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
@@ -225,35 +186,6 @@ static void fill_spec(const struct mad_case *c, uint8_t transport,
     s->payload_len = c->kind == CK_SHORT ? 100 : IBW_MAD_SIZE;
 }
 
-struct out {
-    struct cap_writer *w;
-    uint64_t frames;
-    const char *path;
-};
-
-static int emit(struct out *o, const struct ibw_build_spec *s,
-                const char *what)
-{
-    uint8_t frame[1024];
-    size_t len;
-    int rc = ibw_build(s, frame, sizeof frame, &len);
-    if (rc != IBW_OK) {
-        fprintf(stderr, "gen_mad_diff: ibw_build %s: %s\n", what,
-                ibw_strerror(rc));
-        return -1;
-    }
-    o->frames++;
-    char comment[96];
-    snprintf(comment, sizeof comment, "frame %llu %s",
-             (unsigned long long)o->frames, what);
-    uint64_t ts = 1700000000ull * 1000000000ull + o->frames * 1000123ull;
-    if (cap_write(o->w, ts, frame, len, comment) != 0) {
-        fprintf(stderr, "gen_mad_diff: %s: write failed\n", o->path);
-        return -1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -262,48 +194,23 @@ int main(int argc, char **argv)
     }
     rng_state = strtoull(argv[2], NULL, 0) | 1;
     unsigned per = (unsigned)strtoul(argv[3], NULL, 0);
-    static const struct {
-        const char *name;
-        enum cap_file_format fmt;
-        int linktype;
-        uint8_t transport;
-    } files[] = {
-        {"roce4.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET,
-         IBW_TK_ROCE_V2_IP4},
-        {"roce6.pcapng", CAP_FORMAT_PCAPNG, CAP_LINKTYPE_ETHERNET,
-         IBW_TK_ROCE_V2_IP6},
-        {"rocev1.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET, IBW_TK_ROCE_V1},
-        {"ib-erf.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ERF, IBW_TK_IB_LOCAL},
-        {"ib-exp.pcapng", CAP_FORMAT_PCAPNG, CAP_LINKTYPE_EXPORTED_PDU,
-         IBW_TK_IB_LOCAL},
-    };
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-        char path[1024], err[512];
-        snprintf(path, sizeof path, "%s/%s", argv[1], files[f].name);
-        struct out o = {NULL, 0, path};
-        o.w = cap_writer_open(path, files[f].fmt, files[f].linktype, err,
-                              sizeof err);
-        if (!o.w) {
-            fprintf(stderr, "gen_mad_diff: %s\n", err);
+    for (size_t f = 0; f < GEN_NFILES; f++) {
+        struct gen_out o;
+        if (gen_out_open(&o, "gen_mad_diff", argv[1], &gen_files[f]) != 0)
             return 1;
-        }
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             for (unsigned k = 0; k < per; k++) {
                 uint8_t mad[IBW_MAD_SIZE];
                 struct ibw_build_spec s;
-                uint8_t tk = files[f].transport;
-                if (tk == IBW_TK_IB_LOCAL && (k & 1))
-                    tk = IBW_TK_IB_GLOBAL;
+                uint8_t tk = gen_transport(&gen_files[f], k);
                 fill_mad(&cases[i], mad);
                 fill_spec(&cases[i], tk, mad, &s);
-                if (emit(&o, &s, cases[i].name) != 0)
+                if (gen_emit(&o, &s, cases[i].name) != 0)
                     return 1;
             }
         }
-        if (cap_writer_close(o.w) != 0) {
-            fprintf(stderr, "gen_mad_diff: %s: close failed\n", path);
+        if (gen_out_close(&o) != 0)
             return 1;
-        }
     }
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dump_mad.h"
+#include "dump_view.h"
 #include "ibwire/mad.h"
 
 /* The MAD of a frame, as dump_fields_mad.c locates it. */
@@ -136,6 +137,16 @@ static void json_name(struct dump_out *o, const char *key, const char *val)
         dump_out_str(o, "null");
 }
 
+/* A MAD field's value (field_value, unshortened) as a JSON string. */
+static void layer_json_str(struct dump_out *o, const struct ibw_format *fmt,
+                           const struct ibw_field *f, const uint8_t *base,
+                           size_t avail)
+{
+    dump_out_char(o, '"');
+    field_value(o, fmt, f, base, avail, 0);
+    dump_out_char(o, '"');
+}
+
 void dump_mad_json(struct dump_out *o, const struct dump_frame *fr)
 {
     struct mad_shown s;
@@ -155,30 +166,8 @@ void dump_mad_json(struct dump_out *o, const struct dump_frame *fr)
         const struct ibw_format *fmt = layer_at(&s, i, &base, &avail);
         if (i)
             dump_out_char(o, ',');
-        dump_out_str(o, "{\"name\":");
-        dump_out_json_str(o, fmt->name);
-        dump_out_str(o, ",\"offset\":");
-        dump_out_dec(o, s.layers[i].off);
-        dump_out_str(o, ",\"fields\":{");
-        for (size_t k = 0; k < fmt->nfields; k++) {
-            const struct ibw_field *f = &fmt->fields[k];
-            uint64_t v;
-            if (k)
-                dump_out_char(o, ',');
-            dump_out_json_str(o, f->name);
-            dump_out_char(o, ':');
-            /* Up to 32 bits as JSON numbers; wider values and bytes as
-             * strings, which no JSON reader rounds. */
-            if (f->kind != IBW_FK_BYTES && f->width <= 32 &&
-                ibw_field_get(fmt, f, base, avail, &v) == IBW_OK) {
-                dump_out_dec(o, v);
-            } else {
-                dump_out_char(o, '"');
-                field_value(o, fmt, f, base, avail, 0);
-                dump_out_char(o, '"');
-            }
-        }
-        dump_out_str(o, "}}");
+        dump_json_layer(o, fmt->name, s.layers[i].off, fmt, base, avail,
+                        layer_json_str);
     }
     dump_out_str(o, "],\"error\":");
     if (s.rc == IBW_OK) {

@@ -166,11 +166,47 @@ static void json_crc(struct dump_out *o, const char *key, uint8_t status,
     dump_out_char(o, '}');
 }
 
+void dump_json_layer(struct dump_out *o, const char *name, unsigned off,
+                     const struct ibw_format *fmt, const uint8_t *base,
+                     size_t avail, dump_json_str_fn str)
+{
+    dump_out_str(o, "{\"name\":");
+    dump_out_json_str(o, name);
+    dump_out_str(o, ",\"offset\":");
+    dump_out_dec(o, off);
+    dump_out_str(o, ",\"fields\":{");
+    for (size_t i = 0; i < fmt->nfields; i++) {
+        const struct ibw_field *f = &fmt->fields[i];
+        uint64_t v;
+        if (i)
+            dump_out_char(o, ',');
+        dump_out_json_str(o, f->name);
+        dump_out_char(o, ':');
+        /* Integers up to 32 bits as JSON numbers; wider ones and byte
+         * arrays as strings, which no JSON reader rounds. */
+        if (f->kind == IBW_FK_UINT && f->width <= 32 &&
+            ibw_field_get(fmt, f, base, avail, &v) == IBW_OK)
+            dump_out_dec(o, v);
+        else
+            str(o, fmt, f, base, avail);
+    }
+    dump_out_str(o, "}}");
+}
+
+/* A header field's text (field_text) as a JSON string. */
+static void header_json_str(struct dump_out *o, const struct ibw_format *fmt,
+                            const struct ibw_field *f, const uint8_t *base,
+                            size_t avail)
+{
+    char val[128];
+    field_text(fmt, f, base, avail, val, sizeof val);
+    dump_out_json_str(o, val);
+}
+
 void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
 {
     const struct cap_frame *c = fr->cap;
     const struct ibw_pkt *p = fr->pkt;
-    char val[128];
     int first = 1;
 
     dump_out_char(o, '{');
@@ -208,29 +244,8 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
         if (!first_hdr)
             dump_out_char(o, ',');
         first_hdr = 0;
-        dump_out_str(o, "{\"name\":");
-        dump_out_json_str(o, ibw_hdr_name(h));
-        dump_out_str(o, ",\"offset\":");
-        dump_out_dec(o, p->off[h]);
-        dump_out_str(o, ",\"fields\":{");
-        for (size_t i = 0; i < fmt->nfields; i++) {
-            const struct ibw_field *f = &fmt->fields[i];
-            uint64_t v;
-            if (i)
-                dump_out_char(o, ',');
-            dump_out_json_str(o, f->name);
-            dump_out_char(o, ':');
-            /* Integers up to 32 bits as JSON numbers; wider ones and byte
-             * arrays as strings, which no JSON reader rounds. */
-            if (f->kind == IBW_FK_UINT && f->width <= 32 &&
-                ibw_field_get(fmt, f, base, avail, &v) == IBW_OK) {
-                dump_out_dec(o, v);
-            } else {
-                field_text(fmt, f, base, avail, val, sizeof val);
-                dump_out_json_str(o, val);
-            }
-        }
-        dump_out_str(o, "}}");
+        dump_json_layer(o, ibw_hdr_name(h), p->off[h], fmt, base, avail,
+                        header_json_str);
     }
     dump_out_char(o, ']');
     dump_mad_json(o, fr);

@@ -14,4 +14,18 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr);
  * payload, icrc, vcrc, error. */
 void dump_view_json(struct dump_out *o, const struct dump_frame *fr);
 
+/* Writes a field's value as a JSON string (quotes included). */
+typedef void (*dump_json_str_fn)(struct dump_out *o,
+                                 const struct ibw_format *fmt,
+                                 const struct ibw_field *f,
+                                 const uint8_t *base, size_t avail);
+
+/* One header or MAD layer as {"name":..,"offset":..,"fields":{..}}, the
+ * shape both JSON views share: fields of up to 32 bits as numbers, every
+ * other field (and one cut short) through str.  fmt's fields are read from
+ * base, with avail bytes there. */
+void dump_json_layer(struct dump_out *o, const char *name, unsigned off,
+                     const struct ibw_format *fmt, const uint8_t *base,
+                     size_t avail, dump_json_str_fn str);
+
 #endif

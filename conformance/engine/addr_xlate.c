@@ -5,6 +5,8 @@
  */
 #include "eng.h"
 
+#include "ibwire/records.h"
+
 static struct eng_mr *mr_of(struct ibe_engine *e, uint32_t key)
 {
     struct eng_mr *m = &e->mr[(key >> 8) % ENG_MAX_MR];
@@ -44,9 +46,19 @@ int ibe_mr_dereg(struct ibe_engine *e, uint32_t key)
 }
 
 int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
-              uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
-              uint32_t need_access)
+              uint32_t pd_out, uint32_t key_out, uint64_t va_out, uint32_t len_out,
+              uint32_t need_out)
 {
+    /* E3 in, unpacked on this side */
+    uint32_t w[12];
+    struct ibw_vtp_cmd c = {type, op, need_out, pd_out, key_out, va_out, len_out};
+    ibw_vtp_cmd_pack(&c, w);
+    eng_push(e, CH_VTP_CMD, mod_from, M_XLATE, 3, ibw_vtp_cmd_format()->name, w,
+             ibw_vtp_cmd_WORDS);
+    eng_pop(e, CH_VTP_CMD, w);
+    ibw_vtp_cmd_unpack(w, &c);
+    uint32_t pd = c.pd, key = c.key, len = c.length, need_access = c.flags;
+    uint64_t va = c.va;
     struct eng_mr *m = mr_of(e, key);
     int st;
     if (!m)
@@ -59,6 +71,12 @@ int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
         st = XL_LENGTH;
     else
         st = XL_OK;
-    eng_rec_xlate(e, mod_from, type, op, need_access, pd, key, va, len, st);
-    return st;
+    /* E4 back, unpacked by the requesting module */
+    struct ibw_vtp_resp r = {(uint8_t)st};
+    ibw_vtp_resp_pack(&r, w);
+    eng_push(e, CH_VTP_RESP, M_XLATE, mod_from, 4, ibw_vtp_resp_format()->name, w,
+             ibw_vtp_resp_WORDS);
+    eng_pop(e, CH_VTP_RESP, w);
+    ibw_vtp_resp_unpack(w, &r);
+    return r.state;
 }

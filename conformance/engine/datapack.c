@@ -7,8 +7,11 @@
  */
 #include "eng.h"
 
-void datapack_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md)
+void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
+                   const uint8_t *inline_data)
 {
+    struct rec_md in, *md = &in;
+    rec_md_get(e, CH_DATAPACK_IN, md);
     bool has_data = md->opcode == IBE_WR_SEND || md->opcode == IBE_WR_SEND_IMM ||
                     md->opcode == IBE_WR_SEND_INV || md->opcode == IBE_WR_RDMA_WRITE ||
                     md->opcode == IBE_WR_RDMA_WRITE_IMM;
@@ -17,8 +20,8 @@ void datapack_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *
         buf = malloc(md->msgsize);
         if (!buf)
             abort();
-        if (md->inl) {
-            memcpy(buf, md->inline_data, md->msgsize);
+        if (md->inl && inline_data && md->msgsize <= IBE_MAX_INLINE) {
+            memcpy(buf, inline_data, md->msgsize);
         } else {
             uint32_t off = 0;
             for (unsigned i = 0; i < md->nent; i++) {
@@ -27,6 +30,6 @@ void datapack_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *
             }
         }
     }
-    eng_rec_md(e, M_DATAPACK, M_REQTRANS, md);
-    rtc_take(e, q, md, buf); /* takes ownership of buf */
+    rec_md_put(e, CH_RTC_IN, M_DATAPACK, M_REQTRANS, md);
+    rtc_take(e, side, buf); /* takes ownership of buf */
 }

@@ -7,6 +7,8 @@
  */
 #include "eng.h"
 
+#include "ibwire/records.h"
+
 enum { DMA_MPS = 256, DMA_TAGS = 64 };
 
 static void dma_do(struct ibe_engine *e, int from, int is_write, uint64_t addr,
@@ -31,6 +33,12 @@ static void dma_do(struct ibe_engine *e, int from, int is_write, uint64_t addr,
             n[k] = chunk;
             order[k] = k;
             eng_rec_dma(e, from, is_write, a, chunk, (uint8_t)k);
+            uint32_t hw[12];
+            eng_pop(e, CH_DMA, hw);
+            struct ibw_dma_head head;
+            ibw_dma_head_unpack(hw, &head);
+            if (head.addr != a || head.length != chunk || head.chnl_num != k)
+                abort(); /* the head is all the DMA engine knows */
             done += chunk;
             k++;
         }

@@ -5,8 +5,10 @@
  */
 #include "eng.h"
 
-void db_ring(struct ibe_engine *e, const struct rec_db *db)
+void db_ring(struct ibe_engine *e)
 {
+    struct rec_db in, *db = &in;
+    rec_db_get(e, db);
     struct eng_qp *q = eng_qp(e, db->qpn);
     if (!q)
         return; /* a doorbell for a QP that does not exist is ignored */
@@ -19,6 +21,6 @@ void db_ring(struct ibe_engine *e, const struct rec_db *db)
         .pkey = q->pkey, .pmtu = (uint16_t)eng_pmtu(q),
         .wqe_size = db->size, .sq_len = q->sq_depth * ENG_SQ_SLOT,
         .wqe_off = db->offset * 16u};
-    eng_rec_sched(e, M_DOORBELL, M_SCHED, &md);
-    sched_push(e, &md);
+    rec_sched_put(e, CH_SCHED_IN, M_DOORBELL, M_SCHED, &md);
+    sched_push(e);
 }

@@ -3,9 +3,10 @@
  *
  * One C file per module of seed 000 (plus the DMA engine of seed 004, the
  * address-translation unit, the context manager, the link and the virtual
- * clock).  Modules hand each other records (the E-catalog of records.md);
- * every hand-over goes through eng_rec_*() in records.c, which encodes it
- * with the library's packer and shows it to the trace hook.
+ * clock).  Modules hand each other records (the E-catalog of records.md)
+ * through small FIFOs of packed words (records.c): the producer packs with
+ * the library's packer, the consumer unpacks, the trace hook sees every
+ * push.
  */
 #ifndef IBW_ENG_H
 #define IBW_ENG_H
@@ -251,13 +252,32 @@ struct eng_qp {
     uint8_t uc_drop;            /* dropping until the next First/Only */
 };
 
+/* One FIFO per boundary.  The producer packs with the records.h packer and
+ * pushes; the consumer pops and unpacks; the trace sees every push.  The
+ * model runs the consumer right after the push, so a few entries suffice
+ * (an E13 with four E14s, an E15 and an E16 is the longest burst). */
+enum eng_chan {
+    CH_DB, CH_SCHED_IN, CH_PARSER_IN, CH_DATAPACK_IN, CH_RTC_IN, CH_BAD,
+    CH_TSET_LOSS, CH_TSET_RNR, CH_TSET_CNP, CH_TEXP_LOSS, CH_TEXP_RNR,
+    CH_SEM_CMD, CH_SEM_RESP, CH_RQ_CMD, CH_RQ_RESP, CH_REQPKT_IN, CH_EXEC_IN,
+    CH_RRC_IN, CH_RESPPKT_IN, CH_CXT, CH_VTP_CMD, CH_VTP_RESP, CH_DMA, CH_MQ,
+    CH_WAT, CH_TENTRY, CH_IND, CH_TX_STREAM, CH_TX_LINK, CH_RX_LINK,
+    CH_RX_STREAM, CH_COUNT
+};
+#define ENG_FIFO_DEPTH 8u
+struct eng_fifo {
+    uint32_t head, count;
+    uint8_t id[ENG_FIFO_DEPTH];
+    uint32_t w[ENG_FIFO_DEPTH][12];
+};
 /* ------------------------------------------------------------------ */
 /* the engine                                                          */
 /* ------------------------------------------------------------------ */
 enum eng_mod {
     M_HOST, M_DOORBELL, M_SCHED, M_PARSER, M_DATAPACK, M_REQTRANS, M_TIMER,
     M_MQ, M_REQPKTGEN, M_HDRPARSER, M_REQRECV, M_SEM, M_EXEC, M_RQWQE,
-    M_WAT, M_RESPPKTGEN, M_CXT, M_XLATE, M_DMA, M_WIRE, M_COUNT
+    M_WAT, M_RESPPKTGEN, M_CXT, M_XLATE, M_DMA, M_WIRE, M_TX256TO64,
+    M_RX64TO256, M_COUNT
 };
 extern const char *const eng_mod_name[M_COUNT];
 
@@ -290,6 +310,10 @@ struct ibe_engine {
     ibe_tx_fn tx; void *tx_ctx;
     ibe_trace_fn trace; void *trace_ctx;
     struct ibe_stats st;
+    struct eng_fifo fifo[CH_COUNT];
+    /* the link layer's transmit bytes, HeaderParser's receive bytes */
+    uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
+    size_t txlen, rxlen;
     uint8_t pktbuf[4096 + 256];
 };
 
@@ -333,27 +357,62 @@ enum { RQR_VALID = 0x00, RQR_INVALID_ENTRY = 0x01, RQR_INVALID_WQE = 0x20 };
 enum { RS_NORMAL = 0, RS_QP_STATE = 1, RS_OPCODE = 2, RS_LOCAL_ACCESS = 4,
        RS_LENGTH = 8 };
 
-void eng_rec_db(struct ibe_engine *e, int from, int to, const struct rec_db *r);
-void eng_rec_sched(struct ibe_engine *e, int from, int to, const struct rec_sched *r);
-void eng_rec_md(struct ibe_engine *e, int from, int to, const struct rec_md *r);
-void eng_rec_bad(struct ibe_engine *e, int from, int to, const struct rec_bad *r);
-void eng_rec_tset(struct ibe_engine *e, int from, int to, const struct rec_tset *r);
-void eng_rec_texp(struct ibe_engine *e, int from, int to, const struct rec_texp *r);
-void eng_rec_sem(struct ibe_engine *e, int from, int to, int is_resp, const struct rec_sem *r);
-void eng_rec_rq(struct ibe_engine *e, int from, int to, int is_resp, const struct rec_rq *r);
-void eng_rec_hdr(struct ibe_engine *e, int from, int to, int rec_id, const struct eng_hdr *h);
-void eng_rec_resp(struct ibe_engine *e, int from, int to, const struct rec_resp *r);
+/* ------------------------------------------------------------------ */
+/* module boundaries: small FIFOs of packed records (records.c)        */
+/* ------------------------------------------------------------------ */
+/* Push a packed record (nwords <= 12) into channel ch; counts it and shows
+ * it to the trace hook. */
+void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
+              const char *name, const uint32_t *w, uint32_t nwords);
+/* Pop the oldest record of channel ch into w (12 words); returns its
+ * catalog number.  Popping an empty FIFO is an engine bug (abort). */
+uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w);
+
+/* Values the records do not carry, passed beside them and listed in
+ * README.md: the WQE's solicited / signalled flags (E13 has no field for
+ * them) travel WQEParser -> DataPack -> RequesterTransControl. */
+struct eng_wqe_side { uint8_t solicited, signaled; };
+
+/* put: pack + push; get: pop + unpack (records.c). */
+void rec_db_put(struct ibe_engine *e, const struct rec_db *r);
+void rec_db_get(struct ibe_engine *e, struct rec_db *r);
+void rec_sched_put(struct ibe_engine *e, int ch, int from, int to, const struct rec_sched *r);
+void rec_sched_get(struct ibe_engine *e, int ch, struct rec_sched *r);
+void rec_md_put(struct ibe_engine *e, int ch, int from, int to, const struct rec_md *r);
+void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r);
+void rec_bad_put(struct ibe_engine *e, const struct rec_bad *r);
+void rec_bad_get(struct ibe_engine *e, struct rec_bad *r);
+void rec_tset_put(struct ibe_engine *e, int from, const struct rec_tset *r);
+void rec_tset_get(struct ibe_engine *e, int which, struct rec_tset *r);
+void rec_texp_put(struct ibe_engine *e, const struct rec_texp *r);
+void rec_texp_get(struct ibe_engine *e, int which, struct rec_texp *r);
+void rec_sem_put(struct ibe_engine *e, int is_resp, const struct rec_sem *r);
+void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r);
+void rec_rq_put(struct ibe_engine *e, int is_resp, const struct rec_rq *r);
+void rec_rq_get(struct ibe_engine *e, int is_resp, struct rec_rq *r);
+/* E18/E19: header metadata as its bus image (BTH onwards, payload length
+ * in the BTH reserved bits). */
+void rec_hdr_put(struct ibe_engine *e, int ch, int from, int to, int rec_id,
+                 const struct eng_hdr *h);
+void rec_hdr_get(struct ibe_engine *e, int ch, struct eng_hdr *h);
+void rec_resp_put(struct ibe_engine *e, const struct rec_resp *r);
+void rec_resp_get(struct ibe_engine *e, struct rec_resp *r);
+/* Header bytes from the BTH on <-> metadata (eng_wire.c). */
+size_t eng_hdr_to_bytes(const struct eng_hdr *h, uint8_t *out, size_t cap);
+int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h);
+/* Bit-width converters (bitwidth.c): a packet's bytes as E25
+ * stream words and E24 link words. */
+void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len);
+void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
+
 void eng_rec_cxt(struct ibe_engine *e, int from, int to, const struct rec_cxt *r);
-void eng_rec_xlate(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
-                   uint32_t flags, uint32_t pd, uint32_t key, uint64_t va,
-                   uint32_t len, int status);
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
                  uint32_t len, uint8_t tag);
 void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
                 uint32_t idx);
-void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *s);
 void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
                  uint32_t rkey, uint64_t va);
+void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *g);
 void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t);
 void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag);
 
@@ -367,18 +426,19 @@ void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q);
 /* doorbell.c */
-void db_ring(struct ibe_engine *e, const struct rec_db *db);
+void db_ring(struct ibe_engine *e);
 /* scheduler.c */
-void sched_push(struct ibe_engine *e, const struct rec_sched *md);
+void sched_push(struct ibe_engine *e);
 void sched_wake(struct ibe_engine *e, struct eng_qp *q);
 void sched_kick(struct ibe_engine *e);
 /* wqe_parser.c */
-void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched *md);
+void parser_take(struct ibe_engine *e);
 /* datapack.c */
-void datapack_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md);
+void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
+                   const uint8_t *inline_data);
 /* req_trans.c */
 bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q);
-void rtc_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md,
+void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
               uint8_t *payload /* owned */);
 void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn);
 void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
@@ -393,7 +453,7 @@ int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
 void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
                   uint8_t opcode, uint8_t status, uint32_t len, int counted);
 /* timer.c */
-void timer_set(struct ibe_engine *e, struct eng_qp *q, int from, const struct rec_tset *r);
+void timer_set(struct ibe_engine *e, int from, const struct rec_tset *r);
 uint64_t timer_duration_ns(int which, uint8_t value);
 /* req_pktgen.c */
 void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
@@ -401,22 +461,18 @@ void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
 /* hdr_parser.c */
 void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
 /* req_recv.c */
-void rrc_response(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
-                  const uint8_t *payload);
+void rrc_response(struct ibe_engine *e, const uint8_t *payload);
 void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
-void rrc_bad_request(struct ibe_engine *e, struct eng_qp *q, const struct rec_bad *b);
+void rrc_bad_request(struct ibe_engine *e);
 void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
 void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q);
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
 /* scatter_mgr.c */
-int sem_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_sem *cmd,
-            struct rec_sem *resp);
+int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *resp);
 /* exec_engine.c */
-void ee_request(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
-                const uint8_t *payload);
+void ee_request(struct ibe_engine *e, const uint8_t *payload);
 /* rqwqe_mgr.c */
-int rqm_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_rq *cmd,
-            struct rec_rq *resp);
+int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
 /* write_addr_table.c */
 void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
 void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);

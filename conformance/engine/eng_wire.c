@@ -160,3 +160,122 @@ int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
     *payload = ibw_pkt_payload(&p);
     return IBW_OK;
 }
+
+/* Extension headers in wire order after the BTH (IBA 9.2): their sizes. */
+static const struct { uint32_t flag; size_t len; } ext_order[] = {
+    {OPF_DETH, 8}, {OPF_RETH, 16}, {OPF_ATOMIC, 28}, {OPF_AETH, 4},
+    {OPF_ATOMICACK, 8}, {OPF_IMM, 4}, {OPF_IETH, 4}};
+
+size_t eng_hdr_to_bytes(const struct eng_hdr *h, uint8_t *out, size_t cap)
+{
+    uint32_t f = eng_opflags(h->opcode);
+    size_t n = 12;
+    for (size_t i = 0; i < sizeof ext_order / sizeof ext_order[0]; i++)
+        if (f & ext_order[i].flag)
+            n += ext_order[i].len;
+    if (n > cap)
+        return 0;
+    memset(out, 0, n);
+    ibw_bth_set_opcode(out, h->opcode);
+    ibw_bth_set_se(out, h->se);
+    ibw_bth_set_padcnt(out, h->padcnt);
+    ibw_bth_set_pkey(out, h->pkey);
+    ibw_bth_set_fecn(out, h->fecn);
+    ibw_bth_set_becn(out, h->becn);
+    ibw_bth_set_destqp(out, h->destqp);
+    ibw_bth_set_ackreq(out, h->ackreq);
+    ibw_bth_set_psn(out, h->psn);
+    uint8_t *x = out + 12;
+    if (f & OPF_DETH) {
+        ibw_deth_set_qkey(x, h->qkey);
+        ibw_deth_set_srcqp(x, h->srcqp);
+        x += 8;
+    }
+    if (f & OPF_RETH) {
+        ibw_reth_set_va(x, h->va);
+        ibw_reth_set_rkey(x, h->rkey);
+        ibw_reth_set_dmalen(x, h->dmalen);
+        x += 16;
+    }
+    if (f & OPF_ATOMIC) {
+        ibw_atomiceth_set_va(x, h->va);
+        ibw_atomiceth_set_rkey(x, h->rkey);
+        ibw_atomiceth_set_swapdt(x, h->swap);
+        ibw_atomiceth_set_cmpdt(x, h->cmp);
+        x += 28;
+    }
+    if (f & OPF_AETH) {
+        ibw_aeth_set_syndrome(x, h->syndrome);
+        ibw_aeth_set_msn(x, h->msn);
+        x += 4;
+    }
+    if (f & OPF_ATOMICACK) {
+        ibw_atomicacketh_set_origremdt(x, h->orig);
+        x += 8;
+    }
+    if (f & OPF_IMM) {
+        ibw_immdt_set_imm(x, h->imm);
+        x += 4;
+    }
+    if (f & OPF_IETH)
+        ibw_ieth_set_rkey(x, h->imm);
+    return n;
+}
+
+int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h)
+{
+    if (len < 12)
+        return IBW_E_TRUNCATED;
+    memset(h, 0, sizeof *h);
+    h->opcode = ibw_bth_get_opcode(b);
+    h->se = ibw_bth_get_se(b);
+    h->padcnt = ibw_bth_get_padcnt(b);
+    h->pkey = ibw_bth_get_pkey(b);
+    h->fecn = ibw_bth_get_fecn(b);
+    h->becn = ibw_bth_get_becn(b);
+    h->destqp = ibw_bth_get_destqp(b);
+    h->ackreq = ibw_bth_get_ackreq(b);
+    h->psn = ibw_bth_get_psn(b);
+    uint32_t f = eng_opflags(h->opcode);
+    size_t need = 12;
+    for (size_t i = 0; i < sizeof ext_order / sizeof ext_order[0]; i++)
+        if (f & ext_order[i].flag)
+            need += ext_order[i].len;
+    if (need > len)
+        return IBW_E_TRUNCATED;
+    const uint8_t *x = b + 12;
+    if (f & OPF_DETH) {
+        h->qkey = ibw_deth_get_qkey(x);
+        h->srcqp = ibw_deth_get_srcqp(x);
+        x += 8;
+    }
+    if (f & OPF_RETH) {
+        h->va = ibw_reth_get_va(x);
+        h->rkey = ibw_reth_get_rkey(x);
+        h->dmalen = ibw_reth_get_dmalen(x);
+        x += 16;
+    }
+    if (f & OPF_ATOMIC) {
+        h->va = ibw_atomiceth_get_va(x);
+        h->rkey = ibw_atomiceth_get_rkey(x);
+        h->swap = ibw_atomiceth_get_swapdt(x);
+        h->cmp = ibw_atomiceth_get_cmpdt(x);
+        x += 28;
+    }
+    if (f & OPF_AETH) {
+        h->syndrome = ibw_aeth_get_syndrome(x);
+        h->msn = ibw_aeth_get_msn(x);
+        x += 4;
+    }
+    if (f & OPF_ATOMICACK) {
+        h->orig = ibw_atomicacketh_get_origremdt(x);
+        x += 8;
+    }
+    if (f & OPF_IMM) {
+        h->imm = ibw_immdt_get_imm(x);
+        x += 4;
+    }
+    if (f & OPF_IETH)
+        h->imm = ibw_ieth_get_rkey(x);
+    return IBW_OK;
+}

@@ -12,7 +12,8 @@ const char *const eng_mod_name[M_COUNT] = {
     "RequesterTransControl", "TimerControl", "MultiQueue", "ReqPktGen",
     "HeaderParser", "RequesterRecvControl", "ScatterEntryManager",
     "ExecutionEngine", "RQWQEManager", "WriteAddrTable", "RespPktGen",
-    "ContextManager", "AddressTranslation", "DMAEngine", "Wire"};
+    "ContextManager", "AddressTranslation", "DMAEngine", "LinkLayer",
+    "256To64Trans", "64To256Trans"};
 
 enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
 
@@ -258,8 +259,8 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
     q->sq_shadow[slot].opcode = wr->opcode;
     q->sq_shadow[slot].signaled = (wr->flags & IBE_SEND_SIGNALED) != 0;
     q->sq_pi++;
-    eng_rec_db(e, M_HOST, M_DOORBELL, &db);
-    db_ring(e, &db);
+    rec_db_put(e, &db);
+    db_ring(e);
     return 0;
 }
 
@@ -287,7 +288,7 @@ void ibe_engine_set_tx(struct ibe_engine *e, ibe_tx_fn fn, void *ctx)
 
 void ibe_engine_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
 {
-    hp_receive(e, pkt, len);
+    bw_receive(e, pkt, len);
 }
 
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)

@@ -92,13 +92,13 @@ static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
         q->recv_bytes += n;
         if (q->rsg_off == s->length) {
             struct rec_rq c = {RQ_RELEASE_ENTRY, 0, q->qpn, 0, 0, 0, 0}, r;
-            rqm_cmd(e, q, &c, &r);
+            rqm_cmd(e, &c, &r);
             q->rsg_i++;
             q->rsg_off = 0;
         } else {
             struct rec_rq c = {RQ_UPDATE, 0, q->qpn, s->length - q->rsg_off,
                                s->lkey, s->addr + q->rsg_off, 0}, r;
-            rqm_cmd(e, q, &c, &r);
+            rqm_cmd(e, &c, &r);
         }
     }
     return true;
@@ -120,14 +120,14 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     wc.src_qp = q->type == IBE_UD ? h->srcqp : q->c.remote_qpn;
     uint32_t idx = q->rq_ci % q->rq_depth;
     struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0}, r;
-    rqm_cmd(e, q, &c, &r);
+    rqm_cmd(e, &c, &r);
     cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
 }
 
 static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)
 {
     struct rec_rq c = {RQ_FETCH, 0, q->qpn, 0, 0, 0, 0}, r;
-    return rqm_cmd(e, q, &c, &r);
+    return rqm_cmd(e, &c, &r);
 }
 
 static void ud_request(struct ibe_engine *e, struct eng_qp *q,
@@ -167,9 +167,13 @@ static bool uc_sequence(struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
     return !q->uc_drop;
 }
 
-void ee_request(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
-                const uint8_t *p)
+void ee_request(struct ibe_engine *e, const uint8_t *p)
 {
+    struct eng_hdr in, *h = &in;
+    rec_hdr_get(e, CH_EXEC_IN, h);
+    struct eng_qp *q = eng_qp(e, h->destqp);
+    if (!q)
+        abort(); /* the HeaderParser checked the QP */
     struct rec_cxt cx = {1 /* RD_QP_CTX */, 4 /* RST */, q->qpn, q->state, q->epsn};
     eng_rec_cxt(e, M_EXEC, M_CXT, &cx);
     if (q->state != IBE_QPS_RTR && q->state != IBE_QPS_RTS)

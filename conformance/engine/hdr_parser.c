@@ -43,10 +43,10 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         return;
     }
     if (f & OPF_RESP) {
-        eng_rec_hdr(e, M_HDRPARSER, M_REQRECV, 19, &h);
-        rrc_response(e, q, &h, payload);
+        rec_hdr_put(e, CH_RRC_IN, M_HDRPARSER, M_REQRECV, 19, &h);
+        rrc_response(e, payload);
     } else {
-        eng_rec_hdr(e, M_HDRPARSER, M_EXEC, 18, &h);
-        ee_request(e, q, &h, payload);
+        rec_hdr_put(e, CH_EXEC_IN, M_HDRPARSER, M_EXEC, 18, &h);
+        ee_request(e, payload);
     }
 }

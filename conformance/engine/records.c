@@ -9,12 +9,26 @@
  */
 #include "eng.h"
 
+#include <stddef.h>
+
 #include "ibwire/packet.h"
 #include "ibwire/records.h"
 
-static void emit(struct ibe_engine *e, uint8_t id, const char *name, int from,
-                 int to, const uint32_t *w, uint32_t nwords)
+void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
+              const char *name, const uint32_t *w, uint32_t nwords)
 {
+    struct eng_fifo *f = &e->fifo[ch];
+    if (f->count == ENG_FIFO_DEPTH || nwords > 12)
+        abort(); /* a consumer did not drain its FIFO: an engine bug */
+    uint32_t slot = (f->head + f->count) % ENG_FIFO_DEPTH;
+    f->count++;
+    f->id[slot] = id;
+    memcpy(f->w[slot], w, nwords * sizeof *w);
+    if (nwords < 12)
+        memset(f->w[slot] + nwords, 0, (12 - nwords) * sizeof *w);
+    e->st.records++;
+    if (!e->trace)
+        return;
     struct ibe_trace_rec r;
     memset(&r, 0, sizeof r);
     r.time = e->w->now;
@@ -22,39 +36,66 @@ static void emit(struct ibe_engine *e, uint8_t id, const char *name, int from,
     r.rec = name;
     r.from = eng_mod_name[from];
     r.to = eng_mod_name[to];
-    if (nwords > 12)
-        nwords = 12;
     r.nwords = nwords;
     memcpy(r.words, w, nwords * sizeof *w);
     e->trace(e->trace_ctx, e, &r);
 }
 
-/* Count; true when the record must also be packed for the hook. */
-static bool want(struct ibe_engine *e)
+uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w)
 {
-    e->st.records++;
-    return e->trace != NULL;
+    struct eng_fifo *f = &e->fifo[ch];
+    if (!f->count)
+        abort(); /* nothing was pushed: an engine bug */
+    uint32_t slot = f->head;
+    f->head = (f->head + 1) % ENG_FIFO_DEPTH;
+    f->count--;
+    memcpy(w, f->w[slot], sizeof f->w[slot]);
+    return f->id[slot];
 }
 
-#define EMIT(e, id, pfx, from, to, s)                                  \
-    do {                                                               \
-        uint32_t w_[pfx##_WORDS];                                      \
-        pfx##_pack(&(s), w_);                                          \
-        emit(e, id, pfx##_format()->name, from, to, w_, pfx##_WORDS);  \
+/* Pack struct s with the records.h packer for record pfx and push it. */
+#define PUT(e, ch, id, pfx, from, to, s)                                       \
+    do {                                                                       \
+        uint32_t w_[pfx##_WORDS];                                              \
+        pfx##_pack(&(s), w_);                                                  \
+        eng_push(e, ch, from, to, id, pfx##_format()->name, w_, pfx##_WORDS);  \
+    } while (0)
+/* Pop channel ch and unpack it as record pfx into struct s. */
+#define GET(e, ch, pfx, s)                                                     \
+    do {                                                                       \
+        uint32_t w_[12];                                                       \
+        eng_pop(e, ch, w_);                                                    \
+        pfx##_unpack(w_, &(s));                                                \
+    } while (0)
+/* Records that only announce a table write or a request whose answer the
+ * model does not return through a record: the consumer drains them. */
+#define ANNOUNCE(e, ch, id, pfx, from, to, s)                                  \
+    do {                                                                       \
+        uint32_t d_[12];                                                       \
+        PUT(e, ch, id, pfx, from, to, s);                                      \
+        eng_pop(e, ch, d_);                                                    \
     } while (0)
 
-void eng_rec_db(struct ibe_engine *e, int from, int to, const struct rec_db *r)
+void rec_db_put(struct ibe_engine *e, const struct rec_db *r)
 {
-    if (!want(e))
-        return;
     struct ibw_sq_doorbell s = {r->opcode, r->fence, r->offset, r->size, r->qpn};
-    EMIT(e, 1, ibw_sq_doorbell, from, to, s);
+    PUT(e, CH_DB, 1, ibw_sq_doorbell, M_HOST, M_DOORBELL, s);
 }
 
-void eng_rec_sched(struct ibe_engine *e, int from, int to, const struct rec_sched *r)
+void rec_db_get(struct ibe_engine *e, struct rec_db *r)
 {
-    if (!want(e))
-        return;
+    struct ibw_sq_doorbell s;
+    GET(e, CH_DB, ibw_sq_doorbell, s);
+    r->opcode = s.opcode;
+    r->fence = s.fence;
+    r->offset = s.offset;
+    r->size = s.size;
+    r->qpn = s.qpn;
+}
+
+void rec_sched_put(struct ibe_engine *e, int ch, int from, int to,
+                   const struct rec_sched *r)
+{
     struct ibw_db_meta s;
     memset(&s, 0, sizeof s);
     s.opcode = r->opcode;
@@ -69,13 +110,44 @@ void eng_rec_sched(struct ibe_engine *e, int from, int to, const struct rec_sche
     s.pmtu = r->pmtu;
     s.sq_length = r->sq_len;
     s.wqe_offset = r->wqe_off;
-    EMIT(e, 12, ibw_db_meta, from, to, s);
+    PUT(e, ch, 12, ibw_db_meta, from, to, s);
 }
 
-void eng_rec_md(struct ibe_engine *e, int from, int to, const struct rec_md *r)
+void rec_sched_get(struct ibe_engine *e, int ch, struct rec_sched *r)
 {
-    if (!want(e))
-        return;
+    struct ibw_db_meta s;
+    GET(e, ch, ibw_db_meta, s);
+    memset(r, 0, sizeof *r);
+    r->opcode = s.opcode;
+    r->fence = s.fence;
+    r->svc = s.service_type;
+    r->qpn = s.src_qpn;
+    r->dqpn = s.dst_qpn;
+    r->pd = s.pd;
+    r->lkey = s.lkey;
+    r->pkey = s.pkey;
+    r->wqe_size = s.wqe_size;
+    r->pmtu = s.pmtu;
+    r->sq_len = s.sq_length;
+    r->wqe_off = s.wqe_offset;
+}
+
+static bool md_has_raddr(uint8_t op)
+{
+    return op == IBE_WR_RDMA_WRITE || op == IBE_WR_RDMA_WRITE_IMM ||
+           op == IBE_WR_RDMA_READ || op == IBE_WR_ATOMIC_CS || op == IBE_WR_ATOMIC_FA;
+}
+static bool md_has_atomic(uint8_t op)
+{
+    return op == IBE_WR_ATOMIC_CS || op == IBE_WR_ATOMIC_FA;
+}
+
+/* E13, then one E14 per entry (an inline message: one E14 with bit 31 of
+ * the length set and the byte count below it), E15 for operations with a
+ * remote address, E16 for atomics. */
+void rec_md_put(struct ibe_engine *e, int ch, int from, int to,
+                const struct rec_md *r)
+{
     struct ibw_common_meta s;
     memset(&s, 0, sizeof s);
     s.opcode = r->opcode & 0x1F;
@@ -94,74 +166,154 @@ void eng_rec_md(struct ibe_engine *e, int from, int to, const struct rec_md *r)
     s.imm = r->imm;
     s.wqe_offset = r->wqe_off * ENG_SQ_SLOT;
     s.dst_ip = e->cfg.ipv4 ^ 1u;
-    EMIT(e, 13, ibw_common_meta, from, to, s);
-    if (r->opcode == IBE_WR_RDMA_WRITE || r->opcode == IBE_WR_RDMA_WRITE_IMM ||
-        r->opcode == IBE_WR_RDMA_READ || r->opcode == IBE_WR_ATOMIC_CS ||
-        r->opcode == IBE_WR_ATOMIC_FA) {
+    PUT(e, ch, 13, ibw_common_meta, from, to, s);
+    for (unsigned i = 0; i < r->nent; i++) {
+        struct ibw_sg_entry g = {r->sg[i].length, r->sg[i].lkey, r->sg[i].addr};
+        PUT(e, ch, 14, ibw_sg_entry, from, to, g);
+    }
+    if (md_has_raddr(r->opcode)) {
         struct ibw_raddr_meta ra = {r->raddr, r->rkey};
-        EMIT(e, 15, ibw_raddr_meta, from, to, ra);
+        PUT(e, ch, 15, ibw_raddr_meta, from, to, ra);
     }
-    if (r->opcode == IBE_WR_ATOMIC_CS || r->opcode == IBE_WR_ATOMIC_FA) {
+    if (md_has_atomic(r->opcode)) {
         struct ibw_atomic_meta am = {r->swap, r->cmp};
-        EMIT(e, 16, ibw_atomic_meta, from, to, am);
+        PUT(e, ch, 16, ibw_atomic_meta, from, to, am);
     }
 }
 
-void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *g)
+void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
 {
-    if (!want(e))
-        return;
-    struct ibw_sg_entry s = {g->length, g->lkey, g->addr};
-    EMIT(e, 14, ibw_sg_entry, from, to, s);
+    struct ibw_common_meta s;
+    GET(e, ch, ibw_common_meta, s);
+    memset(r, 0, offsetof(struct rec_md, inline_data));
+    r->opcode = s.opcode;
+    r->svc = s.service_type;
+    r->fence = s.fence;
+    r->inl = s.inline_flag;
+    r->reqstate = s.req_state;
+    r->nent = s.legal_entry_num > IBE_MAX_SGE ? IBE_MAX_SGE : s.legal_entry_num;
+    r->pmtu = s.pmtu;
+    r->sqpn = s.src_qpn;
+    r->dqpn = s.dst_qpn;
+    r->msgsize = s.msg_size;
+    r->qkey = s.qkey;
+    r->pd = s.pd;
+    r->pkey = s.pkey;
+    r->imm = s.imm;
+    r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
+    for (unsigned i = 0; i < r->nent; i++) {
+        struct ibw_sg_entry g;
+        GET(e, ch, ibw_sg_entry, g);
+        r->sg[i].length = g.length;
+        r->sg[i].lkey = g.lkey;
+        r->sg[i].addr = g.va;
+    }
+    if (md_has_raddr(r->opcode)) {
+        struct ibw_raddr_meta ra;
+        GET(e, ch, ibw_raddr_meta, ra);
+        r->raddr = ra.va;
+        r->rkey = ra.rkey;
+    }
+    if (md_has_atomic(r->opcode)) {
+        struct ibw_atomic_meta am;
+        GET(e, ch, ibw_atomic_meta, am);
+        r->swap = am.swap_add;
+        r->cmp = am.compare;
+    }
 }
 
-void eng_rec_bad(struct ibe_engine *e, int from, int to, const struct rec_bad *r)
+void rec_bad_put(struct ibe_engine *e, const struct rec_bad *r)
 {
-    if (!want(e))
-        return;
     struct ibw_bad_req_meta s = {r->qpn, r->errtype, (uint8_t)(r->opcode & 0x1F),
                                  r->wqe_off * ENG_SQ_SLOT};
-    EMIT(e, 17, ibw_bad_req_meta, from, to, s);
+    PUT(e, CH_BAD, 17, ibw_bad_req_meta, M_REQTRANS, M_REQRECV, s);
 }
 
-void eng_rec_tset(struct ibe_engine *e, int from, int to, const struct rec_tset *r)
+void rec_bad_get(struct ibe_engine *e, struct rec_bad *r)
 {
-    if (!want(e))
-        return;
+    struct ibw_bad_req_meta s;
+    GET(e, CH_BAD, ibw_bad_req_meta, s);
+    r->qpn = s.qpn;
+    r->errtype = s.err_type;
+    r->opcode = s.opcode;
+    r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
+}
+
+/* TimerControl has one set-event input and one expire-event output per
+ * timer (loss, RNR, and the model's CNP restore timer): the channel says
+ * which timer, as separate FIFOs would in hardware. */
+void rec_tset_put(struct ibe_engine *e, int from, const struct rec_tset *r)
+{
     struct ibw_timer_set_event s = {r->op, r->qpn, (uint8_t)(r->counter & 7), r->value};
-    EMIT(e, 5, ibw_timer_set_event, from, to, s);
+    PUT(e, CH_TSET_LOSS + r->which, 5, ibw_timer_set_event, from, M_TIMER, s);
 }
 
-void eng_rec_texp(struct ibe_engine *e, int from, int to, const struct rec_texp *r)
+void rec_tset_get(struct ibe_engine *e, int which, struct rec_tset *r)
 {
-    if (!want(e))
-        return;
+    struct ibw_timer_set_event s;
+    GET(e, CH_TSET_LOSS + which, ibw_timer_set_event, s);
+    r->op = s.opcode;
+    r->qpn = s.qpn;
+    r->counter = s.counter_value;
+    r->value = s.timer_value;
+    r->which = (uint8_t)which;
+}
+
+void rec_texp_put(struct ibe_engine *e, const struct rec_texp *r)
+{
     struct ibw_timer_expire_event s = {r->event, r->qpn};
-    EMIT(e, 6, ibw_timer_expire_event, from, to, s);
+    PUT(e, CH_TEXP_LOSS + r->which, 6, ibw_timer_expire_event, M_TIMER, M_REQRECV, s);
 }
 
-void eng_rec_sem(struct ibe_engine *e, int from, int to, int is_resp,
-                 const struct rec_sem *r)
+void rec_texp_get(struct ibe_engine *e, int which, struct rec_texp *r)
 {
-    if (!want(e))
-        return;
+    struct ibw_timer_expire_event s;
+    GET(e, CH_TEXP_LOSS + which, ibw_timer_expire_event, s);
+    r->event = s.event;
+    r->qpn = s.qpn;
+    r->which = (uint8_t)which;
+}
+
+void rec_sem_put(struct ibe_engine *e, int is_resp, const struct rec_sem *r)
+{
     if (is_resp) {
         struct ibw_sem_resp s = {r->op, r->qpn, r->len, r->key, r->va};
-        EMIT(e, 9, ibw_sem_resp, from, to, s);
+        PUT(e, CH_SEM_RESP, 9, ibw_sem_resp, M_SEM, M_REQRECV, s);
     } else {
         struct ibw_sem_cmd s = {r->op, r->num, r->qpn, r->len, r->key, r->va};
-        EMIT(e, 8, ibw_sem_cmd, from, to, s);
+        PUT(e, CH_SEM_CMD, 8, ibw_sem_cmd, M_REQRECV, M_SEM, s);
     }
 }
 
-void eng_rec_rq(struct ibe_engine *e, int from, int to, int is_resp,
-                const struct rec_rq *r)
+void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r)
 {
-    if (!want(e))
-        return;
+    memset(r, 0, sizeof *r);
+    if (is_resp) {
+        struct ibw_sem_resp s;
+        GET(e, CH_SEM_RESP, ibw_sem_resp, s);
+        r->op = s.code;
+        r->qpn = s.qpn;
+        r->len = s.length;
+        r->key = s.key;
+        r->va = s.va;
+    } else {
+        struct ibw_sem_cmd s;
+        GET(e, CH_SEM_CMD, ibw_sem_cmd, s);
+        r->op = s.op;
+        r->num = s.number;
+        r->qpn = s.qpn;
+        r->len = s.length;
+        r->key = s.key;
+        r->va = s.va;
+    }
+}
+
+/* E10: the command word, with the FETCH / UPDATE variants' operands. */
+void rec_rq_put(struct ibe_engine *e, int is_resp, const struct rec_rq *r)
+{
     if (is_resp) {
         struct ibw_rwm_resp s = {r->code, r->qpn, r->len, r->key, r->va, r->wqe_off};
-        EMIT(e, 11, ibw_rwm_resp, from, to, s);
+        PUT(e, CH_RQ_RESP, 11, ibw_rwm_resp, M_RQWQE, M_EXEC, s);
         return;
     }
     uint32_t w[ibw_rwm_cmd_WORDS];
@@ -179,42 +331,73 @@ void eng_rec_rq(struct ibe_engine *e, int from, int to, int is_resp,
         ibw_rwm_cmd_update_set_lkey(w, r->key);
         ibw_rwm_cmd_update_set_va(w, r->va);
     }
-    emit(e, 10, ibw_rwm_cmd_format()->name, from, to, w, ibw_rwm_cmd_WORDS);
+    eng_push(e, CH_RQ_CMD, M_EXEC, M_RQWQE, 10, ibw_rwm_cmd_format()->name, w,
+             ibw_rwm_cmd_WORDS);
 }
 
-/* E18/E19: the header bytes as they will be (or were) on the wire, bus
- * ordered, with the payload length in the BTH reserved bits. */
-void eng_rec_hdr(struct ibe_engine *e, int from, int to, int rec_id,
+void rec_rq_get(struct ibe_engine *e, int is_resp, struct rec_rq *r)
+{
+    memset(r, 0, sizeof *r);
+    if (is_resp) {
+        struct ibw_rwm_resp s;
+        GET(e, CH_RQ_RESP, ibw_rwm_resp, s);
+        r->code = s.code;
+        r->qpn = s.qpn;
+        r->len = s.length;
+        r->key = s.key;
+        r->va = s.va;
+        r->wqe_off = s.wqe_offset;
+        return;
+    }
+    uint32_t w[12];
+    eng_pop(e, CH_RQ_CMD, w);
+    r->op = (uint8_t)ibw_rwm_cmd_get_op(w);
+    r->qpn = (uint32_t)ibw_rwm_cmd_get_qpn(w);
+    if (r->op == RQ_UPDATE) {
+        r->len = (uint32_t)ibw_rwm_cmd_update_get_length(w);
+        r->key = (uint32_t)ibw_rwm_cmd_update_get_lkey(w);
+        r->va = ibw_rwm_cmd_update_get_va(w);
+    }
+}
+
+/* E18/E19: the header bytes from the BTH on, bus ordered, with the payload
+ * length in the BTH reserved bits. */
+void rec_hdr_put(struct ibe_engine *e, int ch, int from, int to, int rec_id,
                  const struct eng_hdr *h)
 {
-    if (!want(e))
-        return;
-    /* only the header bytes are kept: build without the payload */
-    uint8_t pkt[512];
-    struct eng_hdr nopay = *h;
-    nopay.paylen = 0;
-    size_t n = eng_wire_build(e, &nopay, NULL, pkt, sizeof pkt);
-    struct ibw_pkt v;
-    ibw_parse_flags(pkt, n, e->cfg.framing == IBE_FRAME_IB ? IBW_LINK_IB
-                                                           : IBW_LINK_ETHERNET,
-                    IBW_PARSE_NO_CRC, &v);
-    size_t start = v.off[IBW_HDR_BTH], len = v.payload_off - start;
-    uint32_t w[ibw_req_hdr_meta_WORDS];
+    uint8_t b[64];
+    size_t len = eng_hdr_to_bytes(h, b, sizeof b);
+    uint32_t w[12];
     size_t nw = rec_id == 19 ? ibw_resp_hdr_meta_WORDS : ibw_req_hdr_meta_WORDS;
     if (len > 4 * nw)
-        len = 4 * nw;
-    ibw_bus_from_wire_bytes(pkt + start, len, w, nw);
+        abort(); /* every header the engine sends fits its record */
+    ibw_bus_from_wire_bytes(b, len, w, nw);
     ibw_bus_bth_set_pkt_len(w, h->paylen);
-    emit(e, (uint8_t)rec_id,
-         rec_id == 19 ? ibw_resp_hdr_meta_format()->name : ibw_req_hdr_meta_format()->name,
-         from, to, w, (uint32_t)nw);
+    eng_push(e, ch, from, to, (uint8_t)rec_id,
+             rec_id == 19 ? ibw_resp_hdr_meta_format()->name
+                          : ibw_req_hdr_meta_format()->name,
+             w, (uint32_t)nw);
 }
 
-void eng_rec_resp(struct ibe_engine *e, int from, int to, const struct rec_resp *r)
+void rec_hdr_get(struct ibe_engine *e, int ch, struct eng_hdr *h)
 {
-    if (!want(e))
-        return;
-    uint32_t w[ibw_resp_gen_meta_WORDS];
+    uint32_t w[12];
+    uint8_t id = eng_pop(e, ch, w);
+    size_t nw = id == 19 ? ibw_resp_hdr_meta_WORDS : ibw_req_hdr_meta_WORDS;
+    uint8_t b[48];
+    ibw_bus_to_wire_bytes(w, nw, b, 4 * nw);
+    /* the length rides in the BTH reserved bits: clear them for the parse */
+    unsigned paylen = ibw_bus_bth_pkt_len(w);
+    if (eng_hdr_from_bytes(b, 4 * nw, h))
+        abort();
+    h->paylen = paylen;
+}
+
+/* E20.  The AtomicAckETH value is not in the record: it comes with the
+ * read data (8 bytes, big-endian), as the atomic's result would come from
+ * the DMA engine. */
+void rec_resp_put(struct ibe_engine *e, const struct rec_resp *r)
+{
     struct ibw_resp_gen_meta s;
     memset(&s, 0, sizeof s);
     s.pkey = r->h.pkey;
@@ -229,45 +412,45 @@ void eng_rec_resp(struct ibe_engine *e, int from, int to, const struct rec_resp 
     s.msg_size = r->msgsize;
     s.msn = r->h.msn;
     s.syndrome = r->h.syndrome;
-    ibw_resp_gen_meta_pack(&s, w);
-    emit(e, 20, ibw_resp_gen_meta_format()->name, from, to, w, ibw_resp_gen_meta_WORDS);
+    PUT(e, CH_RESPPKT_IN, 20, ibw_resp_gen_meta, M_EXEC, M_RESPPKTGEN, s);
+}
+
+void rec_resp_get(struct ibe_engine *e, struct rec_resp *r)
+{
+    struct ibw_resp_gen_meta s;
+    GET(e, CH_RESPPKT_IN, ibw_resp_gen_meta, s);
+    memset(r, 0, sizeof *r);
+    r->h.pkey = s.pkey;
+    r->h.se = s.se;
+    r->h.opcode = s.opcode;
+    r->h.destqp = s.destqp;
+    r->h.becn = s.becn;
+    r->h.fecn = s.fecn;
+    r->h.psn = s.psn;
+    r->h.ackreq = s.ackreq;
+    r->pmtu_enum = (uint8_t)s.pmtu;
+    r->msgsize = s.msg_size;
+    r->h.msn = s.msn;
+    r->h.syndrome = s.syndrome;
 }
 
 void eng_rec_cxt(struct ibe_engine *e, int from, int to, const struct rec_cxt *r)
 {
-    if (!want(e))
-        return;
     struct ibw_cxt_cmd s = {r->qpn, r->op, r->type};
-    EMIT(e, 2, ibw_cxt_cmd, from, to, s);
-}
-
-void eng_rec_xlate(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
-                   uint32_t flags, uint32_t pd, uint32_t key, uint64_t va,
-                   uint32_t len, int status)
-{
-    if (!want(e))
-        return;
-    struct ibw_vtp_cmd c = {type, op, flags, pd, key, va, len};
-    EMIT(e, 3, ibw_vtp_cmd, from, M_XLATE, c);
-    struct ibw_vtp_resp r = {(uint8_t)status};
-    EMIT(e, 4, ibw_vtp_resp, M_XLATE, from, r);
+    ANNOUNCE(e, CH_CXT, 2, ibw_cxt_cmd, from, to, s);
 }
 
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
                  uint32_t len, uint8_t tag)
 {
-    if (!want(e))
-        return;
     struct ibw_dma_head s = {len, addr, (uint8_t)(is_write ? 1 : 0), tag};
-    EMIT(e, 26, ibw_dma_head, from, M_DMA, s);
+    PUT(e, CH_DMA, 26, ibw_dma_head, from, M_DMA, s);
 }
 
 void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
                 uint32_t idx)
 {
     (void)idx;
-    if (!want(e))
-        return;
     struct eng_qp *q = eng_qp(e, qpn);
     if (!q)
         return;
@@ -276,10 +459,10 @@ void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
     uint16_t tail = (uint16_t)(l->tail == MQ_NIL ? 0 : l->tail);
     if (which == 0) {
         struct ibw_rpb_list_entry s = {head, tail, (uint8_t)(l->count == 0)};
-        EMIT(e, 21, ibw_rpb_list_entry, from, M_MQ, s);
+        ANNOUNCE(e, CH_MQ, 21, ibw_rpb_list_entry, from, M_MQ, s);
     } else {
         struct ibw_swpb_list_entry s = {head, tail, (uint8_t)(l->count == 0)};
-        EMIT(e, 21, ibw_swpb_list_entry, from, M_MQ, s);
+        ANNOUNCE(e, CH_MQ, 21, ibw_swpb_list_entry, from, M_MQ, s);
     }
 }
 
@@ -288,28 +471,30 @@ void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,
 {
     (void)is_write;
     (void)qpn;
-    if (!want(e))
-        return;
     struct ibw_write_addr_entry s = {va, rkey};
-    EMIT(e, 23, ibw_write_addr_entry, from, M_WAT, s);
+    PUT(e, CH_WAT, 23, ibw_write_addr_entry, from, M_WAT, s);
 }
 
 /* E7: the timer RAM entry as TimerControl writes it back. */
 void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t)
 {
-    if (!want(e))
-        return;
     unsigned left = t->count >= t->thresh ? 0u : (unsigned)(t->thresh - t->count);
     struct ibw_timer_entry s = {(uint8_t)(t->thresh & 7), (uint8_t)(left & 7),
                                 t->active, t->setval, t->current};
-    EMIT(e, 7, ibw_timer_entry, M_TIMER, M_TIMER, s);
+    ANNOUNCE(e, CH_TENTRY, 7, ibw_timer_entry, M_TIMER, M_TIMER, s);
 }
 
 /* E22: a WQE indicator table bit written by the scheduler. */
 void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag)
 {
-    if (!want(e))
-        return;
     struct ibw_wqe_indicator s = {flag};
-    EMIT(e, 22, ibw_wqe_indicator, from, M_SCHED, s);
+    ANNOUNCE(e, CH_IND, 22, ibw_wqe_indicator, from, M_SCHED, s);
+}
+
+/* E14 into the REB: the scatter entries of a read, as RequesterTransControl
+ * writes them into the MultiQueue. */
+void eng_rec_sge(struct ibe_engine *e, int from, int to, const struct ibe_sge *g)
+{
+    struct ibw_sg_entry s = {g->length, g->lkey, g->addr};
+    ANNOUNCE(e, CH_MQ, 14, ibw_sg_entry, from, to, s);
 }

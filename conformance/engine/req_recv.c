@@ -62,7 +62,7 @@ static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t 
 static void loss_timer(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
 {
     struct rec_tset t = {op, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
-    timer_set(e, q, M_REQRECV, &t);
+    timer_set(e, M_REQRECV, &t);
 }
 
 static void after_progress(struct ibe_engine *e, struct eng_qp *q)
@@ -115,7 +115,7 @@ static bool complete_oldest(struct ibe_engine *e, struct eng_qp *q, uint8_t stat
         struct rpb_elem *r = &e->rpb[q->rpb.head];
         struct rec_sem c = {SEM_RELEASE, (uint8_t)r->reb_count, q->qpn, 0, 0, 0}, rs;
         if (r->reb_count)
-            sem_cmd(e, q, &c, &rs);
+            sem_cmd(e, &c, &rs);
         uint8_t op = r->wr_opcode;
         uint32_t slot = r->wqe_slot;
         mq_pop(&e->rpb_pool, &q->rpb);
@@ -129,7 +129,7 @@ void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q)
 {
     loss_timer(e, q, TMO_STOP);
     struct rec_tset t = {TMO_STOP, q->qpn, 0, 0, TM_RNR};
-    timer_set(e, q, M_REQRECV, &t);
+    timer_set(e, M_REQRECV, &t);
     q->rnr_wait = 0;
     while (complete_oldest(e, q, IBE_WC_WR_FLUSH_ERR))
         ;
@@ -146,7 +146,7 @@ void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q)
         rtc_complete(e, q, q->bad_slot, q->bad_op, bad_status(q->bad_code), 0, 0);
     }
     struct rec_sem c = {SEM_FLUSH, 0, q->qpn, 0, 0, 0}, rs;
-    sem_cmd(e, q, &c, &rs);
+    sem_cmd(e, &c, &rs);
     q->outstanding = 0;
     q->acked_valid = 0;
     q->rec_active = 0;
@@ -167,8 +167,13 @@ static void fail_head(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
     rrc_flush_sq(e, q);
 }
 
-void rrc_bad_request(struct ibe_engine *e, struct eng_qp *q, const struct rec_bad *b)
+void rrc_bad_request(struct ibe_engine *e)
 {
+    struct rec_bad in, *b = &in;
+    rec_bad_get(e, b);
+    struct eng_qp *q = eng_qp(e, b->qpn);
+    if (!q)
+        abort();
     q->bad_pending = 1;
     q->bad_slot = b->wqe_off;
     q->bad_code = b->errtype;
@@ -192,7 +197,7 @@ void rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
     unsigned full = q->c.max_outstanding ? q->c.max_outstanding : 16;
     q->limit = full / 2 ? full / 2 : 1;
     struct rec_tset t = {TMO_SET, q->qpn, 0, 0, TM_CNP};
-    timer_set(e, q, M_REQRECV, &t);
+    timer_set(e, M_REQRECV, &t);
 }
 
 /* A lost read response is acted on once per read position; if the
@@ -246,7 +251,7 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         q->rnr_psn = h->psn;
         struct rec_tset t = {q->tm[TM_RNR].count ? TMO_RESTART : TMO_SET, q->qpn,
                              q->c.rnr_retry, (uint8_t)val, TM_RNR};
-        timer_set(e, q, M_REQRECV, &t);
+        timer_set(e, M_REQRECV, &t);
         if (n) {
             rtc_resume(e, q);
             rrc_try_bad(e, q);
@@ -292,17 +297,17 @@ static bool scatter(struct ibe_engine *e, struct eng_qp *q, const uint8_t *data,
     uint32_t off = 0;
     while (off < len) {
         struct rec_sem c = {SEM_FETCH, 0, q->qpn, 0, 0, 0}, r;
-        if (sem_cmd(e, q, &c, &r) != 0)
+        if (sem_cmd(e, &c, &r) != 0)
             return false;
         uint32_t n = len - off < r.len ? len - off : r.len;
         eng_dma_write(e, M_REQRECV, r.va, data + off, n);
         off += n;
         if (n == r.len) {
             struct rec_sem rel = {SEM_RELEASE, 1, q->qpn, 0, 0, 0}, rr;
-            sem_cmd(e, q, &rel, &rr);
+            sem_cmd(e, &rel, &rr);
         } else {
             struct rec_sem up = {SEM_UPDATE, 0, q->qpn, r.len - n, r.key, r.va + n}, ur;
-            sem_cmd(e, q, &up, &ur);
+            sem_cmd(e, &up, &ur);
         }
     }
     return true;
@@ -387,9 +392,13 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     after_progress(e, q);
 }
 
-void rrc_response(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h,
-                  const uint8_t *payload)
+void rrc_response(struct ibe_engine *e, const uint8_t *payload)
 {
+    struct eng_hdr in, *h = &in;
+    rec_hdr_get(e, CH_RRC_IN, h);
+    struct eng_qp *q = eng_qp(e, h->destqp);
+    if (!q)
+        abort(); /* the HeaderParser checked the QP */
     if (q->state != IBE_QPS_RTS || q->type != IBE_RC)
         return;
     uint32_t upsn;

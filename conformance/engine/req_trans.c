@@ -60,7 +60,7 @@ static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
     if (q->tm[TM_LOSS].active || q->rnr_wait)
         return;
     struct rec_tset t = {TMO_SET, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
-    timer_set(e, q, M_REQTRANS, &t);
+    timer_set(e, M_REQTRANS, &t);
 }
 
 static void fill_common(const struct eng_qp *q, const struct rec_md *md,
@@ -100,9 +100,16 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
     return len;
 }
 
-void rtc_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md,
+void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
               uint8_t *payload)
 {
+    struct rec_md in, *md = &in;
+    rec_md_get(e, CH_RTC_IN, md);
+    md->solicited = side->solicited;
+    md->signaled = side->signaled;
+    struct eng_qp *q = eng_qp(e, md->sqpn);
+    if (!q)
+        abort(); /* the parser only passes existing QPs */
     if (md->reqstate == RS_QP_STATE) {
         rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR, 0, 0);
         free(payload);
@@ -110,8 +117,8 @@ void rtc_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_md *md,
     }
     if (md->reqstate != RS_NORMAL) {
         struct rec_bad b = {q->qpn, md->reqstate, md->opcode, md->wqe_off};
-        eng_rec_bad(e, M_REQTRANS, M_REQRECV, &b);
-        rrc_bad_request(e, q, &b);
+        rec_bad_put(e, &b);
+        rrc_bad_request(e);
         free(payload);
         return;
     }

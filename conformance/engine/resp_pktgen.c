@@ -1,19 +1,39 @@
 /*
  * resp_pktgen.c - RespPktGen: ExecutionEngine's response metadata (E20: the
- * BTH, PMTU, message size and AETH) plus read data -> ACK, NAK, read
- * response, atomic acknowledge or CNP packets.
+ * BTH, PMTU, message size and AETH) plus the data path (read data; for an
+ * Atomic Acknowledge the original value, 8 bytes big-endian) -> ACK, NAK,
+ * read response, atomic acknowledge or CNP packets, handed to the 256To64
+ * converter.
  */
 #include "eng.h"
 
-void resppkt_send(struct ibe_engine *e, const struct rec_resp *r,
+#include "ibwire/base.h"
+
+void resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
                   const uint8_t *payload)
 {
-    eng_rec_resp(e, M_EXEC, M_RESPPKTGEN, r);
-    size_t n = eng_wire_build(e, &r->h, payload, e->pktbuf, sizeof e->pktbuf);
+    /* the data path: payload bytes, or the atomic's original value */
+    uint8_t orig[8];
+    const uint8_t *data = payload;
+    uint32_t len = out->h.paylen;
+    if ((out->h.opcode & 0x1F) == OP_ATOMIC_ACK && out->h.opcode != OP_CNP) {
+        ibw_store_be64(orig, out->h.orig);
+        data = orig;
+        len = 8;
+    }
+    rec_resp_put(e, out);
+    struct rec_resp r;
+    rec_resp_get(e, &r);
+    if ((r.h.opcode & 0x1F) == OP_ATOMIC_ACK && r.h.opcode != OP_CNP) {
+        r.h.orig = ibw_load_be64(data);
+        data = NULL;
+        len = 0;
+    }
+    r.h.paylen = len;
+    size_t n = eng_wire_build(e, &r.h, data, e->pktbuf, sizeof e->pktbuf);
     if (!n)
         abort();
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
-    if (e->tx)
-        e->tx(e->tx_ctx, e, e->pktbuf, n);
+    bw_transmit(e, M_RESPPKTGEN, e->pktbuf, n);
 }

@@ -24,10 +24,14 @@ static void fetch_window(struct ibe_engine *e, struct eng_qp *q)
     q->win_valid = 1;
 }
 
-int rqm_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_rq *cmd,
-            struct rec_rq *resp)
+int rqm_cmd(struct ibe_engine *e, const struct rec_rq *out, struct rec_rq *answer)
 {
-    eng_rec_rq(e, M_EXEC, M_RQWQE, 0, cmd);
+    rec_rq_put(e, 0, out);
+    struct rec_rq in, *cmd = &in, back, *resp = &back;
+    rec_rq_get(e, 0, cmd);
+    struct eng_qp *q = eng_qp(e, cmd->qpn);
+    if (!q)
+        abort();
     memset(resp, 0, sizeof *resp);
     resp->qpn = q->qpn;
     resp->code = RQR_VALID;
@@ -75,6 +79,7 @@ int rqm_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_rq *cmd,
     default: /* UPDATE / RELEASE_ENTRY: the working set is updated in place */
         break;
     }
-    eng_rec_rq(e, M_RQWQE, M_EXEC, 1, resp);
-    return resp->code;
+    rec_rq_put(e, 1, resp);
+    rec_rq_get(e, 1, answer);
+    return answer->code;
 }

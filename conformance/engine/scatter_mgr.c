@@ -7,10 +7,14 @@
  */
 #include "eng.h"
 
-int sem_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_sem *cmd,
-            struct rec_sem *resp)
+int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *answer)
 {
-    eng_rec_sem(e, M_REQRECV, M_SEM, 0, cmd);
+    rec_sem_put(e, 0, out);
+    struct rec_sem in, *cmd = &in, back, *resp = &back;
+    rec_sem_get(e, 0, cmd);
+    struct eng_qp *q = eng_qp(e, cmd->qpn);
+    if (!q)
+        abort();
     struct mq_list *l = &e->reb_list[q->qpn];
     memset(resp, 0, sizeof *resp);
     resp->qpn = q->qpn;
@@ -45,7 +49,12 @@ int sem_cmd(struct ibe_engine *e, struct eng_qp *q, const struct rec_sem *cmd,
     default:
         break;
     }
-    if (cmd->op == SEM_FETCH)
-        eng_rec_sem(e, M_SEM, M_REQRECV, 1, resp);
-    return resp->op;
+    /* only FETCH is answered on the bus; the others complete silently */
+    if (cmd->op == SEM_FETCH) {
+        rec_sem_put(e, 1, resp);
+        rec_sem_get(e, 1, answer);
+    } else {
+        *answer = *resp;
+    }
+    return answer->op;
 }

@@ -58,8 +58,8 @@ static void sched_run(void *ctx, uint64_t arg)
             .pmtu = (uint16_t)eng_pmtu(q), .wqe_size = db->size,
             .sq_len = q->sq_depth * ENG_SQ_SLOT, .wqe_off = slot * ENG_SQ_SLOT};
         q->db_pending--;
-        eng_rec_sched(e, M_SCHED, M_PARSER, &md);
-        parser_take(e, q, &md);
+        rec_sched_put(e, CH_PARSER_IN, M_SCHED, M_PARSER, &md);
+        parser_take(e);
         if (q->db_pending && !q->parked)
             enqueue(e, q, 1);
     }
@@ -73,8 +73,10 @@ void sched_kick(struct ibe_engine *e)
     }
 }
 
-void sched_push(struct ibe_engine *e, const struct rec_sched *md)
+void sched_push(struct ibe_engine *e)
 {
+    struct rec_sched in, *md = &in;
+    rec_sched_get(e, CH_SCHED_IN, md);
     struct eng_qp *q = eng_qp(e, md->qpn);
     if (!q)
         return;

@@ -54,14 +54,20 @@ static void expire(void *ctx, uint64_t arg)
     struct rec_texp ev = {(!infinite && t->count > t->thresh) ? TME_COUNTER
                                                                 : TME_EXPIRED,
                           qpn, (uint8_t)which};
-    eng_rec_texp(e, M_TIMER, M_REQRECV, &ev);
-    rrc_timer(e, &ev);
+    rec_texp_put(e, &ev);
+    struct rec_texp got;
+    rec_texp_get(e, which, &got);
+    rrc_timer(e, &got);
 }
 
-void timer_set(struct ibe_engine *e, struct eng_qp *q, int from,
-               const struct rec_tset *r)
+void timer_set(struct ibe_engine *e, int from, const struct rec_tset *set)
 {
-    eng_rec_tset(e, from, M_TIMER, r);
+    rec_tset_put(e, from, set);
+    struct rec_tset in, *r = &in;
+    rec_tset_get(e, set->which, r);
+    struct eng_qp *q = eng_qp(e, r->qpn);
+    if (!q)
+        abort();
     struct tm_entry *t = &q->tm[r->which];
     t->gen++;
     if (r->op == TMO_STOP) {

@@ -25,8 +25,13 @@ static bool op_allowed(uint8_t svc, uint8_t op)
     }
 }
 
-void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched *sm)
+void parser_take(struct ibe_engine *e)
 {
+    struct rec_sched in, *sm = &in;
+    rec_sched_get(e, CH_PARSER_IN, sm);
+    struct eng_qp *q = eng_qp(e, sm->qpn);
+    if (!q)
+        abort(); /* the scheduler only schedules existing QPs */
     struct rec_cxt c = {1 /* RD_QP_CTX */, 5 /* STATE */, q->qpn, q->state, 0};
     eng_rec_cxt(e, M_PARSER, M_CXT, &c);
     uint8_t wqe[ENG_SQ_SLOT];
@@ -73,8 +78,7 @@ void parser_take(struct ibe_engine *e, struct eng_qp *q, const struct rec_sched 
     }
     /* Parked-capacity check: the requester must be able to buffer it. */
     q->sq_hw++;
-    eng_rec_md(e, M_PARSER, M_DATAPACK, &md);
-    for (unsigned i = 0; i < md.nent; i++)
-        eng_rec_sge(e, M_PARSER, M_DATAPACK, &md.sg[i]);
-    datapack_take(e, q, &md);
+    rec_md_put(e, CH_DATAPACK_IN, M_PARSER, M_DATAPACK, &md);
+    struct eng_wqe_side side = {md.solicited, md.signaled};
+    datapack_take(e, &side, md.inl ? md.inline_data : NULL);
 }

@@ -1,0 +1,141 @@
+/*
+ * bitwidth.c - BitWidthTrans (seed 000 §6) and the link layer's side of it.
+ * Transmit: the packet generators' bytes become E25 stream words (32 bytes,
+ * bit 256 start, bit 257 end), 256To64Trans cuts each into E24 link words
+ * (8 bytes and a control byte), and the link layer collects the bytes it
+ * puts on the wire.  Receive: the link layer makes link words of the
+ * arriving bytes, 64To256Trans gathers four into a stream word (a Counter
+ * and a DataReg, §6.4.2.3) and HeaderParser collects the packet.
+ *
+ * The E25 word has no count of valid bytes in its last word, so the packet
+ * length travels beside the stream words (README: side channels); the E24
+ * word carries it in ValidByte.
+ */
+#include "eng.h"
+
+#include "ibwire/records.h"
+
+enum { STREAM_BYTES = 32, LINK_BYTES = 8 };
+
+static void link_bytes(uint64_t data, uint8_t *out, unsigned n)
+{
+    uint32_t w[2] = {(uint32_t)data, (uint32_t)(data >> 32)};
+    ibw_bus_to_wire_bytes(w, 2, out, n);
+}
+
+/* 256To64Trans: one stream word -> up to four link words. */
+static void tx_256to64(struct ibe_engine *e, size_t remain)
+{
+    uint32_t w[12];
+    eng_pop(e, CH_TX_STREAM, w);
+    struct ibw_stream_word s;
+    ibw_stream_word_unpack(w, &s);
+    size_t n = remain < STREAM_BYTES ? remain : STREAM_BYTES;
+    unsigned words = (unsigned)((n + LINK_BYTES - 1) / LINK_BYTES);
+    for (unsigned i = 0; i < words; i++) {
+        bool last = s.eop && i + 1 == words;
+        struct ibw_link_word l = {ibw_stream_data_slice(&s, i),
+                                  (uint8_t)(s.sop && i == 0), (uint8_t)last, 0,
+                                  (uint8_t)(last ? n % LINK_BYTES : 0), 0};
+        uint32_t lw[ibw_link_word_WORDS];
+        ibw_link_word_pack(&l, lw);
+        eng_push(e, CH_TX_LINK, M_TX256TO64, M_WIRE, 24,
+                 ibw_link_word_format()->name, lw, ibw_link_word_WORDS);
+        /* the link layer takes the word at once */
+        uint32_t got[12];
+        eng_pop(e, CH_TX_LINK, got);
+        struct ibw_link_word g;
+        ibw_link_word_unpack(got, &g);
+        unsigned nb = g.eop && g.valid_bytes ? g.valid_bytes : LINK_BYTES;
+        if (e->txlen + nb > sizeof e->txbuf)
+            abort();
+        link_bytes(g.data, e->txbuf + e->txlen, nb);
+        e->txlen += nb;
+    }
+}
+
+void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len)
+{
+    e->txlen = 0;
+    for (size_t off = 0; off < len; off += STREAM_BYTES) {
+        size_t n = len - off < STREAM_BYTES ? len - off : STREAM_BYTES;
+        struct ibw_stream_word s;
+        memset(&s, 0, sizeof s);
+        ibw_bus_from_wire_bytes(pkt + off, n, s.data, 8);
+        s.sop = off == 0;
+        s.eop = off + n == len;
+        uint32_t w[ibw_stream_word_WORDS];
+        ibw_stream_word_pack(&s, w);
+        eng_push(e, CH_TX_STREAM, from, M_TX256TO64, 25,
+                 ibw_stream_word_format()->name, w, ibw_stream_word_WORDS);
+        tx_256to64(e, len - off);
+    }
+    if (e->tx)
+        e->tx(e->tx_ctx, e, e->txbuf, e->txlen);
+}
+
+/* HeaderParser's input: collect the stream words of one packet. */
+static void hp_take_stream(struct ibe_engine *e, size_t len)
+{
+    uint32_t w[12];
+    eng_pop(e, CH_RX_STREAM, w);
+    struct ibw_stream_word s;
+    ibw_stream_word_unpack(w, &s);
+    if (s.sop)
+        e->rxlen = 0;
+    size_t n = len - e->rxlen < STREAM_BYTES ? len - e->rxlen : STREAM_BYTES;
+    ibw_bus_to_wire_bytes(s.data, 8, e->rxbuf + e->rxlen, n);
+    e->rxlen += n;
+    if (s.eop)
+        hp_receive(e, e->rxbuf, e->rxlen);
+}
+
+void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+{
+    if (!len || len > sizeof e->rxbuf) { /* the link layer cannot frame it */
+        e->st.pkts_rx++;
+        e->st.malformed_drops++;
+        return;
+    }
+    struct ibw_stream_word acc; /* 64To256Trans: DataReg and Counter */
+    unsigned counter = 0;
+    size_t got = 0;
+    memset(&acc, 0, sizeof acc);
+    for (size_t off = 0; off < len; off += LINK_BYTES) {
+        size_t n = len - off < LINK_BYTES ? len - off : LINK_BYTES;
+        uint32_t dw[2] = {0, 0};
+        ibw_bus_from_wire_bytes(pkt + off, n, dw, 2);
+        struct ibw_link_word l = {(uint64_t)dw[1] << 32 | dw[0], (uint8_t)(off == 0),
+                                  (uint8_t)(off + n == len), 0,
+                                  (uint8_t)(off + n == len ? n % LINK_BYTES : 0), 0};
+        uint32_t lw[ibw_link_word_WORDS];
+        ibw_link_word_pack(&l, lw);
+        eng_push(e, CH_RX_LINK, M_WIRE, M_RX64TO256, 24, ibw_link_word_format()->name,
+                 lw, ibw_link_word_WORDS);
+        uint32_t in[12];
+        eng_pop(e, CH_RX_LINK, in);
+        struct ibw_link_word g;
+        ibw_link_word_unpack(in, &g);
+        if (g.sop) {
+            counter = 0;
+            got = 0;
+            memset(&acc, 0, sizeof acc);
+            acc.sop = 1;
+        }
+        acc.data[2 * counter] = (uint32_t)g.data;
+        acc.data[2 * counter + 1] = (uint32_t)(g.data >> 32);
+        got += g.eop && g.valid_bytes ? g.valid_bytes : LINK_BYTES;
+        if (g.eop || counter == 3) {
+            acc.eop = g.eop;
+            uint32_t sw[ibw_stream_word_WORDS];
+            ibw_stream_word_pack(&acc, sw);
+            eng_push(e, CH_RX_STREAM, M_RX64TO256, M_HDRPARSER, 25,
+                     ibw_stream_word_format()->name, sw, ibw_stream_word_WORDS);
+            hp_take_stream(e, got);
+            memset(&acc, 0, sizeof acc);
+            counter = 0;
+        } else {
+            counter++;
+        }
+    }
+}

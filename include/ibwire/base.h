@@ -547,29 +547,37 @@ static inline const uint8_t *ibw_field_bytes(const struct ibw_field *f,
 #define IBW__RDESC(c, name, hi, lo, kind, desc) \
     {#name, (uint32_t)(lo), (uint32_t)((hi) - (lo) + 1), IBW_FK_UINT, desc},
 
-#define IBW_RECORD_FORMAT(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT)   \
+/* The body both record generators expand to.  MEMBER, PACK, UNPACK and DESC
+ * are the per-field X-macros for the kinds the generator admits (the plain
+ * generator's have no WIDE case, so a WIDE field there does not compile). */
+#define IBW__RECORD_BODY(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT,    \
+                         MEMBER, PACK, UNPACK, DESC)                           \
     struct pfx {                                                               \
-        LIST(IBW__RMEMBER, ~)                                                  \
+        LIST(MEMBER, ~)                                                        \
     };                                                                         \
     enum { pfx##_WIDTH = (width), pfx##_WORDS = ((width) + 31) / 32 };         \
     LIST(IBW__RACC, pfx)                                                       \
     static inline void pfx##_pack(const struct pfx *in, uint32_t *w)          \
     {                                                                          \
         memset(w, 0, sizeof(uint32_t) * (size_t)pfx##_WORDS);                  \
-        LIST(IBW__RPACK, in)                                                   \
+        LIST(PACK, in)                                                         \
     }                                                                          \
     static inline void pfx##_unpack(const uint32_t *w, struct pfx *out)       \
     {                                                                          \
-        LIST(IBW__RUNPACK, out)                                                \
+        LIST(UNPACK, out)                                                      \
     }                                                                          \
     static inline const struct ibw_format *pfx##_format(void)                 \
     {                                                                          \
-        static const struct ibw_field fields[] = {LIST(IBW__RDESC, ~)};        \
+        static const struct ibw_field fields[] = {LIST(DESC, ~)};             \
         static const struct ibw_format fmt = {                                 \
             NAME, ID, TITLE, SOURCE, LAYOUT, IBW_CONV_RECORD, (width),         \
             fields, sizeof fields / sizeof fields[0]};                         \
         return &fmt;                                                           \
     }
+
+#define IBW_RECORD_FORMAT(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT)   \
+    IBW__RECORD_BODY(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT,        \
+                     IBW__RMEMBER, IBW__RPACK, IBW__RUNPACK, IBW__RDESC)
 
 /* ------------------------------------------------------------------------ */
 /* Records with fields wider than 64 bits                                    */
@@ -668,27 +676,7 @@ static inline void ibw_rec_set_wide(uint32_t *w, unsigned lo, unsigned width,
 
 #define IBW_WIDE_RECORD_FORMAT(pfx, LIST, width, NAME, ID, TITLE, SOURCE,     \
                                LAYOUT)                                         \
-    struct pfx {                                                               \
-        LIST(IBW__XMEMBER, ~)                                                  \
-    };                                                                         \
-    enum { pfx##_WIDTH = (width), pfx##_WORDS = ((width) + 31) / 32 };         \
-    LIST(IBW__RACC, pfx)                                                       \
-    static inline void pfx##_pack(const struct pfx *in, uint32_t *w)          \
-    {                                                                          \
-        memset(w, 0, sizeof(uint32_t) * (size_t)pfx##_WORDS);                  \
-        LIST(IBW__XPACK, in)                                                   \
-    }                                                                          \
-    static inline void pfx##_unpack(const uint32_t *w, struct pfx *out)       \
-    {                                                                          \
-        LIST(IBW__XUNPACK, out)                                                \
-    }                                                                          \
-    static inline const struct ibw_format *pfx##_format(void)                 \
-    {                                                                          \
-        static const struct ibw_field fields[] = {LIST(IBW__XDESC, ~)};        \
-        static const struct ibw_format fmt = {                                 \
-            NAME, ID, TITLE, SOURCE, LAYOUT, IBW_CONV_RECORD, (width),         \
-            fields, sizeof fields / sizeof fields[0]};                         \
-        return &fmt;                                                           \
-    }
+    IBW__RECORD_BODY(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT,        \
+                     IBW__XMEMBER, IBW__XPACK, IBW__XUNPACK, IBW__XDESC)
 
 #endif /* IBWIRE_BASE_H */

@@ -29,7 +29,35 @@
  */
 #include <ibwire/packet.h>
 
+#include "format_check.h"
 #include "fuzz_common.h"
+
+/* The framing formats (W15) are in no family harness: decode/encode and
+ * descriptor checks on the headers the parser found. */
+WIRE_TYPED_DEFINE(ibw_eth)
+WIRE_TYPED_DEFINE(ibw_vlan)
+WIRE_TYPED_DEFINE(ibw_ipv4)
+WIRE_TYPED_DEFINE(ibw_ipv6)
+WIRE_TYPED_DEFINE(ibw_udp)
+WIRE_TYPED_DEFINE(ibw_cnp)
+
+static void check_framing_header(const struct ibw_pkt *v, unsigned h)
+{
+    const uint8_t *p = v->data + v->off[h];
+    size_t left = v->len - v->off[h];
+    struct fuzz_in none = {NULL, 0}; /* write checks with value 0 */
+    switch (h) {
+    case IBW_HDR_ETH: typed_ibw_eth(p, left); break;
+    case IBW_HDR_VLAN:
+    case IBW_HDR_VLAN2: typed_ibw_vlan(p, left); break;
+    case IBW_HDR_IPV4: typed_ibw_ipv4(p, left); break;
+    case IBW_HDR_IPV6: typed_ibw_ipv6(p, left); break;
+    case IBW_HDR_UDP: typed_ibw_udp(p, left); break;
+    case IBW_HDR_CNP: typed_ibw_cnp(p, left); break;
+    default: return;
+    }
+    check_wire_descriptors(ibw_hdr_format(h), p, &none);
+}
 
 /* Largest frame the harness builds: headers, 64 KiB payload, pad, CRCs. */
 #define FRAME_CAP (0x10000u + 512u)
@@ -44,9 +72,15 @@ static void check_view(const struct ibw_pkt *v, const uint8_t *data,
     /* IPv4 is marked before IHL is checked: only its fixed 20 bytes are
      * promised until the parse succeeds (checked below). */
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
-        if (v->present & (1u << h))
+        if (v->present & (1u << h)) {
             FUZZ_CHECK_AT((size_t)v->off[h] + ibw_hdr_size(h) <= len,
                           ibw_hdr_name(h));
+            const struct ibw_format *f = ibw_hdr_format(h);
+            FUZZ_CHECK_AT(f && ibw_format_bytes(f) == ibw_hdr_size(h),
+                          ibw_hdr_name(h));
+            check_framing_header(v, h);
+        }
+    FUZZ_CHECK(strcmp(ibw_transport_kind_name(v->transport), "?") != 0);
     if (v->err != IBW_OK) {
         FUZZ_CHECK(v->err_hdr != NULL);
         FUZZ_CHECK(v->err <= IBW_E_TRUNCATED && v->err >= IBW_E_LINKTYPE);
@@ -344,6 +378,13 @@ static void check_build(struct fuzz_in *in, int native)
     if (rc != IBW_OK)
         return;
     FUZZ_CHECK(n <= sizeof frame0);
+    /* One byte less room is refused, and so is a carriage it cannot build. */
+    size_t m = 0;
+    FUZZ_CHECK(ibw_build(&s, frame1, n - 1, &m) == IBW_E_NOSPACE);
+    uint8_t tk = s.transport;
+    s.transport = sel & 0x80 ? IBW_TK_IB_RAW : IBW_TK_NONE;
+    FUZZ_CHECK(ibw_build(&s, frame1, sizeof frame1, &m) == IBW_E_UNSUPPORTED);
+    s.transport = tk;
     struct ibw_pkt v;
     enum ibw_link link = native ? IBW_LINK_IB : IBW_LINK_ETHERNET;
     int prc = ibw_parse(frame0, n, link, &v);

@@ -129,6 +129,48 @@ static void check_cm_timing(const uint8_t *p)
     FUZZ_CHECK(ibw_cm_server_wait_ns(code, t_max) == c);
 }
 
+/* A name table either knows a value or says so; what it returns is a
+ * printable string (strlen must stay inside it). */
+static void check_name(const char *name, int must_exist)
+{
+    FUZZ_CHECK(name != NULL || !must_exist);
+    if (name)
+        FUZZ_CHECK(strlen(name) > 0 && strlen(name) < 128);
+}
+
+/* Names tools print for a decoded MAD, and the tshark field name of every
+ * field of every layer. */
+static void check_names(const uint8_t *p, const struct ibw_mad_view *v)
+{
+    char buf[160];
+    check_name(ibw_mad_method_name(v->hdr.mgmtclass, v->hdr.method), 1);
+    check_name(ibw_mad_attr_name(v->hdr.mgmtclass, v->hdr.attributeid), 0);
+    check_name(ibw_mad_status_name(v->hdr.status), 1);
+    FUZZ_CHECK(ibw_mad_status_code(v->hdr.status) <= 7);
+    check_name(ibw_rmpp_type_name(p[25]), 0);
+    check_name(ibw_rmpp_status_name(p[27]), 0);
+    check_name(ibw_cm_rej_reason_name(ibw_load_be16(p + 32)), 0);
+    check_name(ibw_cm_apr_status_name(p[33]), 0);
+    check_name(ibw_cm_sidr_status_name(p[34]), 0);
+    check_name(ibw_cm_msg_code_name(p[35] & 3u), 0);
+    check_name(ibw_cm_attr_label(v->hdr.attributeid), 0);
+    for (unsigned i = 0; i < v->nlayers; i++) {
+        const struct ibw_format *f = v->layers[i].fmt;
+        for (size_t k = 0; k < f->nfields; k++) {
+            const char *field = f->fields[k].name;
+            FUZZ_CHECK_AT(ibw_mad_tshark_name(f->name, field, buf,
+                                              sizeof buf) == IBW_OK &&
+                              strncmp(buf, "infiniband.", 11) == 0,
+                          field);
+            FUZZ_CHECK_AT(ibw_mad_tshark_name(f->name, field, buf, 12) ==
+                              IBW_E_NOSPACE,
+                          field);
+        }
+    }
+    FUZZ_CHECK(ibw_mad_tshark_name("bth", "opcode", buf, sizeof buf) ==
+               IBW_E_FIELD);
+}
+
 static void check_mad(const uint8_t *p, size_t len, struct fuzz_in *vals)
 {
     struct ibw_mad_view v;
@@ -170,6 +212,7 @@ static void check_mad(const uint8_t *p, size_t len, struct fuzz_in *vals)
     if (v.kind == IBW_MAD_KIND_CM &&
         v.hdr.attributeid != IBW_CM_ATTR_CLASSPORTINFO)
         check_cm(p, &v);
+    check_names(p, &v);
 
     /* Turning it into a response. */
     uint8_t resp[IBW_MAD_SIZE];

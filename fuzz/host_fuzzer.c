@@ -144,7 +144,8 @@ static void mode_walk(const uint8_t *p, size_t len)
     cfg.first_opcode = fuzz_u8(&in);
     cfg.first_size = fuzz_u8(&in);
     cfg.first_fence = fuzz_u8(&in) & 1;
-    cfg.first_offset = (uint32_t)(fuzz_u8(&in) | fuzz_u8(&in) << 8) * 16u;
+    uint32_t off = (uint32_t)(fuzz_u8(&in) | fuzz_u8(&in) << 8);
+    cfg.first_offset = off & 0x8000 ? off & 0x7FFF : off * 16u;
     size_t cap = 1 + fuzz_u8(&in) % WALK_CAP;
     const uint8_t *q = p + (len < 8 ? len : 8);
     size_t qlen = len < 8 ? 0 : len - 8;
@@ -440,6 +441,66 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* The small helpers around the formats: the error-CQE layout converters,
+ * the ConnectX-3 GMP WQE builder, the HCR state machine and status. */
+static void check_helpers(const uint8_t *p, struct fuzz_in *v)
+{
+    struct ibw_hg_err_cqe rtl, back;
+    struct ibw_hg_err_cqe_doc doc, doc2;
+    FUZZ_CHECK(ibw_hg_err_cqe_decode(p, IBW_HG_CQE_BYTES, &rtl) == IBW_OK);
+    ibw_hg_err_cqe_to_doc(&rtl, &doc);
+    ibw_hg_err_cqe_from_doc(&doc, &back);
+#define SAME(a, b)                                                           \
+    ((a).my_qpn == (b).my_qpn && (a).syndrome == (b).syndrome &&             \
+     (a).vendor_err == (b).vendor_err && (a).wqe == (b).wqe &&               \
+     (a).opcode == (b).opcode && (a).owner == (b).owner)
+    FUZZ_CHECK(SAME(rtl, back));
+    FUZZ_CHECK(ibw_hg_err_cqe_doc_decode(p, IBW_HG_CQE_BYTES, &doc) == IBW_OK);
+    ibw_hg_err_cqe_from_doc(&doc, &back);
+    ibw_hg_err_cqe_to_doc(&back, &doc2);
+    /* db_cnt has no place in the RTL layout and comes back 0 */
+    FUZZ_CHECK(SAME(doc, doc2) && doc2.db_cnt == 0);
+#undef SAME
+
+    struct ibw_cx3_gmp_req r;
+    memset(&r, 0, sizeof r);
+    r.owner = fuzz_u8(v);
+    r.vl15 = fuzz_u8(v);
+    r.sl = fuzz_u8(v);
+    r.signaled = fuzz_u8(v) & 1;
+    r.rlid = (uint16_t)fuzz_u64(v);
+    r.lkey = (uint32_t)fuzz_u64(v);
+    r.addr = fuzz_u64(v);
+    uint8_t wqe[32];
+    struct ibw_cx3_gmp_ctrl ctl;
+    struct ibw_cx3_data d;
+    FUZZ_CHECK(ibw_cx3_gmp_wqe_build(&r, wqe, 31) == IBW_E_NOSPACE);
+    FUZZ_CHECK(ibw_cx3_gmp_wqe_build(&r, wqe, sizeof wqe) == IBW_OK);
+    FUZZ_CHECK(ibw_cx3_gmp_ctrl_decode(wqe, 16, &ctl) == IBW_OK &&
+               ibw_cx3_data_decode(wqe + 16, 16, &d) == IBW_OK);
+    FUZZ_CHECK(ctl.owner == (r.owner & 1) && ctl.sl == (r.sl & 0xF) &&
+               ctl.rlid == r.rlid && ctl.ds == 2 &&
+               ctl.opcode == IBW_CX3_OPCODE_SEND);
+    FUZZ_CHECK(d.byte_count == IBW_CX3_GMP_BYTES && d.lkey == r.lkey &&
+               d.addr == r.addr);
+
+    unsigned from = p[0] % 9, to = p[1] % 9;
+    uint16_t op = 0xFFFF;
+    int rc = ibw_hcr_modify_qp_opcode(from, to, &op);
+    FUZZ_CHECK(rc == IBW_OK || rc == IBW_E_RANGE);
+    if (from > IBW_HCR_QPS_ERR || to > IBW_HCR_QPS_ERR)
+        FUZZ_CHECK(rc == IBW_E_RANGE);
+    if (rc == IBW_OK && op)
+        FUZZ_CHECK(strcmp(ibw_hcr_opcode_name(op), "?") != 0);
+    FUZZ_CHECK(ibw_hcr_status_name(p[2]) && ibw_hg_hcr_status_name(p[3]));
+    unsigned busy = (unsigned)ibw_hcr_busy(p, p[4]);
+    FUZZ_CHECK(busy == (ibw_hcr_get_go(p) ||
+                        ibw_hcr_get_t(p) == (p[4] & 1u)));
+    FUZZ_CHECK(ibw_wqe_opcode_name(p[5]) != NULL);
+    FUZZ_CHECK((strcmp(ibw_wqe_opcode_name(p[5]), "?") != 0) ==
+               ibw_wqe_opcode_valid(p[5]));
+}
+
 static void mode_formats(const uint8_t *p, size_t len)
 {
     if (len < 1)
@@ -478,6 +539,8 @@ static void mode_formats(const uint8_t *p, size_t len)
     unsigned status = len ? p[0] % 24 : 0;
     if (ibw_cqe_status_to_syndrome(status, &syn) == IBW_OK)
         FUZZ_CHECK(ibw_cqe_syndrome_to_status(syn) == status);
+    if (len >= IBW_HG_CQE_BYTES)
+        check_helpers(p, &vals);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

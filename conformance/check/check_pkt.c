@@ -111,11 +111,12 @@ static void parse_error(struct chk *c, const struct ibw_pkt *p)
     }
     case IBW_E_VERSION:
     case IBW_E_HDRSEQ:
-        if (!strcmp(h, "ipv4") || !strcmp(h, "ipv6"))
-            break; /* an IP header we were not asked about */
+        /* The frame is meant as IBA (its UDP says 4791), so an IP header
+         * of the wrong version is a RoCEv2 packet no receiver will take. */
         chk_report(c, CHK_R_PKT_VERSION, "%s%s%s has a value other than %s",
                    h, dot, fld,
-                   !strcmp(fld, "ipver") ? "6"
+                   !strcmp(h, "ipv4")     ? "4"
+                   : !strcmp(fld, "ipver") || !strcmp(h, "ipv6") ? "6"
                    : !strcmp(fld, "nxthdr") ? "0x1B" : "0");
         break;
     case IBW_E_PAD:
@@ -286,6 +287,28 @@ static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
         chk_cm_mad(c, p, mad, p->payload_len);
 }
 
+static void ip_csum_rule(struct chk *c, const struct ibw_pkt *p)
+{
+    if (p->ip_csum_status != IBW_CRC_BAD)
+        return;
+    const uint8_t *ip = p->data + p->off[IBW_HDR_IPV4];
+    chk_report(c, CHK_R_PKT_IP_CSUM, "ipv4.checksum 0x%04x, computed 0x%04x",
+               ibw_ipv4_get_checksum(ip),
+               ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
+}
+
+/* An IPv4 fragment is left undecoded by the parser; one whose UDP header
+ * (or what stands where it would be) says 4791 is RoCEv2 traffic, and its
+ * IPv4 header is still checkable on its own. */
+static int roce_fragment(const struct ibw_pkt *p)
+{
+    if (!ibw_pkt_has(p, IBW_HDR_IPV4))
+        return 0;
+    const uint8_t *ip = p->data + p->off[IBW_HDR_IPV4];
+    return (ibw_ipv4_get_mf(ip) || ibw_ipv4_get_frag_offset(ip)) &&
+           meant_as_iba(p);
+}
+
 int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 {
     if (truncated && meant_as_iba(p))
@@ -302,6 +325,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         if (p->icrc_status == IBW_CRC_BAD && !truncated)
             chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
                        p->icrc_wire, p->icrc_calc);
+        ip_csum_rule(c, p);
         return 0;
     }
     if (p->vcrc_status == IBW_CRC_BAD)
@@ -309,6 +333,8 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
                    p->vcrc_wire, p->vcrc_calc);
     if (!ibw_pkt_has(p, IBW_HDR_BTH)) {
         c->st.not_iba++;
+        if (roce_fragment(p))
+            ip_csum_rule(c, p);
         return 0;
     }
     c->st.iba++;
@@ -318,12 +344,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     if (p->icrc_status == IBW_CRC_BAD)
         chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
                    p->icrc_wire, p->icrc_calc);
-    if (p->ip_csum_status == IBW_CRC_BAD) {
-        const uint8_t *ip = d + p->off[IBW_HDR_IPV4];
-        chk_report(c, CHK_R_PKT_IP_CSUM, "ipv4.checksum 0x%04x, computed 0x%04x",
-                   ibw_ipv4_get_checksum(ip),
-                   ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
-    }
+    ip_csum_rule(c, p);
     if (ibw_pkt_has(p, IBW_HDR_UDP)) {
         uint16_t got = ibw_udp_get_checksum(d + p->off[IBW_HDR_UDP]);
         if (got) {

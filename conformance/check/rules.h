@@ -34,15 +34,19 @@
       "The VCRC equals the CRC-16 of the packet from LRH through ICRC.",       \
       "IBA Vol.1 7.8.2", "VCRC carried vs computed")                           \
     X(PKT_IP_CSUM, "PKT-IP-CSUM", ERROR, PACKET,                               \
-      "The IPv4 header checksum of a RoCEv2 packet is correct.",               \
+      "The IPv4 header checksum of a RoCEv2 packet is correct (also of an "   \
+      "IP fragment whose UDP header says 4791, left otherwise undecoded).",    \
       "RFC 791; RoCEv2 A17.4.2", "checksum carried vs computed")               \
     X(PKT_UDP_CSUM, "PKT-UDP-CSUM", ERROR, PACKET,                             \
       "A RoCEv2 UDP checksum is zero or correct.",                             \
       "RoCEv2 A17.4.3 (UDP checksum); RFC 768",                                \
       "checksum carried vs computed")                                          \
     X(PKT_VERSION, "PKT-VERSION", ERROR, PACKET,                               \
-      "LRH LVer is 0, GRH IPVer is 6 with NxtHdr 0x1B, BTH TVer is 0.",        \
-      "IBA Vol.1 7.7.2 (LVer), 8.3.1 (IPVer, NxtHdr), 9.2 (TVer)",             \
+      "LRH LVer is 0, GRH IPVer is 6 with NxtHdr 0x1B, BTH TVer is 0; the "   \
+      "IP header of a RoCEv2 packet has the version its EtherType names "      \
+      "(4 or 6).",                                                             \
+      "IBA Vol.1 7.7.2 (LVer), 8.3.1 (IPVer, NxtHdr), 9.2 (TVer); RFC 791, "   \
+      "RFC 8200 (Version); RoCEv2 A17.4.2",                                    \
       "field and its value")                                                   \
     X(PKT_OPCODE, "PKT-OPCODE", ERROR, PACKET,                                 \
       "The BTH opcode is a defined one (UD: SEND ONLY, SEND ONLY WITH "        \

@@ -396,6 +396,35 @@ static void bad_ip_csum(struct gen_out *o)
     gen_put_raw(o, f, len);
 }
 
+static void bad_ip_version(struct gen_out *o)
+{
+    static uint8_t f[256];
+    struct ibw_build_spec s;
+    size_t len = 0;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    ibw_build(&s, f, sizeof f, &len);
+    f[14] = 0x55; /* version 5, IHL 5; UDP to 4791 still at byte 34 */
+    /* a consistent header checksum, so only the version is wrong */
+    ibw_ipv4_set_checksum(f + 14, 0);
+    ibw_ipv4_set_checksum(f + 14, ibw_ipv4_checksum(f + 14, ibw_ipv4_SIZE));
+    gen_put_raw(o, f, len);
+}
+
+static void bad_ip_frag(struct gen_out *o)
+{
+    static uint8_t f[256];
+    struct ibw_build_spec s;
+    size_t len = 0;
+    prologue(o);
+    rc(&s, V2, A, 0x04, 1);
+    pl(&s, 64);
+    ibw_build(&s, f, sizeof f, &len);
+    f[14 + 6] |= 0x20; /* MF: a fragment the parser leaves undecoded */
+    gen_put_raw(o, f, len);
+}
+
 static void bad_udp_csum(struct gen_out *o)
 {
     struct ibw_build_spec s;
@@ -664,6 +693,10 @@ static const struct gen_scenario scenarios[] = {
        "finding 1 PKT-VCRC\nexit 1\n"),
     SC("bad-pkt-ip-csum", "a wrong IPv4 header checksum", ETHERNET,
        bad_ip_csum, "finding 3 PKT-IP-CSUM\nexit 1\n"),
+    SC("bad-pkt-ip-version", "IPv4 version 5 on a RoCEv2 packet", ETHERNET,
+       bad_ip_version, "finding 3 PKT-VERSION\nexit 1\n"),
+    SC("bad-pkt-ip-frag", "MF set on a RoCEv2 packet, IPv4 checksum stale",
+       ETHERNET, bad_ip_frag, "finding 3 PKT-IP-CSUM\nexit 1\n"),
     SC("bad-pkt-udp-csum", "a wrong non-zero UDP checksum", ETHERNET,
        bad_udp_csum, "finding 3 PKT-UDP-CSUM\nexit 1\n"),
     SC("bad-pkt-version", "BTH TVer 1", ETHERNET, bad_version,

@@ -224,6 +224,16 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (d < 0) {
         /* Back to a PSN already sent: a retransmission. */
         f->s.retransmissions++;
+        /* Behind the flow's first PSN (while the flow has used fewer than
+         * half the PSN space, so "behind" means something): a resend of
+         * an original the capture never saw. */
+        if (chk_psn_diff(psn, f->first_psn) < 0 &&
+            chk_psn_diff(f->next_psn, f->first_psn) >= 0) {
+            chk_report(c, CHK_R_FLOW_PSN_GAP,
+                       "PSN 0x%06x resent, but the flow's first PSN seen is "
+                       "0x%06x (original not seen)", psn, f->first_psn);
+            f->s.gaps++;
+        }
         if (!f->in_retrans) {
             f->in_retrans = 1;
             f->msg = CHK_MSG_UNKNOWN;

@@ -112,7 +112,8 @@
       "vantage point", "opcode of the first packet seen")                      \
     X(FLOW_PSN_GAP, "FLOW-PSN-GAP", WARNING, FLOW,                             \
       "Request PSNs advance by one per packet (a READ by the PSNs it "         \
-      "consumes); a jump means packets missing at the capture point.",         \
+      "consumes); a jump, or a resend of a PSN before the flow's first, "     \
+      "means packets missing at the capture point.",                           \
       "IBA Vol.1 9.7 (PSN sequencing)", "PSN seen vs expected")                \
     X(FLOW_OPSEQ, "FLOW-OPSEQ", ERROR, FLOW,                                   \
       "Messages go FIRST, MIDDLE*, LAST of one operation, and are not "        \

@@ -606,6 +606,13 @@ static void bad_gbn(struct gen_out *o)
     req(o, V2, A, 0x04, 3, 64);       /* 8 */
 }
 
+static void bad_resend_unseen(struct gen_out *o)
+{
+    req(o, V2, A, 0x04, 0x100, 64); /* 1 the flow's first PSN */
+    ack(o, V2, B, 0x100, SYN_ACK, 1); /* 2 */
+    req(o, V2, A, 0x04, 0x0FF, 64); /* 3 "resends" a PSN before the first */
+}
+
 static void bad_rnr_wait(struct gen_out *o)
 {
     req(o, V2, A, 0x04, 0, 64);
@@ -737,6 +744,8 @@ static const struct gen_scenario scenarios[] = {
        bad_retrans_diff, "finding 3 FLOW-RETRANS-DIFF\nexit 1\n"),
     SC("bad-flow-gbn", "a resend that skips the NAKed PSN", ETHERNET, bad_gbn,
        "finding 7 FLOW-GBN\nexit 1\n"),
+    SC("bad-flow-resend-unseen", "a resend of a PSN before the flow's first",
+       ETHERNET, bad_resend_unseen, "finding 3 FLOW-PSN-GAP\nexit 0\n"),
     SC("bad-flow-rnr-wait", "a resend before the RNR timer", ETHERNET,
        bad_rnr_wait, "finding 3 FLOW-RNR-WAIT\nexit 1\n"),
     SC("bad-flow-nak-psn", "a sequence NAK for an acknowledged PSN", ETHERNET,

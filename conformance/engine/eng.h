@@ -267,7 +267,7 @@ enum eng_chan {
 #define ENG_FIFO_DEPTH 8u
 struct eng_fifo {
     uint32_t head, count;
-    uint8_t id[ENG_FIFO_DEPTH];
+    uint8_t id[ENG_FIFO_DEPTH], nw[ENG_FIFO_DEPTH];
     uint32_t w[ENG_FIFO_DEPTH][12];
 };
 /* ------------------------------------------------------------------ */
@@ -314,6 +314,7 @@ struct ibe_engine {
     /* the link layer's transmit bytes, HeaderParser's receive bytes */
     uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
     size_t txlen, rxlen;
+    uint8_t bitwidth; /* run the E25/E24 converters without a trace too */
     uint8_t pktbuf[4096 + 256];
 };
 
@@ -364,8 +365,8 @@ enum { RS_NORMAL = 0, RS_QP_STATE = 1, RS_OPCODE = 2, RS_LOCAL_ACCESS = 4,
  * it to the trace hook. */
 void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
               const char *name, const uint32_t *w, uint32_t nwords);
-/* Pop the oldest record of channel ch into w (12 words); returns its
- * catalog number.  Popping an empty FIFO is an engine bug (abort). */
+/* Pop the oldest record of channel ch into w (room for 12 words; the
+ * record's own words are written); returns its catalog number.  Popping an empty FIFO is an engine bug (abort). */
 uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w);
 
 /* Values the records do not carry, passed beside them and listed in

@@ -291,6 +291,11 @@ void ibe_engine_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
     bw_receive(e, pkt, len);
 }
 
+void ibe_engine_set_bitwidth(struct ibe_engine *e, int on)
+{
+    e->bitwidth = on != 0;
+}
+
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)
 {
     e->trace = fn;

@@ -215,6 +215,10 @@ struct ibe_trace_rec {
 typedef void (*ibe_trace_fn)(void *ctx, struct ibe_engine *e,
                              const struct ibe_trace_rec *r);
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx);
+/* Packets pass the bit-width converters as E25 stream words and E24 link
+ * words whenever a trace hook is installed; on != 0 makes them do so
+ * without one as well (they are lossless, and slow: off by default). */
+void ibe_engine_set_bitwidth(struct ibe_engine *e, int on);
 
 /* ---- counters ---- */
 struct ibe_stats {

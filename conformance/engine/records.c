@@ -23,9 +23,8 @@ void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
     uint32_t slot = (f->head + f->count) % ENG_FIFO_DEPTH;
     f->count++;
     f->id[slot] = id;
+    f->nw[slot] = (uint8_t)nwords;
     memcpy(f->w[slot], w, nwords * sizeof *w);
-    if (nwords < 12)
-        memset(f->w[slot] + nwords, 0, (12 - nwords) * sizeof *w);
     e->st.records++;
     if (!e->trace)
         return;
@@ -49,7 +48,7 @@ uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w)
     uint32_t slot = f->head;
     f->head = (f->head + 1) % ENG_FIFO_DEPTH;
     f->count--;
-    memcpy(w, f->w[slot], sizeof f->w[slot]);
+    memcpy(w, f->w[slot], f->nw[slot] * sizeof *w);
     return f->id[slot];
 }
 

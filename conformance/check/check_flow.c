@@ -266,6 +266,21 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             struct chk_outst *o = outst_find(f, psn, oi->kind);
             if (o && o->psn == psn)
                 o->answered = 0; /* the responder answers it again */
+            uint32_t pmtu = flow_pmtu(c, f);
+            int32_t k = o ? chk_psn_diff(psn, o->psn) : 0;
+            /* A READ re-issued from inside the original's response PSNs
+             * asks only for the rest: k PMTUs less (IBA 9.7.4). */
+            if (k > 0 && oi->kind == IBW_OPK_READ && o->span && pmtu &&
+                ibw_pkt_has(p, IBW_HDR_RETH)) {
+                uint32_t len = ibw_reth_get_dmalen(p->data + p->off[IBW_HDR_RETH]);
+                uint64_t done = (uint64_t)k * pmtu;
+                if (done < o->len && len != o->len - done)
+                    chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
+                               "RDMA READ re-issued at PSN 0x%06x, %d PSNs into "
+                               "the one at 0x%06x, asks for %u bytes, the rest "
+                               "is %u", psn, k, o->psn, len,
+                               (unsigned)(o->len - done));
+            }
         }
         opseq(c, f, oi);
         return;

@@ -127,7 +127,8 @@
       "P_Key seen vs the flow's")                                              \
     X(FLOW_RETRANS_DIFF, "FLOW-RETRANS-DIFF", ERROR, FLOW,                     \
       "A retransmitted packet carries the opcode and payload length of the "   \
-      "original at that PSN.",                                                 \
+      "original at that PSN; an RDMA READ re-issued from inside the "          \
+      "original's response PSNs asks for the rest of its length.",             \
       "IBA Vol.1 9.7.4 (requester retry)",                  \
       "opcode/length now vs first sent")                                       \
     X(FLOW_GBN, "FLOW-GBN", ERROR, FLOW,                                       \

@@ -655,6 +655,16 @@ static void bad_read_resp(struct gen_out *o)
     read_resp(o, V2, B, 0x0F, 3, 512, 2); /* 1536 of 2048 bytes */
 }
 
+static void bad_read_reissue(struct gen_out *o)
+{
+    req(o, V2, A, 0x00, 0, 1024); /* teaches the PMTU, 1024 */
+    req(o, V2, A, 0x02, 1, 24);
+    ack(o, V2, B, 1, SYN_ACK, 1);
+    read_req(o, V2, A, 2, 2048);  /* 4: PSNs 2..3 */
+    read_resp(o, V2, B, 0x0D, 2, 1024, 1);
+    read_req(o, V2, A, 3, 2048);  /* 6: re-issued at PSN 3, still 2048 bytes */
+}
+
 static void bad_cm_seq(struct gen_out *o)
 {
     cm_req(o, V2, 3, PSN_A);
@@ -746,6 +756,9 @@ static const struct gen_scenario scenarios[] = {
        "finding 7 FLOW-GBN\nexit 1\n"),
     SC("bad-flow-resend-unseen", "a resend of a PSN before the flow's first",
        ETHERNET, bad_resend_unseen, "finding 3 FLOW-PSN-GAP\nexit 0\n"),
+    SC("bad-flow-read-reissue", "an RDMA READ re-issued mid-response for "
+       "its whole length", ETHERNET, bad_read_reissue,
+       "finding 6 FLOW-RETRANS-DIFF\nexit 1\n"),
     SC("bad-flow-rnr-wait", "a resend before the RNR timer", ETHERNET,
        bad_rnr_wait, "finding 3 FLOW-RNR-WAIT\nexit 1\n"),
     SC("bad-flow-nak-psn", "a sequence NAK for an acknowledged PSN", ETHERNET,

@@ -65,6 +65,20 @@ static void check_parse(const uint8_t *iba, size_t len, enum ibw_link link)
                    (size_t)v.iba_end + v.trailer_len == len);
 }
 
+/*
+ * Known bug (reported): a classic-pcap time from 2038-01-19 on (seconds >=
+ * 2^31) does not survive write -> read.  libpcap sign-extends the seconds
+ * of a native-order file (but not of a byte-swapped one), and cap_next
+ * passes that on, so the frame comes back dated before 1970.  Input:
+ * fuzz/pending/capture/.
+ */
+static int seconds_past_2038(uint64_t ts_ns)
+{
+    return ts_ns / 1000000000u >= 0x80000000u &&
+           fuzz_tolerate_known_bug("classic pcap seconds >= 2^31 read back "
+                                   "negative");
+}
+
 /* Does the writer take this frame's IBA bytes as they are for the file's
  * link type (ERF and exported PDU are re-wrapped around an IB frame)? */
 static int writable(const struct cap_frame *fr)
@@ -152,7 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(fr.iba != NULL && fr.iba_len == k->len &&
                    memcmp(fr.iba, k->bytes, k->len) == 0);
         FUZZ_CHECK((uint64_t)fr.ts_sec * 1000000000u + fr.ts_nsec ==
-                   k->ts_ns);
+                       k->ts_ns ||
+                   seconds_past_2038(k->ts_ns));
     }
     FUZZ_CHECK(rc == 0 && got == nkept);
     cap_close(r);

@@ -49,8 +49,11 @@ enum ibe_wr_opcode {
     IBE_WR_RDMA_READ = 0x10,
     IBE_WR_ATOMIC_CS = 0x11,
     IBE_WR_ATOMIC_FA = 0x12,
-    IBE_WR_SEND_INV = 0x13, /* Send with Invalidate: the HanGu WQE has no
-                               opcode for it, so posting one fails */
+    IBE_WR_SEND_INV = 0x01, /* Send with Invalidate (imm = the R_Key): the
+                               HanGu WQE has no opcode for it; this is the
+                               mlx4 extension (MLX4_OPCODE_SEND_INVAL),
+                               IBW_WQE_OP_SEND_INV in host_wqe.h.  Was 0x13
+                               (unpostable) before. RC only. */
     IBE_WR_RECV = 0x80      /* completion opcode of a receive */
 };
 

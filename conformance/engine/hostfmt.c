@@ -24,6 +24,7 @@ static int wr_opcode(uint8_t op, uint32_t *out)
     case IBE_WR_RDMA_READ: *out = IBW_WR_RDMA_READ; return 0;
     case IBE_WR_ATOMIC_CS: *out = IBW_WR_ATOMIC_CMP_AND_SWP; return 0;
     case IBE_WR_ATOMIC_FA: *out = IBW_WR_ATOMIC_FETCH_AND_ADD; return 0;
+    case IBE_WR_SEND_INV: *out = IBW_WR_SEND_WITH_INV; return 0; /* extension */
     default: return -1; /* the HanGu WQE has no other opcode */
     }
 }

@@ -16,8 +16,9 @@ static bool op_allowed(uint8_t svc, uint8_t op)
     switch (op) {
     case IBE_WR_SEND: case IBE_WR_SEND_IMM:
         return true;
-    case IBE_WR_SEND_INV: case IBE_WR_RDMA_WRITE: case IBE_WR_RDMA_WRITE_IMM:
+    case IBE_WR_RDMA_WRITE: case IBE_WR_RDMA_WRITE_IMM:
         return svc == IBE_RC || svc == IBE_UC;
+    case IBE_WR_SEND_INV: /* IBA table 35: no UC/UD opcode carries an IETH */
     case IBE_WR_RDMA_READ: case IBE_WR_ATOMIC_CS: case IBE_WR_ATOMIC_FA:
         return svc == IBE_RC;
     default:

@@ -200,6 +200,7 @@ static inline int ibw_wc_opcode_from_wqe(unsigned op, uint32_t *out)
 {
     switch (op) {
     case IBW_WQE_OP_SEND:
+    case IBW_WQE_OP_SEND_INV:
     case IBW_WQE_OP_SEND_IMM: *out = IBW_WC_SEND; return IBW_OK;
     case IBW_WQE_OP_RDMA_WRITE:
     case IBW_WQE_OP_RDMA_WRITE_IMM: *out = IBW_WC_RDMA_WRITE; return IBW_OK;

@@ -39,6 +39,10 @@
  * (mthca MTHCA_OPCODE_*, HanGu HGHCA_OPCODE_*: the same values). */
 enum ibw_wqe_opcode {
     IBW_WQE_OP_NOP = 0x00,
+    /* Send with Invalidate: neither mthca nor HanGu has one; this is the
+     * mlx4 value (MLX4_OPCODE_SEND_INVAL), the R_Key in NextSeg.imm as
+     * mlx4 puts it in ctrl.imm.  An extension of the HanGu WQE. */
+    IBW_WQE_OP_SEND_INV = 0x01,
     IBW_WQE_OP_RDMA_WRITE = 0x08,
     IBW_WQE_OP_RDMA_WRITE_IMM = 0x09,
     IBW_WQE_OP_SEND = 0x0A,
@@ -80,6 +84,7 @@ static inline int ibw_wqe_opcode_valid(unsigned op)
 {
     switch (op) {
     case IBW_WQE_OP_NOP:
+    case IBW_WQE_OP_SEND_INV:
     case IBW_WQE_OP_RDMA_WRITE:
     case IBW_WQE_OP_RDMA_WRITE_IMM:
     case IBW_WQE_OP_SEND:
@@ -99,6 +104,7 @@ static inline const char *ibw_wqe_opcode_name(unsigned op)
 {
     switch (op) {
     case IBW_WQE_OP_NOP: return "NOP";
+    case IBW_WQE_OP_SEND_INV: return "SEND_INV";
     case IBW_WQE_OP_RDMA_WRITE: return "RDMA_WRITE";
     case IBW_WQE_OP_RDMA_WRITE_IMM: return "RDMA_WRITE_IMM";
     case IBW_WQE_OP_SEND: return "SEND";
@@ -125,6 +131,7 @@ static inline int ibw_wqe_opcode_allowed(unsigned op, unsigned service)
     case IBW_WQE_OP_RDMA_WRITE_IMM:
     case IBW_WQE_OP_BIND_MW:
         return service == IBW_TR_RC || service == IBW_TR_UC;
+    case IBW_WQE_OP_SEND_INV: /* IBA table 35: RC (and XRC) only */
     case IBW_WQE_OP_RDMA_READ:
     case IBW_WQE_OP_ATOMIC_CS:
     case IBW_WQE_OP_ATOMIC_FA:
@@ -435,7 +442,8 @@ static inline void ibw__wqe_walk_data(const uint8_t *q, unsigned layout,
     ibw_wqe_data_read(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout, &d);
     if (d.inline_flag) {
         if (op != IBW_WQE_OP_SEND && op != IBW_WQE_OP_SEND_IMM &&
-            op != IBW_WQE_OP_RDMA_WRITE && op != IBW_WQE_OP_RDMA_WRITE_IMM) {
+            op != IBW_WQE_OP_SEND_INV && op != IBW_WQE_OP_RDMA_WRITE &&
+            op != IBW_WQE_OP_RDMA_WRITE_IMM) {
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "InlineSeg",
                           "inline data is allowed only for SEND and RDMA "
                           "WRITE",

@@ -26,7 +26,8 @@ enum ibw_wr_opcode {
     IBW_WR_RDMA_READ = 4,
     IBW_WR_ATOMIC_CMP_AND_SWP = 5,
     IBW_WR_ATOMIC_FETCH_AND_ADD = 6,
-    IBW_WR_BIND_MW = 8
+    IBW_WR_BIND_MW = 8,
+    IBW_WR_SEND_WITH_INV = 9 /* imm_data holds the R_Key to invalidate */
 };
 
 /* Send flags (IBV_SEND_* values). */
@@ -87,7 +88,8 @@ struct ibw_send_wr {
     uint32_t num_sge;       /* 0 is valid */
     const uint8_t *inline_data; /* IBW_SEND_INLINE: the bytes to copy */
     uint32_t inline_len;
-    uint32_t imm_data;      /* *_WITH_IMM: immediate data */
+    uint32_t imm_data;      /* *_WITH_IMM: immediate data; SEND_WITH_INV:
+                               the R_Key to invalidate (verbs' union) */
     uint32_t remote_qpn;    /* UD, RD: destination QP */
     uint32_t remote_qkey;   /* UD, RD: Q_Key */
     uint32_t eecn;          /* RD: local EE context */
@@ -144,6 +146,7 @@ static inline int ibw_wr_to_wqe_opcode(unsigned wr_op, uint8_t *out)
     case IBW_WR_ATOMIC_CMP_AND_SWP: *out = IBW_WQE_OP_ATOMIC_CS; return IBW_OK;
     case IBW_WR_ATOMIC_FETCH_AND_ADD: *out = IBW_WQE_OP_ATOMIC_FA; return IBW_OK;
     case IBW_WR_BIND_MW: *out = IBW_WQE_OP_BIND_MW; return IBW_OK;
+    case IBW_WR_SEND_WITH_INV: *out = IBW_WQE_OP_SEND_INV; return IBW_OK;
     default: return IBW_E_OPCODE;
     }
 }
@@ -211,7 +214,7 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
                     op == IBW_WQE_OP_RDMA_READ;
     int is_bind = op == IBW_WQE_OP_BIND_MW;
     int may_inline = op == IBW_WQE_OP_SEND || op == IBW_WQE_OP_SEND_IMM ||
-                     op == IBW_WQE_OP_RDMA_WRITE ||
+                     op == IBW_WQE_OP_SEND_INV || op == IBW_WQE_OP_RDMA_WRITE ||
                      op == IBW_WQE_OP_RDMA_WRITE_IMM;
     int use_inline = (wr->send_flags & IBW_SEND_INLINE) != 0;
 
@@ -261,7 +264,8 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
     memset(&nx, 0, sizeof nx);
     nx.cq_update = (wr->send_flags & IBW_SEND_SIGNALED) ? 1 : 0;
     nx.solicit = (wr->send_flags & IBW_SEND_SOLICITED) ? 1 : 0;
-    if (op == IBW_WQE_OP_SEND_IMM || op == IBW_WQE_OP_RDMA_WRITE_IMM)
+    if (op == IBW_WQE_OP_SEND_IMM || op == IBW_WQE_OP_RDMA_WRITE_IMM ||
+        op == IBW_WQE_OP_SEND_INV)
         nx.imm = wr->imm_data;
     ibw_wqe_next_write(&nx, layout, out, IBW_WQE_UNIT);
     uint8_t *p = out + IBW_WQE_UNIT;

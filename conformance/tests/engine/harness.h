@@ -28,6 +28,7 @@ struct h_pkt {
     uint32_t psn, destqp, msn, paylen;
     uint64_t va, orig;
     uint32_t dmalen;
+    uint32_t ieth;          /* IETH R_Key (Send with Invalidate) */
 };
 
 struct harness {
@@ -63,6 +64,8 @@ static void h_decode(struct h_pkt *p)
         p->va = ibw_reth_get_va(x);
         p->dmalen = ibw_reth_get_dmalen(x);
     }
+    if ((x = ibw_pkt_hdr(&v, IBW_HDR_IETH)))
+        p->ieth = ibw_ieth_get_rkey(x);
     if ((x = ibw_pkt_hdr(&v, IBW_HDR_ATOMICACKETH)))
         p->orig = ibw_atomicacketh_get_origremdt(x);
 }

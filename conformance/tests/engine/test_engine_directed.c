@@ -649,9 +649,8 @@ static void test_psn_wrap(void)
 
 static void test_send_with_invalidate(void)
 {
-    /* The HanGu WQE has no Send-with-Invalidate opcode, so the requester
-     * cannot post one; the responder executes one (IBA 0x17 SEND ONLY WITH
-     * INVALIDATE, IETH = the R_Key): the message is received and the
+    /* The responder side alone, from a crafted packet (IBA 0x17 SEND ONLY
+     * WITH INVALIDATE, IETH = the R_Key): the message is received and the
      * region the R_Key names is gone afterwards. */
     struct harness h;
     h_init(&h, IBE_RC, 7, 7);
@@ -665,6 +664,134 @@ static void test_send_with_invalidate(void)
     TU_EQ(h_poll(&h, 1, wc, 4), 1);
     TU_EQ(wc[0].byte_len, 10);
     TU_EQ(ibe_mr_dereg(h.e[1], h.rkey[1]), -1); /* already gone */
+    h_free(&h);
+}
+
+/* A requester-side Send with Invalidate (WQE opcode 0x01, the mlx4
+ * extension; IBA table 35: 0x17 SEND ONLY WITH INVALIDATE, 0x00 SEND FIRST
+ * + 0x16 SEND LAST WITH INVALIDATE, IETH = the R_Key).  RoCEv2/IPv4 puts the
+ * 4-byte IETH right after the BTH: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 =
+ * byte 54, big-endian. */
+static void expect_ieth_bytes(const struct h_pkt *p, uint32_t rkey)
+{
+    TU_EQ(p->b[54], (rkey >> 24) & 0xFF);
+    TU_EQ(p->b[55], (rkey >> 16) & 0xFF);
+    TU_EQ(p->b[56], (rkey >> 8) & 0xFF);
+    TU_EQ(p->b[57], rkey & 0xFF);
+    TU_EQ(p->ieth, rkey);
+}
+
+static void test_requester_send_with_invalidate(void)
+{
+    struct harness h;
+    h_init(&h, IBE_RC, 2, 7);
+    /* a second region on B, the one the sends will invalidate */
+    uint32_t lkey2 = 0, rkey2 = 0;
+    TU_EQ(ibe_mr_reg(h.e[1], 1, h.buf[1] + 32768, 4096, IBE_ACC_REMOTE_WRITE,
+                     &lkey2, &rkey2), 0);
+    /* control: before the invalidation a write with rkey2 is ACKed */
+    struct ibe_send_wr wr;
+    memset(&wr, 0, sizeof wr);
+    wr.opcode = IBE_WR_RDMA_WRITE;
+    wr.flags = IBE_SEND_SIGNALED;
+    wr.num_sge = 1;
+    wr.sg[0].addr = h.buf[0];
+    wr.sg[0].length = 8;
+    wr.sg[0].lkey = h.lkey[0];
+    wr.remote_addr = h.buf[1] + 32768;
+    wr.rkey = rkey2;
+    TU_EQ(ibe_post_send(h.e[0], h.qp[0], &wr), 0);
+    h_settle(&h);
+    TU_EQ(h_take(&h, P, 256), 1);
+    expect_pkt(&P[0], 0x0A, 100);
+    h_deliver(&h, &P[0]);
+    TU_EQ(h_take(&h, R, 256), 1);
+    TU_EQ(R[0].syndrome, AETH_ACK(R[0].syndrome & 0x1F));
+    h_deliver(&h, &R[0]);
+
+    /* SEND ONLY WITH INVALIDATE: 10 bytes, PSN 101, IETH = rkey2 */
+    h_post_recv(&h, 1, 0, 100);
+    h_post_recv(&h, 1, 1024, 1000);
+    struct ibe_send_wr si = wr;
+    si.opcode = IBE_WR_SEND_INV;
+    si.sg[0].length = 10;
+    si.imm = rkey2;
+    si.wr_id = 0x51;
+    TU_EQ(ibe_post_send(h.e[0], h.qp[0], &si), 0);
+    h_settle(&h);
+    TU_EQ(h_take(&h, P, 256), 1);
+    expect_pkt(&P[0], 0x17, 101);
+    TU_EQ(P[0].paylen, 10);
+    expect_ieth_bytes(&P[0], rkey2);
+    h_deliver(&h, &P[0]);
+    TU_EQ(h_take(&h, R, 256), 1);
+    expect_pkt(&R[0], 0x11, 101);
+    TU_EQ(R[0].syndrome & 0xE0, 0x00);
+    h_deliver(&h, &R[0]);
+    struct ibe_wc wc[8];
+    TU_EQ(h_poll(&h, 0, wc, 8), 2);
+    TU_EQ(wc[1].status, IBE_WC_SUCCESS);
+    TU_EQ(wc[1].opcode, IBE_WR_SEND_INV);
+    TU_EQ(wc[1].wr_id, 0x51);
+    TU_EQ(h_poll(&h, 1, wc, 8), 1);
+    TU_EQ(wc[0].status, IBE_WC_SUCCESS);
+    TU_EQ(wc[0].byte_len, 10);
+    /* the region is gone at the responder */
+    TU_EQ(ibe_mr_dereg(h.e[1], rkey2), -1);
+
+    /* a later RDMA WRITE with that R_Key: NAK remote access (PSN 102) */
+    TU_EQ(ibe_post_send(h.e[0], h.qp[0], &wr), 0);
+    h_settle(&h);
+    TU_EQ(h_take(&h, P, 256), 1);
+    expect_pkt(&P[0], 0x0A, 102);
+    h_deliver(&h, &P[0]);
+    TU_EQ(h_take(&h, R, 256), 1);
+    expect_pkt(&R[0], 0x11, 102);
+    TU_EQ(R[0].syndrome, AETH_NAK(2));
+    h_free(&h);
+
+    /* two packets: 400 bytes = SEND FIRST (256, no IETH) + SEND LAST WITH
+     * INVALIDATE (144, IETH) on PSNs 100, 101; the R_Key is B's main one */
+    h_init(&h, IBE_RC, 2, 7);
+    h_post_recv(&h, 1, 0, 1000);
+    memset(&si, 0, sizeof si);
+    si.opcode = IBE_WR_SEND_INV;
+    si.flags = IBE_SEND_SIGNALED;
+    si.num_sge = 1;
+    si.sg[0].addr = h.buf[0];
+    si.sg[0].length = 400;
+    si.sg[0].lkey = h.lkey[0];
+    si.imm = h.rkey[1];
+    TU_EQ(ibe_post_send(h.e[0], h.qp[0], &si), 0);
+    h_settle(&h);
+    TU_EQ(h_take(&h, P, 256), 2);
+    expect_pkt(&P[0], 0x00, 100);
+    TU_EQ(P[0].paylen, 256);
+    TU_EQ(P[0].ieth, 0);
+    expect_pkt(&P[1], 0x16, 101);
+    TU_EQ(P[1].paylen, 144);
+    expect_ieth_bytes(&P[1], h.rkey[1]);
+    h_deliver(&h, &P[0]);
+    TU_EQ(ibe_mr_dereg(h.e[1], h.rkey[1] ^ 0x01), -1); /* still there: */
+    h_deliver(&h, &P[1]);                              /* (wrong tag) */
+    TU_EQ(h_take(&h, R, 256), 2);
+    expect_pkt(&R[1], 0x11, 101);
+    TU_EQ(h_poll(&h, 1, wc, 8), 1);
+    TU_EQ(wc[0].byte_len, 400);
+    TU_EQ(ibe_mr_dereg(h.e[1], h.rkey[1]), -1);
+    h_free(&h);
+
+    /* UC has no opcode carrying an IETH: the WQEParser's Unsupported
+     * OpCode (IBE_WC_LOC_QP_OP_ERR), nothing on the wire */
+    h_init(&h, IBE_UC, 2, 7);
+    si.sg[0].lkey = h.lkey[0];
+    si.sg[0].addr = h.buf[0];
+    si.sg[0].length = 10;
+    TU_EQ(ibe_post_send(h.e[0], h.qp[0], &si), 0);
+    h_settle(&h);
+    TU_EQ(h_take(&h, P, 256), 0);
+    TU_EQ(h_poll(&h, 0, wc, 8), 1);
+    TU_EQ(wc[0].status, IBE_WC_LOC_QP_OP_ERR);
     h_free(&h);
 }
 
@@ -738,6 +865,7 @@ int main(void)
     test_solicited_fence_icrc_state();
     test_ud_qkey_and_uc();
     test_send_with_invalidate();
+    test_requester_send_with_invalidate();
     test_psn_wrap();
     return tu_done("engine_directed");
 }

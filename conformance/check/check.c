@@ -216,11 +216,8 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     ibw_parse(data, len, link, &p);
     if (!chk_packet(c, &p, truncated))
         return;
-    if (ibw_pkt_has(&p, IBW_HDR_BTH)) {
-        unsigned tr = ibw_opcode_info(p.opcode)->transport;
-        if (tr == IBW_TR_RC || tr == IBW_TR_UC || tr == IBW_TR_XRC)
-            chk_flow_packet(c, &p);
-    }
+    if (ibw_pkt_has(&p, IBW_HDR_BTH))
+        chk_flow_packet(c, &p);
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)

@@ -33,13 +33,14 @@ static uint32_t read_span(uint32_t len, uint32_t pmtu)
     return len ? ceil_div(len, pmtu) : 1;
 }
 
-/* The flow a response from src to dst:qpn answers: bound earlier, or the one
- * unbound flow from dst to src whose PSNs it fits, or a new responses-only
- * flow. */
+/* The flow a response of transport tr from src to dst:qpn answers: bound
+ * earlier, or the one unbound flow of tr from dst to src whose PSNs it fits,
+ * or a new responses-only flow. */
 static struct chk_flow *flow_for_response(struct chk *c,
                                           const struct chk_addr *src,
                                           const struct chk_addr *dst,
-                                          uint32_t qpn, uint32_t psn)
+                                          uint32_t qpn, uint32_t psn,
+                                          unsigned tr)
 {
     struct chk_flow *f = chk_flow_of_response(c, src, dst, qpn);
     if (f)
@@ -48,7 +49,9 @@ static struct chk_flow *flow_for_response(struct chk *c,
     unsigned ncand = 0, nfit = 0;
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *g = &c->flows[i];
-        if (g->s.req_qpn_known || !g->s.resp_qpn_known || g->tr == IBW_TR_UC ||
+        /* Only a flow of the response's transport (never UC, which has
+         * no responses): another is some other QP's. */
+        if (g->s.req_qpn_known || !g->s.resp_qpn_known || g->tr != tr ||
             !chk_addr_eq(&g->s.req, dst) || !chk_addr_eq(&g->s.resp, src))
             continue;
         ncand++;
@@ -513,6 +516,23 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
 }
 
+/* A flow with packets that already tells QP dst:dqp's transport service and
+ * names another: the flow of src's requests to dst:dqp, or the flow whose
+ * responses src sends to dst:dqp (the same QP; an RC QP both requests and
+ * answers).  NULL when none does. */
+static struct chk_flow *other_transport(struct chk *c,
+                                        const struct chk_addr *src,
+                                        const struct chk_addr *dst,
+                                        uint32_t dqp, unsigned tr)
+{
+    struct chk_flow *g[2] = {chk_flow_get(c, src, dst, dqp, 0),
+                             chk_flow_of_response(c, src, dst, dqp)};
+    for (unsigned i = 0; i < 2; i++)
+        if (g[i] && (g[i]->s.requests || g[i]->s.responses) && g[i]->tr != tr)
+            return g[i];
+    return NULL;
+}
+
 void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
 {
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
@@ -521,15 +541,32 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
     uint32_t dqp = ibw_bth_get_destqp(b);
     int is_req = (oi->flags & IBW_OPF_REQUEST) != 0;
     struct chk_flow *f;
-    if (dqp <= 1)
-        return; /* judged by PKT-QP01-UD; no flow to speak of */
+    if (dqp <= 1 || oi->transport == IBW_TR_CNP ||
+        oi->transport == IBW_TR_RESERVED || oi->transport == IBW_TR_MSP)
+        return; /* QP0/1: PKT-QP01-UD; CNP, vendor opcodes: no service type */
     chk_pkt_addrs(p, &src, &dst);
+    /* A QP has one service type: a packet of another is no part of the
+     * flow (fed to it, its headers would be misread), one finding. */
+    f = other_transport(c, &src, &dst, dqp, oi->transport);
+    if (f) {
+        c->cur_flow = f;
+        chk_report(c, CHK_R_FLOW_TRANSPORT,
+                   "%s to QP 0x%06x, which carries %s traffic", oi->name, dqp,
+                   ibw_transport_name(f->tr));
+        return;
+    }
+    /* Datagrams (UD, RD) to QPs no connected flow uses: many peers, no
+     * connection state to follow. */
+    if (oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
+        oi->transport != IBW_TR_XRC)
+        return;
     if (is_req) {
         f = chk_flow_get(c, &src, &dst, dqp, 1);
         if (f && !f->s.requests && !f->s.responses)
             f->tr = oi->transport;
     } else if (oi->flags & IBW_OPF_RESPONSE) {
-        f = flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b));
+        f = flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b),
+                              oi->transport);
         if (f && !f->s.requests && !f->s.responses)
             f->tr = oi->transport;
     } else {

@@ -133,7 +133,8 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated);
 void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
                    struct chk_addr *dst);
 
-/* Flow rules for an RC/UC/XRC packet. */
+/* Flow rules for a packet with a BTH: RC/UC/XRC ones join their flow,
+ * any one is held to the transport of the flows its QP has. */
 void chk_flow_packet(struct chk *c, const struct ibw_pkt *p);
 
 /* Look up / create the flow of requests src -> dst:qpn. */

@@ -162,6 +162,15 @@
       "responses go FIRST..LAST (or ONLY) over exactly those PSNs and carry "  \
       "L bytes.",                                                              \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
+    X(FLOW_TRANSPORT, "FLOW-TRANSPORT", ERROR, FLOW,                         \
+      "Every packet to or from a connected QP uses that QP's transport "       \
+      "service (RC, UC, RD, UD or XRC, the opcode's top three bits; CNPs "     \
+      "aside): requests and responses of a QP pair carry one transport, a "    \
+      "datagram (UD, RD) never reaches a connected QP.",                       \
+      "IBA Vol.1 9.2.1 table 38 (opcode bits 7-5: transport), 9.6 (header "   \
+      "validation: the opcode must suit the destination QP's service type, "   \
+      "a QP attribute fixed at creation)",                                     \
+      "opcode's transport vs the flow's")                                      \
     X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
       "--replay: a response the reference responder sends for a request "      \
       "(ACK for AckReq, NAK, read response, atomic ACK) is in the capture; "   \

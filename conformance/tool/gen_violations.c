@@ -665,6 +665,17 @@ static void bad_read_reissue(struct gen_out *o)
     read_req(o, V2, A, 3, 2048);  /* 6: re-issued at PSN 3, still 2048 bytes */
 }
 
+static void bad_flow_transport(struct gen_out *o)
+{
+    uint8_t dg[32] = {0};
+    prologue(o);                        /* 1-2 RC SEND ONLY + ACK */
+    req(o, V2, A, 0x24, 1, 64);         /* 3 a UC SEND ONLY to the RC QP */
+    ud(o, V2, B, QPN_A, QPN_B, 0x1111, dg, sizeof dg, 0); /* 4 a datagram to
+                                           the RC requester's QP */
+    req(o, V2, A, 0x04, 1, 64);         /* 5 the RC flow goes on */
+    ack(o, V2, B, 1, SYN_ACK, 2);       /* 6 */
+}
+
 static void bad_cm_seq(struct gen_out *o)
 {
     cm_req(o, V2, 3, PSN_A);
@@ -769,6 +780,9 @@ static const struct gen_scenario scenarios[] = {
        bad_resp_match, "finding 2 FLOW-RESP-MATCH\nexit 1\n"),
     SC("bad-flow-read-resp", "READ responses short of the length", ETHERNET,
        bad_read_resp, "finding 6 FLOW-READ-RESP\nexit 1\n"),
+    SC("bad-flow-transport", "UC and UD packets to the QPs of an RC "
+       "connection", ETHERNET, bad_flow_transport,
+       "finding 3 FLOW-TRANSPORT\nfinding 4 FLOW-TRANSPORT\nexit 1\n"),
     SC("bad-cm-seq", "an RTU with the wrong remote ID", ETHERNET, bad_cm_seq,
        "finding 3 CM-SEQ\nexit 1\n"),
     SC("bad-cm-field", "a REQ with path MTU code 7", ETHERNET, bad_cm_field,

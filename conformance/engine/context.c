@@ -1,21 +1,190 @@
 /*
- * context.c - the context manager: QP state and PSN context reads/writes
- * (E2 commands), and the CQ writer that turns completions into CQE bytes
- * in host memory (H4) and raises CQ events (solicited-only arming).
+ * context.c - the context manager (E2): it owns the QP contexts (struct
+ * eng_cxt).  A module asks with a cxt_cmd record (RD_QP_CTX / RD_CQ_CTX
+ * and the OpCode naming its view) and gets a cxt_resp (the command echoed)
+ * followed by its view record (cxt_view_sst / state / npst / cst / rst /
+ * encap), all packed with the records.h packer and carried by the CH_CXT /
+ * CH_CXT_RESP FIFOs.  Writes are a WR_QP_CTX cxt_cmd followed by a
+ * cxt_wr_data (QP state, and the PSN its OpCode names); they are not
+ * answered.  Also the CQ writer (CQEs into host memory, H4; CQ events) and
+ * the receive-queue flush.
  */
 #include "eng.h"
 
-void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
+#include "ibwire/records.h"
+#include "ibwire/wire.h"
+
+#define CXT_PUT(e, ch, id, pfx, from, to, s)                                   \
+    do {                                                                       \
+        uint32_t w_[pfx##_WORDS];                                              \
+        pfx##_pack(&(s), w_);                                                  \
+        eng_push(e, ch, from, to, id, pfx##_format()->name, w_, pfx##_WORDS);  \
+    } while (0)
+#define CXT_GET(e, ch, pfx, s)                                                 \
+    do {                                                                       \
+        uint32_t w_[12];                                                       \
+        eng_pop(e, ch, w_);                                                    \
+        pfx##_unpack(w_, &(s));                                                \
+    } while (0)
+
+static uint8_t pmtu_enum(uint32_t bytes)
 {
-    q->state = IBE_QPS_INIT;
-    q->limit = 16;
-    mq_list_init(&q->swpb);
-    mq_list_init(&q->rpb);
-    mq_list_init(&e->reb_list[q->qpn]);
-    for (int i = 0; i < 3; i++)
-        memset(&q->tm[i], 0, sizeof q->tm[i]);
-    struct rec_cxt c = {2 /* WR_QP_CTX */, 1 /* ALL */, q->qpn, q->state, 0};
-    eng_rec_cxt(e, M_HOST, M_CXT, &c);
+    return (uint8_t)ibw_mtu_bytes_to_enum(bytes ? bytes : 1024);
+}
+
+/* The manager's side of a read: pop the command, push the echo and the
+ * view.  `side` gets what no view field carries (service type, Q_Key). */
+static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
+{
+    struct ibw_cxt_cmd c;
+    CXT_GET(e, CH_CXT, ibw_cxt_cmd, c);
+    const struct eng_qp *x = eng_qp(e, c.qpn);
+    if (!x)
+        abort(); /* modules ask only about existing QPs */
+    struct ibw_cxt_resp echo = {c.qpn, c.opcode, c.type};
+    CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_resp, M_CXT, to, echo);
+    side->type = x->type;
+    side->qkey = x->qkey;
+    if (c.type == CXT_RD_CQ) { /* CST: RequesterRecvControl */
+        struct ibw_cxt_view_cst v;
+        memset(&v, 0, sizeof v);
+        v.state = x->state;
+        v.unacked_psn = x->upsn;
+        v.next_psn = x->npsn;
+        v.remote_qpn = x->c.remote_qpn;
+        v.qp_pd = x->pd;
+        v.cqn = x->scq;
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_cst, M_CXT, to, v);
+        return;
+    }
+    switch (c.opcode) {
+    case CXR_SST: {
+        struct ibw_cxt_view_sst v;
+        memset(&v, 0, sizeof v);
+        v.service_type = x->type;
+        v.dst_qpn = x->c.remote_qpn;
+        v.pkey = x->pkey;
+        v.pmtu = pmtu_enum(x->c.pmtu);
+        v.pd = x->pd;
+        v.sq_entry_sz_log = 8; /* 256-byte slots */
+        v.sq_length = x->sq_depth * ENG_SQ_SLOT;
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_sst, M_CXT, to, v);
+        break;
+    }
+    case CXR_STATE: {
+        struct ibw_cxt_view_state v = {8, x->state, x->sq_depth * ENG_SQ_SLOT};
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_state, M_CXT, to, v);
+        break;
+    }
+    case CXR_NPST: {
+        struct ibw_cxt_view_npst v;
+        memset(&v, 0, sizeof v);
+        v.state = x->state;
+        v.next_psn = x->npsn;
+        v.cqn = x->scq;
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_npst, M_CXT, to, v);
+        break;
+    }
+    case CXR_RST: {
+        struct ibw_cxt_view_rst v;
+        memset(&v, 0, sizeof v);
+        v.state = x->state;
+        v.rnr_timer = x->c.min_rnr_timer;
+        v.expected_psn = x->epsn;
+        v.pkey = x->pkey;
+        v.pmtu = pmtu_enum(x->c.pmtu);
+        v.remote_qpn = x->c.remote_qpn;
+        v.rq_entry_sz_log = 7; /* 128-byte slots */
+        v.qp_pd = x->pd;
+        v.rq_length = x->rq_depth * ENG_RQ_SLOT;
+        v.cqn = x->rcq;
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_rst, M_CXT, to, v);
+        break;
+    }
+    default: { /* ENCAP */
+        struct ibw_cxt_view_encap v;
+        memset(&v, 0, sizeof v);
+        v.pkey = x->pkey;
+        v.src_ip = e->cfg.ipv4;
+        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_encap, M_CXT, to, v);
+        break;
+    }
+    }
+}
+
+void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
+              uint32_t qpn, struct eng_view *v)
+{
+    struct ibw_cxt_cmd c = {qpn, op, type};
+    CXT_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
+    struct eng_view side;
+    serve_read(e, from, &side);
+    struct ibw_cxt_resp echo;
+    CXT_GET(e, CH_CXT_RESP, ibw_cxt_resp, echo);
+    if (echo.qpn != qpn || echo.opcode != op || echo.type != type)
+        abort(); /* the manager answers in order: an engine bug */
+    memset(v, 0, sizeof *v);
+    v->type = side.type;
+    v->qkey = side.qkey;
+    if (type == CXT_RD_CQ) {
+        struct ibw_cxt_view_cst x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_cst, x);
+        v->state = x.state;
+        v->upsn = x.unacked_psn;
+        v->npsn = x.next_psn;
+        v->dqpn = x.remote_qpn;
+        v->pd = x.qp_pd;
+        v->cqn = x.cqn;
+        return;
+    }
+    switch (op) {
+    case CXR_SST: {
+        struct ibw_cxt_view_sst x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_sst, x);
+        v->type = x.service_type;
+        v->dqpn = x.dst_qpn;
+        v->pkey = x.pkey;
+        v->pmtu = ibw_mtu_enum_to_bytes(x.pmtu);
+        v->pd = x.pd;
+        v->sq_len = x.sq_length;
+        break;
+    }
+    case CXR_STATE: {
+        struct ibw_cxt_view_state x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_state, x);
+        v->state = x.state;
+        v->sq_len = x.sq_length;
+        break;
+    }
+    case CXR_NPST: {
+        struct ibw_cxt_view_npst x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_npst, x);
+        v->state = x.state;
+        v->npsn = x.next_psn;
+        v->cqn = x.cqn;
+        break;
+    }
+    case CXR_RST: {
+        struct ibw_cxt_view_rst x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_rst, x);
+        v->state = x.state;
+        v->rnr_timer = x.rnr_timer;
+        v->epsn = x.expected_psn;
+        v->pkey = x.pkey;
+        v->pmtu = ibw_mtu_enum_to_bytes(x.pmtu);
+        v->dqpn = x.remote_qpn;
+        v->pd = x.qp_pd;
+        v->rq_len = x.rq_length;
+        v->cqn = x.cqn;
+        break;
+    }
+    default: {
+        struct ibw_cxt_view_encap x;
+        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_encap, x);
+        v->pkey = x.pkey;
+        break;
+    }
+    }
 }
 
 /* Every receive WQE still posted completes with Flush in Error. */
@@ -34,13 +203,46 @@ void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
     q->recv_active = 0;
 }
 
+void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
+               uint8_t state, uint32_t psn)
+{
+    struct ibw_cxt_cmd c = {qpn, op, CXT_WR_QP};
+    CXT_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
+    struct ibw_cxt_wr_data d = {state, psn & PSN_MASK};
+    CXT_PUT(e, CH_CXT, 2, ibw_cxt_wr_data, from, M_CXT, d);
+    /* the manager's side */
+    CXT_GET(e, CH_CXT, ibw_cxt_cmd, c);
+    CXT_GET(e, CH_CXT, ibw_cxt_wr_data, d);
+    struct eng_qp *x = eng_qp(e, c.qpn);
+    if (!x)
+        abort();
+    switch (c.opcode) {
+    case CXW_UAPST: x->upsn = d.psn; break;
+    case CXW_NPST: x->npsn = d.psn; break;
+    case CXW_EPST: x->epsn = d.psn; break;
+    default: { /* STATE (ALL carries the same word) */
+        x->state = d.state;
+        if (d.state == IBE_QPS_ERR)
+            cxt_flush_rq(e, x); /* receive WQEs complete in error at once */
+        break;
+    }
+    }
+}
+
+void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
+{
+    q->limit = 16;
+    mq_list_init(&q->swpb);
+    mq_list_init(&q->rpb);
+    mq_list_init(&e->reb_list[q->qpn]);
+    for (int i = 0; i < 3; i++)
+        memset(&q->tm[i], 0, sizeof q->tm[i]);
+    cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);
+}
+
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state)
 {
-    q->state = state;
-    struct rec_cxt c = {2 /* WR_QP_CTX */, 5 /* STATE */, q->qpn, state, 0};
-    eng_rec_cxt(e, M_HOST, M_CXT, &c);
-    if (state == IBE_QPS_ERR)
-        cxt_flush_rq(e, q);
+    cxt_write(e, M_HOST, CXW_STATE, q->qpn, state, 0);
 }
 
 void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,

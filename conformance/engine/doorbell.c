@@ -13,13 +13,13 @@ void db_ring(struct ibe_engine *e)
     if (!q)
         return; /* a doorbell for a QP that does not exist is ignored */
     q->sq_db[(db->offset * 16u / ENG_SQ_SLOT) % q->sq_depth] = *db;
-    struct rec_cxt c = {1 /* RD_QP_CTX */, 3 /* SST */, q->qpn, q->state, 0};
-    eng_rec_cxt(e, M_DOORBELL, M_CXT, &c);
+    struct eng_view v;
+    cxt_read(e, M_DOORBELL, CXT_RD_QP, CXR_SST, q->qpn, &v);
     struct rec_sched md = {
-        .opcode = db->opcode, .fence = db->fence, .svc = q->type,
-        .qpn = q->qpn, .dqpn = q->c.remote_qpn, .pd = q->pd, .lkey = 0,
-        .pkey = q->pkey, .pmtu = (uint16_t)eng_pmtu(q),
-        .wqe_size = db->size, .sq_len = q->sq_depth * ENG_SQ_SLOT,
+        .opcode = db->opcode, .fence = db->fence, .svc = v.type,
+        .qpn = q->qpn, .dqpn = v.dqpn, .pd = v.pd, .lkey = 0,
+        .pkey = v.pkey, .pmtu = (uint16_t)v.pmtu,
+        .wqe_size = db->size, .sq_len = v.sq_len,
         .wqe_off = db->offset * 16u};
     rec_sched_put(e, CH_SCHED_IN, M_DOORBELL, M_SCHED, &md);
     sched_push(e);

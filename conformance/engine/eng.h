@@ -151,6 +151,7 @@ struct rpb_elem {
     uint32_t wqe_slot;
     uint8_t wr_opcode;
     uint32_t msg_len, done; /* bytes received so far */
+    uint32_t pmtu;        /* from the request's E13 */
     uint32_t reb_count;   /* scatter entries in the REB list */
     uint8_t signaled;
     uint8_t rereq;        /* re-requested from the middle: the responder */
@@ -199,11 +200,40 @@ struct eng_cq {
 struct rec_db { uint8_t opcode, fence, size; uint32_t offset, qpn; };         /* E1 */
 struct eng_send_shadow { uint64_t wr_id; uint8_t opcode, signaled; };
 
-struct eng_qp {
-    uint8_t valid, type, state;
-    uint32_t qpn, pd, scq, rcq, qkey;
+/* A module's latched E2 view: the fields of its view record, plus the
+ * service type and Q_Key, which only the SST view has (type) or no view
+ * has (Q_Key): the context manager hands them beside the view. */
+struct eng_view {
+    uint8_t type, state, rnr_timer;
     uint16_t pkey;
-    struct ibe_qp_conn c;
+    uint32_t pd, qkey, dqpn, pmtu, npsn, upsn, epsn, cqn, sq_len, rq_len;
+};
+/* E2 codes (hangu-rtl-layouts.md E2). */
+enum { CXT_RD_QP = 1, CXT_WR_QP = 2, CXT_RD_CQ = 7 };
+enum { CXR_ALL = 1, CXR_NPST = 2, CXR_SST = 3, CXR_RST = 4, CXR_STATE = 5,
+       CXR_ENCAP = 6, CXR_CST = 2 /* RD_CQ_CTX */ };
+enum { CXW_ALL = 1, CXW_UAPST = 2, CXW_NPST = 3, CXW_EPST = 4, CXW_STATE = 5 };
+void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
+              uint32_t qpn, struct eng_view *v);
+void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
+               uint8_t state, uint32_t psn);
+
+struct eng_qp {
+    uint8_t valid;
+    uint32_t qpn;
+    /* ---- the QP context (E2): owned by the context manager (context.c).
+     * Modules read it only through RD_QP_CTX / RD_CQ_CTX views and write
+     * it only through WR_QP_CTX + cxt_wr_data; the host's command path
+     * (engine.c: create / connect / modify = the driver's WR_QP_CTX ALL)
+     * fills it.  It stays inside struct eng_qp so that a snapshot of the
+     * QP (conformance/check/replay.c rewinds the responder that way) holds
+     * the context too. */
+    uint8_t type, state;
+    uint32_t pd, scq, rcq, qkey;
+    uint16_t pkey;
+    struct ibe_qp_conn c;   /* remote QPN, PMTU, RNR timer; retry/timeout */
+    uint32_t npsn, upsn, epsn; /* NextPSN, UnAckedPSN, ExpectedPSN */
+    /* ---- end of the context */
     /* SQ ring */
     uint64_t sq_base;
     uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
@@ -216,7 +246,6 @@ struct eng_qp {
     uint32_t rq_depth, rq_pi, rq_ci;
     uint64_t *rq_shadow;
     /* requester */
-    uint32_t npsn;              /* next PSN */
     uint32_t outstanding, limit; /* messages in flight, limit (16/8) */
     uint8_t in_sched, parked, rnr_wait, bad_pending, flushing;
     uint32_t bad_slot; uint8_t bad_code, bad_op;
@@ -229,12 +258,15 @@ struct eng_qp {
     uint8_t rd_retx_valid;       /* a lost read response was already acted on */
     uint32_t rd_retx_psn;        /* ... for the read at this PSN */
     uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
+    /* RequesterTransControl's NextPSN register: latched from its NPST view
+     * (rtc_npst_read) and written back with WR_QP_CTX NPST */
+    uint32_t rtc_npsn;
     /* RequesterTransControl's length counter for the message being cut */
     struct rec_md *seg_md;
     uint8_t *seg_buf;
     uint32_t seg_off, seg_i, seg_n;
     /* responder */
-    uint32_t epsn, msn;
+    uint32_t msn;
     uint8_t nak_armed;          /* a PSN-sequence NAK may be sent */
     uint8_t recv_active;        /* a multi-packet Send is in progress */
     uint32_t recv_bytes;
@@ -260,7 +292,7 @@ enum eng_chan {
     CH_DB, CH_SCHED_IN, CH_PARSER_IN, CH_DATAPACK_IN, CH_RTC_IN, CH_BAD,
     CH_TSET_LOSS, CH_TSET_RNR, CH_TSET_CNP, CH_TEXP_LOSS, CH_TEXP_RNR,
     CH_SEM_CMD, CH_SEM_RESP, CH_RQ_CMD, CH_RQ_RESP, CH_REQPKT_IN, CH_EXEC_IN,
-    CH_RRC_IN, CH_RESPPKT_IN, CH_CXT, CH_VTP_CMD, CH_VTP_RESP, CH_DMA, CH_MQ,
+    CH_RRC_IN, CH_RESPPKT_IN, CH_CXT, CH_CXT_RESP, CH_VTP_CMD, CH_VTP_RESP, CH_DMA, CH_MQ,
     CH_WAT, CH_TENTRY, CH_IND, CH_TX_STREAM, CH_TX_LINK, CH_RX_LINK,
     CH_RX_STREAM, CH_COUNT
 };
@@ -288,6 +320,7 @@ struct ibe_engine {
     uint64_t mem_top;
     struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
+    struct eng_view ee_view;        /* ExecutionEngine's latched RST view */
     struct eng_cq cq[ENG_MAX_CQ];
     uint32_t ncq;
     /* scheduler: Q1 (new doorbells) and Q2 (QPs with more WQEs) */
@@ -324,10 +357,6 @@ static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
         return NULL;
     return &e->qp[qpn];
 }
-static inline uint32_t eng_pmtu(const struct eng_qp *q)
-{
-    return q->c.pmtu ? q->c.pmtu : 1024;
-}
 
 /* ------------------------------------------------------------------ */
 /* records handed between modules (records.c does the trace)          */
@@ -347,9 +376,9 @@ struct rec_bad { uint32_t qpn; uint8_t errtype, opcode; uint32_t wqe_off; }; /* 
 struct rec_tset { uint8_t op; uint32_t qpn; uint8_t counter, value; uint8_t which; }; /* E5 */
 struct rec_texp { uint8_t event; uint32_t qpn; uint8_t which; };           /* E6 */
 struct rec_sem { uint8_t op, num; uint32_t qpn, len, key; uint64_t va; };   /* E8/E9 */
-struct rec_rq { uint8_t op; uint8_t code; uint32_t qpn, len, key; uint64_t va; uint32_t wqe_off; }; /* E10/E11 */
+struct rec_rq { uint8_t op; uint8_t code; uint32_t qpn, len, key; uint64_t va; uint32_t wqe_off;
+                uint32_t pd, rq_len; /* FETCH: from the ExecutionEngine's view */ }; /* E10/E11 */
 struct rec_resp { struct eng_hdr h; uint8_t pmtu_enum; uint32_t msgsize; }; /* E20 */
-struct rec_cxt { uint8_t type, op; uint32_t qpn; uint8_t state; uint32_t psn; }; /* E2 */
 
 enum { SEM_FETCH = 0, SEM_UPDATE = 1, SEM_RELEASE = 2, SEM_FLUSH = 4 };
 enum { RQ_FETCH = 0, RQ_UPDATE = 1, RQ_RELEASE_ENTRY = 2, RQ_RELEASE_WQE = 3,
@@ -406,7 +435,6 @@ int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h);
 void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len);
 void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
 
-void eng_rec_cxt(struct ibe_engine *e, int from, int to, const struct rec_cxt *r);
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
                  uint32_t len, uint8_t tag);
 void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,

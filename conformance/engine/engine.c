@@ -188,7 +188,7 @@ int ibe_qp_connect(struct ibe_engine *e, uint32_t qpn,
     if (!q || !ibw_mtu_bytes_to_enum(c->pmtu))
         return -1;
     q->c = *c;
-    q->npsn = c->sq_psn & PSN_MASK;
+    q->npsn = q->upsn = c->sq_psn & PSN_MASK;
     q->epsn = c->rq_psn & PSN_MASK;
     q->limit = c->max_outstanding ? c->max_outstanding : 16;
     q->nak_armed = 1;

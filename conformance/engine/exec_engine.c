@@ -16,6 +16,22 @@
 
 #include "ibwire/wire.h"
 
+/* The RST view latched when a request arrives (RD_QP_CTX RST); the
+ * ExpectedPSN and state it changes are written back with WR_QP_CTX. */
+#define EV (e->ee_view)
+
+static void set_epsn(struct ibe_engine *e, const struct eng_qp *q, uint32_t psn)
+{
+    EV.epsn = psn & PSN_MASK;
+    cxt_write(e, M_EXEC, CXW_EPST, q->qpn, EV.state, EV.epsn);
+}
+
+static void set_error(struct ibe_engine *e, const struct eng_qp *q)
+{
+    EV.state = IBE_QPS_ERR;
+    cxt_write(e, M_EXEC, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
+}
+
 static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
                     uint32_t psn, uint8_t syndrome, const uint8_t *payload,
                     uint32_t len, uint64_t orig)
@@ -23,14 +39,14 @@ static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
     struct rec_resp r;
     memset(&r, 0, sizeof r);
     r.h.opcode = opcode;
-    r.h.pkey = q->pkey;
-    r.h.destqp = q->c.remote_qpn;
+    r.h.pkey = EV.pkey;
+    r.h.destqp = EV.dqpn;
     r.h.psn = psn & PSN_MASK;
     r.h.syndrome = syndrome;
     r.h.msn = q->msn & PSN_MASK;
     r.h.orig = orig;
     r.h.paylen = len;
-    r.pmtu_enum = (uint8_t)ibw_mtu_bytes_to_enum(eng_pmtu(q));
+    r.pmtu_enum = (uint8_t)ibw_mtu_bytes_to_enum(EV.pmtu);
     r.msgsize = len;
     resppkt_send(e, &r, payload);
 }
@@ -44,13 +60,13 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
 {
     if (code == IBW_NAK_PSN_SEQ_ERROR)
         e->st.seq_naks_tx++;
-    respond(e, q, OP_ACK, q->epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
+    respond(e, q, OP_ACK, EV.epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
 }
 
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
-    respond(e, q, OP_ACK, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, q->c.min_rnr_timer),
+    respond(e, q, OP_ACK, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }
 
@@ -58,7 +74,7 @@ static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
                            uint64_t va, uint32_t len)
 {
-    uint32_t pmtu = eng_pmtu(q);
+    uint32_t pmtu = EV.pmtu;
     uint32_t n = len ? (len + pmtu - 1) / pmtu : 1;
     uint8_t buf[4096];
     for (uint32_t i = 0; i < n; i++) {
@@ -81,7 +97,7 @@ static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
         uint32_t room = s->length - q->rsg_off;
         uint32_t n = len < room ? len : room;
         if (n) {
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, q->pd, s->lkey,
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, EV.pd, s->lkey,
                           s->addr + q->rsg_off, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
                 return false;
             eng_dma_write(e, M_EXEC, s->addr + q->rsg_off, p, n);
@@ -91,13 +107,13 @@ static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
         q->rsg_off += n;
         q->recv_bytes += n;
         if (q->rsg_off == s->length) {
-            struct rec_rq c = {RQ_RELEASE_ENTRY, 0, q->qpn, 0, 0, 0, 0}, r;
+            struct rec_rq c = {RQ_RELEASE_ENTRY, 0, q->qpn, 0, 0, 0, 0, 0, 0}, r;
             rqm_cmd(e, &c, &r);
             q->rsg_i++;
             q->rsg_off = 0;
         } else {
             struct rec_rq c = {RQ_UPDATE, 0, q->qpn, s->length - q->rsg_off,
-                               s->lkey, s->addr + q->rsg_off, 0}, r;
+                               s->lkey, s->addr + q->rsg_off, 0, 0, 0}, r;
             rqm_cmd(e, &c, &r);
         }
     }
@@ -117,16 +133,16 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     wc.has_imm = (f & OPF_IMM) != 0;
     wc.imm = h->imm;
     wc.solicited = h->se;
-    wc.src_qp = q->type == IBE_UD ? h->srcqp : q->c.remote_qpn;
+    wc.src_qp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
     uint32_t idx = q->rq_ci % q->rq_depth;
-    struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0}, r;
+    struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0, 0, 0}, r;
     rqm_cmd(e, &c, &r);
-    cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
+    cxt_cq_push(e, EV.cqn, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
 }
 
 static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)
 {
-    struct rec_rq c = {RQ_FETCH, 0, q->qpn, 0, 0, 0, 0}, r;
+    struct rec_rq c = {RQ_FETCH, 0, q->qpn, 0, 0, 0, 0, EV.pd, EV.rq_len}, r;
     return rqm_cmd(e, &c, &r);
 }
 
@@ -134,8 +150,8 @@ static void ud_request(struct ibe_engine *e, struct eng_qp *q,
                        const struct eng_hdr *h, const uint8_t *p)
 {
     uint32_t op = h->opcode & 0x1F;
-    if ((op != OP_SEND_ONLY && op != OP_SEND_ONLY_IMM) || h->qkey != q->qkey ||
-        h->paylen > eng_pmtu(q))
+    if ((op != OP_SEND_ONLY && op != OP_SEND_ONLY_IMM) || h->qkey != EV.qkey ||
+        h->paylen > EV.pmtu)
         return; /* UD: silently dropped */
     if (fetch_wqe(e, q) == RQR_INVALID_WQE)
         return;
@@ -148,9 +164,9 @@ static void ud_request(struct ibe_engine *e, struct eng_qp *q,
 }
 
 /* UC: no ACKs; a gap drops the message in progress, which never completes. */
-static bool uc_sequence(struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
+static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
 {
-    int32_t d = psn_diff(h->psn, q->epsn);
+    int32_t d = psn_diff(h->psn, EV.epsn);
     if (d < 0)
         return false; /* an old or duplicated packet */
     if (d > 0) {
@@ -163,7 +179,7 @@ static bool uc_sequence(struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
         q->recv_active = 0;
         q->rsg_n = 0;
     }
-    q->epsn = psn_add(h->psn, 1);
+    set_epsn(e, q, psn_add(h->psn, 1));
     return !q->uc_drop;
 }
 
@@ -174,35 +190,34 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
     struct eng_qp *q = eng_qp(e, h->destqp);
     if (!q)
         abort(); /* the HeaderParser checked the QP */
-    struct rec_cxt cx = {1 /* RD_QP_CTX */, 4 /* RST */, q->qpn, q->state, q->epsn};
-    eng_rec_cxt(e, M_EXEC, M_CXT, &cx);
-    if (q->state != IBE_QPS_RTR && q->state != IBE_QPS_RTS)
+    cxt_read(e, M_EXEC, CXT_RD_QP, CXR_RST, q->qpn, &EV);
+    if (EV.state != IBE_QPS_RTR && EV.state != IBE_QPS_RTS)
         return;
     uint8_t svc = (uint8_t)(h->opcode & 0xE0);
-    if ((q->type == IBE_RC && svc != OP_RC) || (q->type == IBE_UC && svc != OP_UC) ||
-        (q->type == IBE_UD && svc != OP_UD))
+    if ((EV.type == IBE_RC && svc != OP_RC) || (EV.type == IBE_UC && svc != OP_UC) ||
+        (EV.type == IBE_UD && svc != OP_UD))
         return;
     if (h->fecn) {
         struct rec_resp r;
         memset(&r, 0, sizeof r);
         r.h.opcode = OP_CNP;
-        r.h.pkey = q->pkey;
-        r.h.destqp = q->type == IBE_UD ? h->srcqp : q->c.remote_qpn;
+        r.h.pkey = EV.pkey;
+        r.h.destqp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
         r.h.becn = 1;
         e->st.cnp_tx++;
         resppkt_send(e, &r, NULL);
     }
-    if (q->type == IBE_UD) {
+    if (EV.type == IBE_UD) {
         ud_request(e, q, h, p);
         return;
     }
     uint32_t f = eng_opflags(h->opcode);
     uint8_t op = h->opcode & 0x1F;
-    uint32_t pmtu = eng_pmtu(q);
-    bool rc = q->type == IBE_RC;
+    uint32_t pmtu = EV.pmtu;
+    bool rc = EV.type == IBE_RC;
 
     if (rc) {
-        int32_t d = psn_diff(h->psn, q->epsn);
+        int32_t d = psn_diff(h->psn, EV.epsn);
         if (d > 0) { /* invalid region: one NAK per gap */
             if (q->nak_armed) {
                 q->nak_armed = 0;
@@ -213,7 +228,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         if (d < 0) { /* duplicate region */
             e->st.dup_requests++;
             if (op == OP_READ_REQ) {
-                if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, q->pd, h->rkey, h->va,
+                if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va,
                               h->dmalen, IBE_ACC_REMOTE_READ) == XL_OK)
                     read_responses(e, q, h->psn, h->va, h->dmalen);
             } else if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
@@ -224,13 +239,13 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
                         break;
                     }
             } else {
-                respond(e, q, OP_ACK, psn_add(q->epsn, PSN_MASK), ack_syndrome(q),
+                respond(e, q, OP_ACK, psn_add(EV.epsn, PSN_MASK), ack_syndrome(q),
                         NULL, 0, 0);
             }
             return;
         }
         q->nak_armed = 1;
-    } else if (!uc_sequence(q, h, f)) {
+    } else if (!uc_sequence(e, q, h, f)) {
         return;
     }
 
@@ -251,20 +266,20 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
     }
 
     if (op == OP_READ_REQ) {
-        if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, q->pd, h->rkey, h->va, h->dmalen,
+        if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                       IBE_ACC_REMOTE_READ) != XL_OK) {
             nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
             return;
         }
         uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
-        q->epsn = psn_add(q->epsn, n);
+        set_epsn(e, q, psn_add(EV.epsn, n));
         q->msn++;
         read_responses(e, q, h->psn, h->va, h->dmalen);
         return;
     }
     if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
         if ((h->va & 7) ||
-            eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, h->rkey, h->va, 8,
+            eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, 8,
                       IBE_ACC_REMOTE_ATOMIC) != XL_OK) {
             nak(e, q, (h->va & 7) ? IBW_NAK_INVALID_REQUEST : IBW_NAK_REMOTE_ACCESS_ERROR);
             return;
@@ -283,7 +298,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         q->acache[q->acache_next].orig = orig;
         q->acache[q->acache_next].valid = 1;
         q->acache_next = (q->acache_next + 1) % ENG_ATOMIC_CACHE;
-        q->epsn = psn_add(q->epsn, 1);
+        set_epsn(e, q, psn_add(EV.epsn, 1));
         q->msn++;
         respond(e, q, OP_ATOMIC_ACK, h->psn, ack_syndrome(q), NULL, 0, orig);
         return;
@@ -305,7 +320,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
             if (rc) {
                 nak(e, q, IBW_NAK_REMOTE_OP_ERROR);
                 recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
-                cxt_set_state(e, q, IBE_QPS_ERR);
+                set_error(e, q);
             } else {
                 q->uc_drop = 1;
                 q->recv_active = 0;
@@ -316,7 +331,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         if (last) {
             if (f & OPF_IETH) { /* Send with Invalidate: the R_Key goes */
                 const struct eng_mr *m = &e->mr[(h->imm >> 8) % ENG_MAX_MR];
-                if (m->valid && m->key == h->imm && m->pd == q->pd)
+                if (m->valid && m->key == h->imm && m->pd == EV.pd)
                     ibe_mr_dereg(e, h->imm);
             }
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RECV);
@@ -325,7 +340,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         uint32_t rkey;
         uint64_t va;
         if (f & (OPF_FIRST | OPF_ONLY)) {
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, h->rkey, h->va, h->dmalen,
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                           IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen) {
                 if (rc)
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
@@ -339,7 +354,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
             q->rsg_n = 0;
         } else {
             wat_read(e, q->qpn, &rkey, &va);
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, q->pd, rkey, va, h->paylen,
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, rkey, va, h->paylen,
                           IBE_ACC_REMOTE_WRITE) != XL_OK) {
                 if (rc)
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
@@ -364,7 +379,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RDMA_WRITE_IMM);
     }
     if (rc) {
-        q->epsn = psn_add(q->epsn, 1);
+        set_epsn(e, q, psn_add(EV.epsn, 1));
         if (last)
             q->msn++;
         if (h->ackreq)

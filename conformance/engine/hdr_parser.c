@@ -29,7 +29,10 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         return;
     }
     struct eng_qp *q = eng_qp(e, h.destqp);
-    if (!q || h.destqp < 2 || !pkey_ok(h.pkey, q->pkey)) {
+    struct eng_view v;
+    if (q && h.destqp >= 2) /* the P_Key: the frame-encapsulation view */
+        cxt_read(e, M_HDRPARSER, CXT_RD_QP, CXR_ENCAP, q->qpn, &v);
+    if (!q || h.destqp < 2 || !pkey_ok(h.pkey, v.pkey)) {
         e->st.malformed_drops++;
         return;
     }

@@ -319,12 +319,9 @@ void rec_rq_put(struct ibe_engine *e, int is_resp, const struct rec_rq *r)
     struct ibw_rwm_cmd c = {r->op, r->qpn};
     ibw_rwm_cmd_pack(&c, w);
     if (r->op == RQ_FETCH) {
-        struct eng_qp *q = eng_qp(e, r->qpn);
-        if (q) {
-            ibw_rwm_cmd_fetch_set_pd(w, q->pd);
-            ibw_rwm_cmd_fetch_set_rq_length(w, q->rq_depth * ENG_RQ_SLOT);
-            ibw_rwm_cmd_fetch_set_rq_entry_sz_log(w, 7); /* 128-byte slots */
-        }
+        ibw_rwm_cmd_fetch_set_pd(w, r->pd);
+        ibw_rwm_cmd_fetch_set_rq_length(w, r->rq_len);
+        ibw_rwm_cmd_fetch_set_rq_entry_sz_log(w, 7); /* 128-byte slots */
     } else if (r->op == RQ_UPDATE) {
         ibw_rwm_cmd_update_set_length(w, r->len);
         ibw_rwm_cmd_update_set_lkey(w, r->key);
@@ -352,6 +349,10 @@ void rec_rq_get(struct ibe_engine *e, int is_resp, struct rec_rq *r)
     eng_pop(e, CH_RQ_CMD, w);
     r->op = (uint8_t)ibw_rwm_cmd_get_op(w);
     r->qpn = (uint32_t)ibw_rwm_cmd_get_qpn(w);
+    if (r->op == RQ_FETCH) {
+        r->pd = (uint32_t)ibw_rwm_cmd_fetch_get_pd(w);
+        r->rq_len = (uint32_t)ibw_rwm_cmd_fetch_get_rq_length(w);
+    }
     if (r->op == RQ_UPDATE) {
         r->len = (uint32_t)ibw_rwm_cmd_update_get_length(w);
         r->key = (uint32_t)ibw_rwm_cmd_update_get_lkey(w);
@@ -431,12 +432,6 @@ void rec_resp_get(struct ibe_engine *e, struct rec_resp *r)
     r->msgsize = s.msg_size;
     r->h.msn = s.msn;
     r->h.syndrome = s.syndrome;
-}
-
-void eng_rec_cxt(struct ibe_engine *e, int from, int to, const struct rec_cxt *r)
-{
-    struct ibw_cxt_cmd s = {r->qpn, r->op, r->type};
-    ANNOUNCE(e, CH_CXT, 2, ibw_cxt_cmd, from, to, s);
 }
 
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,

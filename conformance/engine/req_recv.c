@@ -163,7 +163,7 @@ static void fail_head(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
         q->seg_md = NULL;
         q->seg_buf = NULL;
     }
-    cxt_set_state(e, q, IBE_QPS_ERR);
+    cxt_write(e, M_REQRECV, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
     rrc_flush_sq(e, q);
 }
 
@@ -187,7 +187,7 @@ void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
         return;
     q->bad_pending = 0;
     rtc_complete(e, q, q->bad_slot, q->bad_op, bad_status(q->bad_code), 0, 0);
-    cxt_set_state(e, q, IBE_QPS_ERR);
+    cxt_write(e, M_REQRECV, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
     rrc_flush_sq(e, q);
 }
 
@@ -352,7 +352,7 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     bool want_atomic = r->wr_opcode != IBE_WR_RDMA_READ;
     if (want_atomic != atomic)
         return;
-    uint32_t pmtu = eng_pmtu(q), remain = r->msg_len - r->done;
+    uint32_t pmtu = r->pmtu, remain = r->msg_len - r->done;
     uint8_t orig[8];
     const uint8_t *data = payload;
     uint32_t len = h->paylen;
@@ -399,13 +399,15 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
     struct eng_qp *q = eng_qp(e, h->destqp);
     if (!q)
         abort(); /* the HeaderParser checked the QP */
-    if (q->state != IBE_QPS_RTS || q->type != IBE_RC)
+    struct eng_view v; /* CST: state, NextPSN (and the service type) */
+    cxt_read(e, M_REQRECV, CXT_RD_CQ, CXR_CST, q->qpn, &v);
+    if (v.state != IBE_QPS_RTS || v.type != IBE_RC)
         return;
     uint32_t upsn;
     int kind = eng_upsn(e, q, &upsn);
     if (!kind)
         return; /* nothing outstanding: a duplicate */
-    if (psn_diff(h->psn, upsn) < 0 || psn_diff(h->psn, q->npsn) >= 0)
+    if (psn_diff(h->psn, upsn) < 0 || psn_diff(h->psn, v.npsn) >= 0)
         return; /* duplicate or invalid region */
     if (h->opcode == OP_ACK) {
         if (ibw_aeth_syndrome_kind(h->syndrome) == IBW_AETH_ACK)
@@ -420,7 +422,11 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
 void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
 {
     struct eng_qp *q = eng_qp(e, ev->qpn);
-    if (!q || q->state != IBE_QPS_RTS)
+    if (!q)
+        return;
+    struct eng_view v;
+    cxt_read(e, M_REQRECV, CXT_RD_CQ, CXR_CST, q->qpn, &v);
+    if (v.state != IBE_QPS_RTS)
         return;
     uint32_t upsn;
     if (ev->which == TM_LOSS) {

@@ -32,6 +32,20 @@ static uint8_t svc_bits(uint8_t type)
     return type == IBE_UC ? OP_UC : type == IBE_UD ? OP_UD : OP_RC;
 }
 
+/* NPST view: state (and the service type beside it); latches NextPSN. */
+static void npst_read(struct ibe_engine *e, struct eng_qp *q, struct eng_view *v)
+{
+    cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, v);
+    q->rtc_npsn = v->npsn;
+}
+
+/* Write the NextPSN register back when it moved. */
+static void npst_write(struct ibe_engine *e, struct eng_qp *q, const struct eng_view *v)
+{
+    if (q->rtc_npsn != v->npsn)
+        cxt_write(e, M_REQTRANS, CXW_NPST, q->qpn, v->state, q->rtc_npsn);
+}
+
 static uint32_t npkts(uint32_t len, uint32_t pmtu)
 {
     return len ? (len + pmtu - 1) / pmtu : 1;
@@ -50,9 +64,11 @@ void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
     wc.status = status;
     wc.opcode = opcode;
     wc.byte_len = len;
+    struct eng_view v; /* the CQN */
+    cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     /* Every WQE yields a CQE here (the sim counts them); the signalled flag
      * is carried for the CQE's consumer. */
-    cxt_cq_push(e, q->scq, &wc, idx * ENG_SQ_SLOT, 1, q->qpn, opcode & 0x1F);
+    cxt_cq_push(e, v.cqn, &wc, idx * ENG_SQ_SLOT, 1, q->qpn, opcode & 0x1F);
 }
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
@@ -67,9 +83,10 @@ static void fill_common(const struct eng_qp *q, const struct rec_md *md,
                         struct eng_hdr *h)
 {
     memset(h, 0, sizeof *h);
-    h->pkey = q->pkey;
+    (void)q;
+    h->pkey = (uint16_t)md->pkey;
     h->destqp = md->dqpn;
-    h->ackreq = q->type == IBE_RC;
+    h->ackreq = md->svc == IBE_RC;
 }
 
 /* Build packet i of the message being cut; returns its payload length. */
@@ -78,9 +95,9 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
 {
     fill_common(q, md, h);
     uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
-    h->opcode = (uint8_t)(svc_bits(q->type) | seg_opcode(md->opcode, i, n));
-    h->psn = q->npsn;
-    q->npsn = psn_add(q->npsn, 1);
+    h->opcode = (uint8_t)(svc_bits(md->svc) | seg_opcode(md->opcode, i, n));
+    h->psn = q->rtc_npsn;
+    q->rtc_npsn = psn_add(q->rtc_npsn, 1);
     h->paylen = len;
     uint32_t f = eng_opflags(h->opcode);
     if (f & OPF_RETH) {
@@ -122,8 +139,10 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
         free(payload);
         return;
     }
-    if (q->type != IBE_RC) {
+    if (md->svc != IBE_RC) {
         /* UC/UD: no buffering, no acknowledgement; done once sent. */
+        struct eng_view v;
+        npst_read(e, q, &v);
         uint32_t n = npkts(md->msgsize, md->pmtu), off = 0;
         for (uint32_t i = 0; i < n; i++) {
             struct eng_hdr h;
@@ -131,6 +150,7 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
             reqpkt_send(e, M_REQTRANS, &h, payload ? payload + off : NULL);
             off += len;
         }
+        npst_write(e, q, &v);
         rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_SUCCESS, md->msgsize, 0);
         free(payload);
         return;
@@ -159,11 +179,24 @@ static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
     sched_wake(e, q);
 }
 
+static void resume(struct ibe_engine *e, struct eng_qp *q);
+
 void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 {
-    struct rec_md *md = q->seg_md;
-    if (!md || q->state != IBE_QPS_RTS || q->rec_active)
+    if (!q->seg_md || q->rec_active)
         return;
+    struct eng_view v;
+    npst_read(e, q, &v);
+    if (v.state != IBE_QPS_RTS)
+        return;
+    resume(e, q);
+    npst_write(e, q, &v);
+}
+
+/* Cut (more of) the message in seg_md, PSNs from the rtc_npsn register. */
+static void resume(struct ibe_engine *e, struct eng_qp *q)
+{
+    struct rec_md *md = q->seg_md;
     if (md->fence && q->rpb.count)
         return; /* fence: wait for earlier reads and atomics */
     if (md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
@@ -174,7 +207,8 @@ void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
         struct rpb_elem *r = &e->rpb[ri];
         memset(r, 0, sizeof *r);
         fill_common(q, md, &r->h);
-        r->h.psn = q->npsn;
+        r->h.psn = q->rtc_npsn;
+        r->pmtu = md->pmtu;
         r->h.va = md->raddr;
         r->h.rkey = md->rkey;
         if (md->opcode == IBE_WR_RDMA_READ) {
@@ -187,7 +221,7 @@ void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
             r->h.cmp = md->cmp;
             r->npsn = 1;
         }
-        q->npsn = psn_add(q->npsn, r->npsn);
+        q->rtc_npsn = psn_add(q->rtc_npsn, r->npsn);
         r->wqe_slot = md->wqe_off;
         r->wr_opcode = md->opcode;
         r->msg_len = md->msgsize;
@@ -208,7 +242,7 @@ void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
     while (q->seg_i < q->seg_n) {
         uint32_t upsn;
         if (!e->swpb_pool.nfree ||
-            (eng_upsn(e, q, &upsn) && psn_diff(q->npsn, upsn) >= ENG_WINDOW))
+            (eng_upsn(e, q, &upsn) && psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
         uint32_t si = mq_alloc(&e->swpb_pool, &q->swpb);
         struct swpb_elem *s = &e->swpb[si];
@@ -234,11 +268,13 @@ bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
     (void)e;
     if (q->seg_md)
         return false;
-    if (q->state != IBE_QPS_RTS)
+    struct eng_view v;
+    cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
+    if (v.state != IBE_QPS_RTS)
         return true; /* the parser flushes it */
     if (q->rnr_wait || q->bad_pending || q->rec_active)
         return false;
-    if (q->type == IBE_RC && q->outstanding >= q->limit)
+    if (v.type == IBE_RC && q->outstanding >= q->limit)
         return false;
     return true;
 }
@@ -249,7 +285,8 @@ static uint32_t rpb_span(const struct ibe_engine *e, const struct eng_qp *q,
     (void)e;
     if (r->wr_opcode != IBE_WR_RDMA_READ)
         return 1;
-    return npkts(r->msg_len - r->done, eng_pmtu(q));
+    (void)q;
+    return npkts(r->msg_len - r->done, r->pmtu);
 }
 
 int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn)
@@ -342,6 +379,8 @@ void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
     else if (!q->rec_active)
         q->rec_next = psn;
     q->rec_active = 1;
-    q->rec_end = q->npsn;
+    struct eng_view v;
+    cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
+    q->rec_end = v.npsn;
     rtc_pump(e, q);
 }

@@ -11,13 +11,13 @@
 
 enum { WINDOW = 512 };
 
-static void fetch_window(struct ibe_engine *e, struct eng_qp *q)
+static void fetch_window(struct ibe_engine *e, struct eng_qp *q, uint32_t pd)
 {
     uint64_t off = (uint64_t)(q->rq_ci % q->rq_depth) * ENG_RQ_SLOT;
     uint64_t ring = (uint64_t)q->rq_depth * ENG_RQ_SLOT;
     uint32_t n = (uint32_t)(ring - off < WINDOW ? ring - off : WINDOW);
     memset(q->win, 0, sizeof q->win);
-    eng_xlate(e, M_RQWQE, XL_RD_WQE, 3, q->pd, 0, q->rq_base + off, n, 0);
+    eng_xlate(e, M_RQWQE, XL_RD_WQE, 3, pd, 0, q->rq_base + off, n, 0);
     eng_dma_read(e, M_RQWQE, q->rq_base + off, q->win, n);
     q->win_slot = q->rq_ci;
     q->win_pi = q->rq_pi;
@@ -48,11 +48,12 @@ int rqm_cmd(struct ibe_engine *e, const struct rec_rq *out, struct rec_rq *answe
         uint64_t base = (uint64_t)(q->win_slot % q->rq_depth) * ENG_RQ_SLOT;
         if (!q->win_valid || rel * ENG_RQ_SLOT + ENG_RQ_SLOT > WINDOW ||
             base + (uint64_t)rel * ENG_RQ_SLOT >= ring || q->rq_ci - q->win_slot >= q->win_pi - q->win_slot) {
-            fetch_window(e, q);
+            fetch_window(e, q, cmd->pd);
             rel = 0;
         }
         if (hf_split_recv_wqe(q->win + rel * ENG_RQ_SLOT, WINDOW - rel * ENG_RQ_SLOT,
-                              q->type, q->rsg, &q->rsg_n)) {
+                              IBE_RC /* a receive WQE reads alike for every
+                                        service */, q->rsg, &q->rsg_n)) {
             resp->code = RQR_INVALID_WQE;
             break;
         }

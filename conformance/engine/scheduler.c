@@ -52,11 +52,15 @@ static void sched_run(void *ctx, uint64_t arg)
         }
         uint32_t slot = q->sq_hw % q->sq_depth;
         const struct rec_db *db = &q->sq_db[slot];
+        /* the scheduler re-reads the send context (SST) as
+         * DoorbellProcessing did for the E12 it passes on */
+        struct eng_view v;
+        cxt_read(e, M_SCHED, CXT_RD_QP, CXR_SST, q->qpn, &v);
         struct rec_sched md = {
-            .opcode = db->opcode, .fence = db->fence, .svc = q->type, .qpn = q->qpn,
-            .dqpn = q->c.remote_qpn, .pd = q->pd, .pkey = q->pkey,
-            .pmtu = (uint16_t)eng_pmtu(q), .wqe_size = db->size,
-            .sq_len = q->sq_depth * ENG_SQ_SLOT, .wqe_off = slot * ENG_SQ_SLOT};
+            .opcode = db->opcode, .fence = db->fence, .svc = v.type, .qpn = q->qpn,
+            .dqpn = v.dqpn, .pd = v.pd, .pkey = v.pkey,
+            .pmtu = (uint16_t)v.pmtu, .wqe_size = db->size,
+            .sq_len = v.sq_len, .wqe_off = slot * ENG_SQ_SLOT};
         q->db_pending--;
         rec_sched_put(e, CH_PARSER_IN, M_SCHED, M_PARSER, &md);
         parser_take(e);

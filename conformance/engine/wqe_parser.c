@@ -33,30 +33,31 @@ void parser_take(struct ibe_engine *e)
     struct eng_qp *q = eng_qp(e, sm->qpn);
     if (!q)
         abort(); /* the scheduler only schedules existing QPs */
-    struct rec_cxt c = {1 /* RD_QP_CTX */, 5 /* STATE */, q->qpn, q->state, 0};
-    eng_rec_cxt(e, M_PARSER, M_CXT, &c);
+    struct eng_view v;
+    cxt_read(e, M_PARSER, CXT_RD_QP, CXR_STATE, q->qpn, &v);
+    /* the rest of what the parser needs comes with E12 */
     uint8_t wqe[ENG_SQ_SLOT];
-    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sq_hw == 0 ? 1 : 2, q->pd, 0,
+    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sq_hw == 0 ? 1 : 2, sm->pd, 0,
               q->sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
     eng_dma_read(e, M_PARSER, q->sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
 
     struct rec_md md;
     memset(&md, 0, sizeof md);
     uint32_t rqpn = 0, rqkey = 0;
-    int bad = hf_read_send_wqe(wqe, sizeof wqe, q->type, sm->opcode,
+    int bad = hf_read_send_wqe(wqe, sizeof wqe, sm->svc, sm->opcode,
                                (uint8_t)sm->wqe_size, sm->fence, &md, &rqpn, &rqkey);
-    md.svc = q->type;
-    md.pmtu = eng_pmtu(q);
+    md.svc = sm->svc;
+    md.pmtu = sm->pmtu;
     md.sqpn = q->qpn;
-    md.dqpn = q->type == IBE_UD ? rqpn : q->c.remote_qpn;
+    md.dqpn = sm->svc == IBE_UD ? rqpn : sm->dqpn;
     md.qkey = rqkey;
-    md.pd = q->pd;
-    md.pkey = q->pkey;
+    md.pd = sm->pd;
+    md.pkey = sm->pkey;
     md.wqe_off = sm->wqe_off / ENG_SQ_SLOT; /* the slot: what the CQE names */
 
-    if (q->state != IBE_QPS_RTS) {
+    if (v.state != IBE_QPS_RTS) {
         md.reqstate = RS_QP_STATE;
-    } else if (bad || !op_allowed(q->type, md.opcode)) {
+    } else if (bad || !op_allowed(sm->svc, md.opcode)) {
         md.reqstate = RS_OPCODE;
     } else {
         bool rd = md.opcode == IBE_WR_RDMA_READ || md.opcode == IBE_WR_ATOMIC_CS ||
@@ -65,14 +66,14 @@ void parser_take(struct ibe_engine *e)
             for (unsigned i = 0; i < md.nent && !md.reqstate; i++) {
                 const struct ibe_sge *s = &md.sg[i];
                 if (eng_xlate(e, M_PARSER, rd ? XL_WR_DATA : XL_RD_DATA, 1,
-                              q->pd, s->lkey, s->addr, s->length,
+                              sm->pd, s->lkey, s->addr, s->length,
                               rd ? IBE_ACC_LOCAL_WRITE : 0) != XL_OK)
                     md.reqstate = RS_LOCAL_ACCESS;
             }
         if (!md.reqstate) {
             bool atomic = md.opcode == IBE_WR_ATOMIC_CS || md.opcode == IBE_WR_ATOMIC_FA;
             if ((atomic && (md.msgsize != 8 || (md.raddr & 7))) ||
-                (q->type == IBE_UD && md.msgsize > md.pmtu) ||
+                (sm->svc == IBE_UD && md.msgsize > md.pmtu) ||
                 md.msgsize > 0x80000000u)
                 md.reqstate = RS_LENGTH;
         }

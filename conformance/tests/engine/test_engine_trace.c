@@ -134,6 +134,49 @@ int main(void)
     size_t bpos = 0;
     r = find(&bpos, 1, 18, "HeaderParser", "ExecutionEngine");
     TU_CHECK(r != NULL);
+    /* E2: the ExecutionEngine reads its RST view (RD_QP_CTX 1, RST 4; the
+     * context echoes the command, then the view: B expects PSN 100, RTS 3,
+     * PMTU enum 1, remote QPN = A's) and writes ExpectedPSN 101 back
+     * (WR_QP_CTX 2, EPST 4, then cxt_wr_data) */
+    size_t cpos = bpos;
+    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_cxt_cmd c;
+        ibw_cxt_cmd_unpack(r->words, &c);
+        TU_EQ(c.type, 1);
+        TU_EQ(c.opcode, 4);
+        TU_EQ(c.qpn, h.qp[1]);
+        TU_CHECK(!strcmp(r->rec, "cxt_cmd"));
+    }
+    r = find(&cpos, 1, 2, "ContextManager", "ExecutionEngine");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_resp"));
+    r = find(&cpos, 1, 2, "ContextManager", "ExecutionEngine");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_rst"));
+    if (r) {
+        struct ibw_cxt_view_rst v;
+        ibw_cxt_view_rst_unpack(r->words, &v);
+        TU_EQ(v.expected_psn, 100);
+        TU_EQ(v.state, 3);
+        TU_EQ(v.pmtu, 1);
+        TU_EQ(v.remote_qpn, h.qp[0]);
+    }
+    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
+    TU_CHECK(r != NULL);
+    if (r) {
+        struct ibw_cxt_cmd c;
+        ibw_cxt_cmd_unpack(r->words, &c);
+        TU_EQ(c.type, 2);
+        TU_EQ(c.opcode, 4);
+    }
+    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_wr_data"));
+    if (r) {
+        struct ibw_cxt_wr_data d;
+        ibw_cxt_wr_data_unpack(r->words, &d);
+        TU_EQ(d.psn, 101);
+        TU_EQ(d.state, 3);
+    }
     r = find(&bpos, 1, 10, "ExecutionEngine", "RQWQEManager");
     TU_CHECK(r != NULL);
     if (r) {

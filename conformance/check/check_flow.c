@@ -164,6 +164,33 @@ static void opseq(struct chk *c, struct chk_flow *f,
     f->msg = (uint8_t)((pos & IBW_OPF_LAST) ? CHK_MSG_NONE : k);
 }
 
+/* RDMA WRITE bytes add up to the DMA Length; fed the in-order new packets
+ * only (a resend is held to its original by FLOW-RETRANS-DIFF instead). */
+static void write_len(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                      const struct ibw_opcode_info *oi)
+{
+    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    if (oi->kind != IBW_OPK_WRITE) {
+        f->wr_open = 0;
+        return;
+    }
+    if (pos & IBW_OPF_FIRST) {
+        f->wr_open = 1;
+        f->wr_len = ibw_reth_get_dmalen(p->data + p->off[IBW_HDR_RETH]);
+        f->wr_bytes = 0;
+    } else if (!f->wr_open) {
+        return; /* its FIRST not seen */
+    }
+    f->wr_bytes += p->payload_len;
+    if (!(pos & IBW_OPF_LAST))
+        return;
+    f->wr_open = 0;
+    if (f->wr_bytes != f->wr_len)
+        chk_report(c, CHK_R_FLOW_WRITE_LEN,
+                   "%s: the RDMA WRITE carried %llu bytes, its DMA Length is %u",
+                   oi->name, (unsigned long long)f->wr_bytes, f->wr_len);
+}
+
 /* Learn the PMTU from full packets; hold later ones to it. */
 static void pmtu_rules(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                        const struct ibw_opcode_info *oi)
@@ -301,11 +328,13 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                        f->next_psn, d);
             f->s.gaps++;
             f->msg = CHK_MSG_UNKNOWN;
+            f->wr_open = 0;
         }
     }
     f->span_unknown = 0;
     f->in_retrans = 0;
     opseq(c, f, oi);
+    write_len(c, f, p, oi);
     hist_put(f, psn, p);
     uint32_t span = 1;
     if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {

@@ -73,6 +73,9 @@ struct chk_flow {
     uint32_t cm_start_psn;  /* the side's own starting PSN */
     uint32_t cm_alt_psn;    /* the peer's (IPoIB-CM starts there) */
     uint64_t msgs_done;     /* messages completed by requests seen */
+    uint8_t wr_open;        /* an RDMA WRITE's FIRST seen, its LAST not yet */
+    uint32_t wr_len;        /* ... its RETH DMA Length */
+    uint64_t wr_bytes;      /* ... payload bytes of its packets so far */
     struct chk_hist hist[CHK_HIST];
     struct chk_outst out[CHK_OUTSTANDING];
     unsigned nout, out_head;

@@ -162,6 +162,13 @@
       "responses go FIRST..LAST (or ONLY) over exactly those PSNs and carry "  \
       "L bytes.",                                                              \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
+    X(FLOW_WRITE_LEN, "FLOW-WRITE-LEN", ERROR, FLOW,                         \
+      "An RDMA WRITE message carries exactly its RETH DMA Length: a WRITE "    \
+      "ONLY packet's payload, or the payloads of WRITE FIRST..LAST together " \
+      "(when the capture saw all of them).",                                   \
+      "IBA Vol.1 9.3.3 (RETH DMA Length: the whole operation's length), "      \
+      "9.7.5 (responder: a length mismatch is an Invalid Request NAK)",        \
+      "bytes carried vs DMA Length")                                           \
     X(FLOW_TRANSPORT, "FLOW-TRANSPORT", ERROR, FLOW,                         \
       "Every packet to or from a connected QP uses that QP's transport "       \
       "service (RC, UC, RD, UD or XRC, the opcode's top three bits; CNPs "     \

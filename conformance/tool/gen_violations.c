@@ -75,19 +75,27 @@ static void pl(struct ibw_build_spec *s, size_t len)
     s->payload_len = len;
 }
 
-/* Put an RC request of len payload bytes. */
-static void req(struct gen_out *o, unsigned tk, int from, uint8_t op,
-                uint32_t psn, size_t len)
+/* Put an RC request of len payload bytes; an RETH (WRITE FIRST) names
+ * dmalen bytes, the whole WRITE's length. */
+static void req_dma(struct gen_out *o, unsigned tk, int from, uint8_t op,
+                    uint32_t psn, size_t len, uint32_t dmalen)
 {
     struct ibw_build_spec s;
     rc(&s, tk, from, op, psn);
     pl(&s, len);
     s.reth.va = 0x10000;
     s.reth.rkey = 0x1234;
-    s.reth.dmalen = (uint32_t)len;
+    s.reth.dmalen = dmalen;
     s.immdt.imm = 0xCAFE;
     s.bth.ackreq = (ibw_opcode_info(op)->flags & IBW_OPF_LAST) != 0;
     gen_put(o, &s);
+}
+
+/* Put an RC request of len payload bytes, a whole message if it has RETH. */
+static void req(struct gen_out *o, unsigned tk, int from, uint8_t op,
+                uint32_t psn, size_t len)
+{
+    req_dma(o, tk, from, op, psn, len, (uint32_t)len);
 }
 
 /* Put an ACKNOWLEDGE (or NAK) from `from`. */
@@ -268,7 +276,7 @@ static void rc_clean(struct gen_out *o)
     atomic_ack(o, V2, B, PSN_A + 7, 4);
     req(o, V2, B, 0x05, PSN_B, 32);
     ack(o, V2, A, PSN_B, SYN_ACK, 1);
-    req(o, V2, A, 0x06, PSN_A + 8, 1024);
+    req_dma(o, V2, A, 0x06, PSN_A + 8, 1024, 1034);
     req(o, V2, A, 0x08, PSN_A + 9, 10);
     ack(o, V2, B, PSN_A + 9, SYN_ACK, 5);
     cm_dreq_drep(o, V2);
@@ -300,7 +308,7 @@ static void loss_clean(struct gen_out *o)
 /* UC WRITE of 2 PMTUs + 5 bytes, UD SENDs, a CNP. */
 static void uc_ud_clean(struct gen_out *o)
 {
-    req(o, V2, A, 0x26, 0x10, 1024);
+    req_dma(o, V2, A, 0x26, 0x10, 1024, 2053);
     req(o, V2, A, 0x27, 0x11, 1024);
     req(o, V2, A, 0x28, 0x12, 5);
     ud(o, V2, A, 0x33, 0x44, 0x11111111, pattern(), 100, 0);
@@ -676,6 +684,15 @@ static void bad_flow_transport(struct gen_out *o)
     ack(o, V2, B, 1, SYN_ACK, 2);       /* 6 */
 }
 
+static void bad_write_len(struct gen_out *o)
+{
+    prologue(o);                                 /* 1-2 */
+    req_dma(o, V2, A, 0x0A, 1, 64, 60);          /* 3 WRITE ONLY, 64 of 60 */
+    req_dma(o, V2, A, 0x06, 2, 1024, 2048);      /* 4 a WRITE of 2048 bytes */
+    req(o, V2, A, 0x08, 3, 10);                  /* 5 ends after 1034 */
+    ack(o, V2, B, 3, SYN_ACK, 3);                /* 6 */
+}
+
 static void bad_cm_seq(struct gen_out *o)
 {
     cm_req(o, V2, 3, PSN_A);
@@ -783,6 +800,9 @@ static const struct gen_scenario scenarios[] = {
     SC("bad-flow-transport", "UC and UD packets to the QPs of an RC "
        "connection", ETHERNET, bad_flow_transport,
        "finding 3 FLOW-TRANSPORT\nfinding 4 FLOW-TRANSPORT\nexit 1\n"),
+    SC("bad-flow-write-len", "RDMA WRITEs carrying other than their DMA "
+       "Length", ETHERNET, bad_write_len,
+       "finding 3 FLOW-WRITE-LEN\nfinding 5 FLOW-WRITE-LEN\nexit 1\n"),
     SC("bad-cm-seq", "an RTU with the wrong remote ID", ETHERNET, bad_cm_seq,
        "finding 3 CM-SEQ\nexit 1\n"),
     SC("bad-cm-field", "a REQ with path MTU code 7", ETHERNET, bad_cm_field,

@@ -198,8 +198,9 @@ void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
         q->rq_ci++;
         cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
     }
-    q->rsg_n = 0;
-    q->win_valid = 0;
+    /* the reset wires of the RQWQEManager and the ExecutionEngine */
+    rqm_reset(q);
+    q->ee_ent.valid = q->ee_ent.wqe = 0;
     q->recv_active = 0;
 }
 

@@ -277,9 +277,12 @@ struct eng_qp {
     /* receive-WQE manager fetch window */
     uint8_t win[512];
     uint32_t win_slot, win_pi; uint8_t win_valid;
-    /* current receive WQE entries */
+    /* RQWQEManager: the loaded receive WQE's entries, head at rsg_i */
     struct ibe_sge rsg[IBE_MAX_SGE];
-    uint8_t rsg_n, rsg_i; uint32_t rsg_off;
+    uint8_t rsg_n, rsg_i, rqm_loaded;
+    /* ExecutionEngine: the entry E11 handed it (what is left of it) */
+    struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ee_ent;
+                       /* wqe: a FETCH loaded a WQE not yet released */
     /* UC receive state */
     uint8_t uc_drop;            /* dropping until the next First/Only */
 };
@@ -502,6 +505,8 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *res
 void ee_request(struct ibe_engine *e, const uint8_t *payload);
 /* rqwqe_mgr.c */
 int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
+/* The QP went to Error: forget the loaded WQE and the fetch window. */
+void rqm_reset(struct eng_qp *q);
 /* write_addr_table.c */
 void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
 void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);

@@ -86,36 +86,60 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
     }
 }
 
-/* Scatter a Send payload into the current receive WQE; false on overflow. */
+static uint8_t rq_cmd(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
+{
+    struct rec_rq c, r;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.qpn = q->qpn;
+    if (op == RQ_FETCH) {
+        c.pd = EV.pd;
+        c.rq_len = EV.rq_len;
+    } else if (op == RQ_UPDATE) {
+        c.len = q->ee_ent.len;
+        c.key = q->ee_ent.key;
+        c.va = q->ee_ent.va;
+    }
+    uint8_t code = (uint8_t)rqm_cmd(e, &c, &r);
+    if (op == RQ_FETCH && code != RQR_INVALID_WQE)
+        q->ee_ent.wqe = 1;
+    if (op == RQ_RELEASE_WQE || op == RQ_FLUSH)
+        q->ee_ent.wqe = 0;
+    if (op == RQ_FETCH && code == RQR_VALID) {
+        q->ee_ent.valid = 1;
+        q->ee_ent.len = r.len;
+        q->ee_ent.key = r.key;
+        q->ee_ent.va = r.va;
+    } else if (op != RQ_UPDATE) {
+        q->ee_ent.valid = 0;
+    }
+    return code;
+}
+
+/* Scatter a Send payload into the current receive WQE entry by entry
+ * (E10 FETCH_ENTRY / UPDATE_ENTRY / RELEASE_ENTRY); false on overflow. */
 static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
                          const uint8_t *p, uint32_t len)
 {
     while (len) {
-        if (q->rsg_i >= q->rsg_n)
+        if (!q->ee_ent.valid && rq_cmd(e, q, RQ_FETCH) != RQR_VALID)
             return false;
-        struct ibe_sge *s = &q->rsg[q->rsg_i];
-        uint32_t room = s->length - q->rsg_off;
-        uint32_t n = len < room ? len : room;
+        uint32_t n = len < q->ee_ent.len ? len : q->ee_ent.len;
         if (n) {
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, EV.pd, s->lkey,
-                          s->addr + q->rsg_off, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, EV.pd, q->ee_ent.key,
+                          q->ee_ent.va, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
                 return false;
-            eng_dma_write(e, M_EXEC, s->addr + q->rsg_off, p, n);
+            eng_dma_write(e, M_EXEC, q->ee_ent.va, p, n);
         }
         p += n;
         len -= n;
-        q->rsg_off += n;
+        q->ee_ent.va += n;
+        q->ee_ent.len -= n;
         q->recv_bytes += n;
-        if (q->rsg_off == s->length) {
-            struct rec_rq c = {RQ_RELEASE_ENTRY, 0, q->qpn, 0, 0, 0, 0, 0, 0}, r;
-            rqm_cmd(e, &c, &r);
-            q->rsg_i++;
-            q->rsg_off = 0;
-        } else {
-            struct rec_rq c = {RQ_UPDATE, 0, q->qpn, s->length - q->rsg_off,
-                               s->lkey, s->addr + q->rsg_off, 0, 0, 0}, r;
-            rqm_cmd(e, &c, &r);
-        }
+        if (q->ee_ent.len == 0)
+            rq_cmd(e, q, RQ_RELEASE_ENTRY);
+        else
+            rq_cmd(e, q, RQ_UPDATE);
     }
     return true;
 }
@@ -135,15 +159,21 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     wc.solicited = h->se;
     wc.src_qp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
     uint32_t idx = q->rq_ci % q->rq_depth;
-    struct rec_rq c = {RQ_RELEASE_WQE, 0, q->qpn, 0, 0, 0, 0, 0, 0}, r;
-    rqm_cmd(e, &c, &r);
+    rq_cmd(e, q, RQ_RELEASE_WQE);
     cxt_cq_push(e, EV.cqn, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
 }
 
+/* FETCH_ENTRY for a message's first packet: loads the head WQE. */
 static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)
 {
-    struct rec_rq c = {RQ_FETCH, 0, q->qpn, 0, 0, 0, 0, EV.pd, EV.rq_len}, r;
-    return rqm_cmd(e, &c, &r);
+    return rq_cmd(e, q, RQ_FETCH);
+}
+
+/* The message in progress is abandoned: the WQE starts over. */
+static void abandon_wqe(struct ibe_engine *e, struct eng_qp *q)
+{
+    if (q->ee_ent.wqe)
+        rq_cmd(e, q, RQ_FLUSH);
 }
 
 static void ud_request(struct ibe_engine *e, struct eng_qp *q,
@@ -171,13 +201,13 @@ static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng
         return false; /* an old or duplicated packet */
     if (d > 0) {
         q->recv_active = 0; /* a gap: the partial message is abandoned */
-        q->rsg_n = 0;
+        abandon_wqe(e, q);
         q->uc_drop = 1;
     }
     if (f & (OPF_FIRST | OPF_ONLY)) {
         q->uc_drop = 0;
         q->recv_active = 0;
-        q->rsg_n = 0;
+        abandon_wqe(e, q);
     }
     set_epsn(e, q, psn_add(h->psn, 1));
     return !q->uc_drop;
@@ -351,7 +381,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
             rkey = h->rkey;
             va = h->va;
             q->recv_bytes = 0;
-            q->rsg_n = 0;
+            abandon_wqe(e, q);
         } else {
             wat_read(e, q->qpn, &rkey, &va);
             if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, rkey, va, h->paylen,

@@ -327,6 +327,61 @@ int main(void)
     TU_EQ(h_poll(&h, 0, wc, 4), 3);
     TU_MEMEQ(ibe_mem_ptr(h.e[0], h.buf[0] + 4096, 600), b + 1000, 600);
     TU_CHECK(ibe_engine_stats(h.e[0])->records > 40);
+
+    /* E10/E11 entry by entry: a receive WQE of two entries (300 bytes at
+     * B+20000, 400 at B+30000) takes a 600-byte Send (256 + 256 + 88).
+     * Packet 1: FETCH_ENTRY (-> entry 1), 256 written, UPDATE_ENTRY with
+     * the 44 left at +256; packet 2: 44 written, RELEASE_ENTRY,
+     * FETCH_ENTRY (-> entry 2), 212 written, UPDATE_ENTRY (188 left);
+     * packet 3: 88 written, UPDATE_ENTRY (100 left), RELEASE_WQE.  Ops:
+     * FETCH 0, UPDATE 1, RELEASE_ENTRY 2, RELEASE_WQE 3. */
+    struct ibe_recv_wr rw;
+    memset(&rw, 0, sizeof rw);
+    rw.num_sge = 2;
+    rw.sg[0].addr = h.buf[1] + 20000;
+    rw.sg[0].length = 300;
+    rw.sg[0].lkey = h.lkey[1];
+    rw.sg[1].addr = h.buf[1] + 30000;
+    rw.sg[1].length = 400;
+    rw.sg[1].lkey = h.lkey[1];
+    TU_EQ(ibe_post_recv(h.e[1], h.qp[1], &rw), 0);
+    uint8_t *a = ibe_mem_ptr(h.e[0], h.buf[0], 600);
+    for (int i = 0; i < 600; i++)
+        a[i] = (uint8_t)(i * 7 + 1);
+    start = nT;
+    h_post(&h, 0, IBE_WR_SEND, 0, 600, 0, 0);
+    h_settle(&h);
+    n = h_take(&h, P, 64);
+    TU_EQ(n, 3);
+    h_deliver_all(&h, P, n);
+    static const unsigned ops[] = {0, 1, 2, 0, 1, 1, 3};
+    pos = start;
+    for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        r = find(&pos, 1, 10, "ExecutionEngine", "RQWQEManager");
+        TU_CHECK(r != NULL);
+        if (!r)
+            break;
+        TU_EQ(ibw_rwm_cmd_get_op(r->words), ops[k]);
+        if (k == 1) {
+            TU_EQ(ibw_rwm_cmd_update_get_length(r->words), 44);
+            TU_EQ(ibw_rwm_cmd_update_get_va(r->words), h.buf[1] + 20256);
+        }
+        if (k == 5)
+            TU_EQ(ibw_rwm_cmd_update_get_length(r->words), 100);
+        const struct ibe_trace_rec *a11 = find(&pos, 1, 11, "RQWQEManager",
+                                               "ExecutionEngine");
+        TU_CHECK(a11 != NULL);
+        if (a11 && k == 3) {
+            struct ibw_rwm_resp c;
+            ibw_rwm_resp_unpack(a11->words, &c);
+            TU_EQ(c.code, 0);
+            TU_EQ(c.length, 400);
+            TU_EQ(c.va, h.buf[1] + 30000);
+        }
+    }
+    uint8_t *rb = ibe_mem_ptr(h.e[1], h.buf[1], 65536);
+    TU_MEMEQ(rb + 20000, a, 300);
+    TU_MEMEQ(rb + 30000, a + 300, 300);
     h_free(&h);
     return tu_done("engine_trace");
 }

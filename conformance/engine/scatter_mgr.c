@@ -3,7 +3,8 @@
  * lists of read/atomic scatter entries.  FETCH returns the entry at the head
  * of the QP's list, UPDATE rewrites it (the VA and length that remain after
  * a response packet was written), RELEASE frees it, FLUSH frees them all.
- * Commands are E8, answers E9 (0x00 valid entry, 0x01 invalid entry).
+ * Commands are E8, answers E9 (0x00 valid entry, 0x01 invalid entry), one
+ * answer for every command.
  */
 #include "eng.h"
 
@@ -49,12 +50,9 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *ans
     default:
         break;
     }
-    /* only FETCH is answered on the bus; the others complete silently */
-    if (cmd->op == SEM_FETCH) {
-        rec_sem_put(e, 1, resp);
-        rec_sem_get(e, 1, answer);
-    } else {
-        *answer = *resp;
-    }
+    /* every command is answered with an E9 (UPDATE/RELEASE/FLUSH: 0x00
+     * done, UPDATE of an empty list 0x01) */
+    rec_sem_put(e, 1, resp);
+    rec_sem_get(e, 1, answer);
     return answer->op;
 }

@@ -300,6 +300,13 @@ int main(void)
         TU_CHECK(r != NULL);
         if (r)
             TU_EQ(ibw_sem_cmd_get_op(r->words), k < 2 ? 1 : 2); /* UPDATE, RELEASE */
+        /* UPDATE and RELEASE are answered too (the very next record): 0x00 */
+        size_t at = pos;
+        r = find(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl");
+        TU_CHECK(r != NULL);
+        TU_EQ(pos, at + 1);
+        if (r)
+            TU_EQ(ibw_sem_resp_get_code(r->words), 0);
     }
     /* the DMA engine (seed 004): a 600-byte gather from a 4 KB-aligned
      * buffer is cut at 256-byte boundaries into three tagged requests */

@@ -26,6 +26,8 @@ struct chk_cm {
     uint8_t state;
     uint8_t mra_seen;
     uint8_t dreq_from_client;
+    uint8_t tr;             /* the REQ's service type (enum ibw_transport) */
+    uint8_t tr_known;
 };
 
 static const char *state_name(unsigned s)
@@ -79,11 +81,22 @@ static struct chk_cm *by_server(struct chk *c, const struct chk_addr *server,
     return NULL;
 }
 
+/* A flow with no packets yet takes the transport the REQ named, so its
+ * first packet is held to it too. */
+static void cm_transport(struct chk_flow *f, const struct chk_cm *e)
+{
+    if (e->tr_known && !f->s.requests && !f->s.responses) {
+        f->tr = e->tr;
+        f->tr_known = 1;
+    }
+}
+
 /* Tell the flow tracker what REQ/REP negotiated. */
 static void bind_flows(struct chk *c, const struct chk_cm *e)
 {
     struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 1);
     if (f) {
+        cm_transport(f, e);
         f->s.resp_qpn_known = 1;
         f->s.cm_negotiated = 1;
         if (!f->have_psn) {
@@ -96,6 +109,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     }
     f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 1);
     if (f) {
+        cm_transport(f, e);
         f->s.resp_qpn_known = 1;
         f->s.cm_negotiated = 1;
         if (!f->have_psn) {
@@ -135,6 +149,17 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     e->req_ts = c->ts_ns;
     e->rep_wait_ns = ibw_cm_timeout_ns(m->remoteresptout);
     e->state = CM_REQ_SENT;
+    e->tr_known = 1;
+    if (m->transpsvctype == IBW_CM_TRANSPORT_RC)
+        e->tr = IBW_TR_RC;
+    else if (m->transpsvctype == IBW_CM_TRANSPORT_UC)
+        e->tr = IBW_TR_UC;
+    else if (m->transpsvctype == IBW_CM_TRANSPORT_RD)
+        e->tr = IBW_TR_RD;
+    else if (m->ext_transport == IBW_CM_EXT_TRANSPORT_XRC)
+        e->tr = IBW_TR_XRC;
+    else
+        e->tr_known = 0;
 }
 
 static void on_rep(struct chk *c, const struct chk_addr *src,

@@ -51,7 +51,8 @@ static struct chk_flow *flow_for_response(struct chk *c,
         struct chk_flow *g = &c->flows[i];
         /* Only a flow of the response's transport (never UC, which has
          * no responses): another is some other QP's. */
-        if (g->s.req_qpn_known || !g->s.resp_qpn_known || g->tr != tr ||
+        if (g->s.req_qpn_known || !g->s.resp_qpn_known ||
+            (g->tr_known && g->tr != tr) ||
             !chk_addr_eq(&g->s.req, dst) || !chk_addr_eq(&g->s.resp, src))
             continue;
         ncand++;
@@ -545,8 +546,8 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
 }
 
-/* A flow with packets that already tells QP dst:dqp's transport service and
- * names another: the flow of src's requests to dst:dqp, or the flow whose
+/* A flow that already tells QP dst:dqp's transport service (from its
+ * packets or CM) and names another: the flow of src's requests to dst:dqp, or the flow whose
  * responses src sends to dst:dqp (the same QP; an RC QP both requests and
  * answers).  NULL when none does. */
 static struct chk_flow *other_transport(struct chk *c,
@@ -557,7 +558,7 @@ static struct chk_flow *other_transport(struct chk *c,
     struct chk_flow *g[2] = {chk_flow_get(c, src, dst, dqp, 0),
                              chk_flow_of_response(c, src, dst, dqp)};
     for (unsigned i = 0; i < 2; i++)
-        if (g[i] && (g[i]->s.requests || g[i]->s.responses) && g[i]->tr != tr)
+        if (g[i] && g[i]->tr_known && g[i]->tr != tr)
             return g[i];
     return NULL;
 }
@@ -591,18 +592,18 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
         return;
     if (is_req) {
         f = chk_flow_get(c, &src, &dst, dqp, 1);
-        if (f && !f->s.requests && !f->s.responses)
-            f->tr = oi->transport;
     } else if (oi->flags & IBW_OPF_RESPONSE) {
         f = flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b),
                               oi->transport);
-        if (f && !f->s.requests && !f->s.responses)
-            f->tr = oi->transport;
     } else {
         return;
     }
     if (!f)
         return;
+    if (!f->tr_known) {
+        f->tr = oi->transport;
+        f->tr_known = 1;
+    }
     c->cur_flow = f;
     if (!f->s.requests && !f->s.responses)
         f->s.first_frame = c->frame;

@@ -58,6 +58,7 @@ enum chk_pending { CHK_PEND_NONE = 0, CHK_PEND_NAK_SEQ, CHK_PEND_RNR };
 struct chk_flow {
     struct chk_flow_summary s;
     uint8_t tr;             /* enum ibw_transport */
+    uint8_t tr_known;       /* tr set: by the first packet or by CM's REQ */
     uint16_t pkey;
     uint16_t resp_pkey;
     uint8_t have_pkey, have_resp_pkey;

@@ -676,12 +676,17 @@ static void bad_read_reissue(struct gen_out *o)
 static void bad_flow_transport(struct gen_out *o)
 {
     uint8_t dg[32] = {0};
-    prologue(o);                        /* 1-2 RC SEND ONLY + ACK */
-    req(o, V2, A, 0x24, 1, 64);         /* 3 a UC SEND ONLY to the RC QP */
-    ud(o, V2, B, QPN_A, QPN_B, 0x1111, dg, sizeof dg, 0); /* 4 a datagram to
+    cm_req(o, V2, 3, PSN_A);            /* 1-3 CM sets up an RC connection */
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, CID_B);
+    req(o, V2, A, 0x24, PSN_A, 64);     /* 4 UC SEND ONLY: the REQ said RC */
+    req(o, V2, A, 0x04, PSN_A, 64);     /* 5 the RC SEND */
+    ack(o, V2, B, PSN_A, SYN_ACK, 1);   /* 6 */
+    req(o, V2, A, 0x24, PSN_A + 1, 64); /* 7 a UC SEND ONLY to the RC QP */
+    ud(o, V2, B, QPN_A, QPN_B, 0x1111, dg, sizeof dg, 0); /* 8 a datagram to
                                            the RC requester's QP */
-    req(o, V2, A, 0x04, 1, 64);         /* 5 the RC flow goes on */
-    ack(o, V2, B, 1, SYN_ACK, 2);       /* 6 */
+    req(o, V2, A, 0x04, PSN_A + 1, 64); /* 9 the RC flow goes on */
+    ack(o, V2, B, PSN_A + 1, SYN_ACK, 2); /* 10 */
 }
 
 static void bad_write_len(struct gen_out *o)
@@ -799,7 +804,8 @@ static const struct gen_scenario scenarios[] = {
        bad_read_resp, "finding 6 FLOW-READ-RESP\nexit 1\n"),
     SC("bad-flow-transport", "UC and UD packets to the QPs of an RC "
        "connection", ETHERNET, bad_flow_transport,
-       "finding 3 FLOW-TRANSPORT\nfinding 4 FLOW-TRANSPORT\nexit 1\n"),
+       "finding 4 FLOW-TRANSPORT\nfinding 7 FLOW-TRANSPORT\n"
+       "finding 8 FLOW-TRANSPORT\nexit 1\n"),
     SC("bad-flow-write-len", "RDMA WRITEs carrying other than their DMA "
        "Length", ETHERNET, bad_write_len,
        "finding 3 FLOW-WRITE-LEN\nfinding 5 FLOW-WRITE-LEN\nexit 1\n"),

@@ -172,8 +172,9 @@
     X(FLOW_TRANSPORT, "FLOW-TRANSPORT", ERROR, FLOW,                         \
       "Every packet to or from a connected QP uses that QP's transport "       \
       "service (RC, UC, RD, UD or XRC, the opcode's top three bits; CNPs "     \
-      "aside): requests and responses of a QP pair carry one transport, a "    \
-      "datagram (UD, RD) never reaches a connected QP.",                       \
+      "aside): requests and responses of a QP pair carry one transport (the "  \
+      "one a CM REQ named, when seen), a datagram (UD, RD) never reaches a "   \
+      "connected QP.",                                                         \
       "IBA Vol.1 9.2.1 table 38 (opcode bits 7-5: transport), 9.6 (header "   \
       "validation: the opcode must suit the destination QP's service type, "   \
       "a QP attribute fixed at creation)",                                     \

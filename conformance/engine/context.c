@@ -233,9 +233,8 @@ void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
 {
     q->limit = 16;
-    mq_list_init(&q->swpb);
-    mq_list_init(&q->rpb);
-    mq_list_init(&e->reb_list[q->qpn]);
+    for (int b = 0; b < 3; b++)
+        mq_list_init(e, b, q->qpn);
     for (int i = 0; i < 3; i++)
         memset(&q->tm[i], 0, sizeof q->tm[i]);
     cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);

@@ -127,11 +127,15 @@ void eng_dma_write(struct ibe_engine *e, int mod_from, uint64_t addr,
 /* ------------------------------------------------------------------ */
 /* MultiQueue (multiqueue.c)                                           */
 /* ------------------------------------------------------------------ */
-struct mq_pool {
-    uint32_t cap, nfree, free_head;
-    uint32_t *next;
+#define ENG_MAX_QP 1024u
+/* One MultiQueue buffer's tables as packed E21 records (multiqueue.c). */
+struct mq_buf {
+    uint32_t cap, nfree, fhead;  /* free FIFO: count, read position */
+    uint32_t *free_fifo;         /* *_free_entry words, a ring of cap */
+    uint32_t *elem, elem_words;  /* element table: *_element records */
+    uint32_t list[ENG_MAX_QP];   /* *_list_entry per QP (<= 29 bits) */
 };
-struct mq_list { uint32_t head, tail, count; };
+enum { MQ_RPB = 0, MQ_REB = 1, MQ_SWPB = 2 };
 #define MQ_NIL 0xFFFFFFFFu
 
 /* SWPB element: one buffered Send/Write packet. */
@@ -157,14 +161,19 @@ struct rpb_elem {
     uint8_t rereq;        /* re-requested from the middle: the responder */
     uint32_t rereq_psn;   /* starts again with a First at this PSN */
 };
-/* REB element: one scatter entry of a read (E14). */
-struct reb_elem { uint64_t va; uint32_t len, key; };
-
-void mq_pool_init(struct mq_pool *p, uint32_t cap);
-void mq_pool_free(struct mq_pool *p);
-uint32_t mq_alloc(struct mq_pool *p, struct mq_list *l);   /* MQ_NIL if full */
-void mq_pop(struct mq_pool *p, struct mq_list *l);         /* frees head */
-void mq_list_init(struct mq_list *l);
+struct ibe_engine;
+int mq_init(struct ibe_engine *e, int b, uint32_t cap);   /* -1: no memory */
+void mq_fini(struct ibe_engine *e, int b);
+void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
+bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn);
+uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn); /* MQ_NIL if empty */
+uint32_t mq_next(const struct ibe_engine *e, int b, uint32_t qpn, uint32_t i); /* MQ_NIL after the tail */
+uint32_t mq_nfree(const struct ibe_engine *e, int b);
+uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn); /* appends; MQ_NIL if full */
+void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* frees the head */
+/* REB element payload: the scatter entry (E14 layout inside reb_element). */
+void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
+void mq_reb_read(const struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
 
 /* ------------------------------------------------------------------ */
 /* timers (timer.c)                                                    */
@@ -184,7 +193,6 @@ struct tm_entry {
 #define ENG_SQ_SLOT 256u   /* bytes per send WQE slot */
 #define ENG_RQ_SLOT 128u   /* bytes per receive WQE slot */
 #define ENG_CQE 32u
-#define ENG_MAX_QP 1024u
 #define ENG_MAX_CQ 256u
 #define ENG_MAX_MR 1024u
 #define ENG_ATOMIC_CACHE 16u
@@ -249,7 +257,6 @@ struct eng_qp {
     uint32_t outstanding, limit; /* messages in flight, limit (16/8) */
     uint8_t in_sched, parked, rnr_wait, bad_pending, flushing;
     uint32_t bad_slot; uint8_t bad_code, bad_op;
-    struct mq_list swpb, rpb;
     struct tm_entry tm[3];
     uint32_t last_nak_psn; uint8_t nak_retries;
     uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
@@ -332,12 +339,10 @@ struct ibe_engine {
     uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
     uint8_t sched_armed;
     /* MultiQueue */
-    struct mq_pool swpb_pool, rpb_pool, reb_pool;
-    struct swpb_elem *swpb;
+    struct mq_buf mq[3];     /* MQ_RPB, MQ_REB, MQ_SWPB tables */
+    struct swpb_elem *swpb;  /* the packets, by element address */
     struct rpb_elem *rpb;
-    struct reb_elem *reb;
     uint8_t *swpb_payload;
-    struct mq_list reb_list[ENG_MAX_QP];
     /* write-address table (E23) */
     struct { uint32_t rkey; uint64_t va; } wat[ENG_MAX_QP];
     /* DMA tags */

@@ -30,19 +30,15 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     e->mem = calloc(1, e->cfg.mem_bytes);
     e->swpb = calloc(SWPB_CAP, sizeof *e->swpb);
     e->rpb = calloc(RPB_CAP, sizeof *e->rpb);
-    e->reb = calloc(REB_CAP, sizeof *e->reb);
     e->swpb_payload = malloc((size_t)SWPB_CAP * PAYLOAD_SLOT);
-    if (!e->mem || !e->swpb || !e->rpb || !e->reb || !e->swpb_payload) {
+    if (!e->mem || !e->swpb || !e->rpb || !e->swpb_payload ||
+        mq_init(e, MQ_SWPB, SWPB_CAP) || mq_init(e, MQ_RPB, RPB_CAP) ||
+        mq_init(e, MQ_REB, REB_CAP)) {
         ibe_engine_destroy(e);
         return NULL;
     }
     for (uint32_t i = 0; i < SWPB_CAP; i++)
         e->swpb[i].payload = e->swpb_payload + (size_t)i * PAYLOAD_SLOT;
-    mq_pool_init(&e->swpb_pool, SWPB_CAP);
-    mq_pool_init(&e->rpb_pool, RPB_CAP);
-    mq_pool_init(&e->reb_pool, REB_CAP);
-    for (uint32_t i = 0; i < ENG_MAX_QP; i++)
-        mq_list_init(&e->reb_list[i]);
     e->mem_top = 0x1000;
     return e;
 }
@@ -56,13 +52,11 @@ void ibe_engine_destroy(struct ibe_engine *e)
         free(e->qp[i].sq_db);
         free(e->qp[i].rq_shadow);
     }
-    mq_pool_free(&e->swpb_pool);
-    mq_pool_free(&e->rpb_pool);
-    mq_pool_free(&e->reb_pool);
+    for (int b = 0; b < 3; b++)
+        mq_fini(e, b);
     free(e->swpb_payload);
     free(e->swpb);
     free(e->rpb);
-    free(e->reb);
     free(e->mem);
     free(e);
 }

@@ -1,62 +1,226 @@
 /*
- * multiqueue.c - the MultiQueue of seed 000 §3.4.3: fixed element pools
- * (RPB, REB, SWPB) shared by all QPs, a free list per pool, and per-QP
- * linked lists (the list table holds head/tail/count, the element table
- * holds the next pointers).
+ * multiqueue.c - the MultiQueue of seed 000 §3.4.3: three buffers (RPB read
+ * packets, REB read scatter entries, SWPB send/write packets) shared by all
+ * QPs.  Each has the three tables of the documents, held as E21 records
+ * packed with records.h: a list table (rpb/reb/swpb_list_entry: head, tail,
+ * empty per QP), an element table (*_element: the payload and the next
+ * element's address) and a free FIFO of element addresses
+ * (*_free_entry).  List and free entries and REB elements are read and
+ * written with their pack/unpack functions; the next address of an RPB /
+ * SWPB element with the record's field accessors (the 256-bit packet part
+ * is not stored as bits: the model keeps that packet in struct rpb_elem /
+ * swpb_elem, indexed by the same element address).
  */
 #include "eng.h"
 
-void mq_pool_init(struct mq_pool *p, uint32_t cap)
+#include "ibwire/records.h"
+
+/* One list-table entry, unpacked (the three buffers differ in widths). */
+struct mq_le { uint32_t head, tail; uint8_t empty; };
+
+static struct mq_le list_get(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    p->cap = cap;
-    p->next = malloc(sizeof *p->next * cap);
-    if (!p->next)
-        abort();
+    const uint32_t *w = &e->mq[b].list[qpn];
+    struct mq_le l;
+    if (b == MQ_RPB) {
+        struct ibw_rpb_list_entry s;
+        ibw_rpb_list_entry_unpack(w, &s);
+        l = (struct mq_le){s.head, s.tail, s.empty};
+    } else if (b == MQ_REB) {
+        struct ibw_reb_list_entry s;
+        ibw_reb_list_entry_unpack(w, &s);
+        l = (struct mq_le){s.head, s.tail, s.empty};
+    } else {
+        struct ibw_swpb_list_entry s;
+        ibw_swpb_list_entry_unpack(w, &s);
+        l = (struct mq_le){s.head, s.tail, s.empty};
+    }
+    return l;
+}
+
+static void list_set(struct ibe_engine *e, int b, uint32_t qpn, struct mq_le l)
+{
+    uint32_t *w = &e->mq[b].list[qpn];
+    if (b == MQ_RPB) {
+        struct ibw_rpb_list_entry s = {(uint16_t)l.head, (uint16_t)l.tail, l.empty};
+        ibw_rpb_list_entry_pack(&s, w);
+    } else if (b == MQ_REB) {
+        struct ibw_reb_list_entry s = {(uint16_t)l.head, (uint16_t)l.tail, l.empty};
+        ibw_reb_list_entry_pack(&s, w);
+    } else {
+        struct ibw_swpb_list_entry s = {(uint16_t)l.head, (uint16_t)l.tail, l.empty};
+        ibw_swpb_list_entry_pack(&s, w);
+    }
+}
+
+static uint32_t *elem(const struct ibe_engine *e, int b, uint32_t i)
+{
+    return e->mq[b].elem + (size_t)i * e->mq[b].elem_words;
+}
+
+static uint32_t next_get(const struct ibe_engine *e, int b, uint32_t i)
+{
+    const uint32_t *w = elem(e, b, i);
+    if (b == MQ_RPB)
+        return (uint32_t)ibw_rpb_element_get_next_addr(w);
+    if (b == MQ_SWPB)
+        return (uint32_t)ibw_swpb_element_get_next_addr(w);
+    struct ibw_reb_element s;
+    ibw_reb_element_unpack(w, &s);
+    return s.next_addr;
+}
+
+static void next_set(struct ibe_engine *e, int b, uint32_t i, uint32_t next)
+{
+    uint32_t *w = elem(e, b, i);
+    if (b == MQ_RPB) {
+        ibw_rpb_element_set_next_addr(w, (uint16_t)next);
+    } else if (b == MQ_SWPB) {
+        ibw_swpb_element_set_next_addr(w, (uint16_t)next);
+    } else {
+        struct ibw_reb_element s;
+        ibw_reb_element_unpack(w, &s);
+        s.next_addr = (uint16_t)next;
+        ibw_reb_element_pack(&s, w);
+    }
+}
+
+static uint32_t free_get(const struct mq_buf *m, int b, uint32_t pos)
+{
+    const uint32_t *w = &m->free_fifo[pos];
+    if (b == MQ_RPB) {
+        struct ibw_rpb_free_entry s;
+        ibw_rpb_free_entry_unpack(w, &s);
+        return s.addr;
+    }
+    if (b == MQ_REB) {
+        struct ibw_reb_free_entry s;
+        ibw_reb_free_entry_unpack(w, &s);
+        return s.addr;
+    }
+    struct ibw_swpb_free_entry s;
+    ibw_swpb_free_entry_unpack(w, &s);
+    return s.addr;
+}
+
+static void free_put(struct mq_buf *m, int b, uint32_t addr)
+{
+    uint32_t *w = &m->free_fifo[(m->fhead + m->nfree) % m->cap];
+    m->nfree++;
+    if (b == MQ_RPB) {
+        struct ibw_rpb_free_entry s = {(uint16_t)addr};
+        ibw_rpb_free_entry_pack(&s, w);
+    } else if (b == MQ_REB) {
+        struct ibw_reb_free_entry s = {(uint16_t)addr};
+        ibw_reb_free_entry_pack(&s, w);
+    } else {
+        struct ibw_swpb_free_entry s = {(uint16_t)addr};
+        ibw_swpb_free_entry_pack(&s, w);
+    }
+}
+
+int mq_init(struct ibe_engine *e, int b, uint32_t cap)
+{
+    static const uint32_t words[3] = {ibw_rpb_element_WORDS, ibw_reb_element_WORDS,
+                                      ibw_swpb_element_WORDS};
+    struct mq_buf *m = &e->mq[b];
+    m->cap = cap;
+    m->elem_words = words[b];
+    m->free_fifo = calloc(cap, sizeof *m->free_fifo);
+    m->elem = calloc((size_t)cap * m->elem_words, sizeof *m->elem);
+    if (!m->free_fifo || !m->elem)
+        return -1;
+    m->fhead = m->nfree = 0;
     for (uint32_t i = 0; i < cap; i++)
-        p->next[i] = i + 1 < cap ? i + 1 : MQ_NIL;
-    p->free_head = 0;
-    p->nfree = cap;
+        free_put(m, b, i);
+    for (uint32_t q = 0; q < ENG_MAX_QP; q++)
+        mq_list_init(e, b, q);
+    return 0;
 }
 
-void mq_pool_free(struct mq_pool *p)
+void mq_fini(struct ibe_engine *e, int b)
 {
-    free(p->next);
-    p->next = NULL;
+    free(e->mq[b].free_fifo);
+    free(e->mq[b].elem);
+    e->mq[b].free_fifo = NULL;
+    e->mq[b].elem = NULL;
 }
 
-void mq_list_init(struct mq_list *l)
+void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
 {
-    l->head = l->tail = MQ_NIL;
-    l->count = 0;
+    list_set(e, b, qpn, (struct mq_le){0, 0, 1});
 }
 
-uint32_t mq_alloc(struct mq_pool *p, struct mq_list *l)
+bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    if (p->free_head == MQ_NIL)
+    return list_get(e, b, qpn).empty != 0;
+}
+
+uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
+{
+    struct mq_le l = list_get(e, b, qpn);
+    return l.empty ? MQ_NIL : l.head;
+}
+
+uint32_t mq_next(const struct ibe_engine *e, int b, uint32_t qpn, uint32_t i)
+{
+    return list_get(e, b, qpn).tail == i ? MQ_NIL : next_get(e, b, i);
+}
+
+uint32_t mq_nfree(const struct ibe_engine *e, int b)
+{
+    return e->mq[b].nfree;
+}
+
+uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
+{
+    struct mq_buf *m = &e->mq[b];
+    if (!m->nfree)
         return MQ_NIL;
-    uint32_t i = p->free_head;
-    p->free_head = p->next[i];
-    p->nfree--;
-    p->next[i] = MQ_NIL;
-    if (l->tail == MQ_NIL)
-        l->head = i;
+    uint32_t i = free_get(m, b, m->fhead);
+    m->fhead = (m->fhead + 1) % m->cap;
+    m->nfree--;
+    struct mq_le l = list_get(e, b, qpn);
+    if (l.empty)
+        l.head = i;
     else
-        p->next[l->tail] = i;
-    l->tail = i;
-    l->count++;
+        next_set(e, b, l.tail, i);
+    l.tail = i;
+    l.empty = 0;
+    list_set(e, b, qpn, l);
     return i;
 }
 
-void mq_pop(struct mq_pool *p, struct mq_list *l)
+void mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
 {
-    uint32_t i = l->head;
-    if (i == MQ_NIL)
+    struct mq_le l = list_get(e, b, qpn);
+    if (l.empty)
         return;
-    l->head = p->next[i];
-    if (l->head == MQ_NIL)
-        l->tail = MQ_NIL;
-    l->count--;
-    p->next[i] = p->free_head;
-    p->free_head = i;
-    p->nfree++;
+    uint32_t i = l.head;
+    if (l.head == l.tail)
+        l.empty = 1;
+    else
+        l.head = next_get(e, b, i);
+    list_set(e, b, qpn, l);
+    free_put(&e->mq[b], b, i);
+}
+
+void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g)
+{
+    uint32_t *w = elem(e, MQ_REB, i);
+    struct ibw_reb_element s;
+    ibw_reb_element_unpack(w, &s);
+    s.length = g->length;
+    s.lkey = g->lkey;
+    s.va = g->addr;
+    ibw_reb_element_pack(&s, w);
+}
+
+void mq_reb_read(const struct ibe_engine *e, uint32_t i, struct ibe_sge *g)
+{
+    struct ibw_reb_element s;
+    ibw_reb_element_unpack(elem(e, MQ_REB, i), &s);
+    g->length = s.length;
+    g->lkey = s.lkey;
+    g->addr = s.va;
 }

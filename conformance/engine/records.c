@@ -441,23 +441,20 @@ void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
     PUT(e, CH_DMA, 26, ibw_dma_head, from, M_DMA, s);
 }
 
+/* E21: the list-table entry as the MultiQueue now holds it (the packed
+ * word itself). */
 void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
                 uint32_t idx)
 {
     (void)idx;
-    struct eng_qp *q = eng_qp(e, qpn);
-    if (!q)
+    if (qpn >= ENG_MAX_QP)
         return;
-    const struct mq_list *l = which == 0 ? &q->rpb : &q->swpb;
-    uint16_t head = (uint16_t)(l->head == MQ_NIL ? 0 : l->head);
-    uint16_t tail = (uint16_t)(l->tail == MQ_NIL ? 0 : l->tail);
-    if (which == 0) {
-        struct ibw_rpb_list_entry s = {head, tail, (uint8_t)(l->count == 0)};
-        ANNOUNCE(e, CH_MQ, 21, ibw_rpb_list_entry, from, M_MQ, s);
-    } else {
-        struct ibw_swpb_list_entry s = {head, tail, (uint8_t)(l->count == 0)};
-        ANNOUNCE(e, CH_MQ, 21, ibw_swpb_list_entry, from, M_MQ, s);
-    }
+    int b = which == 0 ? MQ_RPB : MQ_SWPB;
+    uint32_t w = e->mq[b].list[qpn], d[12];
+    eng_push(e, CH_MQ, from, M_MQ, 21,
+             b == MQ_RPB ? ibw_rpb_list_entry_format()->name
+                         : ibw_swpb_list_entry_format()->name, &w, 1);
+    eng_pop(e, CH_MQ, d);
 }
 
 void eng_rec_wat(struct ibe_engine *e, int from, int is_write, uint32_t qpn,

@@ -42,16 +42,16 @@
 static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t limit)
 {
     unsigned n = 0;
-    while (q->swpb.head != MQ_NIL) {
-        struct swpb_elem *s = &e->swpb[q->swpb.head];
+    while (!mq_empty(e, MQ_SWPB, q->qpn)) {
+        struct swpb_elem *s = &e->swpb[mq_head(e, MQ_SWPB, q->qpn)];
         if (psn_diff(s->h.psn, limit) >= 0)
             break;
-        if (q->rpb.head != MQ_NIL && psn_diff(e->rpb[q->rpb.head].h.psn, s->h.psn) < 0)
+        if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, s->h.psn) < 0)
             break;
         uint8_t last = s->last, op = s->wr_opcode;
         uint32_t slot = s->wqe_slot, len = s->msg_len;
-        eng_rec_mq(e, M_REQRECV, 2, q->qpn, q->swpb.head);
-        mq_pop(&e->swpb_pool, &q->swpb);
+        eng_rec_mq(e, M_REQRECV, 2, q->qpn, mq_head(e, MQ_SWPB, q->qpn));
+        mq_pop(e, MQ_SWPB, q->qpn);
         n++;
         if (last)
             rtc_complete(e, q, slot, op, IBE_WC_SUCCESS, len, 1);
@@ -70,7 +70,7 @@ static void after_progress(struct ibe_engine *e, struct eng_qp *q)
     q->nak_retries = 0;
     q->tm[TM_RNR].count = 0;
     if (!q->rnr_wait) {
-        if (!q->swpb.count && !q->rpb.count)
+        if (!!mq_empty(e, MQ_SWPB, q->qpn) && !!mq_empty(e, MQ_RPB, q->qpn))
             loss_timer(e, q, TMO_STOP);
         else
             loss_timer(e, q, TMO_SET);
@@ -98,27 +98,27 @@ static bool complete_oldest(struct ibe_engine *e, struct eng_qp *q, uint8_t stat
     int k = eng_upsn(e, q, &psn);
     if (k == 1) {
         for (;;) {
-            struct swpb_elem *s = &e->swpb[q->swpb.head];
+            struct swpb_elem *s = &e->swpb[mq_head(e, MQ_SWPB, q->qpn)];
             uint8_t last = s->last, op = s->wr_opcode;
             uint32_t slot = s->wqe_slot;
-            mq_pop(&e->swpb_pool, &q->swpb);
+            mq_pop(e, MQ_SWPB, q->qpn);
             if (last) {
                 rtc_complete(e, q, slot, op, status, 0, 1);
                 break;
             }
-            if (q->swpb.head == MQ_NIL)
+            if (mq_empty(e, MQ_SWPB, q->qpn))
                 return true; /* the rest of it is still being cut */
         }
         return true;
     }
     if (k == 2) {
-        struct rpb_elem *r = &e->rpb[q->rpb.head];
+        struct rpb_elem *r = &e->rpb[mq_head(e, MQ_RPB, q->qpn)];
         struct rec_sem c = {SEM_RELEASE, (uint8_t)r->reb_count, q->qpn, 0, 0, 0}, rs;
         if (r->reb_count)
             sem_cmd(e, &c, &rs);
         uint8_t op = r->wr_opcode;
         uint32_t slot = r->wqe_slot;
-        mq_pop(&e->rpb_pool, &q->rpb);
+        mq_pop(e, MQ_RPB, q->qpn);
         rtc_complete(e, q, slot, op, status, 0, 1);
         return true;
     }
@@ -183,7 +183,7 @@ void rrc_bad_request(struct ibe_engine *e)
 
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->bad_pending || q->swpb.count || q->rpb.count || q->seg_md)
+    if (!q->bad_pending || !mq_empty(e, MQ_SWPB, q->qpn) || !mq_empty(e, MQ_RPB, q->qpn) || q->seg_md)
         return;
     q->bad_pending = 0;
     rtc_complete(e, q, q->bad_slot, q->bad_op, bad_status(q->bad_code), 0, 0);
@@ -204,7 +204,7 @@ void rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
  * retransmitted request is lost too, the loss timer takes over. */
 static bool read_retx_once(struct ibe_engine *e, struct eng_qp *q)
 {
-    uint32_t rd = e->rpb[q->rpb.head].h.psn;
+    uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
     if (q->rd_retx_valid && q->rd_retx_psn == rd)
         return false;
     q->rd_retx_valid = 1;
@@ -219,11 +219,11 @@ static void on_ack(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         q->acked_psn = h->psn;
         q->acked_valid = 1;
     }
-    bool lost_read = q->rpb.head != MQ_NIL &&
-                     psn_diff(e->rpb[q->rpb.head].h.psn, h->psn) <= 0 &&
+    bool lost_read = !mq_empty(e, MQ_RPB, q->qpn) &&
+                     psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn) <= 0 &&
                      read_retx_once(e, q);
     if (lost_read)
-        rtc_retransmit_from(e, q, e->rpb[q->rpb.head].h.psn);
+        rtc_retransmit_from(e, q, e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn);
     if (n || lost_read)
         after_progress(e, q);
 }
@@ -231,8 +231,8 @@ static void on_ack(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
 static void retry_from_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t rpsn)
 {
     uint32_t from = rpsn;
-    if (q->rpb.head != MQ_NIL && psn_diff(e->rpb[q->rpb.head].h.psn, rpsn) < 0)
-        from = e->rpb[q->rpb.head].h.psn;
+    if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, rpsn) < 0)
+        from = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
     rtc_retransmit_from(e, q, from);
 }
 
@@ -243,8 +243,8 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
     unsigned n = release_before(e, q, h->psn);
     if (kind == IBW_AETH_RNR_NAK) {
         e->st.rnr_naks_rx++;
-        if (q->rpb.head != MQ_NIL && psn_diff(e->rpb[q->rpb.head].h.psn, h->psn) < 0)
-            rtc_retransmit_range(e, q, e->rpb[q->rpb.head].h.psn, h->psn);
+        if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn) < 0)
+            rtc_retransmit_range(e, q, e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn);
         q->nak_retries = 0;
         loss_timer(e, q, TMO_STOP);
         q->rnr_wait = 1;
@@ -320,13 +320,13 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     uint32_t f = eng_opflags(h->opcode);
     bool atomic = h->opcode == OP_ATOMIC_ACK;
     bool first_like = atomic || (f & (OPF_FIRST | OPF_ONLY));
-    if (q->rpb.head == MQ_NIL)
+    if (mq_empty(e, MQ_RPB, q->qpn))
         return;
     if (psn_diff(h->psn, upsn) > 0) {
         if (first_like && kind == 1) {
             /* implicit release of the Sends/Writes before the oldest read */
             unsigned n = release_before(e, q, h->psn);
-            uint32_t rd = e->rpb[q->rpb.head].h.psn;
+            uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
             if (rd != h->psn) {
                 /* an earlier read's response was lost: go again from it
                  * through the request of RPSN */
@@ -340,13 +340,13 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
         } else {
             /* case 1 (First/Only, UPSN is a read) and case 2 (Middle/Last):
              * a response before this one was lost */
-            uint32_t rd = e->rpb[q->rpb.head].h.psn;
+            uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
             if (read_retx_once(e, q))
                 rtc_retransmit_range(e, q, rd, psn_add(first_like ? h->psn : rd, 1));
             return;
         }
     }
-    struct rpb_elem *r = &e->rpb[q->rpb.head];
+    struct rpb_elem *r = &e->rpb[mq_head(e, MQ_RPB, q->qpn)];
     if (r->h.psn != h->psn)
         return;
     bool want_atomic = r->wr_opcode != IBE_WR_RDMA_READ;
@@ -383,8 +383,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     if (last) {
         uint8_t op = r->wr_opcode;
         uint32_t slot = r->wqe_slot, total = r->msg_len;
-        eng_rec_mq(e, M_REQRECV, 0, q->qpn, q->rpb.head);
-        mq_pop(&e->rpb_pool, &q->rpb);
+        eng_rec_mq(e, M_REQRECV, 0, q->qpn, mq_head(e, MQ_RPB, q->qpn));
+        mq_pop(e, MQ_RPB, q->qpn);
         rtc_complete(e, q, slot, op, IBE_WC_SUCCESS, total, 1);
         if (q->acked_valid)
             release_before(e, q, psn_add(q->acked_psn, 1));

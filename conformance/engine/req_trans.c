@@ -197,13 +197,13 @@ void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 static void resume(struct ibe_engine *e, struct eng_qp *q)
 {
     struct rec_md *md = q->seg_md;
-    if (md->fence && q->rpb.count)
+    if (md->fence && !mq_empty(e, MQ_RPB, q->qpn))
         return; /* fence: wait for earlier reads and atomics */
     if (md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
         md->opcode == IBE_WR_ATOMIC_FA) {
-        if (!e->rpb_pool.nfree || e->reb_pool.nfree < md->nent)
+        if (!mq_nfree(e, MQ_RPB) || mq_nfree(e, MQ_REB) < md->nent)
             return;
-        uint32_t ri = mq_alloc(&e->rpb_pool, &q->rpb);
+        uint32_t ri = mq_alloc(e, MQ_RPB, q->qpn);
         struct rpb_elem *r = &e->rpb[ri];
         memset(r, 0, sizeof *r);
         fill_common(q, md, &r->h);
@@ -229,10 +229,8 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         r->reb_count = md->nent;
         eng_rec_mq(e, M_REQTRANS, 0, q->qpn, ri);
         for (unsigned i = 0; i < md->nent; i++) {
-            uint32_t bi = mq_alloc(&e->reb_pool, &e->reb_list[q->qpn]);
-            e->reb[bi].va = md->sg[i].addr;
-            e->reb[bi].len = md->sg[i].length;
-            e->reb[bi].key = md->sg[i].lkey;
+            uint32_t bi = mq_alloc(e, MQ_REB, q->qpn);
+            mq_reb_write(e, bi, &md->sg[i]);
             eng_rec_sge(e, M_REQTRANS, M_MQ, &md->sg[i]);
         }
         reqpkt_send(e, M_REQTRANS, &r->h, NULL);
@@ -241,10 +239,10 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
     }
     while (q->seg_i < q->seg_n) {
         uint32_t upsn;
-        if (!e->swpb_pool.nfree ||
+        if (!mq_nfree(e, MQ_SWPB) ||
             (eng_upsn(e, q, &upsn) && psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
-        uint32_t si = mq_alloc(&e->swpb_pool, &q->swpb);
+        uint32_t si = mq_alloc(e, MQ_SWPB, q->qpn);
         struct swpb_elem *s = &e->swpb[si];
         uint32_t len = build_seg(q, md, q->seg_i, q->seg_n, q->seg_off, &s->h);
         if (len)
@@ -291,7 +289,7 @@ static uint32_t rpb_span(const struct ibe_engine *e, const struct eng_qp *q,
 
 int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn)
 {
-    uint32_t s = q->swpb.head, r = q->rpb.head;
+    uint32_t s = mq_head(e, MQ_SWPB, q->qpn), r = mq_head(e, MQ_RPB, q->qpn);
     if (s == MQ_NIL && r == MQ_NIL)
         return 0;
     if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->swpb[s].h.psn, e->rpb[r].h.psn) < 0)) {
@@ -308,7 +306,7 @@ int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn)
 static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                        uint32_t to_excl, const uint32_t *limit)
 {
-    uint32_t i = q->swpb.head, j = q->rpb.head, next = from;
+    uint32_t i = mq_head(e, MQ_SWPB, q->qpn), j = mq_head(e, MQ_RPB, q->qpn), next = from;
     while (i != MQ_NIL || j != MQ_NIL) {
         bool take_s = j == MQ_NIL ||
                       (i != MQ_NIL && psn_diff(e->swpb[i].h.psn, e->rpb[j].h.psn) < 0);
@@ -337,9 +335,9 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
             next = end;
         }
         if (take_s)
-            i = e->swpb_pool.next[i];
+            i = mq_next(e, MQ_SWPB, q->qpn, i);
         else
-            j = e->rpb_pool.next[j];
+            j = mq_next(e, MQ_RPB, q->qpn, j);
     }
     return next;
 }

@@ -16,35 +16,37 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *ans
     struct eng_qp *q = eng_qp(e, cmd->qpn);
     if (!q)
         abort();
-    struct mq_list *l = &e->reb_list[q->qpn];
+    uint32_t head = mq_head(e, MQ_REB, q->qpn);
     memset(resp, 0, sizeof *resp);
     resp->qpn = q->qpn;
     resp->op = 0x01; /* invalid entry unless found */
     switch (cmd->op) {
     case SEM_FETCH:
-        if (l->head != MQ_NIL) {
-            const struct reb_elem *r = &e->reb[l->head];
+        if (head != MQ_NIL) {
+            struct ibe_sge g;
+            mq_reb_read(e, head, &g);
             resp->op = 0x00;
-            resp->va = r->va;
-            resp->len = r->len;
-            resp->key = r->key;
+            resp->va = g.addr;
+            resp->len = g.length;
+            resp->key = g.lkey;
         }
         break;
     case SEM_UPDATE:
-        if (l->head != MQ_NIL) {
-            e->reb[l->head].va = cmd->va;
-            e->reb[l->head].len = cmd->len;
+        if (head != MQ_NIL) {
+            struct ibe_sge g = {cmd->va, cmd->len, cmd->key};
+            mq_reb_write(e, head, &g);
             resp->op = 0x00;
         }
         break;
     case SEM_RELEASE:
-        for (unsigned i = 0; i < (cmd->num ? cmd->num : 1u) && l->head != MQ_NIL; i++)
-            mq_pop(&e->reb_pool, l);
+        for (unsigned i = 0; i < (cmd->num ? cmd->num : 1u) &&
+                             !mq_empty(e, MQ_REB, q->qpn); i++)
+            mq_pop(e, MQ_REB, q->qpn);
         resp->op = 0x00;
         break;
     case SEM_FLUSH:
-        while (l->head != MQ_NIL)
-            mq_pop(&e->reb_pool, l);
+        while (!mq_empty(e, MQ_REB, q->qpn))
+            mq_pop(e, MQ_REB, q->qpn);
         resp->op = 0x00;
         break;
     default:

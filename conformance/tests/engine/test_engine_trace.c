@@ -326,6 +326,20 @@ int main(void)
             TU_EQ(d.chnl_num, k); /* tag */
         }
     }
+    /* E21: the SWPB list-table entry after each of the three packets is
+     * buffered.  The free FIFO hands out 0, 1, 2, ... and takes freed
+     * elements back at its tail; the first Send's element 0 came back, so
+     * these are elements 1, 2, 3: head [11:0] = 1, tail [23:12] = 1, 2, 3,
+     * empty [24] = 0 -> 0x1001, 0x2001, 0x3001. */
+    pos = start;
+    for (unsigned k = 0; k < 3; k++) {
+        r = find(&pos, 0, 21, "RequesterTransControl", "MultiQueue");
+        TU_CHECK(r != NULL);
+        if (r) {
+            TU_CHECK(!strcmp(r->rec, "swpb_list_entry"));
+            TU_EQ(r->words[0], 0x1001u + 0x1000u * k);
+        }
+    }
     n = h_take(&h, P, 64);
     h_deliver_all(&h, P, n);
     n = h_take(&h, P, 64);

@@ -14,19 +14,6 @@
 #include "ibwire/records.h"
 #include "ibwire/wire.h"
 
-#define CXT_PUT(e, ch, id, pfx, from, to, s)                                   \
-    do {                                                                       \
-        uint32_t w_[pfx##_WORDS];                                              \
-        pfx##_pack(&(s), w_);                                                  \
-        eng_push(e, ch, from, to, id, pfx##_format()->name, w_, pfx##_WORDS);  \
-    } while (0)
-#define CXT_GET(e, ch, pfx, s)                                                 \
-    do {                                                                       \
-        uint32_t w_[12];                                                       \
-        eng_pop(e, ch, w_);                                                    \
-        pfx##_unpack(w_, &(s));                                                \
-    } while (0)
-
 static uint8_t pmtu_enum(uint32_t bytes)
 {
     return (uint8_t)ibw_mtu_bytes_to_enum(bytes ? bytes : 1024);
@@ -37,12 +24,12 @@ static uint8_t pmtu_enum(uint32_t bytes)
 static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
 {
     struct ibw_cxt_cmd c;
-    CXT_GET(e, CH_CXT, ibw_cxt_cmd, c);
+    ENG_GET(e, CH_CXT, ibw_cxt_cmd, c);
     const struct eng_qp *x = eng_qp(e, c.qpn);
     if (!x)
         abort(); /* modules ask only about existing QPs */
     struct ibw_cxt_resp echo = {c.qpn, c.opcode, c.type};
-    CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_resp, M_CXT, to, echo);
+    ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_resp, M_CXT, to, echo);
     side->type = x->type;
     side->qkey = x->qkey;
     if (c.type == CXT_RD_CQ) { /* CST: RequesterRecvControl */
@@ -54,7 +41,7 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         v.remote_qpn = x->c.remote_qpn;
         v.qp_pd = x->pd;
         v.cqn = x->scq;
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_cst, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_cst, M_CXT, to, v);
         return;
     }
     switch (c.opcode) {
@@ -68,12 +55,12 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         v.pd = x->pd;
         v.sq_entry_sz_log = 8; /* 256-byte slots */
         v.sq_length = x->sq_depth * ENG_SQ_SLOT;
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_sst, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_sst, M_CXT, to, v);
         break;
     }
     case CXR_STATE: {
         struct ibw_cxt_view_state v = {8, x->state, x->sq_depth * ENG_SQ_SLOT};
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_state, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_state, M_CXT, to, v);
         break;
     }
     case CXR_NPST: {
@@ -82,7 +69,7 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         v.state = x->state;
         v.next_psn = x->npsn;
         v.cqn = x->scq;
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_npst, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_npst, M_CXT, to, v);
         break;
     }
     case CXR_RST: {
@@ -98,7 +85,7 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         v.qp_pd = x->pd;
         v.rq_length = x->rq_depth * ENG_RQ_SLOT;
         v.cqn = x->rcq;
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_rst, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_rst, M_CXT, to, v);
         break;
     }
     default: { /* ENCAP */
@@ -106,7 +93,7 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         memset(&v, 0, sizeof v);
         v.pkey = x->pkey;
         v.src_ip = e->cfg.ipv4;
-        CXT_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_encap, M_CXT, to, v);
+        ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_encap, M_CXT, to, v);
         break;
     }
     }
@@ -116,11 +103,11 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
               uint32_t qpn, struct eng_view *v)
 {
     struct ibw_cxt_cmd c = {qpn, op, type};
-    CXT_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
+    ENG_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
     struct eng_view side;
     serve_read(e, from, &side);
     struct ibw_cxt_resp echo;
-    CXT_GET(e, CH_CXT_RESP, ibw_cxt_resp, echo);
+    ENG_GET(e, CH_CXT_RESP, ibw_cxt_resp, echo);
     if (echo.qpn != qpn || echo.opcode != op || echo.type != type)
         abort(); /* the manager answers in order: an engine bug */
     memset(v, 0, sizeof *v);
@@ -128,7 +115,7 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
     v->qkey = side.qkey;
     if (type == CXT_RD_CQ) {
         struct ibw_cxt_view_cst x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_cst, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_cst, x);
         v->state = x.state;
         v->upsn = x.unacked_psn;
         v->npsn = x.next_psn;
@@ -140,7 +127,7 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
     switch (op) {
     case CXR_SST: {
         struct ibw_cxt_view_sst x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_sst, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_sst, x);
         v->type = x.service_type;
         v->dqpn = x.dst_qpn;
         v->pkey = x.pkey;
@@ -151,14 +138,14 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
     }
     case CXR_STATE: {
         struct ibw_cxt_view_state x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_state, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_state, x);
         v->state = x.state;
         v->sq_len = x.sq_length;
         break;
     }
     case CXR_NPST: {
         struct ibw_cxt_view_npst x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_npst, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_npst, x);
         v->state = x.state;
         v->npsn = x.next_psn;
         v->cqn = x.cqn;
@@ -166,7 +153,7 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
     }
     case CXR_RST: {
         struct ibw_cxt_view_rst x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_rst, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_rst, x);
         v->state = x.state;
         v->rnr_timer = x.rnr_timer;
         v->epsn = x.expected_psn;
@@ -180,7 +167,7 @@ void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
     }
     default: {
         struct ibw_cxt_view_encap x;
-        CXT_GET(e, CH_CXT_RESP, ibw_cxt_view_encap, x);
+        ENG_GET(e, CH_CXT_RESP, ibw_cxt_view_encap, x);
         v->pkey = x.pkey;
         break;
     }
@@ -208,12 +195,12 @@ void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
                uint8_t state, uint32_t psn)
 {
     struct ibw_cxt_cmd c = {qpn, op, CXT_WR_QP};
-    CXT_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
+    ENG_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
     struct ibw_cxt_wr_data d = {state, psn & PSN_MASK};
-    CXT_PUT(e, CH_CXT, 2, ibw_cxt_wr_data, from, M_CXT, d);
+    ENG_PUT(e, CH_CXT, 2, ibw_cxt_wr_data, from, M_CXT, d);
     /* the manager's side */
-    CXT_GET(e, CH_CXT, ibw_cxt_cmd, c);
-    CXT_GET(e, CH_CXT, ibw_cxt_wr_data, d);
+    ENG_GET(e, CH_CXT, ibw_cxt_cmd, c);
+    ENG_GET(e, CH_CXT, ibw_cxt_wr_data, d);
     struct eng_qp *x = eng_qp(e, c.qpn);
     if (!x)
         abort();

@@ -398,13 +398,56 @@ enum { RS_NORMAL = 0, RS_QP_STATE = 1, RS_OPCODE = 2, RS_LOCAL_ACCESS = 4,
 /* ------------------------------------------------------------------ */
 /* module boundaries: small FIFOs of packed records (records.c)        */
 /* ------------------------------------------------------------------ */
+/* Show a pushed record to the trace hook (records.c). */
+void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
+                   const char *name, const uint32_t *w, uint32_t nwords);
 /* Push a packed record (nwords <= 12) into channel ch; counts it and shows
- * it to the trace hook. */
-void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
-              const char *name, const uint32_t *w, uint32_t nwords);
+ * it to the trace hook.  Inline: every hand-over passes here. */
+static inline void eng_push(struct ibe_engine *e, int ch, int from, int to,
+                            uint8_t id, const char *name, const uint32_t *w,
+                            uint32_t nwords)
+{
+    struct eng_fifo *f = &e->fifo[ch];
+    if (f->count == ENG_FIFO_DEPTH || nwords > 12)
+        abort(); /* a consumer did not drain its FIFO: an engine bug */
+    uint32_t slot = (f->head + f->count) % ENG_FIFO_DEPTH;
+    f->count++;
+    f->id[slot] = id;
+    f->nw[slot] = (uint8_t)nwords;
+    memcpy(f->w[slot], w, nwords * sizeof *w);
+    e->st.records++;
+    if (e->trace)
+        eng_trace_rec(e, from, to, id, name, w, nwords);
+}
 /* Pop the oldest record of channel ch into w (room for 12 words; the
- * record's own words are written); returns its catalog number.  Popping an empty FIFO is an engine bug (abort). */
-uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w);
+ * record's own words are written); returns its catalog number.  Popping
+ * an empty FIFO is an engine bug (abort). */
+static inline uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w)
+{
+    struct eng_fifo *f = &e->fifo[ch];
+    if (!f->count)
+        abort(); /* nothing was pushed: an engine bug */
+    uint32_t slot = f->head;
+    f->head = (f->head + 1) % ENG_FIFO_DEPTH;
+    f->count--;
+    memcpy(w, f->w[slot], f->nw[slot] * sizeof *w);
+    return f->id[slot];
+}
+
+/* Pack struct s with the records.h packer for record pfx and push it. */
+#define ENG_PUT(e, ch, id, pfx, from, to, s)                                   \
+    do {                                                                       \
+        uint32_t w_[pfx##_WORDS];                                              \
+        pfx##_pack(&(s), w_);                                                  \
+        eng_push(e, ch, from, to, id, pfx##_format()->name, w_, pfx##_WORDS);  \
+    } while (0)
+/* Pop channel ch and unpack it as record pfx into struct s. */
+#define ENG_GET(e, ch, pfx, s)                                                 \
+    do {                                                                       \
+        uint32_t w_[12];                                                       \
+        eng_pop(e, ch, w_);                                                    \
+        pfx##_unpack(w_, &(s));                                                \
+    } while (0)
 
 /* Values the records do not carry, passed beside them and listed in
  * README.md: the WQE's solicited / signalled flags (E13 has no field for

@@ -151,15 +151,28 @@ void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
     list_set(e, b, qpn, (struct mq_le){0, 0, 1});
 }
 
+/* The two hottest questions read single fields with the records' field
+ * accessors rather than unpacking the whole entry. */
 bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    return list_get(e, b, qpn).empty != 0;
+    const uint32_t *w = &e->mq[b].list[qpn];
+    if (b == MQ_RPB)
+        return ibw_rpb_list_entry_get_empty(w) != 0;
+    if (b == MQ_REB)
+        return ibw_reb_list_entry_get_empty(w) != 0;
+    return ibw_swpb_list_entry_get_empty(w) != 0;
 }
 
 uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    struct mq_le l = list_get(e, b, qpn);
-    return l.empty ? MQ_NIL : l.head;
+    const uint32_t *w = &e->mq[b].list[qpn];
+    if (mq_empty(e, b, qpn))
+        return MQ_NIL;
+    if (b == MQ_RPB)
+        return (uint32_t)ibw_rpb_list_entry_get_head(w);
+    if (b == MQ_REB)
+        return (uint32_t)ibw_reb_list_entry_get_head(w);
+    return (uint32_t)ibw_swpb_list_entry_get_head(w);
 }
 
 uint32_t mq_next(const struct ibe_engine *e, int b, uint32_t qpn, uint32_t i)

@@ -14,20 +14,9 @@
 #include "ibwire/packet.h"
 #include "ibwire/records.h"
 
-void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
-              const char *name, const uint32_t *w, uint32_t nwords)
+void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
+                   const char *name, const uint32_t *w, uint32_t nwords)
 {
-    struct eng_fifo *f = &e->fifo[ch];
-    if (f->count == ENG_FIFO_DEPTH || nwords > 12)
-        abort(); /* a consumer did not drain its FIFO: an engine bug */
-    uint32_t slot = (f->head + f->count) % ENG_FIFO_DEPTH;
-    f->count++;
-    f->id[slot] = id;
-    f->nw[slot] = (uint8_t)nwords;
-    memcpy(f->w[slot], w, nwords * sizeof *w);
-    e->st.records++;
-    if (!e->trace)
-        return;
     struct ibe_trace_rec r;
     memset(&r, 0, sizeof r);
     r.time = e->w->now;
@@ -40,32 +29,8 @@ void eng_push(struct ibe_engine *e, int ch, int from, int to, uint8_t id,
     e->trace(e->trace_ctx, e, &r);
 }
 
-uint8_t eng_pop(struct ibe_engine *e, int ch, uint32_t *w)
-{
-    struct eng_fifo *f = &e->fifo[ch];
-    if (!f->count)
-        abort(); /* nothing was pushed: an engine bug */
-    uint32_t slot = f->head;
-    f->head = (f->head + 1) % ENG_FIFO_DEPTH;
-    f->count--;
-    memcpy(w, f->w[slot], f->nw[slot] * sizeof *w);
-    return f->id[slot];
-}
-
-/* Pack struct s with the records.h packer for record pfx and push it. */
-#define PUT(e, ch, id, pfx, from, to, s)                                       \
-    do {                                                                       \
-        uint32_t w_[pfx##_WORDS];                                              \
-        pfx##_pack(&(s), w_);                                                  \
-        eng_push(e, ch, from, to, id, pfx##_format()->name, w_, pfx##_WORDS);  \
-    } while (0)
-/* Pop channel ch and unpack it as record pfx into struct s. */
-#define GET(e, ch, pfx, s)                                                     \
-    do {                                                                       \
-        uint32_t w_[12];                                                       \
-        eng_pop(e, ch, w_);                                                    \
-        pfx##_unpack(w_, &(s));                                                \
-    } while (0)
+#define PUT ENG_PUT
+#define GET ENG_GET
 /* Records that only announce a table write or a request whose answer the
  * model does not return through a record: the consumer drains them. */
 #define ANNOUNCE(e, ch, id, pfx, from, to, s)                                  \

@@ -414,9 +414,19 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
             on_ack(e, q, h);
         else
             on_nak(e, q, h);
-        return;
+    } else {
+        on_read_resp(e, q, h, payload, upsn, kind);
     }
-    on_read_resp(e, q, h, payload, upsn, kind);
+    /* UnAckedPSN back into the context (WR_QP_CTX UAPST) when it moved:
+     * the oldest PSN still buffered, the NextPSN when none is */
+    uint32_t now;
+    if (!eng_upsn(e, q, &now)) {
+        struct eng_view n;
+        cxt_read(e, M_REQRECV, CXT_RD_CQ, CXR_CST, q->qpn, &n);
+        now = n.npsn;
+    }
+    if (now != v.upsn)
+        cxt_write(e, M_REQRECV, CXW_UAPST, q->qpn, v.state, now);
 }
 
 void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)

@@ -681,6 +681,21 @@ static void expect_ieth_bytes(const struct h_pkt *p, uint32_t rkey)
     TU_EQ(p->ieth, rkey);
 }
 
+/* A signalled WR of one entry: len bytes from the start of A's buffer. */
+static struct ibe_send_wr one_entry_wr(const struct harness *h, uint8_t op,
+                                       uint32_t len)
+{
+    struct ibe_send_wr wr;
+    memset(&wr, 0, sizeof wr);
+    wr.opcode = op;
+    wr.flags = IBE_SEND_SIGNALED;
+    wr.num_sge = 1;
+    wr.sg[0].addr = h->buf[0];
+    wr.sg[0].length = len;
+    wr.sg[0].lkey = h->lkey[0];
+    return wr;
+}
+
 static void test_requester_send_with_invalidate(void)
 {
     struct harness h;
@@ -690,14 +705,7 @@ static void test_requester_send_with_invalidate(void)
     TU_EQ(ibe_mr_reg(h.e[1], 1, h.buf[1] + 32768, 4096, IBE_ACC_REMOTE_WRITE,
                      &lkey2, &rkey2), 0);
     /* control: before the invalidation a write with rkey2 is ACKed */
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = IBE_WR_RDMA_WRITE;
-    wr.flags = IBE_SEND_SIGNALED;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h.buf[0];
-    wr.sg[0].length = 8;
-    wr.sg[0].lkey = h.lkey[0];
+    struct ibe_send_wr wr = one_entry_wr(&h, IBE_WR_RDMA_WRITE, 8);
     wr.remote_addr = h.buf[1] + 32768;
     wr.rkey = rkey2;
     TU_EQ(ibe_post_send(h.e[0], h.qp[0], &wr), 0);
@@ -754,13 +762,7 @@ static void test_requester_send_with_invalidate(void)
      * INVALIDATE (144, IETH) on PSNs 100, 101; the R_Key is B's main one */
     h_init(&h, IBE_RC, 2, 7);
     h_post_recv(&h, 1, 0, 1000);
-    memset(&si, 0, sizeof si);
-    si.opcode = IBE_WR_SEND_INV;
-    si.flags = IBE_SEND_SIGNALED;
-    si.num_sge = 1;
-    si.sg[0].addr = h.buf[0];
-    si.sg[0].length = 400;
-    si.sg[0].lkey = h.lkey[0];
+    si = one_entry_wr(&h, IBE_WR_SEND_INV, 400);
     si.imm = h.rkey[1];
     TU_EQ(ibe_post_send(h.e[0], h.qp[0], &si), 0);
     h_settle(&h);

@@ -221,6 +221,18 @@ int main(void)
         ibw_timer_set_event_unpack(r->words, &t);
         TU_EQ(t.opcode, 0xFF); /* stop: nothing left outstanding */
     }
+    /* ... and the context's UnAckedPSN follows: WR_QP_CTX (2) UAPST (2),
+     * then cxt_wr_data with PSN 101 (nothing outstanding: = NextPSN) */
+    r = find(&pos, 0, 2, "RequesterRecvControl", "ContextManager");
+    while (r && ibw_cxt_cmd_get_type(r->words) != 2)
+        r = find(&pos, 0, 2, "RequesterRecvControl", "ContextManager");
+    TU_CHECK(r != NULL);
+    if (r)
+        TU_EQ(ibw_cxt_cmd_get_opcode(r->words), 2);
+    r = find(&pos, 0, 2, "RequesterRecvControl", "ContextManager");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_wr_data"));
+    if (r)
+        TU_EQ(ibw_cxt_wr_data_get_psn(r->words), 101);
 
     /* the Read */
     uint8_t *b = ibe_mem_ptr(h.e[1], h.buf[1], 65536);

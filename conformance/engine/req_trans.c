@@ -79,11 +79,9 @@ static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
     timer_set(e, M_REQTRANS, &t);
 }
 
-static void fill_common(const struct eng_qp *q, const struct rec_md *md,
-                        struct eng_hdr *h)
+static void fill_common(const struct rec_md *md, struct eng_hdr *h)
 {
     memset(h, 0, sizeof *h);
-    (void)q;
     h->pkey = (uint16_t)md->pkey;
     h->destqp = md->dqpn;
     h->ackreq = md->svc == IBE_RC;
@@ -93,7 +91,7 @@ static void fill_common(const struct eng_qp *q, const struct rec_md *md,
 static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
                           uint32_t n, uint32_t off, struct eng_hdr *h)
 {
-    fill_common(q, md, h);
+    fill_common(md, h);
     uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
     h->opcode = (uint8_t)(svc_bits(md->svc) | seg_opcode(md->opcode, i, n));
     h->psn = q->rtc_npsn;
@@ -206,7 +204,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         uint32_t ri = mq_alloc(e, MQ_RPB, q->qpn);
         struct rpb_elem *r = &e->rpb[ri];
         memset(r, 0, sizeof *r);
-        fill_common(q, md, &r->h);
+        fill_common(md, &r->h);
         r->h.psn = q->rtc_npsn;
         r->pmtu = md->pmtu;
         r->h.va = md->raddr;
@@ -277,13 +275,11 @@ bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
     return true;
 }
 
-static uint32_t rpb_span(const struct ibe_engine *e, const struct eng_qp *q,
-                         const struct rpb_elem *r)
+/* PSNs a buffered read (or atomic) still spans, at its own PMTU. */
+static uint32_t rpb_span(const struct rpb_elem *r)
 {
-    (void)e;
     if (r->wr_opcode != IBE_WR_RDMA_READ)
         return 1;
-    (void)q;
     return npkts(r->msg_len - r->done, r->pmtu);
 }
 
@@ -316,7 +312,7 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
             end = psn_add(psn, 1);
         } else {
             psn = e->rpb[j].h.psn;
-            end = psn_add(psn, rpb_span(e, q, &e->rpb[j]));
+            end = psn_add(psn, rpb_span(&e->rpb[j]));
         }
         if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
             break;

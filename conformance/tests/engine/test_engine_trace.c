@@ -68,6 +68,37 @@ int main(void)
         TU_EQ(d.offset, 0);
         TU_EQ(d.size, 2); /* NextSeg + one DataSeg = 32 bytes */
     }
+    /* E2 SST view for DoorbellProcessing: RC (0), A's peer B, P_Key
+     * 0xFFFF, PMTU enum 1 (256), PD 1, 256-byte slots (log 8), SQ length
+     * 32 slots x 256 = 8192 */
+    size_t spos = pos;
+    r = find(&spos, 0, 2, "ContextManager", "DoorbellProcessing");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_resp"));
+    r = find(&spos, 0, 2, "ContextManager", "DoorbellProcessing");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_sst"));
+    if (r) {
+        struct ibw_cxt_view_sst v;
+        ibw_cxt_view_sst_unpack(r->words, &v);
+        TU_EQ(v.service_type, 0);
+        TU_EQ(v.dst_qpn, h.qp[1]);
+        TU_EQ(v.pkey, 0xFFFF);
+        TU_EQ(v.pmtu, 1);
+        TU_EQ(v.pd, 1);
+        TU_EQ(v.sq_entry_sz_log, 8);
+        TU_EQ(v.sq_length, 8192);
+    }
+    /* E2 STATE view for the WQEParser: RTS (3) in [31:29] */
+    r = find(&spos, 0, 2, "WQEParser", "ContextManager");
+    TU_CHECK(r != NULL);
+    if (r) {
+        TU_EQ(ibw_cxt_cmd_get_type(r->words), 1);
+        TU_EQ(ibw_cxt_cmd_get_opcode(r->words), 5);
+    }
+    find(&spos, 0, 2, "ContextManager", "WQEParser"); /* cxt_resp */
+    r = find(&spos, 0, 2, "ContextManager", "WQEParser");
+    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_state"));
+    if (r)
+        TU_EQ(r->words[0] >> 29, 3);
     r = find(&pos, 0, 12, "DoorbellProcessing", "WQEScheduler");
     TU_CHECK(r != NULL);
     r = find(&pos, 0, 12, "WQEScheduler", "WQEParser");
@@ -213,6 +244,27 @@ int main(void)
         TU_EQ(m.psn, 100);
         TU_EQ(m.dw3 >> 24, 0x00); /* AETH syndrome: ACK, credit code 0 (the
                                      only receive WQE was just consumed) */
+    }
+    /* E2 CST view (RD_CQ_CTX 7, CST 2): UnAckedPSN and NextPSN as the
+     * context held them before this ACK: 100 and 101 */
+    size_t qpos = pos;
+    const struct ibe_trace_rec *c2;
+    c2 = find(&qpos, 0, 2, "RequesterRecvControl", "ContextManager");
+    TU_CHECK(c2 != NULL);
+    if (c2) {
+        TU_EQ(ibw_cxt_cmd_get_type(c2->words), 7);
+        TU_EQ(ibw_cxt_cmd_get_opcode(c2->words), 2);
+    }
+    find(&qpos, 0, 2, "ContextManager", "RequesterRecvControl"); /* resp */
+    c2 = find(&qpos, 0, 2, "ContextManager", "RequesterRecvControl");
+    TU_CHECK(c2 != NULL && !strcmp(c2->rec, "cxt_view_cst"));
+    if (c2) {
+        struct ibw_cxt_view_cst v;
+        ibw_cxt_view_cst_unpack(c2->words, &v);
+        TU_EQ(v.unacked_psn, 100);
+        TU_EQ(v.next_psn, 101);
+        TU_EQ(v.state, 3);
+        TU_EQ(v.remote_qpn, h.qp[1]);
     }
     r = find(&pos, 0, 5, "RequesterRecvControl", "TimerControl");
     TU_CHECK(r != NULL);

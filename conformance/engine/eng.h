@@ -221,8 +221,13 @@ enum { CXT_RD_QP = 1, CXT_WR_QP = 2, CXT_RD_CQ = 7 };
 enum { CXR_ALL = 1, CXR_NPST = 2, CXR_SST = 3, CXR_RST = 4, CXR_STATE = 5,
        CXR_ENCAP = 6, CXR_CST = 2 /* RD_CQ_CTX */ };
 enum { CXW_ALL = 1, CXW_UAPST = 2, CXW_NPST = 3, CXW_EPST = 4, CXW_STATE = 5 };
+/* Module `from` reads QP qpn's context: cxt_cmd (type RD_QP_CTX or
+ * RD_CQ_CTX, op its view) out, cxt_resp + the view record back into *v. */
 void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
               uint32_t qpn, struct eng_view *v);
+/* Module `from` writes QP qpn's context: WR_QP_CTX cxt_cmd (op: which PSN,
+ * or STATE) + cxt_wr_data (state, psn); unanswered.  STATE = Error also
+ * flushes the receive queue. */
 void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
                uint8_t state, uint32_t psn);
 
@@ -266,7 +271,7 @@ struct eng_qp {
     uint32_t rd_retx_psn;        /* ... for the read at this PSN */
     uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
     /* RequesterTransControl's NextPSN register: latched from its NPST view
-     * (rtc_npst_read) and written back with WR_QP_CTX NPST */
+     * (npst_read in req_trans.c) and written back with WR_QP_CTX NPST */
     uint32_t rtc_npsn;
     /* RequesterTransControl's length counter for the message being cut */
     struct rec_md *seg_md;

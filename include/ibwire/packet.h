@@ -619,6 +619,9 @@ struct ibw_build_spec {
     struct ibw_atomicacketh atomicacketh;
     struct ibw_immdt immdt;
     struct ibw_ieth ieth;
+    /* CNP body: the 16 reserved bytes, written as given (zero in a fresh
+     * spec, as senders send them; kept so that a rebuilt frame keeps them) */
+    struct ibw_cnp cnp;
     const uint8_t *payload; /* may be NULL when payload_len is 0 */
     size_t payload_len;
 };
@@ -641,7 +644,8 @@ static inline void ibw__build_ext(const struct ibw_build_spec *s, unsigned h,
         break;
     case IBW_HDR_IMMDT: ibw_immdt_encode(&s->immdt, p, n); break;
     case IBW_HDR_IETH: ibw_ieth_encode(&s->ieth, p, n); break;
-    default: memset(p, 0, n); break; /* CNP reserved bytes */
+    case IBW_HDR_CNP: ibw_cnp_encode(&s->cnp, p, n); break;
+    default: memset(p, 0, n); break; /* none left: each ext header is above */
     }
 }
 
@@ -885,6 +889,7 @@ static inline int ibw_build_spec_from_pkt(const struct ibw_pkt *pkt,
     IBW__FROM(ATOMICACKETH, ibw_atomicacketh, atomicacketh)
     IBW__FROM(IMMDT, ibw_immdt, immdt)
     IBW__FROM(IETH, ibw_ieth, ieth)
+    IBW__FROM(CNP, ibw_cnp, cnp)
 #undef IBW__FROM
     s->payload = d + pkt->payload_off;
     s->payload_len = pkt->payload_len;

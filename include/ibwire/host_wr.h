@@ -344,8 +344,14 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
  * The receive WQE for wr: NextSeg, one DataSeg per scatter entry, and the
  * terminator (HanGu: 16 zero bytes; mthca: L_Key 0x100).  The NextSeg ends
  * the chain; mthca's receive NextSeg has DBD set.
- * Errors: IBW_E_RANGE (a length >= 2^31, NULL list), IBW_E_NOSPACE (more
- * than 63 units or cap too small).
+ * A scatter entry whose DataSeg would be the terminator (HanGu: address,
+ * length and L_Key all 0, since every DataSeg bit is a field there is no
+ * other encoding; mthca: address 0, length 0, L_Key 0x100) would end the
+ * list early for the walker and the hardware (seed 000 fig. 4.8), so it is
+ * refused.
+ * Errors: IBW_E_RANGE (a length >= 2^31, NULL list, a scatter entry that
+ * encodes as the terminator), IBW_E_NOSPACE (more than 63 units or cap too
+ * small).  On error out holds nothing useful.
  */
 static inline int ibw_wqe_build_recv(const struct ibw_recv_wr *wr,
                                      unsigned layout, uint8_t *out,
@@ -365,6 +371,9 @@ static inline int ibw_wqe_build_recv(const struct ibw_recv_wr *wr,
     nx.dbd = layout == IBW_WQE_LAYOUT_MTHCA ? 1 : 0;
     ibw_wqe_next_write(&nx, layout, out, IBW_WQE_UNIT);
     ibw__wr_put_sges(wr->sg_list, wr->num_sge, layout, out + IBW_WQE_UNIT);
+    for (uint32_t i = 0; i < wr->num_sge; i++)
+        if (ibw_wqe_is_terminator(out + (1 + (size_t)i) * IBW_WQE_UNIT, layout))
+            return IBW_E_RANGE;
     if (layout == IBW_WQE_LAYOUT_MTHCA) {
         struct ibw_wqe_data t;
         memset(&t, 0, sizeof t);

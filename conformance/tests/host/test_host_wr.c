@@ -331,6 +331,32 @@ static void test_recv(void)
     TU_EQ(ibw_wqe_build_recv(&wr, HG, out, sizeof out, &d), IBW_OK);
     TU_EQ(d.size, 2);
     TU_EQ(ibw_wqe_build_recv(&wr, HG, out, 31, &d), IBW_E_NOSPACE);
+
+    /* A scatter entry whose DataSeg is the terminator (seed 000 fig. 4.8:
+     * the last 128 bits of a receive WQE are all 0) would cut the list
+     * short, so it is refused: HanGu {addr 0, length 0, L_Key 0} as the
+     * second of two entries, mthca {0, 0, L_Key 0x100}. */
+    static const struct ibw_sge zero2[2] = {{0x10000, 0x200, 1}, {0, 0, 0}};
+    wr.sg_list = zero2;
+    wr.num_sge = 2;
+    TU_EQ(ibw_wqe_build_recv(&wr, HG, out, sizeof out, &d), IBW_E_RANGE);
+    static const struct ibw_sge mt_term = {0, 0, 0x100};
+    wr.sg_list = &mt_term;
+    wr.num_sge = 1;
+    TU_EQ(ibw_wqe_build_recv(&wr, MT, out, sizeof out, &d), IBW_E_RANGE);
+    /* One bit away from the terminator is an ordinary entry: HanGu
+     * {0, 0, L_Key 1} is byte count 00 00 00 00, L_Key 01 00 00 00, then an
+     * address of 8 zero bytes (little-endian words, as in want above); and
+     * {0, 0, 0} is not mthca's terminator. */
+    static const uint8_t want_lkey1[16] = {0, 0, 0, 0, 1, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0, 0, 0};
+    static const struct ibw_sge lkey1 = {0, 0, 1};
+    wr.sg_list = &lkey1;
+    TU_EQ(ibw_wqe_build_recv(&wr, HG, out, sizeof out, &d), IBW_OK);
+    TU_MEMEQ(out + 16, want_lkey1, 16);
+    wr.sg_list = &zero2[1];
+    TU_EQ(ibw_wqe_build_recv(&wr, MT, out, sizeof out, &d), IBW_OK);
+    TU_EQ(d.size, 3);
 }
 
 static void test_limits(void)

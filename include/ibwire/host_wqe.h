@@ -405,7 +405,7 @@ struct ibw_wqe_info {
     const char *err_field;    /* e.g. "NextSeg.nds", "DataSeg.byte_count" */
     const char *err_why;      /* one static sentence */
     uint32_t err_at;          /* byte offset of the bad segment in the
-                                 queue, or IBW_WQE_AT_DOORBELL */
+                                 queue (< qlen), or IBW_WQE_AT_DOORBELL */
     uint32_t err_ref;         /* for loops/overlaps: index of the WQE hit */
 };
 
@@ -513,8 +513,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
         (op == IBW_WQE_OP_SEND || op == IBW_WQE_OP_SEND_IMM)) {
         if (wi->size < u + IBW_WQE_UD_BYTES / IBW_WQE_UNIT) {
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "UDSeg",
-                          "WQE too short for its 48-byte UDSeg",
-                          wi->offset + u * IBW_WQE_UNIT);
+                          "WQE too short for its 48-byte UDSeg", wi->offset);
             return;
         }
         ibw_wqe_ud_read(base + u * IBW_WQE_UNIT, IBW_WQE_UD_BYTES, layout,
@@ -640,6 +639,11 @@ static inline unsigned ibw__wqe_rq_size(const uint8_t *q, size_t qlen,
  * NextSeg.  A broken chain (a size that runs past the queue, a pointer
  * outside the queue, a loop or an overlap) ends the walk; the entry for the
  * bad target carries the error, naming the previous NextSeg's field.
+ * err_at is always a byte inside the queue (< qlen) or IBW_WQE_AT_DOORBELL:
+ * a segment of the WQE itself; the WQE's own offset when a segment its
+ * opcode needs is missing (it would lie past the WQE, perhaps past the
+ * queue); for a broken link, the offset of the WQE whose NextSeg holds it
+ * (IBW_WQE_AT_DOORBELL for the first WQE).
  *
  * Returns IBW_OK when every WQE is good and the chain ends; otherwise the
  * first WQE's error (IBW_E_OPCODE, IBW_E_LENGTH, IBW_E_MALFORMED);

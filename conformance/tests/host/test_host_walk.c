@@ -183,6 +183,17 @@ static void test_good_inline_ud_atomic(void)
     cfg.first_size = 3;
     TU_EQ(ibw_wqe_walk(q, 0x100, &cfg, wi, 16, &n), IBW_E_MALFORMED);
     TU_CHECK(strcmp(wi[0].err_field, "UDSeg") == 0);
+    /* the missing segment is located at its WQE, as for RaddrSeg/BindSeg,
+     * not at 0x10 where it would start */
+    TU_EQ(wi[0].err_at, 0);
+    /* A one-unit UD SEND filling a 16-byte queue: the UDSeg would start at
+     * 0x10, the queue's end; err_at stays inside the queue (walker contract:
+     * err_at < qlen). */
+    cfg.first_size = 1;
+    TU_EQ(ibw_wqe_walk(q, 0x10, &cfg, wi, 16, &n), IBW_E_MALFORMED);
+    TU_EQ(n, 1);
+    TU_CHECK(strcmp(wi[0].err_field, "UDSeg") == 0);
+    TU_EQ(wi[0].err_at, 0);
 }
 
 static void test_good_rq(void)

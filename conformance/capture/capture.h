@@ -129,7 +129,9 @@ struct cap_writer *cap_writer_open_stream(FILE *f, enum cap_file_format format,
 /* Append one frame: the IBA frame of len bytes (Ethernet frame for link
  * type 1, LRH onwards otherwise), time in ns since the epoch.  comment (may
  * be NULL) is stored as the packet's opt_comment in pcapng and dropped in
- * classic pcap.  0 on success, -1 on an I/O error. */
+ * classic pcap.  0 on success, -1 on an I/O error, a record too long for
+ * the file, or a time past 2^32 - 1 s (2106) in classic pcap or ERF, whose
+ * 32-bit unsigned seconds cannot hold it. */
 int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
               size_t len, const char *comment);
 

@@ -21,6 +21,7 @@ struct cap_reader {
     pcap_t *pcap;
     char *iobuf;
     int linktype;
+    int classic;  /* classic pcap (32-bit unsigned seconds), not pcapng */
     uint64_t count;
     char path[512];
     char err[PCAP_ERRBUF_SIZE + 600];
@@ -113,6 +114,8 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
     r->pcap = p;
     r->iobuf = iobuf;
     r->linktype = lt;
+    /* libpcap reports pcapng files as version 1.0, classic pcap as 2.x */
+    r->classic = pcap_major_version(p) == PCAP_VERSION_MAJOR;
     snprintf(r->path, sizeof r->path, "%s", path);
     return r;
 }
@@ -267,7 +270,12 @@ int cap_next(struct cap_reader *r, struct cap_frame *fr)
     }
     r->count++;
     fr->number = r->count;
-    fr->ts_sec = (int64_t)h->ts.tv_sec;
+    /* Classic pcap seconds are unsigned 32-bit (good until 2106), but
+     * libpcap sign-extends them for a native-order file (not a swapped
+     * one), which would date 2038-01-19 on before 1970.  pcapng's 64-bit
+     * time (with a signed if_tsoffset) libpcap computes in full. */
+    fr->ts_sec = r->classic ? (int64_t)(uint32_t)h->ts.tv_sec
+                            : (int64_t)h->ts.tv_sec;
     fr->ts_nsec = (uint32_t)h->ts.tv_usec; /* nanoseconds: see cap_open */
     fr->caplen = h->caplen;
     fr->origlen = h->len;

@@ -203,6 +203,11 @@ int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
         return -1; /* rlen is 16 bits */
     if (rec > CAP_SNAPLEN)
         return -1;
+    /* Classic pcap and ERF keep seconds in 32 unsigned bits (to 2106):
+     * a later time would be written as some other time. */
+    if ((w->format == CAP_FORMAT_PCAP || w->linktype == CAP_LINKTYPE_ERF) &&
+        ts_ns / 1000000000u > UINT32_MAX)
+        return -1;
     if (w->format == CAP_FORMAT_PCAP) {
         put_le32(w, (uint32_t)(ts_ns / 1000000000u));
         put_le32(w, (uint32_t)(ts_ns % 1000000000u));

@@ -376,6 +376,94 @@ static void test_bad_files(void)
     }
 }
 
+/* Read the n-frame file `name`: frame i is dated sec[i] s + nsec[i] ns. */
+static void expect_times(const char *name, size_t n, const int64_t *sec,
+                         const uint32_t *nsec)
+{
+    char err[1024];
+    struct cap_reader *r = cap_open(tmp_path(name), err, sizeof err);
+    TU_CHECK(r != NULL);
+    if (!r)
+        return;
+    struct cap_frame fr;
+    for (size_t i = 0; i < n; i++) {
+        TU_EQ(cap_next(r, &fr), 1);
+        TU_EQ(fr.ts_sec, sec[i]);
+        TU_EQ(fr.ts_nsec, nsec[i]);
+    }
+    TU_EQ(cap_next(r, &fr), 0);
+    cap_close(r);
+}
+
+/*
+ * Classic pcap seconds are unsigned 32-bit: 0x80000000 is 2038-01-19
+ * 03:14:08 UTC and 0xFFFFFFFF is 2106-02-07 06:28:15, never before 1970,
+ * whichever byte order the file has (libpcap sign-extends native-order
+ * seconds).  The writer writes them so, and refuses a time past 2^32 - 1 s
+ * in classic pcap and ERF; pcapng's 64-bit time holds it.
+ */
+static void test_seconds_past_2038(void)
+{
+    static const int64_t sec[2] = {INT64_C(2147483648), INT64_C(4294967295)};
+    static const uint32_t nsec[2] = {0, 999999000u};
+    /* little-endian, microsecond magic d4 c3 b2 a1, link type 247 */
+    static const uint8_t le[24 + 2 * 20] = {
+        0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0xff, 0xff, 0, 0, 0xf7, 0, 0, 0,
+        0x00, 0x00, 0x00, 0x80, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0,
+        0xde, 0xad, 0xbe, 0xef,
+        /* 999999 us = 0x000F423F */
+        0xff, 0xff, 0xff, 0xff, 0x3f, 0x42, 0x0f, 0x00, 4, 0, 0, 0, 4, 0, 0, 0,
+        0xde, 0xad, 0xbe, 0xef};
+    /* the same, big-endian */
+    static const uint8_t be[24 + 2 * 20] = {
+        0xa1, 0xb2, 0xc3, 0xd4, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0xff, 0xff, 0, 0, 0, 0xf7,
+        0x80, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4,
+        0xde, 0xad, 0xbe, 0xef,
+        0xff, 0xff, 0xff, 0xff, 0x00, 0x0f, 0x42, 0x3f, 0, 0, 0, 4, 0, 0, 0, 4,
+        0xde, 0xad, 0xbe, 0xef};
+    spit(tmp_path("t2038le.pcap"), le, sizeof le);
+    expect_times("t2038le.pcap", 2, sec, nsec);
+    spit(tmp_path("t2038be.pcap"), be, sizeof be);
+    expect_times("t2038be.pcap", 2, sec, nsec);
+
+    /* Written (2^31 s + 1 ns): seconds 00 00 00 80, ns 01 00 00 00. */
+    static const uint8_t want_rec[8] = {0, 0, 0, 0x80, 1, 0, 0, 0};
+    char err[256];
+    struct cap_writer *w = cap_writer_open(tmp_path("t2038w.pcap"),
+                                           CAP_FORMAT_PCAP, 247, err,
+                                           sizeof err);
+    TU_CHECK(w != NULL);
+    if (!w)
+        return;
+    TU_EQ(cap_write(w, UINT64_C(2147483648000000001), frame4, 4, NULL), 0);
+    TU_EQ(cap_write(w, UINT64_C(4294967296000000000), frame4, 4, NULL), -1);
+    TU_EQ(cap_writer_close(w), 0);
+    check_file("t2038w.pcap", 24 + 16 + 4, 24, want_rec, sizeof want_rec);
+    static const uint32_t one_ns[1] = {1};
+    expect_times("t2038w.pcap", 1, sec, one_ns);
+
+    /* pcapng: 2^32 s is written and read back; ERF refuses it. */
+    w = cap_writer_open(tmp_path("t2106.pcapng"), CAP_FORMAT_PCAPNG, 247, err,
+                        sizeof err);
+    TU_CHECK(w != NULL);
+    if (!w)
+        return;
+    TU_EQ(cap_write(w, UINT64_C(4294967296000000007), frame4, 4, NULL), 0);
+    TU_EQ(cap_writer_close(w), 0);
+    static const int64_t sec2106[1] = {INT64_C(4294967296)};
+    static const uint32_t seven_ns[1] = {7};
+    expect_times("t2106.pcapng", 1, sec2106, seven_ns);
+    w = cap_writer_open(tmp_path("t2106.pcapng"), CAP_FORMAT_PCAPNG, 197, err,
+                        sizeof err);
+    TU_CHECK(w != NULL);
+    if (!w)
+        return;
+    TU_EQ(cap_write(w, UINT64_C(4294967296000000007), frame4, 4, NULL), -1);
+    TU_EQ(cap_writer_close(w), 0);
+}
+
 int main(void)
 {
     const char *base = getenv("TMPDIR");
@@ -394,9 +482,11 @@ int main(void)
     test_erf_records();
     test_exported_pdu_records();
     test_bad_files();
+    test_seconds_past_2038();
     static const char *const files[] = {
         "w247.pcap", "werf.pcap", "w252.pcap", "wc.pcapng", "rt.cap",
-        "empty.pcap", "garbage.pcap", "wifi.pcap", "cut.pcap", "snap.pcap"};
+        "empty.pcap", "garbage.pcap", "wifi.pcap", "cut.pcap", "snap.pcap",
+        "t2038le.pcap", "t2038be.pcap", "t2038w.pcap", "t2106.pcapng"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         unlink(tmp_path(files[i]));
     rmdir(tmpdir);

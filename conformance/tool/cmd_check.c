@@ -505,12 +505,19 @@ int cmd_check(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.fmt = FMT_TEXT;
     r.out = stdout;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    /* Options may stand before or after the files (as with GNU tools);
+     * the file arguments are gathered, in order, at the front of argv[1..]
+     * (argv[0] keeps the command name).  After "--" everything is a file. */
+    int nfiles = 0;
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (only_files || a[0] != '-' || !a[1]) {
+            argv[1 + nfiles++] = argv[i];
+            continue;
+        }
         if (!strcmp(a, "--")) {
-            i++;
-            break;
+            only_files = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return TOOL_EXIT_OK;
@@ -545,7 +552,6 @@ int cmd_check(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
-    int nfiles = argc - i;
     if (r.annotate && nfiles != 1) {
         fprintf(stderr, "ibwire check: --annotate takes exactly one FILE\n");
         return TOOL_EXIT_USAGE;
@@ -559,7 +565,7 @@ int cmd_check(int argc, char **argv)
                        "<testsuites name=\"ibwire check\">\n");
     int status = TOOL_EXIT_OK;
     for (int k = 0; k < nfiles; k++) {
-        int st = check_file(&r, argv[i + k], k == 0);
+        int st = check_file(&r, argv[1 + k], k == 0);
         if (st > status)
             status = st;
     }

@@ -58,21 +58,28 @@ const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
 
 /* ---- flow table: open addressing over (src, dst, qpn, role) ---- */
 
+/* Keys are zero-padded, so hashing them whole as 64-bit words is exact;
+ * a word at a time keeps the lookup (several per packet) cheap. */
+#define KEY_WORDS ((sizeof(struct chk_key) + 7) / 8)
+_Static_assert(sizeof(struct chk_key) <= 48, "flow key grew: check KEY_WORDS");
+
 static uint32_t key_hash(const struct chk_key *k)
 {
-    /* FNV-1a over the bytes that matter; keys are zero-padded. */
-    uint32_t h = 2166136261u;
-    const uint8_t *b = (const uint8_t *)k;
-    for (size_t i = 0; i < sizeof *k; i++)
-        h = (h ^ b[i]) * 16777619u;
-    return h;
+    uint64_t w[KEY_WORDS] = {0}, h = 0;
+    memcpy(w, k, sizeof *k);
+    for (size_t i = 0; i < KEY_WORDS; i++)
+        h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9u;
+    return (uint32_t)(h >> 32); /* the high half: it depends on every bit */
 }
 
-static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k)
+static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k,
+                                  uint32_t hash)
 {
-    uint32_t mask = c->nslots - 1, i = key_hash(k) & mask;
+    uint32_t mask = c->nslots - 1, i = hash & mask;
     while (c->slots[i].flow) {
-        if (!memcmp(&c->slots[i].key, k, sizeof *k))
+        if (c->slots[i].hash == hash && !memcmp(&c->slots[i].key, k, sizeof *k))
             return &c->slots[i];
         i = (i + 1) & mask;
     }
@@ -90,7 +97,7 @@ static int slots_grow(struct chk *c)
     c->nslots = n * 2;
     for (uint32_t i = 0; i < n; i++)
         if (old[i].flow)
-            *slot_find(c, &old[i].key) = old[i];
+            *slot_find(c, &old[i].key, old[i].hash) = old[i];
     free(old);
     return 0;
 }
@@ -109,9 +116,11 @@ static int slot_put(struct chk *c, const struct chk_key *k, uint32_t flow)
 {
     if ((c->used + 1) * 2 > c->nslots && slots_grow(c))
         return -1;
-    struct chk_slot *s = slot_find(c, k);
+    uint32_t h = key_hash(k);
+    struct chk_slot *s = slot_find(c, k, h);
     if (!s->flow) {
         s->key = *k;
+        s->hash = h;
         c->used++;
     }
     s->flow = flow;
@@ -124,7 +133,7 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
 {
     struct chk_key k;
     make_key(&k, src, dst, qpn, 1);
-    struct chk_slot *s = slot_find(c, &k);
+    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
     if (s->flow)
         return &c->flows[s->flow - 1];
     if (!create)
@@ -166,7 +175,7 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
 {
     struct chk_key k;
     make_key(&k, src, dst, qpn, 2);
-    struct chk_slot *s = slot_find(c, &k);
+    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
     return s->flow ? &c->flows[s->flow - 1] : NULL;
 }
 

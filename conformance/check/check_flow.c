@@ -33,19 +33,16 @@ static uint32_t read_span(uint32_t len, uint32_t pmtu)
     return len ? ceil_div(len, pmtu) : 1;
 }
 
-/* The flow a response of transport tr from src to dst:qpn answers: bound
- * earlier, or the one unbound flow of tr from dst to src whose PSNs it fits,
- * or a new responses-only flow. */
+/* The flow a response of transport tr from src to dst:qpn answers when no
+ * flow is bound to it yet: the one unbound flow of tr from dst to src whose
+ * PSNs it fits, or a new responses-only flow. */
 static struct chk_flow *flow_for_response(struct chk *c,
                                           const struct chk_addr *src,
                                           const struct chk_addr *dst,
                                           uint32_t qpn, uint32_t psn,
                                           unsigned tr)
 {
-    struct chk_flow *f = chk_flow_of_response(c, src, dst, qpn);
-    if (f)
-        return f;
-    struct chk_flow *only = NULL, *fit = NULL;
+    struct chk_flow *f = NULL, *only = NULL, *fit = NULL;
     unsigned ncand = 0, nfit = 0;
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *g = &c->flows[i];
@@ -547,19 +544,16 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
 }
 
 /* A flow that already tells QP dst:dqp's transport service (from its
- * packets or CM) and names another: the flow of src's requests to dst:dqp, or the flow whose
- * responses src sends to dst:dqp (the same QP; an RC QP both requests and
- * answers).  NULL when none does. */
-static struct chk_flow *other_transport(struct chk *c,
-                                        const struct chk_addr *src,
-                                        const struct chk_addr *dst,
-                                        uint32_t dqp, unsigned tr)
+ * packets or CM) and names another: as_req, the flow of src's requests to
+ * dst:dqp, or as_resp, the flow whose responses src sends to dst:dqp (the
+ * same QP; an RC QP both requests and answers).  NULL when none does. */
+static struct chk_flow *other_transport(struct chk_flow *as_req,
+                                        struct chk_flow *as_resp, unsigned tr)
 {
-    struct chk_flow *g[2] = {chk_flow_get(c, src, dst, dqp, 0),
-                             chk_flow_of_response(c, src, dst, dqp)};
-    for (unsigned i = 0; i < 2; i++)
-        if (g[i] && g[i]->tr_known && g[i]->tr != tr)
-            return g[i];
+    if (as_req && as_req->tr_known && as_req->tr != tr)
+        return as_req;
+    if (as_resp && as_resp->tr_known && as_resp->tr != tr)
+        return as_resp;
     return NULL;
 }
 
@@ -575,9 +569,13 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
         oi->transport == IBW_TR_RESERVED || oi->transport == IBW_TR_MSP)
         return; /* QP0/1: PKT-QP01-UD; CNP, vendor opcodes: no service type */
     chk_pkt_addrs(p, &src, &dst);
+    /* Both lookups once per packet: the transport rule needs them and the
+     * packet's own flow is one of them once it exists. */
+    struct chk_flow *as_req = chk_flow_get(c, &src, &dst, dqp, 0);
+    struct chk_flow *as_resp = chk_flow_of_response(c, &src, &dst, dqp);
     /* A QP has one service type: a packet of another is no part of the
      * flow (fed to it, its headers would be misread), one finding. */
-    f = other_transport(c, &src, &dst, dqp, oi->transport);
+    f = other_transport(as_req, as_resp, oi->transport);
     if (f) {
         c->cur_flow = f;
         chk_report(c, CHK_R_FLOW_TRANSPORT,
@@ -591,10 +589,11 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
         oi->transport != IBW_TR_XRC)
         return;
     if (is_req) {
-        f = chk_flow_get(c, &src, &dst, dqp, 1);
+        f = as_req ? as_req : chk_flow_get(c, &src, &dst, dqp, 1);
     } else if (oi->flags & IBW_OPF_RESPONSE) {
-        f = flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b),
-                              oi->transport);
+        f = as_resp ? as_resp
+                    : flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b),
+                                        oi->transport);
     } else {
         return;
     }

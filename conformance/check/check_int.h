@@ -106,6 +106,7 @@ struct chk_key {
 
 struct chk_slot {
     struct chk_key key;
+    uint32_t hash;          /* of key: most probes end on it, not memcmp */
     uint32_t flow;          /* index + 1; 0 = empty slot */
 };
 

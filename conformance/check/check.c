@@ -58,20 +58,20 @@ const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
 
 /* ---- flow table: open addressing over (src, dst, qpn, role) ---- */
 
-/* Keys are zero-padded, so hashing them whole as 64-bit words is exact;
- * a word at a time keeps the lookup (several per packet) cheap. */
-#define KEY_WORDS ((sizeof(struct chk_key) + 7) / 8)
-_Static_assert(sizeof(struct chk_key) <= 48, "flow key grew: check KEY_WORDS");
-
 static uint32_t key_hash(const struct chk_key *k)
 {
-    uint64_t w[KEY_WORDS] = {0}, h = 0;
-    memcpy(w, k, sizeof *k);
-    for (size_t i = 0; i < KEY_WORDS; i++)
-        h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
+    uint64_t h = 0;
+    for (size_t i = 0; i < sizeof k->w / sizeof k->w[0]; i++)
+        h = (h ^ k->w[i]) * 0x9E3779B97F4A7C15u;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9u;
     return (uint32_t)(h >> 32); /* the high half: it depends on every bit */
+}
+
+static int key_eq(const struct chk_key *a, const struct chk_key *b)
+{
+    return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1]) | (a->w[2] ^ b->w[2]) |
+            (a->w[3] ^ b->w[3]) | (a->w[4] ^ b->w[4])) == 0;
 }
 
 static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k,
@@ -79,7 +79,7 @@ static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k,
 {
     uint32_t mask = c->nslots - 1, i = hash & mask;
     while (c->slots[i].flow) {
-        if (c->slots[i].hash == hash && !memcmp(&c->slots[i].key, k, sizeof *k))
+        if (c->slots[i].hash == hash && key_eq(&c->slots[i].key, k))
             return &c->slots[i];
         i = (i + 1) & mask;
     }
@@ -105,11 +105,10 @@ static int slots_grow(struct chk *c)
 static void make_key(struct chk_key *k, const struct chk_addr *src,
                      const struct chk_addr *dst, uint32_t qpn, uint8_t role)
 {
-    memset(k, 0, sizeof *k);
-    k->src = *src;
-    k->dst = *dst;
-    k->qpn = qpn;
-    k->role = role;
+    memcpy(&k->w[0], src->a, 16);
+    memcpy(&k->w[2], dst->a, 16);
+    k->w[4] = (uint64_t)src->kind | (uint64_t)dst->kind << 8 |
+              (uint64_t)role << 16 | (uint64_t)qpn << 32;
 }
 
 static int slot_put(struct chk *c, const struct chk_key *k, uint32_t flow)

@@ -97,11 +97,13 @@ struct chk_flow {
     uint8_t rr_open;
 };
 
-/* Flow-table key: (src, dst, qpn) of a request or of a response alias. */
+/* Flow-table key: (src, dst, qpn) of a request or of a response alias,
+ * packed into words so that building, hashing and comparing it (several
+ * times a packet) are a few word operations: w[0..1] the source address,
+ * w[2..3] the destination's, w[4] both kinds, the role (1 request key,
+ * 2 response alias) and the QPN. */
 struct chk_key {
-    struct chk_addr src, dst;
-    uint32_t qpn;
-    uint8_t role;           /* 1 request key, 2 response alias */
+    uint64_t w[5];
 };
 
 struct chk_slot {

@@ -48,9 +48,11 @@ enum ibw_transport_kind {
  * is declared in opcode.h, which names the headers in its table. */
 
 enum ibw_crc_status {
-    IBW_CRC_ABSENT = 0, /* not carried (or packet too short to hold it) */
+    IBW_CRC_ABSENT = 0,   /* not carried by this packet */
     IBW_CRC_GOOD = 1,
-    IBW_CRC_BAD = 2
+    IBW_CRC_BAD = 2,
+    IBW_CRC_UNCHECKED = 3 /* carried, but the frame was cut before it (or
+                             before the bytes it covers end): not verified */
 };
 
 /*
@@ -87,6 +89,23 @@ struct ibw_pkt {
     uint8_t ip_csum_status; /* IPv4: enum ibw_crc_status of the header
                                checksum (ABSENT otherwise).  A bad checksum
                                does not fail the parse. */
+    uint8_t cut;            /* 1: the bytes end before the packet does, as its
+                               length fields tell (a capture's snap length).
+                               Every header that fits is in the view;
+                               payload_len counts the captured payload bytes
+                               only, payload_wire_len what the packet carried;
+                               ICRC/VCRC are IBW_CRC_UNCHECKED. */
+    uint8_t cut_hdr;        /* when cut: the first header (enum ibw_hdr) not
+                               wholly captured, or IBW_HDR_COUNT when every
+                               header fits and the cut falls in the payload,
+                               pad or CRCs */
+    uint32_t wire_len;      /* bytes from data[0] to the end of the IBA packet
+                               (ICRC, or VCRC on native IB) as the length
+                               fields say: iba_end for a whole frame, more
+                               than len for a cut one; 0 when the cut falls
+                               before the length field */
+    uint32_t payload_wire_len; /* payload bytes the packet carried (without
+                               pad); equals payload_len unless cut */
     int err;                /* enum ibw_err */
     const char *err_hdr;    /* header the error concerns, or NULL */
     const char *err_field;  /* field the error concerns, or NULL */
@@ -307,6 +326,7 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
         return ibw__fail(pkt, IBW_E_PAD, IBW_HDR_BTH, "padcnt");
     pkt->pad = (uint8_t)pad;
     pkt->payload_len = (uint32_t)(avail - pad);
+    pkt->payload_wire_len = pkt->payload_len;
     /* Bytes where the opcode allows none, or ATOMIC WRITE not carrying
      * exactly 8: the payload is what is wrong, not a header. */
     if ((!(op->flags & IBW_OPF_PAYLOAD) && avail != 0) ||

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "check_int.h"
 
 void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
@@ -13,7 +15,8 @@ void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
     vsnprintf(c->msg, sizeof c->msg, fmt, ap);
     va_end(ap);
     const struct chk_rule_info *ri = chk_rule(rule);
-    struct chk_finding f = {c->frame, rule, ri->severity, c->msg};
+    struct chk_finding f = {c->frame, rule, ri->severity, c->msg,
+                            c->cur_flow ? &c->cur_flow->s : NULL};
     c->st.per_rule[rule]++;
     if (ri->severity == CHK_ERROR)
         c->st.errors++;
@@ -48,6 +51,10 @@ void chk_free(struct chk *c)
 {
     if (!c)
         return;
+    chk_flows_free(c);
+    for (unsigned i = 0; i < c->ncutlen; i++)
+        for (unsigned k = 0; k < CHK_CUT_PATTERN; k++)
+            free(c->cutlen[i].msgs[k]);
     free(c->flows);
     free(c->slots);
     chk_cm_free(c);
@@ -153,7 +160,12 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
     f->s.resp_qpn = qpn;
     f->s.resp_qpn_known = 1;
     f->s.first_frame = c->frame;
-    f->rr_idx = -1;
+    f->s.id = (uint64_t)c->nflows + 1;
+    if (c->o.pmtu) {
+        f->s.pmtu = c->o.pmtu;
+        f->pmtu_src = CHK_PMTU_OPTION;
+        f->s.pmtu_source = "option";
+    }
     if (slot_put(c, &k, c->nflows + 1))
         return NULL;
     c->nflows++;
@@ -167,6 +179,45 @@ void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn)
     f->s.req_qpn = req_qpn;
     f->s.req_qpn_known = 1;
     slot_put(c, &k, (uint32_t)(f - c->flows) + 1);
+    if (f->pair && !f->s.responses_only) {
+        /* paired: no longer waiting in its endpoint pair */
+        struct chk_pair *pr = &c->pairs[f->pair - 1];
+        uint32_t me = (uint32_t)(f - c->flows);
+        for (uint32_t i = 0; i < pr->nreq; i++)
+            if (pr->req[i] == me) {
+                pr->req[i] = pr->req[--pr->nreq];
+                break;
+            }
+        f->pair = 0;
+    }
+}
+
+struct chk_pair *chk_pair_get(struct chk *c, const struct chk_addr *a,
+                              const struct chk_addr *b, int create)
+{
+    struct chk_key k;
+    make_key(&k, a, b, 0, 3);
+    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
+    if (s->flow)
+        return &c->pairs[s->flow - 1];
+    if (!create)
+        return NULL;
+    if (c->npairs == c->cappairs) {
+        uint32_t n = c->cappairs ? c->cappairs * 2 : 16;
+        struct chk_pair *np = realloc(c->pairs, (size_t)n * sizeof *np);
+        if (!np)
+            return NULL;
+        c->pairs = np;
+        c->cappairs = n;
+    }
+    struct chk_pair *pr = &c->pairs[c->npairs];
+    memset(pr, 0, sizeof *pr);
+    pr->a = *a;
+    pr->b = *b;
+    if (slot_put(c, &k, c->npairs + 1))
+        return NULL;
+    c->npairs++;
+    return pr;
 }
 
 struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
@@ -178,13 +229,15 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
     return s->flow ? &c->flows[s->flow - 1] : NULL;
 }
 
-/* Flows only announced by CM, with no packet, are left out. */
+/* Flows only announced by CM, with no packet, and response streams that
+ * were merged into their flow are left out. */
 void chk_flows(const struct chk *c,
                void (*fn)(void *user, const struct chk_flow_summary *s),
                void *user)
 {
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (c->flows[i].s.requests || c->flows[i].s.responses)
+        if (!c->flows[i].dead &&
+            (c->flows[i].s.requests || c->flows[i].s.responses))
             fn(user, &c->flows[i].s);
 }
 
@@ -199,12 +252,12 @@ void chk_addr_str(const struct chk_addr *a, char *buf, size_t len)
         snprintf(buf, len, "lid 0x%04x", (unsigned)(b[14] << 8 | b[15]));
         break;
     default: {
-        size_t n = 0;
-        for (unsigned i = 0; i < 16 && n + 6 < len; i += 2)
-            n += (size_t)snprintf(buf + n, len - n, "%s%x", i ? ":" : "",
-                                  (unsigned)(b[i] << 8 | b[i + 1]));
-        if (n == 0 && len)
-            buf[0] = 0;
+        /* RFC 5952: the longest run of zero groups (two or more) as "::",
+         * an IPv4-mapped address with its IPv4 part dotted */
+        char tmp[64];
+        if (!inet_ntop(AF_INET6, b, tmp, sizeof tmp))
+            tmp[0] = 0;
+        snprintf(buf, len, "%s", tmp);
         break;
     }
     }
@@ -221,11 +274,13 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
     c->st.frames++;
+    if (!c->caplen)
+        c->caplen = (uint32_t)len;
     ibw_parse(data, len, link, &p);
-    if (!chk_packet(c, &p, truncated))
-        return;
-    if (ibw_pkt_has(&p, IBW_HDR_BTH))
-        chk_flow_packet(c, &p);
+    int go = chk_packet(c, &p, truncated);
+    c->caplen = 0;
+    if (go)
+        chk_flow_packet(c, &p, truncated);
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)
@@ -237,5 +292,16 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
         c->st.not_iba++;
         return;
     }
+    c->caplen = fr->caplen;
     chk_bytes(c, fr->number, ts, fr->iba, fr->iba_len, fr->link, fr->truncated);
+}
+
+void chk_finish(struct chk *c)
+{
+    if (c->finished)
+        return;
+    c->finished = 1;
+    chk_flows_finish(c);
+    chk_crc_finish(c);
+    chk_cut_finish(c);
 }

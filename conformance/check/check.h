@@ -19,12 +19,15 @@
 
 struct chk;
 
-/* One finding; `message` is valid during the callback only. */
+struct chk_flow_summary;
+
+/* One finding; `message` and `flow` are valid during the callback only. */
 struct chk_finding {
     uint64_t frame;      /* 1-based, as tshark numbers frames */
     unsigned rule;       /* enum chk_rule */
     int severity;        /* enum chk_severity */
     const char *message; /* evidence: field, value seen vs expected */
+    const struct chk_flow_summary *flow; /* the flow it concerns, or NULL */
 };
 
 typedef void (*chk_report_fn)(void *user, const struct chk_finding *f);
@@ -41,6 +44,7 @@ struct chk_addr {
 /* The summary of one flow: requests from `req` to QP resp_qpn at `resp`,
  * responses back to req_qpn (when learnt). */
 struct chk_flow_summary {
+    uint64_t id;            /* 1, 2, ... in order of creation */
     struct chk_addr req, resp;
     uint32_t resp_qpn;      /* valid when resp_qpn_known */
     int resp_qpn_known;     /* 0 for a flow seen only through responses */
@@ -48,10 +52,25 @@ struct chk_flow_summary {
     int req_qpn_known;
     const char *transport;  /* "RC", "UC", "XRC" */
     uint32_t pmtu;          /* 0 when not learnt */
+    const char *pmtu_source;/* "option", "cm", "payload" or NULL */
+    const char *paired_by;  /* how responses were tied to the requests:
+                               "cm", "psn" (no CM: the PSNs they answer) or
+                               NULL (not paired) */
     uint64_t first_frame, last_frame;
     uint64_t requests, responses, messages;
     uint64_t retransmissions, gaps, naks, rnr_naks, reads, atomics;
     uint64_t errors, warnings;
+    /* what the capture point did (vantage notes) */
+    uint64_t capture_lost;  /* request PSNs missing from the capture that the
+                               responder acknowledged (no NAK, no resend) */
+    uint64_t unexplained;   /* request PSNs never seen, not known to have
+                               been acknowledged */
+    uint64_t ack_unsent;    /* responses to requests the capture never saw */
+    uint64_t skew_ns;       /* largest time a response was recorded before
+                               the request it answers */
+    uint64_t cut_frames;    /* frames of the flow cut by the capture */
+    uint64_t cnps, ecn_marks; /* CNPs to the requester, ECN CE / FECN marks */
+    int responses_only;     /* responses no request flow could be paired with */
     int started_mid;        /* first packet seen was MIDDLE/LAST */
     int cm_negotiated;      /* QPNs/PSNs came from a CM exchange */
 };
@@ -71,6 +90,9 @@ struct chk_opts {
     void *user;
     chk_rc_hook_fn rc_hook;   /* may be NULL */
     void *rc_hook_user;
+    uint64_t skew_ns;         /* how long a response recorded before its
+                                 request waits for it (capture time); 0 means
+                                 the default, 1 ms */
 };
 
 /* Counters of one run. */
@@ -90,10 +112,18 @@ struct chk *chk_new(const struct chk_opts *opts);
 void chk_frame(struct chk *c, const struct cap_frame *fr);
 
 /* Judge one IBA frame given directly (bytes starting at the link header
- * named by `link`); frame is its 1-based number, ts_ns its time. */
+ * named by `link`); frame is its 1-based number, ts_ns its time;
+ * truncated: the capture recorded that it cut the frame (caplen < len). */
 void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
                const uint8_t *data, size_t len, enum ibw_link link,
                int truncated);
+
+/* End of the capture: settle what was left open (responses waiting for
+ * their requests, READ spans, unrecorded cuts) and report the notes said
+ * once per flow or per capture (capture loss, skew, cut frames, responses
+ * without requests).  Call once, after the last frame and before reading
+ * the final chk_stats()/chk_flows(). */
+void chk_finish(struct chk *c);
 
 /* Counters so far. */
 const struct chk_stats *chk_stats(const struct chk *c);
@@ -103,7 +133,8 @@ void chk_flows(const struct chk *c,
                void (*fn)(void *user, const struct chk_flow_summary *s),
                void *user);
 
-/* Human form of an address ("10.0.0.1", "lid 0x0001", a GID). */
+/* Human form of an address ("10.0.0.1", "lid 0x0001", a GID in RFC 5952
+ * form such as "fe80::1"). */
 void chk_addr_str(const struct chk_addr *a, char *buf, size_t len);
 
 /* Free everything; NULL is fine. */

@@ -28,6 +28,7 @@ struct chk_cm {
     uint8_t dreq_from_client;
     uint8_t tr;             /* the REQ's service type (enum ibw_transport) */
     uint8_t tr_known;
+    uint32_t pmtu;          /* the REQ's path MTU in bytes, 0 if not valid */
 };
 
 static const char *state_name(unsigned s)
@@ -91,14 +92,26 @@ static void cm_transport(struct chk_flow *f, const struct chk_cm *e)
     }
 }
 
+/* What the exchange tells a flow it set up: transport, PMTU, pairing. */
+static void cm_flow(struct chk *c, struct chk_flow *f, const struct chk_cm *e)
+{
+    cm_transport(f, e);
+    f->s.resp_qpn_known = 1;
+    f->s.cm_negotiated = 1;
+    f->s.paired_by = "cm";
+    if (e->pmtu && !c->o.pmtu && f->pmtu_src != CHK_PMTU_CM) {
+        f->s.pmtu = e->pmtu;
+        f->pmtu_src = CHK_PMTU_CM;
+        f->s.pmtu_source = "cm";
+    }
+}
+
 /* Tell the flow tracker what REQ/REP negotiated. */
 static void bind_flows(struct chk *c, const struct chk_cm *e)
 {
     struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 1);
     if (f) {
-        cm_transport(f, e);
-        f->s.resp_qpn_known = 1;
-        f->s.cm_negotiated = 1;
+        cm_flow(c, f, e);
         if (!f->have_psn) {
             f->cm_psn_pending = 1;
             f->cm_start_psn = e->client_psn;
@@ -109,9 +122,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     }
     f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 1);
     if (f) {
-        cm_transport(f, e);
-        f->s.resp_qpn_known = 1;
-        f->s.cm_negotiated = 1;
+        cm_flow(c, f, e);
         if (!f->have_psn) {
             f->cm_psn_pending = 1;
             f->cm_start_psn = e->server_psn;
@@ -148,6 +159,7 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     e->client_psn = m->startpsn;
     e->req_ts = c->ts_ns;
     e->rep_wait_ns = ibw_cm_timeout_ns(m->remoteresptout);
+    e->pmtu = m->pppmtu >= 1 && m->pppmtu <= 5 ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
     e->state = CM_REQ_SENT;
     e->tr_known = 1;
     if (m->transpsvctype == IBW_CM_TRANSPORT_RC)

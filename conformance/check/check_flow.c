@@ -1,8 +1,23 @@
 /* check_flow.c - the rules that need a flow's history: opcode sequences,
  * PSN continuity and retransmission, ACK/NAK meaning, MSN, READ and atomic
  * responses.  A flow is one requester QP sending to one responder QP; its
- * responses travel back to the requester's QPN, which is learnt from CM or
- * from the first response whose PSN fits the flow. */
+ * responses travel back to the requester's QPN, which RoCE packets do not
+ * carry: it is learnt from CM, or by pairing the responses with the one
+ * request flow between the same endpoints whose PSNs they answer.
+ *
+ * The capture point is not the devices.  What it may have done (cut
+ * frames, one direction recorded late, requests it dropped, packets lost
+ * after it) is settled here and said once per flow at the end
+ * (chk_flows_finish), and never becomes an error:
+ * - a response recorded before its request is held until the request
+ *   arrives (or the skew window passes) and judged then;
+ * - a request PSN gap is a question until the end: resent (network loss),
+ *   acknowledged with no NAK or resend (capture loss), or left open;
+ * - the requester is only held to what it provably received: a resend
+ *   from before a NAK's PSN (the NAK may have been lost after the capture
+ *   point) or a re-issued READ are correct behaviour. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_int.h"
@@ -11,16 +26,18 @@
  * QPN no packet can carry (QPNs are 24 bits). */
 #define CHK_QPN_RESPONSES_ONLY 0x80000000u
 
+#define CHK_SKEW_DEFAULT_NS 1000000u
+
+#define POS_MASK (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST)
+
 static uint32_t flow_pmtu(const struct chk *c, const struct chk_flow *f)
 {
     return c->o.pmtu ? c->o.pmtu : f->s.pmtu;
 }
 
-/* Has the flow's request stream been seen sending PSN r? */
-static int psn_in_window(const struct chk_flow *f, uint32_t r)
+static uint64_t skew_window(const struct chk *c)
 {
-    return f->have_psn && chk_psn_diff(r, f->first_psn) >= 0 &&
-           chk_psn_diff(r, f->next_psn) < 0;
+    return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
 }
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -33,56 +50,65 @@ static uint32_t read_span(uint32_t len, uint32_t pmtu)
     return len ? ceil_div(len, pmtu) : 1;
 }
 
-/* The flow a response of transport tr from src to dst:qpn answers when no
- * flow is bound to it yet: the one unbound flow of tr from dst to src whose
- * PSNs it fits, or a new responses-only flow. */
-static struct chk_flow *flow_for_response(struct chk *c,
-                                          const struct chk_addr *src,
-                                          const struct chk_addr *dst,
-                                          uint32_t qpn, uint32_t psn,
-                                          unsigned tr)
+/* Just past the last PSN the requester may have used: the next new PSN,
+ * or, after a READ whose span is not known yet, the end of the largest
+ * span it can have (PMTU 256). */
+static uint32_t sent_end(const struct chk_flow *f)
 {
-    struct chk_flow *f = NULL, *only = NULL, *fit = NULL;
-    unsigned ncand = 0, nfit = 0;
-    for (uint32_t i = 0; i < c->nflows; i++) {
-        struct chk_flow *g = &c->flows[i];
-        /* Only a flow of the response's transport (never UC, which has
-         * no responses): another is some other QP's. */
-        if (g->s.req_qpn_known || !g->s.resp_qpn_known ||
-            (g->tr_known && g->tr != tr) ||
-            !chk_addr_eq(&g->s.req, dst) || !chk_addr_eq(&g->s.resp, src))
-            continue;
-        ncand++;
-        only = g;
-        if (g->have_psn) {
-            int32_t back = chk_psn_diff(g->next_psn, psn);
-            if (back > 0 && back <= 0x400000) {
-                nfit++;
-                fit = g;
-            }
-        }
+    if (f->span_unknown) {
+        uint32_t e = chk_psn_add(f->prev_psn, f->span_max);
+        if (chk_psn_diff(e, f->next_psn) > 0)
+            return e;
     }
-    if (ncand == 1)
-        f = only;
-    else if (nfit == 1)
-        f = fit;
-    if (!f) {
-        f = chk_flow_get(c, dst, src, CHK_QPN_RESPONSES_ONLY | qpn, 1);
-        if (!f)
-            return NULL;
-        f->s.resp_qpn_known = 0;
-        f->s.resp_qpn = 0;
-    }
-    chk_flow_bind(c, f, qpn);
-    return f;
+    return f->next_psn;
 }
+
+/* Has the flow's requester been seen using PSN r (a READ's span counts)? */
+static int psn_in_window(const struct chk_flow *f, uint32_t r)
+{
+    return f->have_psn && chk_psn_diff(r, f->first_psn) >= 0 &&
+           chk_psn_diff(r, sent_end(f)) < 0;
+}
+
+/* Does response p at PSN r answer requests seen?  A NAK names the PSN the
+ * responder expects next, which may be the requester's next one: the
+ * packets after it reached the responder but not the capture whole (a
+ * corrupted copy, or capture loss). */
+static int resp_in_window(const struct chk_flow *f, const struct ibw_pkt *p,
+                          uint32_t r)
+{
+    if (psn_in_window(f, r))
+        return 1;
+    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
+    return a && f->have_psn &&
+           ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a)) != IBW_AETH_ACK &&
+           r == sent_end(f);
+}
+
+/* Is r a PSN the requester has not used yet, close enough that its request
+ * may still be on its way to the capture (recorded late)? */
+static int psn_ahead(const struct chk_flow *f, uint32_t r)
+{
+    if (!f->have_psn)
+        return 1;
+    int32_t d = chk_psn_diff(r, sent_end(f));
+    return d >= 0 && d < CHK_AHEAD;
+}
+
+static const uint8_t *hdr(const struct ibw_pkt *p, enum ibw_hdr h)
+{
+    return ibw_pkt_hdr(p, h);
+}
+
+/* ---- per-PSN history and READ/atomic requests ---- */
 
 static void hist_put(struct chk_flow *f, uint32_t psn, const struct ibw_pkt *p)
 {
     struct chk_hist *h = &f->hist[psn & (CHK_HIST - 1)];
     h->psn = psn;
     h->opcode = p->opcode;
-    h->paylen = (uint16_t)(p->payload_len > 0xFFFF ? 0xFFFF : p->payload_len);
+    h->paylen = (uint16_t)(p->payload_wire_len > 0xFFFF ? 0xFFFF
+                                                        : p->payload_wire_len);
     h->valid = 1;
 }
 
@@ -106,19 +132,54 @@ static struct chk_outst *outst_add(struct chk_flow *f)
     return &f->out[i];
 }
 
-/* The remembered READ/atomic request whose PSNs cover r, or NULL. */
+static struct chk_outst *outst_at(struct chk_flow *f, unsigned k)
+{
+    return &f->out[(f->out_head + k) % CHK_OUTSTANDING];
+}
+
+/* Does request o (span, or the largest it can have) cover PSN r? */
+static int outst_covers(const struct chk_outst *o, uint32_t r)
+{
+    int32_t off = chk_psn_diff(r, o->psn);
+    uint32_t span = o->span ? o->span : read_span(o->len, 256);
+    return off >= 0 && (uint32_t)off < (span ? span : 1);
+}
+
+/* The newest remembered request of `kind` covering r, or NULL. */
 static struct chk_outst *outst_find(struct chk_flow *f, uint32_t r, unsigned kind)
 {
-    for (unsigned k = 0; k < f->nout; k++) {
-        struct chk_outst *o = &f->out[(f->out_head + k) % CHK_OUTSTANDING];
-        if (o->kind != kind)
-            continue;
-        int32_t off = chk_psn_diff(r, o->psn);
-        uint32_t span = o->span ? o->span : read_span(o->len, 256);
-        if (off >= 0 && (uint32_t)off < (span ? span : 1))
+    for (unsigned k = f->nout; k-- > 0;) {
+        struct chk_outst *o = outst_at(f, k);
+        if (o->kind == kind && outst_covers(o, r))
             return o;
     }
     return NULL;
+}
+
+/* The state of the message sequence just before PSN psn, from what was
+ * first sent there: a resend (Go-Back-N, perhaps after a response lost
+ * beyond the capture point) restarts the sequence at that point. */
+static uint8_t msg_state_before(struct chk_flow *f, uint32_t psn)
+{
+    uint32_t before = chk_psn_add(psn, CHK_PSN_MASK);
+    const struct chk_hist *h = hist_get(f, before);
+    if (!h) {
+        /* inside the span of a READ: no message open there */
+        for (unsigned k = 0; k < f->nout; k++) {
+            const struct chk_outst *o = &f->out[(f->out_head + k) % CHK_OUTSTANDING];
+            if (o->kind == IBW_OPK_READ && o->span && outst_covers(o, before))
+                return CHK_MSG_NONE;
+        }
+        return CHK_MSG_UNKNOWN;
+    }
+    const struct ibw_opcode_info *hi = ibw_opcode_info(h->opcode);
+    if (hi->kind == IBW_OPK_READ)
+        return CHK_MSG_UNKNOWN; /* its span may reach psn - 1 */
+    if (hi->kind != IBW_OPK_SEND && hi->kind != IBW_OPK_WRITE)
+        return CHK_MSG_NONE;
+    if (hi->flags & IBW_OPF_LAST)
+        return CHK_MSG_NONE;
+    return hi->kind == IBW_OPK_SEND ? CHK_MSG_SEND : CHK_MSG_WRITE;
 }
 
 static unsigned msg_kind(const struct ibw_opcode_info *oi)
@@ -137,7 +198,7 @@ static const char *msg_name(unsigned m)
 static void opseq(struct chk *c, struct chk_flow *f,
                   const struct ibw_opcode_info *oi)
 {
-    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    unsigned pos = oi->flags & POS_MASK;
     unsigned k = msg_kind(oi);
     if (pos & IBW_OPF_FIRST) {
         unsigned next = (pos & IBW_OPF_LAST) ? CHK_MSG_NONE : k;
@@ -167,19 +228,20 @@ static void opseq(struct chk *c, struct chk_flow *f,
 static void write_len(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                       const struct ibw_opcode_info *oi)
 {
-    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    unsigned pos = oi->flags & POS_MASK;
     if (oi->kind != IBW_OPK_WRITE) {
         f->wr_open = 0;
         return;
     }
     if (pos & IBW_OPF_FIRST) {
-        f->wr_open = 1;
-        f->wr_len = ibw_reth_get_dmalen(p->data + p->off[IBW_HDR_RETH]);
+        const uint8_t *reth = hdr(p, IBW_HDR_RETH);
+        f->wr_open = reth != NULL; /* cut before the RETH: length unknown */
+        f->wr_len = reth ? ibw_reth_get_dmalen(reth) : 0;
         f->wr_bytes = 0;
     } else if (!f->wr_open) {
         return; /* its FIRST not seen */
     }
-    f->wr_bytes += p->payload_len;
+    f->wr_bytes += p->payload_wire_len;
     if (!(pos & IBW_OPF_LAST))
         return;
     f->wr_open = 0;
@@ -189,38 +251,338 @@ static void write_len(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
                    oi->name, (unsigned long long)f->wr_bytes, f->wr_len);
 }
 
+static const char *pmtu_src_name(unsigned s)
+{
+    switch (s) {
+    case CHK_PMTU_OPTION: return "option";
+    case CHK_PMTU_CM: return "cm";
+    case CHK_PMTU_PAYLOAD: return "payload";
+    default: return NULL;
+    }
+}
+
+static void set_pmtu(struct chk_flow *f, uint32_t pmtu, unsigned src)
+{
+    f->s.pmtu = pmtu;
+    f->pmtu_src = (uint8_t)src;
+    f->s.pmtu_source = pmtu_src_name(src);
+}
+
 /* Learn the PMTU from full packets; hold later ones to it. */
 static void pmtu_rules(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                        const struct ibw_opcode_info *oi)
 {
-    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    unsigned pos = oi->flags & POS_MASK;
     if (c->o.pmtu || !(oi->flags & IBW_OPF_PAYLOAD) ||
         oi->kind == IBW_OPK_ATOMIC_WRITE)
         return;
-    uint32_t pl = p->payload_len;
+    uint32_t pl = p->payload_wire_len;
+    const char *src = f->pmtu_src == CHK_PMTU_CM ? "from CM" : "learnt";
     if (pos == IBW_OPF_FIRST || pos == IBW_OPF_MIDDLE) {
         if (!f->s.pmtu) {
             if (ibw_mtu_bytes_to_enum(pl))
-                f->s.pmtu = pl;
+                set_pmtu(f, pl, CHK_PMTU_PAYLOAD);
         } else if (pl != f->s.pmtu) {
             chk_report(c, CHK_R_PKT_LEN_FULL,
-                       "%s payload %u bytes, the flow's PMTU is %u (learnt)",
-                       oi->name, pl, f->s.pmtu);
+                       "%s payload %u bytes, the flow's PMTU is %u (%s)",
+                       oi->name, pl, f->s.pmtu, src);
         }
     } else if (f->s.pmtu && pl > f->s.pmtu) {
         chk_report(c, CHK_R_PKT_LEN_LAST,
-                   "%s payload %u bytes exceeds the flow's PMTU %u (learnt)",
-                   oi->name, pl, f->s.pmtu);
+                   "%s payload %u bytes exceeds the flow's PMTU %u (%s)",
+                   oi->name, pl, f->s.pmtu, src);
     }
 }
+
+/* Once the PMTU is known, the READs whose span was open get theirs; the
+ * last one's end is where the requester's next new PSN is. */
+static void settle_spans(struct chk *c, struct chk_flow *f)
+{
+    uint32_t pmtu = flow_pmtu(c, f);
+    if (!pmtu)
+        return;
+    for (unsigned k = 0; k < f->nout; k++) {
+        struct chk_outst *o = outst_at(f, k);
+        if (o->kind == IBW_OPK_READ && !o->span)
+            o->span = read_span(o->len, pmtu);
+    }
+    if (f->span_unknown && f->nout) {
+        struct chk_outst *o = outst_at(f, f->nout - 1);
+        if (o->kind == IBW_OPK_READ && o->psn == f->prev_psn && o->span) {
+            f->next_psn = f->prev_end = chk_psn_add(o->psn, o->span);
+            f->span_unknown = 0;
+        }
+    }
+}
+
+/* ---- gaps: what the capture did not see of the request stream ---- */
+
+static struct chk_gap *gap_add(struct chk *c, struct chk_flow *f, uint32_t lo,
+                               uint32_t hi)
+{
+    f->s.gaps++;
+    f->any_gap = 1;
+    if (f->ngaps == CHK_GAPS) {
+        f->gap_overflow += (uint32_t)chk_psn_diff(hi, lo);
+        return NULL;
+    }
+    struct chk_gap *g = &f->gaps[f->ngaps++];
+    memset(g, 0, sizeof *g);
+    g->lo = lo;
+    g->hi = hi;
+    g->frame = c->frame;
+    return g;
+}
+
+static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
+{
+    for (unsigned i = 0; i < f->ngaps; i++)
+        if (chk_psn_diff(psn, f->gaps[i].lo) >= 0 &&
+            chk_psn_diff(psn, f->gaps[i].hi) < 0)
+            return &f->gaps[i];
+    return NULL;
+}
+
+/* ---- pairing responses with request flows ---- */
+
+static void pair_remove(uint32_t *v, uint32_t *n, uint32_t x)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (v[i] == x) {
+            v[i] = v[--*n];
+            return;
+        }
+}
+
+static int pair_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 4;
+        uint32_t *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+static uint32_t flow_index(const struct chk *c, const struct chk_flow *f)
+{
+    return (uint32_t)(f - c->flows);
+}
+
+/* A request flow with no responses paired yet waits in its endpoint pair. */
+static void pair_enlist(struct chk *c, struct chk_flow *f)
+{
+    if (f->pair || f->s.req_qpn_known)
+        return;
+    struct chk_pair *pr = chk_pair_get(c, &f->s.req, &f->s.resp, 1);
+    if (pr && !pair_push(&pr->req, &pr->nreq, &pr->capreq, flow_index(c, f)))
+        f->pair = (uint32_t)(pr - c->pairs) + 1;
+}
+
+/* The one unbound request flow of transport tr from a to b whose requests
+ * include PSN r; NULL when none does or several do (*several set). */
+static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
+                                   unsigned tr, uint32_t r, int *several)
+{
+    struct chk_flow *fit = NULL;
+    unsigned n = 0;
+    for (uint32_t i = 0; i < pr->nreq; i++) {
+        struct chk_flow *g = &c->flows[pr->req[i]];
+        if (g->s.req_qpn_known || (g->tr_known && g->tr != tr))
+            continue;
+        if (psn_in_window(g, r)) {
+            fit = g;
+            n++;
+        }
+    }
+    if (several)
+        *several = n > 1;
+    return n == 1 ? fit : NULL;
+}
+
+static void judge_response(struct chk *c, struct chk_flow *f,
+                           const struct ibw_pkt *p);
+
+/* Hold a copy of response p on flow f until its request shows up. */
+static void hold(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                 int truncated)
+{
+    if (f->nheld == f->capheld) {
+        unsigned n = f->capheld ? f->capheld * 2 : 4;
+        struct chk_held *nh = realloc(f->held, n * sizeof *nh);
+        if (!nh) {
+            judge_response(c, f, p);
+            return;
+        }
+        f->held = nh;
+        f->capheld = n;
+    }
+    struct chk_held *h = &f->held[f->nheld];
+    h->bytes = malloc(p->len ? p->len : 1);
+    if (!h->bytes) {
+        judge_response(c, f, p);
+        return;
+    }
+    memcpy(h->bytes, p->data, p->len);
+    h->len = (uint32_t)p->len;
+    h->link = p->link;
+    h->truncated = (uint8_t)truncated;
+    h->frame = c->frame;
+    h->ts_ns = c->ts_ns;
+    f->nheld++;
+}
+
+/* Judge held response 0 of f now, as the frame it was. */
+static void release(struct chk *c, struct chk_flow *f)
+{
+    struct chk_held h = f->held[0];
+    memmove(f->held, f->held + 1, (f->nheld - 1) * sizeof *f->held);
+    f->nheld--;
+    uint64_t frame = c->frame, ts = c->ts_ns;
+    struct chk_flow *cur = c->cur_flow;
+    struct ibw_pkt p;
+    ibw_parse(h.bytes, h.len, (enum ibw_link)h.link, &p);
+    c->frame = h.frame;
+    c->ts_ns = h.ts_ns;
+    c->cur_flow = f;
+    judge_response(c, f, &p);
+    c->frame = frame;
+    c->ts_ns = ts;
+    c->cur_flow = cur;
+    free(h.bytes);
+}
+
+/* Judge the held responses that can be judged now: their request was seen
+ * (the response was recorded early: skew), they can never be matched, or
+ * they waited longer than the skew window (or force: end of capture). */
+static void drain(struct chk *c, struct chk_flow *f, int force)
+{
+    while (f->nheld) {
+        const struct chk_held *h = &f->held[0];
+        int expired = c->ts_ns >= h->ts_ns && c->ts_ns - h->ts_ns > skew_window(c);
+        if (!force && !expired && f->s.responses_only)
+            break;
+        if (!force && !expired && !f->s.responses_only) {
+            struct ibw_pkt p;
+            ibw_parse(h->bytes, h->len, (enum ibw_link)h->link, &p);
+            uint32_t r = ibw_bth_get_psn(hdr(&p, IBW_HDR_BTH));
+            if (resp_in_window(f, &p, r)) {
+                if (c->ts_ns > h->ts_ns) {
+                    uint64_t sk = c->ts_ns - h->ts_ns;
+                    if (!f->skew_frame)
+                        f->skew_frame = h->frame;
+                    if (sk > f->s.skew_ns)
+                        f->s.skew_ns = sk;
+                }
+            } else if (psn_ahead(f, r)) {
+                break;
+            }
+        }
+        release(c, f);
+    }
+}
+
+/* Response stream s (responses to one requester QP, no flow yet) belongs
+ * to flow f: its responses go there from now on. */
+static void merge_stream(struct chk *c, struct chk_flow *s, struct chk_flow *f,
+                         uint32_t qpn)
+{
+    struct chk_pair *pr = s->pair ? &c->pairs[s->pair - 1] : NULL;
+    if (pr)
+        pair_remove(pr->resp, &pr->nresp, flow_index(c, s));
+    s->pair = 0;
+    chk_flow_bind(c, f, qpn);
+    f->s.paired_by = "psn";
+    for (unsigned i = 0; i < s->nheld; i++) {
+        if (f->nheld == f->capheld) {
+            unsigned n = f->capheld ? f->capheld * 2 : 4;
+            struct chk_held *nh = realloc(f->held, n * sizeof *nh);
+            if (!nh) {
+                free(s->held[i].bytes);
+                continue;
+            }
+            f->held = nh;
+            f->capheld = n;
+        }
+        f->held[f->nheld++] = s->held[i];
+    }
+    s->nheld = 0;
+    if (!s->s.responses)
+        s->dead = 1;
+}
+
+/* A request on unbound flow f: do the unpaired response streams of its
+ * endpoint pair answer it, and it alone? */
+static void pair_streams(struct chk *c, struct chk_flow *f)
+{
+    if (!f->pair)
+        return;
+    struct chk_pair *pr = &c->pairs[f->pair - 1];
+    for (uint32_t i = 0; i < pr->nresp && !f->s.req_qpn_known; i++) {
+        struct chk_flow *s = &c->flows[pr->resp[i]];
+        for (unsigned k = 0; k < s->nheld; k++) {
+            struct ibw_pkt p;
+            ibw_parse(s->held[k].bytes, s->held[k].len,
+                      (enum ibw_link)s->held[k].link, &p);
+            uint32_t r = ibw_bth_get_psn(hdr(&p, IBW_HDR_BTH));
+            int several = 0;
+            if (pair_match(c, pr, f->tr, r, &several) == f) {
+                uint32_t qpn = s->s.req_qpn;
+                merge_stream(c, s, f, qpn);
+                drain(c, f, 0);
+                return;
+            }
+            if (several)
+                s->s.responses_only = 2; /* ambiguous */
+        }
+    }
+}
+
+/* The flow a response of transport tr from src to dst:qpn answers when no
+ * flow is bound to it yet: the one unbound request flow of tr from dst to
+ * src whose PSNs include it; else a response stream (keyed by a QPN no
+ * packet carries) that waits for such a flow. */
+static struct chk_flow *flow_for_response(struct chk *c,
+                                          const struct chk_addr *src,
+                                          const struct chk_addr *dst,
+                                          uint32_t qpn, uint32_t psn,
+                                          unsigned tr, int *waiting)
+{
+    struct chk_pair *pr = chk_pair_get(c, dst, src, 1);
+    int several = 0;
+    struct chk_flow *f = pr ? pair_match(c, pr, tr, psn, &several) : NULL;
+    *waiting = 0;
+    if (f) {
+        chk_flow_bind(c, f, qpn);
+        f->s.paired_by = "psn";
+        return f;
+    }
+    f = chk_flow_get(c, dst, src, CHK_QPN_RESPONSES_ONLY | qpn, 1);
+    if (!f)
+        return NULL;
+    f->s.resp_qpn_known = 0;
+    f->s.resp_qpn = 0;
+    f->s.responses_only = several ? 2 : 1;
+    chk_flow_bind(c, f, qpn);
+    if (pr && !pair_push(&pr->resp, &pr->nresp, &pr->capresp, flow_index(c, f)))
+        f->pair = (uint32_t)(pr - c->pairs) + 1;
+    *waiting = 1;
+    return f;
+}
+
+/* ---- requests ---- */
 
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
 {
-    const uint8_t *b = p->data + p->off[IBW_HDR_BTH];
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
     uint32_t psn = ibw_bth_get_psn(b);
     uint16_t pkey = ibw_bth_get_pkey(b);
-    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
+    unsigned pos = oi->flags & POS_MASK;
     f->s.requests++;
     if (!f->have_pkey) {
         f->have_pkey = 1;
@@ -233,6 +595,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (!f->have_psn) {
         f->have_psn = 1;
         f->first_psn = f->next_psn = psn;
+        f->prev_psn = chk_psn_add(psn, CHK_PSN_MASK);
+        f->prev_end = psn;
         /* IBA: each side starts at the PSN its own REQ/REP announced;
          * Linux IPoIB-CM starts both at the REP's, so either passes. */
         if (f->cm_psn_pending && psn != f->cm_start_psn && psn != f->cm_alt_psn)
@@ -249,30 +613,72 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         }
     }
     int32_t d = chk_psn_diff(psn, f->next_psn);
+    /* Not the PSN after the previous request's (after a READ whose span is
+     * not known yet, anywhere that span may end): a new resend round, or
+     * the return to new PSNs after one that stopped short. */
+    int32_t after_prev = chk_psn_diff(psn, f->prev_psn);
+    int jump = f->span_unknown && !f->in_retrans
+                   ? !(after_prev > 0 && (uint32_t)after_prev <= f->span_max)
+                   : psn != f->prev_end;
     if (d < 0) {
         /* Back to a PSN already sent: a retransmission. */
         f->s.retransmissions++;
+        int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
+        if (round) {
+            f->round_start = psn;
+        } else if (jump && !(f->have_ack &&
+                             chk_psn_diff(f->last_ack,
+                                          chk_psn_add(psn, CHK_PSN_MASK)) >= 0)) {
+            /* A resend round skipping PSNs not acknowledged: their resends
+             * were not captured (or the requester skipped them). */
+            gap_add(c, f, f->prev_end, psn);
+        }
+        /* A resend round that starts at or before a gap's first PSN (where
+         * the responder's NAK or the requester's timeout sends it back) and
+         * covers the gap: the network lost it, not (only) the capture. */
+        struct chk_gap *g = gap_of(f, psn);
+        if (g && g->resent != 2 && chk_psn_diff(f->round_start, g->lo) <= 0 &&
+            psn == chk_psn_add(g->hi, CHK_PSN_MASK))
+            g->resent = 1;
         /* Behind the flow's first PSN (while the flow has used fewer than
          * half the PSN space, so "behind" means something): a resend of
          * an original the capture never saw. */
-        if (chk_psn_diff(psn, f->first_psn) < 0 &&
+        if (!g && chk_psn_diff(psn, f->first_psn) < 0 &&
             chk_psn_diff(f->next_psn, f->first_psn) >= 0) {
-            chk_report(c, CHK_R_FLOW_PSN_GAP,
-                       "PSN 0x%06x resent, but the flow's first PSN seen is "
-                       "0x%06x (original not seen)", psn, f->first_psn);
-            f->s.gaps++;
+            g = gap_add(c, f, psn, chk_psn_add(psn, 1));
+            if (g)
+                g->resent = 2; /* 2: its original never seen at all */
         }
-        if (!f->in_retrans) {
+        if (round || jump) {
             f->in_retrans = 1;
-            f->msg = CHK_MSG_UNKNOWN;
+            f->msg = msg_state_before(f, psn);
+        }
+        if (round && f->gbn_suspect && chk_psn_diff(psn, f->gbn_e) <= 0)
+            f->gbn_suspect = 0; /* back to the NAK's PSN after all: its
+                                   first resend may have been corrupted */
+        if (f->pending != CHK_PEND_NONE && !round) {
+            /* A resend round already under way when the NAK was sent goes
+             * on (the NAK reaches the requester later); passing the PSN
+             * the NAK named settles it. */
+            if (psn == f->pend_psn)
+                f->pending = CHK_PEND_NONE;
+        } else {
+            /* the first resend round after a NAK: where does it start? */
             if (f->pending != CHK_PEND_NONE) {
-                if (psn != f->pend_psn)
-                    chk_report(c, CHK_R_FLOW_GBN,
-                               "resent from PSN 0x%06x, the %s named 0x%06x",
-                               psn,
-                               f->pending == CHK_PEND_RNR ? "RNR NAK" : "NAK",
-                               f->pend_psn);
-                if (f->pending == CHK_PEND_RNR) {
+                /* Resending from after the PSN the NAK named skips PSNs
+                 * the responder never acknowledged: wrong whether or not
+                 * the NAK arrived.  From before it: the NAK may have been
+                 * lost after the capture point, and a timeout resends
+                 * from the oldest unacknowledged PSN. */
+                if (chk_psn_diff(psn, f->pend_psn) > 0) {
+                    /* Unless the capture missed the resends of the PSNs
+                     * skipped: settled by what the responder does next. */
+                    f->gbn_suspect = f->pending;
+                    f->gbn_e = f->pend_psn;
+                    f->gbn_x = psn;
+                    f->gbn_frame = c->frame;
+                }
+                if (f->pending == CHK_PEND_RNR && psn == f->pend_psn) {
                     uint64_t waited = (c->ts_ns - f->pend_ts) / 1000u;
                     if (c->ts_ns >= f->pend_ts &&
                         waited * 10 < (uint64_t)f->pend_rnr_us * 9)
@@ -283,8 +689,10 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 f->pending = CHK_PEND_NONE;
             }
         }
+        f->prev_psn = psn;
+        f->prev_end = chk_psn_add(psn, 1);
         const struct chk_hist *h = hist_get(f, psn);
-        uint32_t pl = p->payload_len > 0xFFFF ? 0xFFFF : p->payload_len;
+        uint32_t pl = p->payload_wire_len > 0xFFFF ? 0xFFFF : p->payload_wire_len;
         if (h && (h->opcode != p->opcode || h->paylen != pl))
             chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
                        "PSN 0x%06x resent as %s with %u bytes, first sent as "
@@ -292,15 +700,13 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                        ibw_opcode_info(h->opcode)->name, h->paylen);
         if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
             struct chk_outst *o = outst_find(f, psn, oi->kind);
-            if (o && o->psn == psn)
-                o->answered = 0; /* the responder answers it again */
             uint32_t pmtu = flow_pmtu(c, f);
             int32_t k = o ? chk_psn_diff(psn, o->psn) : 0;
+            const uint8_t *reth = hdr(p, IBW_HDR_RETH);
+            uint32_t len = reth ? ibw_reth_get_dmalen(reth) : 0;
             /* A READ re-issued from inside the original's response PSNs
              * asks only for the rest: k PMTUs less (IBA 9.7.4). */
-            if (k > 0 && oi->kind == IBW_OPK_READ && o->span && pmtu &&
-                ibw_pkt_has(p, IBW_HDR_RETH)) {
-                uint32_t len = ibw_reth_get_dmalen(p->data + p->off[IBW_HDR_RETH]);
+            if (k > 0 && oi->kind == IBW_OPK_READ && o->span && pmtu && reth) {
                 uint64_t done = (uint64_t)k * pmtu;
                 if (done < o->len && len != o->len - done)
                     chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
@@ -309,6 +715,20 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                                "is %u", psn, k, o->psn, len,
                                (unsigned)(o->len - done));
             }
+            if (o && k == 0) {
+                o->answered = 0; /* the responder answers it again */
+                if (o->span)
+                    f->prev_end = chk_psn_add(psn, o->span);
+            } else if (oi->kind == IBW_OPK_READ && reth) {
+                /* The re-issue has responses of its own, FIRST at psn. */
+                struct chk_outst *n = outst_add(f);
+                n->psn = psn;
+                n->kind = IBW_OPK_READ;
+                n->len = len;
+                n->span = read_span(len, pmtu);
+                if (n->span)
+                    f->prev_end = chk_psn_add(psn, n->span);
+            }
         }
         opseq(c, f, oi);
         return;
@@ -316,24 +736,26 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (d > 0) {
         if (f->span_unknown && (uint32_t)d + 1 <= f->span_max) {
             /* The READ before consumed d + 1 PSNs: learn its span. */
-            struct chk_outst *o =
-                &f->out[(f->out_head + f->nout - 1) % CHK_OUTSTANDING];
-            if (f->nout && o->kind == IBW_OPK_READ && !o->span)
+            struct chk_outst *o = f->nout ? outst_at(f, f->nout - 1) : NULL;
+            if (o && o->kind == IBW_OPK_READ && !o->span)
                 o->span = (uint32_t)d + 1;
         } else {
-            chk_report(c, CHK_R_FLOW_PSN_GAP,
-                       "PSN 0x%06x, expected 0x%06x (%d PSNs not seen)", psn,
-                       f->next_psn, d);
-            f->s.gaps++;
+            gap_add(c, f, f->next_psn, psn);
             f->msg = CHK_MSG_UNKNOWN;
             f->wr_open = 0;
         }
+    } else if (jump && f->in_retrans) {
+        /* Back at the new PSNs after a resend that stopped short (a
+         * second timeout restarted it): the sequence state before this
+         * PSN is what was first sent there. */
+        f->msg = msg_state_before(f, psn);
     }
     f->span_unknown = 0;
     f->in_retrans = 0;
     opseq(c, f, oi);
     write_len(c, f, p, oi);
     hist_put(f, psn, p);
+    f->prev_psn = psn;
     uint32_t span = 1;
     if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
         struct chk_outst *o = outst_add(f);
@@ -341,9 +763,12 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         o->kind = oi->kind;
         o->span = 1;
         if (oi->kind == IBW_OPK_READ) {
+            const uint8_t *reth = hdr(p, IBW_HDR_RETH);
             f->s.reads++;
-            o->len = ibw_reth_get_dmalen(p->data + p->off[IBW_HDR_RETH]);
-            o->span = read_span(o->len, flow_pmtu(c, f));
+            o->len = reth ? ibw_reth_get_dmalen(reth) : 0;
+            o->span = reth ? read_span(o->len, flow_pmtu(c, f)) : 0;
+            if (!reth)
+                o->len = 0x7FFFFFFFu; /* cut before the RETH: any length */
             if (o->span) {
                 span = o->span;
             } else {
@@ -355,11 +780,14 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         }
     }
     f->next_psn = chk_psn_add(psn, span);
+    f->prev_end = f->next_psn;
     if (pos & IBW_OPF_LAST) {
         f->msgs_done++;
         f->s.messages++;
     }
 }
+
+/* ---- responses ---- */
 
 static void msn_rules(struct chk *c, struct chk_flow *f, uint32_t msn)
 {
@@ -370,12 +798,13 @@ static void msn_rules(struct chk *c, struct chk_flow *f, uint32_t msn)
     }
     int32_t dm = chk_psn_diff(msn, f->msn);
     /* Since the first MSN seen the responder can have completed at most
-     * the messages whose requests were all seen since then. */
+     * the messages whose requests were all seen since then (unless the
+     * capture missed requests: then it is a lower bound only). */
     int32_t since = chk_psn_diff(msn, f->msn_first);
     if (dm < 0)
         chk_report(c, CHK_R_FLOW_MSN, "aeth.msn 0x%06x after 0x%06x", msn,
                    f->msn);
-    else if (!f->s.gaps && f->have_psn && since > 0 &&
+    else if (!f->any_gap && f->have_psn && since > 0 &&
              (uint64_t)since > f->msgs_done)
         chk_report(c, CHK_R_FLOW_MSN,
                    "aeth.msn 0x%06x is %d past the first MSN seen, the requests "
@@ -393,76 +822,142 @@ static void note_ack(struct chk_flow *f, uint32_t r)
     }
 }
 
+/* Where packet `off` of READ o stands and what it carries, as the READ's
+ * length and the PMTU fix it; judged packet by packet, so that responses
+ * lost, duplicated or reordered on their way do not matter.  0 when the
+ * response fits o, else a reason in why. */
+static int read_resp_fits(const struct chk_outst *o, uint32_t off,
+                          const struct ibw_opcode_info *oi, uint32_t pl,
+                          uint32_t pmtu, char *why, size_t n)
+{
+    unsigned pos = oi->flags & POS_MASK;
+    uint32_t span = o->span;
+    if (o->len == 0x7FFFFFFFu)
+        return 0; /* its RETH was cut off: nothing to hold it to */
+    if (!span) {
+        /* PMTU unknown: position only, and an ONLY carries it all */
+        if ((pos & IBW_OPF_FIRST) && off) {
+            snprintf(why, n, "%u PSNs into the READ at 0x%06x", off, o->psn);
+            return -1;
+        }
+        if (!(pos & IBW_OPF_FIRST) && !off) {
+            snprintf(why, n, "at the first PSN of the READ at 0x%06x", o->psn);
+            return -1;
+        }
+        if (pos == (IBW_OPF_FIRST | IBW_OPF_LAST) && pl != o->len) {
+            snprintf(why, n, "%u bytes, the READ at 0x%06x asked for %u", pl,
+                     o->psn, o->len);
+            return -1;
+        }
+        return 0;
+    }
+    unsigned want = span == 1            ? (IBW_OPF_FIRST | IBW_OPF_LAST)
+                    : off == 0           ? IBW_OPF_FIRST
+                    : off == span - 1    ? IBW_OPF_LAST
+                                         : IBW_OPF_MIDDLE;
+    if (pos != want) {
+        snprintf(why, n, "PSN %u of the %u a READ of %u bytes at 0x%06x "
+                 "consumes takes READ RESPONSE %s", off + 1, span, o->len,
+                 o->psn,
+                 want == (IBW_OPF_FIRST | IBW_OPF_LAST) ? "ONLY"
+                 : want == IBW_OPF_FIRST                ? "FIRST"
+                 : want == IBW_OPF_LAST                 ? "LAST"
+                                                        : "MIDDLE");
+        return -1;
+    }
+    if (pos & IBW_OPF_LAST) {
+        uint32_t rest = o->len - (span - 1) * (pmtu ? pmtu : 0);
+        if (pmtu && pl != rest) {
+            snprintf(why, n, "%u bytes, the last %u of the %u the READ at "
+                     "0x%06x asked for", pl, rest, o->len, o->psn);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void read_response(struct chk *c, struct chk_flow *f,
                           const struct ibw_pkt *p,
                           const struct ibw_opcode_info *oi, uint32_t r)
 {
-    unsigned pos = oi->flags & (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST);
-    struct chk_outst *o = outst_find(f, r, IBW_OPK_READ);
     pmtu_rules(c, f, p, oi);
-    if (!o) {
-        const struct chk_hist *h = hist_get(f, r);
-        if (h)
-            chk_report(c, CHK_R_FLOW_RESP_MATCH,
-                       "%s at PSN 0x%06x, which was sent as %s", oi->name, r,
-                       ibw_opcode_info(h->opcode)->name);
-        else if (psn_in_window(f, r))
-            chk_report(c, CHK_R_FLOW_RESP_MATCH,
-                       "%s at PSN 0x%06x matches no RDMA READ request",
-                       oi->name, r);
-        f->rr_open = 0;
-        return;
-    }
-    int idx = (int)(o - f->out);
-    uint32_t off = (uint32_t)chk_psn_diff(r, o->psn);
+    settle_spans(c, f);
     uint32_t pmtu = flow_pmtu(c, f);
-    if (!o->span && pmtu)
-        o->span = read_span(o->len, pmtu);
-    if (pos & IBW_OPF_FIRST) {
-        if (off != 0)
-            chk_report(c, CHK_R_FLOW_READ_RESP,
-                       "%s at PSN 0x%06x, the READ starts at 0x%06x", oi->name,
-                       r, o->psn);
-        f->rr_open = 1;
-        f->rr_idx = idx;
-        f->rr_bytes = 0;
-    } else if (!f->rr_open || f->rr_idx != idx || r != f->rr_next) {
-        if (f->rr_open || !f->s.started_mid)
-            chk_report(c, CHK_R_FLOW_READ_RESP,
-                       "%s at PSN 0x%06x, expected %s", oi->name, r,
-                       f->rr_open && f->rr_idx == idx ? "the next PSN of the "
-                                                        "open response"
-                                                      : "READ RESPONSE FIRST");
-        f->rr_open = 1;
-        f->rr_idx = idx;
-        f->rr_bytes = off * (pmtu ? pmtu : 0);
+    struct chk_outst *first = NULL;
+    char why[200] = "";
+    /* The newest READ covering r first (a re-issue), then older ones (a
+     * late response to the original). */
+    for (unsigned k = f->nout; k-- > 0;) {
+        struct chk_outst *o = outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !outst_covers(o, r))
+            continue;
+        uint32_t off = (uint32_t)chk_psn_diff(r, o->psn);
+        char w[200];
+        if (!read_resp_fits(o, off, oi, p->payload_wire_len, pmtu, w, sizeof w)) {
+            if (oi->flags & IBW_OPF_LAST) {
+                o->answered = 1;
+                if (!o->span)
+                    o->span = off + 1;
+            }
+            return;
+        }
+        if (!first) {
+            first = o;
+            snprintf(why, sizeof why, "%s", w);
+        }
     }
-    f->rr_next = chk_psn_add(r, 1);
-    f->rr_bytes += p->payload_len;
-    if (!(pos & IBW_OPF_LAST))
+    if (first) {
+        chk_report(c, CHK_R_FLOW_READ_RESP, "%s at PSN 0x%06x: %s", oi->name,
+                   r, why);
         return;
-    f->rr_open = 0;
-    o->answered = 1;
-    if (o->span && off + 1 != o->span)
-        chk_report(c, CHK_R_FLOW_READ_RESP,
-                   "%s at PSN 0x%06x: a READ of %u bytes at 0x%06x ends at "
-                   "0x%06x (%u PSNs)", oi->name, r, o->len, o->psn,
-                   chk_psn_add(o->psn, o->span - 1), o->span);
-    if (!o->span)
-        o->span = off + 1;
-    if (f->rr_bytes != o->len && (pmtu || (pos & IBW_OPF_FIRST)))
-        chk_report(c, CHK_R_FLOW_READ_RESP,
-                   "responses carried %u bytes, the READ asked for %u",
-                   f->rr_bytes, o->len);
+    }
+    const struct chk_hist *h = hist_get(f, r);
+    if (h)
+        chk_report(c, CHK_R_FLOW_RESP_MATCH,
+                   "%s at PSN 0x%06x, which was sent as %s", oi->name, r,
+                   ibw_opcode_info(h->opcode)->name);
+    else if (psn_in_window(f, r) && !f->any_gap)
+        chk_report(c, CHK_R_FLOW_RESP_MATCH,
+                   "%s at PSN 0x%06x matches no RDMA READ request", oi->name,
+                   r);
 }
 
-static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
-                     const struct ibw_opcode_info *oi)
+static void gbn_report(struct chk *c, struct chk_flow *f)
 {
-    const uint8_t *b = p->data + p->off[IBW_HDR_BTH];
+    uint64_t saved = c->frame;
+    c->frame = f->gbn_frame;
+    chk_report(c, CHK_R_FLOW_GBN, "resent from PSN 0x%06x, the %s named 0x%06x",
+               f->gbn_x, f->gbn_suspect == CHK_PEND_RNR ? "RNR NAK" : "NAK",
+               f->gbn_e);
+    c->frame = saved;
+    f->gbn_suspect = 0;
+}
+
+/* A resend round began after the PSN E a NAK named.  A response covering E
+ * shows E reached the responder (its resend was lost by the capture); a
+ * NAK naming E again shows the requester skipped it. */
+static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
+{
+    int32_t d = chk_psn_diff(r, f->gbn_e);
+    if (nak && d == 0) {
+        gbn_report(c, f);
+    } else if (!nak && d >= 0) {
+        struct chk_gap *g = gap_add(c, f, f->gbn_e, f->gbn_x);
+        if (g)
+            g->frame = f->gbn_frame;
+        f->gbn_suspect = 0;
+    }
+}
+
+static void judge_response(struct chk *c, struct chk_flow *f,
+                           const struct ibw_pkt *p)
+{
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
     uint32_t r = ibw_bth_get_psn(b);
     uint16_t pkey = ibw_bth_get_pkey(b);
     f->s.responses++;
+    f->s.last_frame = c->frame > f->s.last_frame ? c->frame : f->s.last_frame;
     if (!f->have_resp_pkey) {
         f->have_resp_pkey = 1;
         f->resp_pkey = pkey;
@@ -478,21 +973,19 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         chk_report(c, CHK_R_FLOW_PKEY, "bth.pkey 0x%04x, the responder's is 0x%04x",
                    pkey, f->resp_pkey);
     }
-    if (f->have_psn && !psn_in_window(f, r))
-        chk_report(c, CHK_R_FLOW_ACK_UNSENT,
-                   "%s PSN 0x%06x, requests seen 0x%06x..0x%06x", oi->name, r,
-                   f->first_psn, chk_psn_add(f->next_psn, CHK_PSN_MASK));
-    else if (!f->have_psn && f->s.responses == 1)
-        chk_report(c, CHK_R_FLOW_ACK_UNSENT,
-                   "%s PSN 0x%06x answers requests this capture never saw",
-                   oi->name, r);
+    if (!resp_in_window(f, p, r)) {
+        if (!f->s.ack_unsent++)
+            f->unsent_frame = c->frame;
+    }
     uint8_t syn = 0;
-    if (ibw_pkt_has(p, IBW_HDR_AETH)) {
-        const uint8_t *a = p->data + p->off[IBW_HDR_AETH];
+    const uint8_t *a = hdr(p, IBW_HDR_AETH);
+    if (a) {
         syn = ibw_aeth_get_syndrome(a);
         msn_rules(c, f, ibw_aeth_get_msn(a));
     }
     unsigned kind = ibw_aeth_syndrome_kind(syn);
+    if (f->gbn_suspect)
+        gbn_settle(c, f, r, a && kind != IBW_AETH_ACK);
     switch (oi->kind) {
     case IBW_OPK_ACK:
         if (kind == IBW_AETH_ACK) {
@@ -505,6 +998,9 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->pend_rnr_us = ibw_rnr_timer_usec(ibw_aeth_syndrome_value(syn));
         } else if (kind == IBW_AETH_NAK) {
             f->s.naks++;
+            struct chk_gap *g = gap_of(f, r);
+            if (g)
+                g->naked = 1;
             if (ibw_aeth_syndrome_value(syn) == IBW_NAK_PSN_SEQ_ERROR) {
                 if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0)
                     chk_report(c, CHK_R_FLOW_NAK_PSN,
@@ -531,7 +1027,7 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 chk_report(c, CHK_R_FLOW_RESP_MATCH,
                            "ATOMIC ACKNOWLEDGE at PSN 0x%06x, which was sent "
                            "as %s", r, ibw_opcode_info(h->opcode)->name);
-            else if (psn_in_window(f, r))
+            else if (psn_in_window(f, r) && !f->any_gap)
                 chk_report(c, CHK_R_FLOW_RESP_MATCH,
                            "ATOMIC ACKNOWLEDGE at PSN 0x%06x matches no atomic "
                            "request", r);
@@ -541,7 +1037,44 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
     default: break;
     }
+    if (c->o.rc_hook && f->tr == IBW_TR_RC)
+        c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 0);
 }
+
+/* A response arrives on flow f: judged now, or held while its request may
+ * still be on its way (recorded late) or while it waits for its flow. */
+static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                     int truncated, int waiting)
+{
+    uint32_t r = ibw_bth_get_psn(hdr(p, IBW_HDR_BTH));
+    if (f->s.responses_only && f->pair && !waiting) {
+        /* a stream not paired yet: does a request flow answer it now? */
+        struct chk_pair *pr = &c->pairs[f->pair - 1];
+        int several = 0;
+        struct chk_flow *g = pair_match(c, pr, f->tr, r, &several);
+        if (g) {
+            merge_stream(c, f, g, f->s.req_qpn);
+            f = g;
+            c->cur_flow = g;
+        } else {
+            if (several)
+                f->s.responses_only = 2;
+            waiting = 1;
+        }
+    }
+    if (f->nheld)
+        drain(c, f, 0);
+    if (waiting || f->nheld ||
+        (!f->s.responses_only && !resp_in_window(f, p, r) && psn_ahead(f, r))) {
+        if (f->nheld >= CHK_HELD_MAX)
+            release(c, f);
+        hold(c, f, p, truncated);
+        return;
+    }
+    judge_response(c, f, p);
+}
+
+/* ---- the flow a packet joins ---- */
 
 /* A flow that already tells QP dst:dqp's transport service (from its
  * packets or CM) and names another: as_req, the flow of src's requests to
@@ -557,17 +1090,37 @@ static struct chk_flow *other_transport(struct chk_flow *as_req,
     return NULL;
 }
 
-void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
+/* Is the packet marked with congestion (ECN CE in IP, or BTH FECN)? */
+static int congestion_marked(const struct ibw_pkt *p)
+{
+    const uint8_t *ip4 = hdr(p, IBW_HDR_IPV4), *ip6 = hdr(p, IBW_HDR_IPV6);
+    if (ip4 && (ip4[1] & 3) == 3)
+        return 1;
+    if (ip6 && ((ip6[1] >> 4) & 3) == 3)
+        return 1;
+    return ibw_bth_get_fecn(hdr(p, IBW_HDR_BTH)) != 0;
+}
+
+void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 {
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
-    const uint8_t *b = p->data + p->off[IBW_HDR_BTH];
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
     struct chk_addr src, dst;
     uint32_t dqp = ibw_bth_get_destqp(b);
     int is_req = (oi->flags & IBW_OPF_REQUEST) != 0;
     struct chk_flow *f;
-    if (dqp <= 1 || oi->transport == IBW_TR_CNP ||
-        oi->transport == IBW_TR_RESERVED || oi->transport == IBW_TR_MSP)
-        return; /* QP0/1: PKT-QP01-UD; CNP, vendor opcodes: no service type */
+    if (oi->transport == IBW_TR_CNP) {
+        /* A CNP throttles the QP it is sent to: the requester of the flow
+         * whose responses go there. */
+        chk_pkt_addrs(p, &src, &dst);
+        f = chk_flow_of_response(c, &src, &dst, dqp);
+        if (f)
+            f->s.cnps++;
+        return;
+    }
+    if (dqp <= 1 || oi->transport == IBW_TR_RESERVED ||
+        oi->transport == IBW_TR_MSP)
+        return; /* QP0/1: PKT-QP01-UD; vendor opcodes: no service type */
     chk_pkt_addrs(p, &src, &dst);
     /* Both lookups once per packet: the transport rule needs them and the
      * packet's own flow is one of them once it exists. */
@@ -588,12 +1141,13 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
     if (oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
         oi->transport != IBW_TR_XRC)
         return;
+    int waiting = 0;
     if (is_req) {
         f = as_req ? as_req : chk_flow_get(c, &src, &dst, dqp, 1);
     } else if (oi->flags & IBW_OPF_RESPONSE) {
         f = as_resp ? as_resp
                     : flow_for_response(c, &src, &dst, dqp, ibw_bth_get_psn(b),
-                                        oi->transport);
+                                        oi->transport, &waiting);
     } else {
         return;
     }
@@ -604,14 +1158,148 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p)
         f->tr_known = 1;
     }
     c->cur_flow = f;
-    if (!f->s.requests && !f->s.responses)
+    if (!f->s.requests && !f->s.responses && !f->nheld)
         f->s.first_frame = c->frame;
     f->s.transport = ibw_transport_name(f->tr);
-    f->s.last_frame = c->frame;
-    if (is_req)
+    if (p->cut && !f->s.cut_frames++)
+        f->cut_frame = c->frame;
+    if (is_req) {
+        f->s.last_frame = c->frame;
+        if (congestion_marked(p))
+            f->s.ecn_marks++;
         request(c, f, p, oi);
+        if (c->o.rc_hook && oi->transport == IBW_TR_RC)
+            c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 1);
+        if (!f->s.req_qpn_known) {
+            pair_enlist(c, f);
+            pair_streams(c, f);
+        }
+        if (f->nheld)
+            drain(c, f, 0);
+    } else {
+        response(c, f, p, truncated, waiting);
+    }
+}
+
+/* ---- end of capture ---- */
+
+/* Append "0x..-0x.." for PSNs [lo, hi) to buf. */
+static void add_range(char *buf, size_t n, uint32_t lo, uint32_t hi)
+{
+    size_t l = strlen(buf);
+    if (l + 32 >= n) {
+        if (l + 5 < n && strcmp(buf + l - 3, "...") != 0)
+            snprintf(buf + l, n - l, ", ...");
+        return;
+    }
+    uint32_t last = chk_psn_add(hi, CHK_PSN_MASK);
+    if (lo == last)
+        snprintf(buf + l, n - l, "%s0x%06x", l ? ", " : "", lo);
     else
-        response(c, f, p, oi);
-    if (c->o.rc_hook && oi->transport == IBW_TR_RC)
-        c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, is_req);
+        snprintf(buf + l, n - l, "%s0x%06x-0x%06x", l ? ", " : "", lo, last);
+}
+
+static void flow_notes(struct chk *c, struct chk_flow *f)
+{
+    char lost[160] = "", open[160] = "";
+    uint64_t nlost = 0, nopen = f->gap_overflow;
+    uint64_t lost_frame = 0, open_frame = 0;
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        struct chk_gap *g = &f->gaps[i];
+        uint32_t n = (uint32_t)chk_psn_diff(g->hi, g->lo);
+        if (g->resent == 1 || g->naked)
+            continue; /* lost in the network and recovered: the rules ran */
+        if (g->resent != 2 && f->have_ack &&
+            chk_psn_diff(f->last_ack, chk_psn_add(g->hi, CHK_PSN_MASK)) >= 0) {
+            nlost += n;
+            add_range(lost, sizeof lost, g->lo, g->hi);
+            if (!lost_frame)
+                lost_frame = g->frame;
+        } else {
+            nopen += n;
+            add_range(open, sizeof open, g->lo, g->hi);
+            if (!open_frame)
+                open_frame = g->frame;
+        }
+    }
+    f->s.capture_lost = nlost;
+    f->s.unexplained = nopen;
+    uint64_t saved = c->frame;
+    c->cur_flow = f;
+    if (nlost) {
+        c->frame = lost_frame;
+        chk_report(c, CHK_R_CAP_LOSS,
+                   "%llu request PSN%s missing from the capture (%s) were "
+                   "acknowledged by the responder with no NAK and no resend: "
+                   "lost by the capture point", (unsigned long long)nlost,
+                   nlost == 1 ? "" : "s", lost);
+    }
+    if (nopen) {
+        c->frame = open_frame ? open_frame : f->s.first_frame;
+        chk_report(c, CHK_R_FLOW_PSN_GAP,
+                   "%llu request PSN%s never seen (%s)%s",
+                   (unsigned long long)nopen, nopen == 1 ? "" : "s",
+                   open[0] ? open : "...",
+                   f->tr == IBW_TR_UC ? ": UC has no acknowledgements to "
+                                        "tell capture loss from network loss"
+                                      : ", and not known to be acknowledged");
+    }
+    if (f->s.ack_unsent) {
+        c->frame = f->unsent_frame;
+        chk_report(c, CHK_R_FLOW_ACK_UNSENT,
+                   "%llu response%s name%s PSNs the capture never saw this "
+                   "flow's requester send%s", (unsigned long long)f->s.ack_unsent,
+                   f->s.ack_unsent == 1 ? "" : "s",
+                   f->s.ack_unsent == 1 ? "s" : "",
+                   f->s.responses_only == 2
+                       ? " (several request flows between these endpoints "
+                         "could be theirs: left unpaired)"
+                   : f->s.responses_only ? " (no request flow to pair them with)"
+                                         : "");
+    }
+    if (f->s.skew_ns) {
+        c->frame = f->skew_frame;
+        chk_report(c, CHK_R_CAP_SKEW,
+                   "responses recorded up to %llu.%03llu us before the requests "
+                   "they answer: one direction reached the capture late",
+                   (unsigned long long)(f->s.skew_ns / 1000),
+                   (unsigned long long)(f->s.skew_ns % 1000));
+    }
+    c->frame = saved;
+    c->cur_flow = NULL;
+}
+
+void chk_flows_finish(struct chk *c)
+{
+    for (uint32_t i = 0; i < c->nflows; i++)
+        if (c->flows[i].nheld)
+            drain(c, &c->flows[i], 1);
+    /* a skip nothing later explained */
+    for (uint32_t i = 0; i < c->nflows; i++)
+        if (c->flows[i].gbn_suspect) {
+            c->cur_flow = &c->flows[i];
+            gbn_report(c, &c->flows[i]);
+            c->cur_flow = NULL;
+        }
+    for (uint32_t i = 0; i < c->nflows; i++) {
+        struct chk_flow *f = &c->flows[i];
+        if (!f->dead && (f->s.requests || f->s.responses))
+            flow_notes(c, f);
+    }
+}
+
+void chk_flows_free(struct chk *c)
+{
+    for (uint32_t i = 0; i < c->nflows; i++) {
+        for (unsigned k = 0; k < c->flows[i].nheld; k++)
+            free(c->flows[i].held[k].bytes);
+        free(c->flows[i].held);
+    }
+    for (uint32_t i = 0; i < c->npairs; i++) {
+        free(c->pairs[i].req);
+        free(c->pairs[i].resp);
+    }
+    free(c->pairs);
+    c->pairs = NULL;
+    c->npairs = 0;
 }

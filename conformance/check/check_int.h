@@ -10,6 +10,22 @@
 #define CHK_PSN_MASK 0xFFFFFFu
 #define CHK_HIST 256u      /* per-flow history of request PSNs (power of 2) */
 #define CHK_OUTSTANDING 64 /* per-flow READ/atomic requests remembered */
+#define CHK_GAPS 16        /* per-flow PSN gaps remembered individually */
+#define CHK_HELD_MAX 64    /* responses a flow holds for their requests */
+#define CHK_AHEAD 4096     /* how far past the requests seen a response may
+                              be and still be waited for (PSNs) */
+#define CHK_CUT_LENGTHS 8  /* unrecorded cut lengths tracked */
+#define CHK_CUT_PATTERN 4  /* frames ending at one length short of their
+                              length fields that make it a snap length */
+#define CHK_CRC_PATTERN 4  /* whole frames, all with bad CRCs, that make the
+                              capture one without wire CRCs */
+
+/* A bad-CRC finding held until the capture shows it keeps wire CRCs. */
+struct chk_crc_held {
+    uint64_t frame;
+    unsigned rule;
+    char msg[64];
+};
 
 /* 24-bit PSN difference a - b as a signed number in [-2^23, 2^23). */
 static inline int32_t chk_psn_diff(uint32_t a, uint32_t b)
@@ -37,13 +53,40 @@ struct chk_hist {
     uint16_t paylen;
 };
 
-/* A READ or atomic request waiting for its response. */
+/* A READ or atomic request (an original or a re-issue) and its span. */
 struct chk_outst {
     uint32_t psn;
     uint32_t span;      /* PSNs consumed; 0 = not known yet (PMTU unknown) */
     uint32_t len;       /* READ: DMA length */
     uint8_t kind;       /* IBW_OPK_READ or IBW_OPK_ATOMIC */
     uint8_t answered;
+};
+
+/* Request PSNs [lo, hi) the capture did not see, and what explains them. */
+struct chk_gap {
+    uint32_t lo, hi;
+    uint64_t frame;     /* where the gap showed */
+    uint8_t resent;     /* a PSN of it was sent again: network loss */
+    uint8_t naked;      /* a NAK named a PSN of it */
+};
+
+/* A response held until its request is seen (one direction recorded late)
+ * or until it can be paired with a request flow: a copy of the frame. */
+struct chk_held {
+    uint64_t frame, ts_ns;
+    uint8_t *bytes;
+    uint32_t len;
+    uint8_t link, truncated;
+};
+
+/* The request flows from one endpoint to another still waiting for their
+ * responses to be paired, and the response streams waiting for a flow. */
+struct chk_pair {
+    struct chk_addr a, b;   /* requests a -> b, responses b -> a */
+    uint32_t *req;          /* flow indices: unbound request flows a -> b */
+    uint32_t nreq, capreq;
+    uint32_t *resp;         /* flow indices: unpaired response streams */
+    uint32_t nresp, capresp;
 };
 
 enum chk_msg_state {
@@ -90,11 +133,41 @@ struct chk_flow {
     uint32_t pend_psn;
     uint64_t pend_ts;
     uint32_t pend_rnr_us;
-    /* read response in progress */
-    int rr_idx;             /* index into out[], -1 none */
-    uint32_t rr_next;       /* next response PSN expected */
-    uint32_t rr_bytes;      /* bytes received so far */
-    uint8_t rr_open;
+    uint8_t pmtu_src;       /* enum chk_pmtu_src */
+    uint8_t any_gap;        /* request PSNs were missed (or the flow started
+                               mid-stream): counts from requests are lower
+                               bounds only */
+    uint8_t dead;           /* an unpaired stream merged into its flow */
+    uint32_t pair;          /* endpoint-pair record index + 1, 0 none */
+    uint32_t prev_psn;      /* PSN of the last request seen */
+    uint32_t round_start;   /* first PSN of the current resend round */
+    uint32_t prev_end;      /* PSN after the last request's (its span) */
+    uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
+                               after the NAK's PSN, not settled yet */
+    uint32_t gbn_e, gbn_x;  /* ... the PSN named and where the round began */
+    uint64_t gbn_frame;
+    /* gaps */
+    struct chk_gap gaps[CHK_GAPS];
+    unsigned ngaps;
+    uint64_t gap_overflow;  /* PSNs of gaps beyond CHK_GAPS (unexplained) */
+    /* responses held for their requests */
+    struct chk_held *held;
+    unsigned nheld, capheld;
+    uint64_t skew_frame;    /* first response found recorded early */
+    uint64_t unsent_frame;  /* first response to an unseen request */
+    uint64_t cut_frame;     /* first cut frame */
+};
+
+enum chk_pmtu_src { CHK_PMTU_NONE = 0, CHK_PMTU_OPTION, CHK_PMTU_CM, CHK_PMTU_PAYLOAD };
+
+/* An unrecorded cut length: frames ending there, short of their length
+ * fields; the first few are kept until the length proves to be a snap
+ * length (or not, and they are malformed after all). */
+struct chk_cutlen {
+    uint32_t len;
+    uint32_t count;
+    uint64_t frames[CHK_CUT_PATTERN];
+    char *msgs[CHK_CUT_PATTERN];
 };
 
 /* Flow-table key: (src, dst, qpn) of a request or of a response alias,
@@ -119,13 +192,26 @@ struct chk {
     struct chk_stats st;
     uint64_t frame;
     uint64_t ts_ns;
+    uint32_t caplen;        /* recorded length of the frame being judged */
     struct chk_flow *flows;
     uint32_t nflows, capflows;
     struct chk_slot *slots;
     uint32_t nslots, used;
+    struct chk_pair *pairs;
+    uint32_t npairs, cappairs;
     struct chk_cm *cm;
     uint32_t ncm, capcm;
     struct chk_flow *cur_flow; /* flow of the packet being judged */
+    /* frames cut by the capture */
+    uint64_t cut_recorded, cut_first_frame;
+    uint32_t snap_min, snap_max;
+    struct chk_cutlen cutlen[CHK_CUT_LENGTHS];
+    unsigned ncutlen;
+    /* CRCs: does the capture keep the ones the wire carried? */
+    uint64_t crc_good, crc_bad;
+    struct chk_crc_held crc_held[CHK_CRC_PATTERN * 4];
+    unsigned ncrc_held;
+    int finished;
     char msg[512];
 };
 
@@ -141,8 +227,26 @@ void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
                    struct chk_addr *dst);
 
 /* Flow rules for a packet with a BTH: RC/UC/XRC ones join their flow,
- * any one is held to the transport of the flows its QP has. */
-void chk_flow_packet(struct chk *c, const struct ibw_pkt *p);
+ * any one is held to the transport of the flows its QP has.  truncated:
+ * the capture recorded the cut (for a held copy). */
+void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated);
+
+/* End of capture for the flows: drain held responses, report the notes. */
+void chk_flows_finish(struct chk *c);
+
+/* The endpoint-pair record of requests a -> b (created when asked). */
+struct chk_pair *chk_pair_get(struct chk *c, const struct chk_addr *a,
+                              const struct chk_addr *b, int create);
+
+/* Free the flows' held responses and the pair records. */
+void chk_flows_free(struct chk *c);
+
+/* End of capture for cut frames: the unrecorded cut lengths that proved no
+ * snap length are malformed frames; CAP-TRUNCATED once. */
+void chk_cut_finish(struct chk *c);
+
+/* End of capture for CRCs: the held bad-CRC findings, or CAP-CRC once. */
+void chk_crc_finish(struct chk *c);
 
 /* Look up / create the flow of requests src -> dst:qpn. */
 struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,

@@ -1,9 +1,27 @@
 /* check_pkt.c - the rules one frame can be judged by on its own. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_int.h"
 #include "ibwire/cm.h"
 #include "ibwire/mad.h"
+
+/* A GID or IPv6 address: an IPv4-mapped one (::ffff:a.b.c.d) names the
+ * same endpoint as IPv4 a.b.c.d (RoCEv1 one way and RoCEv2 the other on
+ * one connection is seen on real hosts), and a RoCEv1 GID the same one as
+ * the equal RoCEv2 IPv6 address. */
+static void addr_gid(struct chk_addr *a, const uint8_t *gid)
+{
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    if (!memcmp(gid, mapped, sizeof mapped)) {
+        a->kind = CHK_ADDR_IP4;
+        memcpy(a->a, gid + 12, 4);
+    } else {
+        a->kind = CHK_ADDR_IP6;
+        memcpy(a->a, gid, 16);
+    }
+}
 
 void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
                    struct chk_addr *dst)
@@ -18,9 +36,8 @@ void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
         memcpy(dst->a, ibw_ipv4_get_daddr(ip), 4);
     } else if (ibw_pkt_has(p, IBW_HDR_IPV6)) {
         const uint8_t *ip = d + p->off[IBW_HDR_IPV6];
-        src->kind = dst->kind = CHK_ADDR_IP6;
-        memcpy(src->a, ibw_ipv6_get_saddr(ip), 16);
-        memcpy(dst->a, ibw_ipv6_get_daddr(ip), 16);
+        addr_gid(src, ibw_ipv6_get_saddr(ip));
+        addr_gid(dst, ibw_ipv6_get_daddr(ip));
     } else if (ibw_pkt_has(p, IBW_HDR_LRH)) {
         const uint8_t *l = d + p->off[IBW_HDR_LRH];
         src->kind = dst->kind = CHK_ADDR_LID;
@@ -28,9 +45,8 @@ void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
         ibw_store_be16(dst->a + 14, ibw_lrh_get_dlid(l));
     } else if (ibw_pkt_has(p, IBW_HDR_GRH)) {
         const uint8_t *g = d + p->off[IBW_HDR_GRH];
-        src->kind = dst->kind = CHK_ADDR_GID;
-        memcpy(src->a, ibw_grh_get_sgid(g), 16);
-        memcpy(dst->a, ibw_grh_get_dgid(g), 16);
+        addr_gid(src, ibw_grh_get_sgid(g));
+        addr_gid(dst, ibw_grh_get_dgid(g));
     }
 }
 
@@ -205,7 +221,7 @@ static void aeth_rules(struct chk *c, const struct ibw_pkt *p,
 static void length_rules(struct chk *c, const struct ibw_pkt *p,
                          const struct ibw_opcode_info *oi)
 {
-    uint32_t pl = p->payload_len, pmtu = c->o.pmtu;
+    uint32_t pl = p->payload_wire_len, pmtu = c->o.pmtu;
     if (oi->kind == IBW_OPK_ATOMIC_WRITE)
         return;
     if ((oi->flags & IBW_OPF_PAYLOAD) &&
@@ -243,12 +259,14 @@ static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
         chk_report(c, CHK_R_PKT_QP1_QKEY,
                    "deth.qkey 0x%08x to QP1, expected 0x80010000",
                    ibw_deth_get_qkey(d + p->off[IBW_HDR_DETH]));
-    if (p->payload_len != IBW_MAD_SIZE) {
+    if (p->payload_wire_len != IBW_MAD_SIZE) {
         chk_report(c, CHK_R_PKT_MAD,
                    "datagram to QP%u carries %u bytes, a MAD is %u", dqp,
-                   p->payload_len, (unsigned)IBW_MAD_SIZE);
+                   p->payload_wire_len, (unsigned)IBW_MAD_SIZE);
         return;
     }
+    if (p->payload_len != IBW_MAD_SIZE)
+        return; /* cut by the capture: the MAD is not all there */
     struct ibw_mad_view v;
     const uint8_t *mad = ibw_pkt_payload(p);
     int e = ibw_mad_decode(mad, p->payload_len, &v);
@@ -309,29 +327,201 @@ static int roce_fragment(const struct ibw_pkt *p)
            meant_as_iba(p);
 }
 
+/* A frame cut short: the capture recorded the cut (a snap length), or it
+ * did not (caplen = len) and then only a pattern (many frames ending at one
+ * length) tells a cut from a malformed frame; the first frames of a length
+ * wait for that verdict, which chk_finish() gives to the ones left. */
+static void cut_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
+{
+    if (truncated) {
+        if (!c->cut_recorded++)
+            c->cut_first_frame = c->frame;
+        if (!c->snap_min || c->caplen < c->snap_min)
+            c->snap_min = c->caplen;
+        if (c->caplen > c->snap_max)
+            c->snap_max = c->caplen;
+        return;
+    }
+    struct chk_cutlen *cl = NULL;
+    for (unsigned i = 0; i < c->ncutlen; i++)
+        if (c->cutlen[i].len == c->caplen)
+            cl = &c->cutlen[i];
+    if (!cl && c->ncutlen < CHK_CUT_LENGTHS) {
+        cl = &c->cutlen[c->ncutlen++];
+        memset(cl, 0, sizeof *cl);
+        cl->len = c->caplen;
+    }
+    char m[256];
+    const char *h = p->err_hdr ? p->err_hdr : "frame";
+    snprintf(m, sizeof m, "%s%s%s says %u bytes, the frame ends at %zu "
+             "(and the capture recorded no cut)", h, p->err_field ? "." : "",
+             p->err_field ? p->err_field : "", (unsigned)p->wire_len, p->len);
+    if (!cl) { /* too many lengths: no snap length, each one malformed */
+        chk_report(c, CHK_R_PKT_MALFORMED, "%s", m);
+        return;
+    }
+    if (cl->count < CHK_CUT_PATTERN) {
+        cl->frames[cl->count] = c->frame;
+        cl->msgs[cl->count] = strdup(m);
+    }
+    cl->count++;
+    if (cl->count == CHK_CUT_PATTERN)
+        for (unsigned i = 0; i < CHK_CUT_PATTERN; i++) {
+            free(cl->msgs[i]);
+            cl->msgs[i] = NULL;
+        }
+}
+
+void chk_cut_finish(struct chk *c)
+{
+    uint64_t unrec = 0, first = 0;
+    uint32_t ulen = 0;
+    for (unsigned i = 0; i < c->ncutlen; i++) {
+        struct chk_cutlen *cl = &c->cutlen[i];
+        if (cl->count >= CHK_CUT_PATTERN) {
+            if (!unrec || cl->frames[0] < first)
+                first = cl->frames[0];
+            if (cl->count > unrec)
+                ulen = cl->len;
+            unrec += cl->count;
+            continue;
+        }
+        for (unsigned k = 0; k < cl->count; k++) {
+            uint64_t saved = c->frame;
+            c->frame = cl->frames[k];
+            c->cur_flow = NULL;
+            chk_report(c, CHK_R_PKT_MALFORMED, "%s", cl->msgs[k]);
+            c->frame = saved;
+            free(cl->msgs[k]);
+            cl->msgs[k] = NULL;
+        }
+    }
+    uint64_t saved = c->frame;
+    c->cur_flow = NULL;
+    if (c->cut_recorded) {
+        c->frame = c->cut_first_frame;
+        if (c->snap_min == c->snap_max)
+            chk_report(c, CHK_R_CAP_TRUNCATED,
+                       "%llu frames cut by the capture at %u bytes (snap "
+                       "length): payload and ICRC not checked on them",
+                       (unsigned long long)c->cut_recorded, c->snap_max);
+        else
+            chk_report(c, CHK_R_CAP_TRUNCATED,
+                       "%llu frames cut by the capture at %u..%u bytes: "
+                       "payload and ICRC not checked on them",
+                       (unsigned long long)c->cut_recorded, c->snap_min,
+                       c->snap_max);
+    }
+    if (unrec) {
+        c->frame = first;
+        chk_report(c, CHK_R_CAP_TRUNCATED,
+                   "%llu frames end at %u bytes, short of what their length "
+                   "fields say, with the cut length recorded as their "
+                   "original length: cut by the capture tool (snap length "
+                   "%u); payload and ICRC not checked on them",
+                   (unsigned long long)unrec, ulen, ulen);
+    }
+    c->frame = saved;
+}
+
+/* Report the CRC findings of a frame (now, or later for a held one). */
+static void crc_report(struct chk *c, const struct ibw_pkt *p)
+{
+    if (p->icrc_status == IBW_CRC_BAD)
+        chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
+                   p->icrc_wire, p->icrc_calc);
+    if (p->vcrc_status == IBW_CRC_BAD)
+        chk_report(c, CHK_R_PKT_VCRC, "vcrc 0x%04x, computed 0x%04x",
+                   p->vcrc_wire, p->vcrc_calc);
+}
+
+/* Until a frame with a good ICRC/VCRC shows that the capture records the
+ * CRCs as they were on the wire, bad ones are held: a capture point that
+ * copies frames before the NIC inserts the ICRC (or after it strips it)
+ * makes every frame's ICRC "bad" while the traffic flows normally. */
+static void crc_held_release(struct chk *c)
+{
+    uint64_t saved = c->frame;
+    for (unsigned i = 0; i < c->ncrc_held; i++) {
+        c->frame = c->crc_held[i].frame;
+        c->cur_flow = NULL;
+        chk_report(c, c->crc_held[i].rule, "%s", c->crc_held[i].msg);
+    }
+    c->ncrc_held = 0;
+    c->frame = saved;
+}
+
+void chk_crc_finish(struct chk *c)
+{
+    if (!c->crc_good && c->crc_bad >= CHK_CRC_PATTERN) {
+        uint64_t saved = c->frame;
+        c->frame = c->crc_held[0].frame;
+        c->cur_flow = NULL;
+        chk_report(c, CHK_R_CAP_CRC,
+                   "none of the %llu whole IBA frames carries a valid "
+                   "ICRC/VCRC: the capture point records frames without the "
+                   "CRCs the wire carried (a NIC-side sniffer); CRCs not "
+                   "judged, the rest of each frame is", (unsigned long long)c->crc_bad);
+        c->frame = saved;
+        c->ncrc_held = 0;
+        return;
+    }
+    crc_held_release(c);
+}
+
 int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 {
-    if (truncated && meant_as_iba(p))
-        chk_report(c, CHK_R_CAP_TRUNCATED,
-                   "frame cut by the capture at %zu bytes", p->len);
-    if (p->err != IBW_OK) {
-        if (!meant_as_iba(p)) {
+    int iba = meant_as_iba(p);
+    int cut = p->cut && iba;
+    if (cut)
+        cut_frame(c, p, truncated);
+    int bad = p->icrc_status == IBW_CRC_BAD || p->vcrc_status == IBW_CRC_BAD;
+    if (iba && !bad && (p->icrc_status == IBW_CRC_GOOD ||
+                        p->vcrc_status == IBW_CRC_GOOD) && !c->crc_good++)
+        crc_held_release(c);
+    if (iba && bad && !c->crc_good) {
+        /* no frame has shown the capture keeps wire CRCs yet: hold the
+         * finding, judge the rest of the frame */
+        c->crc_bad++;
+        if (c->ncrc_held == CHK_CRC_PATTERN * 4)
+            crc_report(c, p); /* no room to hold it: say it now */
+        else {
+            struct chk_crc_held *h = &c->crc_held[c->ncrc_held++];
+            h->frame = c->frame;
+            h->rule = p->icrc_status == IBW_CRC_BAD ? CHK_R_PKT_ICRC
+                                                     : CHK_R_PKT_VCRC;
+            if (p->icrc_status == IBW_CRC_BAD)
+                snprintf(h->msg, sizeof h->msg, "icrc 0x%08x, computed 0x%08x",
+                         p->icrc_wire, p->icrc_calc);
+            else
+                snprintf(h->msg, sizeof h->msg, "vcrc 0x%04x, computed 0x%04x",
+                         p->vcrc_wire, p->vcrc_calc);
+        }
+        bad = 0;
+    }
+    /* A frame whose ICRC or VCRC is wrong is dropped by its receiver: none
+     * of its other bytes can be trusted, so it is judged by that alone. */
+    if (iba && bad) {
+        c->st.iba++;
+        crc_report(c, p);
+        return 0;
+    }
+    if (p->err != IBW_OK && !(cut && p->err == IBW_E_TRUNCATED)) {
+        if (!iba) {
             c->st.not_iba++;
             return 0;
         }
         c->st.iba++;
-        if (!(truncated && (p->err == IBW_E_TRUNCATED)))
-            parse_error(c, p);
-        if (p->icrc_status == IBW_CRC_BAD && !truncated)
-            chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
-                       p->icrc_wire, p->icrc_calc);
+        parse_error(c, p);
         ip_csum_rule(c, p);
         return 0;
     }
-    if (p->vcrc_status == IBW_CRC_BAD)
-        chk_report(c, CHK_R_PKT_VCRC, "vcrc 0x%04x, computed 0x%04x",
-                   p->vcrc_wire, p->vcrc_calc);
     if (!ibw_pkt_has(p, IBW_HDR_BTH)) {
+        if (cut) {
+            c->st.iba++; /* cut before its BTH ends: nothing to follow */
+            ip_csum_rule(c, p);
+            return 0;
+        }
         c->st.not_iba++;
         if (roce_fragment(p))
             ip_csum_rule(c, p);
@@ -341,11 +531,8 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     const uint8_t *d = p->data;
     const uint8_t *b = d + p->off[IBW_HDR_BTH];
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
-    if (p->icrc_status == IBW_CRC_BAD)
-        chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
-                   p->icrc_wire, p->icrc_calc);
     ip_csum_rule(c, p);
-    if (ibw_pkt_has(p, IBW_HDR_UDP)) {
+    if (ibw_pkt_has(p, IBW_HDR_UDP) && !p->cut) {
         uint16_t got = ibw_udp_get_checksum(d + p->off[IBW_HDR_UDP]);
         if (got) {
             uint16_t want = udp_checksum(p);
@@ -368,8 +555,8 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
             chk_report(c, CHK_R_PKT_CNP, "bth.padcnt %u, bth.ackreq %u, "
                        "expected 0, 0", ibw_bth_get_padcnt(b),
                        ibw_bth_get_ackreq(b));
-        const uint8_t *r = d + p->off[IBW_HDR_CNP];
-        for (unsigned i = 0; i < 16; i++)
+        const uint8_t *r = ibw_pkt_hdr(p, IBW_HDR_CNP);
+        for (unsigned i = 0; r && i < 16; i++)
             if (r[i]) {
                 chk_report(c, CHK_R_PKT_CNP,
                            "reserved byte %u after the BTH is 0x%02x, "

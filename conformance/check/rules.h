@@ -18,17 +18,26 @@
 #define CHK_RULES(X)                                                           \
     /* ---- per packet ---- */                                                 \
     X(CAP_TRUNCATED, "CAP-TRUNCATED", WARNING, PACKET,                         \
-      "A frame cut short by the capture's snap length is only checked as far " \
-      "as its bytes go.",                                                      \
-      "pcap caplen < origlen (vantage point)",                                 \
-      "captured and original lengths")                                         \
+      "Frames cut short by the capture's snap length keep their flows (every " \
+      "header that fits is judged); the rules needing the bytes cut off "      \
+      "(ICRC, VCRC, UDP checksum, MAD contents) are skipped on them.  Said "   \
+      "once per capture, with the count and the snap length.  A capture "      \
+      "tool that records the cut length as the original length too is "       \
+      "recognised by many frames ending at one length short of their length "  \
+      "fields.",                                                               \
+      "pcap caplen < origlen, or a common cut length (vantage point)",         \
+      "frames cut and snap length")                                            \
     X(PKT_MALFORMED, "PKT-MALFORMED", ERROR, PACKET,                           \
       "The headers an IBA packet announces fit in it and their length "        \
-      "fields agree (LRH PktLen, GRH PayLen, IPv4 Total Length, UDP Length).", \
+      "fields agree (LRH PktLen, GRH PayLen, IPv4 Total Length, UDP Length); " \
+      "a frame shorter than its length fields, in a capture where no snap "    \
+      "length explains it, is malformed (reported at the end of the capture).", \
       "IBA Vol.1 7.7.8 (PktLen), 8.3 (PayLen); RoCEv2 A17.4.3",                \
       "header and field named by the parser")                                  \
     X(PKT_ICRC, "PKT-ICRC", ERROR, PACKET,                                     \
-      "The ICRC equals the CRC-32 of the packet's invariant fields.",          \
+      "The ICRC equals the CRC-32 of the packet's invariant fields.  A frame "  \
+      "with a bad ICRC or VCRC is judged by that alone and kept out of its "   \
+      "flow (its receiver drops it).",                                         \
       "IBA Vol.1 7.8.1; RoCEv2 A17.4.4", "ICRC carried vs computed")           \
     X(PKT_VCRC, "PKT-VCRC", ERROR, PACKET,                                     \
       "The VCRC equals the CRC-16 of the packet from LRH through ICRC.",       \
@@ -112,9 +121,10 @@
       "vantage point", "opcode of the first packet seen")                      \
     X(FLOW_PSN_GAP, "FLOW-PSN-GAP", WARNING, FLOW,                             \
       "Request PSNs advance by one per packet (a READ by the PSNs it "         \
-      "consumes); a jump, or a resend of a PSN before the flow's first, "     \
-      "means packets missing at the capture point.",                           \
-      "IBA Vol.1 9.7 (PSN sequencing)", "PSN seen vs expected")                \
+      "consumes).  PSNs never seen that were not resent (network loss) nor "   \
+      "acknowledged (capture loss, CAP-LOSS), and resends of PSNs before the " \
+      "flow's first, are said once per flow with their ranges.",               \
+      "IBA Vol.1 9.7 (PSN sequencing); vantage point", "PSN ranges not seen")  \
     X(FLOW_OPSEQ, "FLOW-OPSEQ", ERROR, FLOW,                                   \
       "Messages go FIRST, MIDDLE*, LAST of one operation, and are not "        \
       "interleaved on an RC/UC QP.",                                           \
@@ -133,7 +143,10 @@
       "opcode/length now vs first sent")                                       \
     X(FLOW_GBN, "FLOW-GBN", ERROR, FLOW,                                       \
       "After a PSN sequence error NAK or an RNR NAK naming PSN E, the "        \
-      "requester resends from E (Go-Back-N).",                                 \
+      "requester resends from E (Go-Back-N); never from a later PSN, which "   \
+      "would skip PSNs the responder did not acknowledge.  A resend from an "  \
+      "earlier PSN is no error: the NAK may have been lost after the capture " \
+      "point, and a timeout resends from the oldest unacknowledged PSN.",      \
       "IBA Vol.1 9.7.4 (requester retry); seed 000 3.4.5.1.3", "first resent PSN vs E")      \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
       "After an RNR NAK the requester waits the RNR timer before resending.",  \
@@ -145,12 +158,17 @@
       "IBA Vol.1 9.7.5 (responder NAK); seed 000 3.4.5.1.3.2",                             \
       "NAK PSN vs last ACKed PSN")                                             \
     X(FLOW_ACK_UNSENT, "FLOW-ACK-UNSENT", WARNING, FLOW,                       \
-      "A response names a PSN the capture saw its flow's requester send.",    \
+      "A response names a PSN the capture saw its flow's requester send.  "   \
+      "A response recorded before its request (within the skew window) "      \
+      "waits for it; the rest are said once per flow with their count, also " \
+      "for responses no request flow could be paired with (no CM in the "      \
+      "capture, or several flows between the endpoints fit: left unpaired).", \
       "IBA Vol.1 9.7.5 (vantage: requests may be missing)",                  \
-      "response PSN vs the request PSNs seen")                                        \
+      "count of responses")                                                    \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
       "The AETH MSN never decreases, and grows by at most the messages "       \
-      "the requests seen have completed.",                                     \
+      "the requests seen have completed (judged only while the capture saw "   \
+      "every request PSN).",                                                   \
       "IBA Vol.1 9.7.5 (MSN)", "MSN now vs before")                        \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
       "A read response answers a READ request's PSN range, an atomic ACK an "  \
@@ -158,9 +176,12 @@
       "IBA Vol.1 9.7.5 (read responses, atomic ACK)",          \
       "response PSN vs the request at that PSN")                               \
     X(FLOW_READ_RESP, "FLOW-READ-RESP", ERROR, FLOW,                           \
-      "A READ of L bytes consumes ceil(L/PMTU) PSNs (at least 1); its "        \
-      "responses go FIRST..LAST (or ONLY) over exactly those PSNs and carry "  \
-      "L bytes.",                                                              \
+      "A READ of L bytes consumes ceil(L/PMTU) PSNs (at least 1); each of "    \
+      "its responses has the opcode its place in that span takes (FIRST, "    \
+      "MIDDLE, LAST, or ONLY) and the LAST carries the rest of L; a READ "     \
+      "re-issued from inside the span is answered from its own PSN.  Judged "  \
+      "packet by packet, so responses lost, duplicated or reordered on the "   \
+      "way do not matter.",                                                    \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
     X(FLOW_WRITE_LEN, "FLOW-WRITE-LEN", ERROR, FLOW,                         \
       "An RDMA WRITE message carries exactly its RETH DMA Length: a WRITE "    \
@@ -226,7 +247,28 @@
     X(CM_QPN, "CM-QPN", ERROR, CM,                                             \
       "Traffic after a connection uses the QPNs and starting PSNs negotiated " \
       "in REQ/REP; DREQ names the peer's QPN.",                                \
-      "IBA Vol.1 12.6.5, 12.6.8, 12.6.10", "QPN/PSN seen vs negotiated")
+      "IBA Vol.1 12.6.5, 12.6.8, 12.6.10", "QPN/PSN seen vs negotiated")     \
+    /* ---- the capture point (vantage notes, once per flow) ---- */           \
+    X(CAP_SKEW, "CAP-SKEW", WARNING, FLOW,                                     \
+      "Responses recorded before the requests they answer (within the skew "   \
+      "window, --skew, default 1 ms): one direction reached the capture "      \
+      "late (host-side capture).  Each response is judged when its request "   \
+      "arrives; said once per flow with the largest skew.",                    \
+      "vantage point (host-side capture records TX and RX by different paths)", \
+      "largest skew")                                                          \
+    X(CAP_LOSS, "CAP-LOSS", WARNING, FLOW,                                     \
+      "Request PSNs missing from the capture that the responder acknowledged " \
+      "with no NAK and no resend were lost by the capture point, not the "     \
+      "network; said once per flow with the count and PSN ranges.",            \
+      "vantage point (ibdump and host sniffers drop bursts)",                  \
+      "count and PSN ranges")                                                  \
+    X(CAP_CRC, "CAP-CRC", WARNING, PACKET,                                     \
+      "A capture in which no whole IBA frame carries a valid ICRC/VCRC (at "   \
+      "least four, none good) was taken where the wire CRCs are not "          \
+      "recorded (a NIC-side sniffer copies frames before the ICRC is "         \
+      "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
+      "are not judged.  One frame with a good CRC makes every bad one count.", \
+      "vantage point", "count of frames")
 
 enum chk_severity { CHK_ERROR = 0, CHK_WARNING = 1 };
 enum chk_scope { CHK_SCOPE_PACKET = 0, CHK_SCOPE_FLOW = 1, CHK_SCOPE_CM = 2 };

@@ -2,11 +2,12 @@
  * ibwire check: judge captures against the InfiniBand rules.
  *
  *   ibwire check [--format text|json|junit] [--annotate OUT.pcapng]
- *                [--pmtu N] [--replay] [FILE...]
+ *                [--pmtu N] [--skew US] [--replay] [FILE...]
  *
  * Streams each file through the checker (conformance/check): memory grows
  * with the flows, not the capture.  text: `frame N: RULE-ID: message` per
- * finding, then a summary per file and per flow; json: one object for the
+ * finding (at most TEXT_CAP per rule and flow, then one line with the
+ * number left out), then a summary per file and per flow; json: one object for the
  * whole run; junit: one testcase per rule per file.  --annotate writes a
  * pcapng copy of the (single) input with each frame's findings as its
  * packet comment.  With no FILE, checks every capture in the bundled pcaps/
@@ -28,6 +29,15 @@
 enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
 
 #define JUNIT_KEEP 10 /* messages kept per rule for the junit report */
+#define TEXT_CAP 5    /* text lines per rule and flow; the rest counted */
+
+/* Findings of one rule on one flow beyond TEXT_CAP, for the text output. */
+struct capped {
+    uint64_t flow;
+    unsigned rule;
+    uint64_t count;     /* findings of the rule on the flow */
+    char flow_name[160];
+};
 
 struct run {
     enum fmt fmt;
@@ -38,13 +48,19 @@ struct run {
     /* per file */
     const char *file;
     int first_finding;
-    char comment[4096]; /* findings of the current frame, for --annotate */
-    size_t comment_len;
+    /* --annotate: each frame's findings (some come after the frame, when a
+     * later frame or the end of the capture settles them) */
+    char **notes;
+    uint64_t nnotes;
     char *kept[CHK_RULE_COUNT][JUNIT_KEEP];
     /* bundled-verdict mode: findings compared with the .expect file */
     FILE *verdict_out;
     int first_flow;
     uint64_t tot_errors, tot_warnings;
+    uint64_t skew_ns;
+    /* text capping: open addressing over (flow, rule) */
+    struct capped *cap;
+    size_t ncap, capcap;
 };
 
 static void usage(FILE *f)
@@ -52,14 +68,19 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ibwire check [--format text|json|junit] [--annotate "
             "OUT.pcapng]\n"
-            "                    [--pmtu N] [--replay] [FILE...]\n"
+            "                    [--pmtu N] [--skew US] [--replay] [FILE...]\n"
             "\n"
             "Check pcap/pcapng captures against the InfiniBand/RoCE rules "
             "(conformance/rules.md).\n"
             "Without FILE, check the bundled captures of pcaps/ against their "
             "expected verdicts.\n"
-            "Exit 0 no errors, 1 errors found, 2 unreadable input or bad "
-            "arguments.\n");
+            "--pmtu N   the path MTU when neither CM nor full packets tell it\n"
+            "--skew US  how long a response recorded before its request waits "
+            "for it\n"
+            "           (host-side captures record one direction late; "
+            "default 1000)\n"
+            "Exit 0 no errors (vantage-point warnings only), 1 errors found, "
+            "2 unreadable\ninput or bad arguments.\n");
 }
 
 static void json_str(FILE *o, const char *s)
@@ -90,6 +111,79 @@ static void xml_str(FILE *o, const char *s)
     }
 }
 
+static void flow_name(const struct chk_flow_summary *s, char *buf, size_t n)
+{
+    char a[64], b[64];
+    chk_addr_str(&s->req, a, sizeof a);
+    chk_addr_str(&s->resp, b, sizeof b);
+    if (s->resp_qpn_known)
+        snprintf(buf, n, "%s -> %s QP 0x%06x", a, b, s->resp_qpn);
+    else
+        snprintf(buf, n, "%s QP 0x%06x <- %s (responses)", a, s->req_qpn, b);
+}
+
+/* The text output shows the first TEXT_CAP findings of a rule on a flow;
+ * 1 when this one is beyond them (and counted instead). */
+static int text_capped(struct run *r, const struct chk_finding *f)
+{
+    if (!f->flow)
+        return 0;
+    if ((r->ncap + 1) * 2 > r->capcap) {
+        size_t n = r->capcap ? r->capcap * 2 : 64;
+        struct capped *nc = calloc(n, sizeof *nc);
+        if (!nc)
+            return 0;
+        for (size_t i = 0; i < r->capcap; i++)
+            if (r->cap[i].count) {
+                size_t k = (r->cap[i].flow * 131 + r->cap[i].rule) & (n - 1);
+                while (nc[k].count)
+                    k = (k + 1) & (n - 1);
+                nc[k] = r->cap[i];
+            }
+        free(r->cap);
+        r->cap = nc;
+        r->capcap = n;
+    }
+    size_t k = (f->flow->id * 131 + f->rule) & (r->capcap - 1);
+    while (r->cap[k].count &&
+           (r->cap[k].flow != f->flow->id || r->cap[k].rule != f->rule))
+        k = (k + 1) & (r->capcap - 1);
+    struct capped *e = &r->cap[k];
+    if (!e->count) {
+        e->flow = f->flow->id;
+        e->rule = f->rule;
+        r->ncap++;
+    }
+    if (++e->count == TEXT_CAP + 1)
+        flow_name(f->flow, e->flow_name, sizeof e->flow_name);
+    return e->count > TEXT_CAP;
+}
+
+static int cmp_capped(const void *a, const void *b)
+{
+    const struct capped *x = a, *y = b;
+    if (x->flow != y->flow)
+        return x->flow < y->flow ? -1 : 1;
+    return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+/* "... and N more RULE in this flow" for every capped (flow, rule). */
+static void text_capped_flush(struct run *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->capcap; i++)
+        if (r->cap[i].count > TEXT_CAP)
+            r->cap[n++] = r->cap[i];
+    qsort(r->cap, n, sizeof *r->cap, cmp_capped);
+    for (size_t i = 0; r->out && i < n; i++)
+        fprintf(r->out, "... and %llu more %s in flow %s\n",
+                (unsigned long long)(r->cap[i].count - TEXT_CAP),
+                chk_rule(r->cap[i].rule)->id, r->cap[i].flow_name);
+    free(r->cap);
+    r->cap = NULL;
+    r->ncap = r->capcap = 0;
+}
+
 static void on_finding(void *user, const struct chk_finding *f)
 {
     struct run *r = user;
@@ -99,7 +193,7 @@ static void on_finding(void *user, const struct chk_finding *f)
                 (unsigned long long)f->frame, ri->id);
     switch (r->fmt) {
     case FMT_TEXT:
-        if (r->out)
+        if (r->out && !text_capped(r, f))
             fprintf(r->out, "frame %llu: %s: %s\n",
                     (unsigned long long)f->frame, ri->id, f->message);
         break;
@@ -123,40 +217,79 @@ static void on_finding(void *user, const struct chk_finding *f)
             }
         break;
     }
-    if (r->annotate) {
-        int n = snprintf(r->comment + r->comment_len,
-                         sizeof r->comment - r->comment_len, "%s%s: %s",
-                         r->comment_len ? "; " : "", ri->id, f->message);
-        if (n > 0)
-            r->comment_len += (size_t)n;
-        if (r->comment_len >= sizeof r->comment)
-            r->comment_len = sizeof r->comment - 1;
+    if (r->annotate && f->frame) {
+        if (f->frame > r->nnotes) {
+            uint64_t n = r->nnotes ? r->nnotes : 1024;
+            while (n < f->frame)
+                n *= 2;
+            char **nn = realloc(r->notes, (size_t)n * sizeof *nn);
+            if (!nn)
+                return;
+            memset(nn + r->nnotes, 0, (size_t)(n - r->nnotes) * sizeof *nn);
+            r->notes = nn;
+            r->nnotes = n;
+        }
+        char **slot = &r->notes[f->frame - 1];
+        size_t old = *slot ? strlen(*slot) : 0;
+        size_t add = strlen(ri->id) + strlen(f->message) + 5;
+        char *ns = realloc(*slot, old + add);
+        if (!ns)
+            return;
+        snprintf(ns + old, add, "%s%s: %s", old ? "; " : "", ri->id, f->message);
+        *slot = ns;
     }
 }
 
 static void flow_text(void *user, const struct chk_flow_summary *s)
 {
     struct run *r = user;
-    char a[64], b[64], qa[16] = "?", qb[16] = "?";
+    char a[64], b[64], qa[16] = "?", qb[16] = "?", pm[48] = "unknown";
+    char notes[256] = "";
+    size_t nl = 0;
     chk_addr_str(&s->req, a, sizeof a);
     chk_addr_str(&s->resp, b, sizeof b);
     if (s->req_qpn_known)
         snprintf(qa, sizeof qa, "0x%06x", s->req_qpn);
     if (s->resp_qpn_known)
         snprintf(qb, sizeof qb, "0x%06x", s->resp_qpn);
+    if (s->pmtu)
+        snprintf(pm, sizeof pm, "%u (%s)", s->pmtu,
+                 s->pmtu_source ? s->pmtu_source : "?");
+#define NOTE(...)                                                              \
+    do {                                                                       \
+        if (nl < sizeof notes)                                                 \
+            nl += (size_t)snprintf(notes + nl, sizeof notes - nl, __VA_ARGS__); \
+    } while (0)
+    if (s->started_mid)
+        NOTE(", started mid-message");
+    if (s->cm_negotiated)
+        NOTE(", negotiated by CM");
+    else if (s->paired_by)
+        NOTE(", paired by PSN (no CM)");
+    if (s->responses_only)
+        NOTE(", responses only%s", s->responses_only == 2 ? " (ambiguous)" : "");
+    if (s->cut_frames)
+        NOTE(", %llu cut", (unsigned long long)s->cut_frames);
+    if (s->capture_lost)
+        NOTE(", %llu PSNs lost by the capture", (unsigned long long)s->capture_lost);
+    if (s->skew_ns)
+        NOTE(", skew %llu us", (unsigned long long)(s->skew_ns / 1000));
+    if (s->cnps)
+        NOTE(", %llu CNP", (unsigned long long)s->cnps);
+    if (s->ecn_marks)
+        NOTE(", %llu ECN", (unsigned long long)s->ecn_marks);
+#undef NOTE
     fprintf(r->out,
             "  flow %s %s QP %s -> %s QP %s: frames %llu-%llu, %llu requests, "
             "%llu responses, %llu messages, %llu retransmitted, %llu gaps, "
-            "%llu NAK, %llu RNR NAK, PMTU %u%s%s: %llu errors, %llu warnings\n",
+            "%llu NAK, %llu RNR NAK, PMTU %s%s: %llu errors, %llu warnings\n",
             s->transport ? s->transport : "?", a, qa, b, qb,
             (unsigned long long)s->first_frame,
             (unsigned long long)s->last_frame, (unsigned long long)s->requests,
             (unsigned long long)s->responses, (unsigned long long)s->messages,
             (unsigned long long)s->retransmissions,
             (unsigned long long)s->gaps, (unsigned long long)s->naks,
-            (unsigned long long)s->rnr_naks, s->pmtu,
-            s->started_mid ? ", started mid-message" : "",
-            s->cm_negotiated ? ", negotiated by CM" : "",
+            (unsigned long long)s->rnr_naks, pm, notes,
             (unsigned long long)s->errors, (unsigned long long)s->warnings);
 }
 
@@ -186,7 +319,7 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
             "%llu, \"responses\": %llu, \"messages\": %llu, "
             "\"retransmissions\": %llu, \"gaps\": %llu, \"naks\": %llu, "
             "\"rnr_naks\": %llu, \"pmtu\": %u, \"started_mid\": %s, "
-            "\"cm_negotiated\": %s, \"errors\": %llu, \"warnings\": %llu}",
+            "\"cm_negotiated\": %s, \"errors\": %llu, \"warnings\": %llu",
             (unsigned long long)s->first_frame,
             (unsigned long long)s->last_frame, (unsigned long long)s->requests,
             (unsigned long long)s->responses, (unsigned long long)s->messages,
@@ -196,6 +329,28 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
             s->started_mid ? "true" : "false",
             s->cm_negotiated ? "true" : "false",
             (unsigned long long)s->errors, (unsigned long long)s->warnings);
+    fprintf(r->out, ", \"pmtu_source\": ");
+    if (s->pmtu_source)
+        json_str(r->out, s->pmtu_source);
+    else
+        fputs("null", r->out);
+    fprintf(r->out, ", \"paired_by\": ");
+    if (s->paired_by)
+        json_str(r->out, s->paired_by);
+    else
+        fputs("null", r->out);
+    fprintf(r->out,
+            ", \"responses_only\": %s, \"cut_frames\": %llu, "
+            "\"capture_lost\": %llu, \"unexplained_gap_psns\": %llu, "
+            "\"ack_unsent\": %llu, \"skew_ns\": %llu, \"cnps\": %llu, "
+            "\"ecn_marks\": %llu, \"reads\": %llu, \"atomics\": %llu}",
+            s->responses_only ? "true" : "false",
+            (unsigned long long)s->cut_frames,
+            (unsigned long long)s->capture_lost,
+            (unsigned long long)s->unexplained,
+            (unsigned long long)s->ack_unsent, (unsigned long long)s->skew_ns,
+            (unsigned long long)s->cnps, (unsigned long long)s->ecn_marks,
+            (unsigned long long)s->reads, (unsigned long long)s->atomics);
     r->first_flow = 0;
 }
 
@@ -250,6 +405,39 @@ static void junit_file(struct run *r, const struct chk_stats *st)
     fprintf(r->out, "  </testsuite>\n");
 }
 
+/* --annotate: copy the capture to a pcapng with each frame's findings as
+ * its packet comment.  0 when written. */
+static int annotate(struct run *r, const char *path, int lt)
+{
+    char err[512];
+    struct cap_reader *rd = cap_open(path, err, sizeof err);
+    struct cap_writer *w =
+        rd ? cap_writer_open(r->annotate, CAP_FORMAT_PCAPNG, lt, err, sizeof err)
+           : NULL;
+    int bad = !w;
+    struct cap_frame fr;
+    while (w && cap_next(rd, &fr) == 1) {
+        uint64_t ts = (uint64_t)fr.ts_sec * 1000000000u + fr.ts_nsec;
+        const char *cm = fr.number <= r->nnotes ? r->notes[fr.number - 1] : NULL;
+        if (lt == CAP_LINKTYPE_ETHERNET || lt == CAP_LINKTYPE_INFINIBAND ||
+            !fr.iba)
+            bad |= cap_write(w, ts, fr.raw, fr.caplen, cm);
+        else
+            bad |= cap_write(w, ts, fr.iba, fr.iba_len, cm);
+    }
+    if (w && cap_writer_close(w))
+        bad = 1;
+    cap_close(rd);
+    for (uint64_t i = 0; i < r->nnotes; i++)
+        free(r->notes[i]);
+    free(r->notes);
+    r->notes = NULL;
+    r->nnotes = 0;
+    if (bad)
+        fprintf(stderr, "ibwire check: cannot write %s\n", r->annotate);
+    return bad;
+}
+
 /* Check one file; returns its exit status (0, 1 or 2). */
 static int check_file(struct run *r, const char *path, int first_file)
 {
@@ -275,11 +463,13 @@ static int check_file(struct run *r, const char *path, int first_file)
             cap_close(rd);
             return TOOL_EXIT_USAGE;
         }
+        cap_writer_close(w); /* written after the check: see annotate() */
+        w = NULL;
     }
     r->file = path;
     r->first_finding = 1;
     r->first_flow = 1;
-    struct chk_opts o = {r->pmtu, on_finding, r, NULL, NULL};
+    struct chk_opts o = {r->pmtu, on_finding, r, NULL, NULL, r->skew_ns};
     struct replay *rp = NULL;
     if (r->replay && replay_attach(&o, &rp)) {
         cap_close(rd);
@@ -305,30 +495,16 @@ static int check_file(struct run *r, const char *path, int first_file)
     }
     struct cap_frame fr;
     int rc, status = TOOL_EXIT_OK;
-    while ((rc = cap_next(rd, &fr)) == 1) {
-        r->comment_len = 0;
-        r->comment[0] = 0;
+    while ((rc = cap_next(rd, &fr)) == 1)
         chk_frame(c, &fr);
-        if (w) {
-            uint64_t ts = (uint64_t)fr.ts_sec * 1000000000u + fr.ts_nsec;
-            const char *cm = r->comment_len ? r->comment : NULL;
-            int bad;
-            if (lt == CAP_LINKTYPE_ETHERNET || lt == CAP_LINKTYPE_INFINIBAND ||
-                !fr.iba)
-                bad = cap_write(w, ts, fr.raw, fr.caplen, cm);
-            else
-                bad = cap_write(w, ts, fr.iba, fr.iba_len, cm);
-            if (bad) {
-                fprintf(stderr, "ibwire check: cannot write %s\n", r->annotate);
-                status = TOOL_EXIT_USAGE;
-            }
-        }
-    }
     if (rc < 0) {
         fprintf(stderr, "ibwire check: %s: %s\n", path, cap_error(rd));
         status = TOOL_EXIT_USAGE;
     }
+    chk_finish(c); /* before replay_finish: it feeds held responses */
     replay_finish(rp);
+    if (r->annotate && annotate(r, path, lt))
+        status = TOOL_EXIT_USAGE;
     const struct chk_stats *st = chk_stats(c);
     if (status == TOOL_EXIT_OK && st->errors)
         status = TOOL_EXIT_FINDINGS;
@@ -336,6 +512,7 @@ static int check_file(struct run *r, const char *path, int first_file)
     r->tot_warnings += st->warnings;
     switch (r->fmt) {
     case FMT_TEXT:
+        text_capped_flush(r);
         if (!r->out)
             break;
         fprintf(r->out,
@@ -544,6 +721,15 @@ int cmd_check(int argc, char **argv)
                 return TOOL_EXIT_USAGE;
             }
             r.pmtu = (uint32_t)v;
+        } else if (!strcmp(a, "--skew") && i + 1 < argc) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            if (*end || v == 0 || v > 60000000ull) {
+                fprintf(stderr, "ibwire check: --skew takes microseconds, "
+                                "1..60000000\n");
+                return TOOL_EXIT_USAGE;
+            }
+            r.skew_ns = v * 1000u;
         } else if (!strcmp(a, "--replay")) {
             r.replay = 1;
         } else {

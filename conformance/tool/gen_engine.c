@@ -430,7 +430,8 @@ static const struct gen_scenario engine_list[] = {
     {"engine-rc-loss-nak", "a request lost before the responder: PSN "
      "sequence NAK and Go-Back-N", CAP_LINKTYPE_ETHERNET, rc_loss_nak,
      "# the lost request never reached the capture point (the responder's "
-     "port): a gap\nfinding 5 FLOW-PSN-GAP\nexit 0\n"},
+     "port), but the NAK and the resend of it show network loss, recovered: "
+     "no note\nexit 0\n"},
     {"engine-rc-loss-timeout", "a read response and the last ACK lost: "
      "read again, loss-timer retransmission", CAP_LINKTYPE_ETHERNET,
      rc_loss_timeout, CLEAN},

@@ -123,7 +123,8 @@ static void check_view(const struct ibw_pkt *v, const uint8_t *data,
         FUZZ_CHECK(v->vcrc_off == 0);
         FUZZ_CHECK(v->cut_hdr <= IBW_HDR_COUNT);
         if (v->cut_hdr < IBW_HDR_COUNT)
-            FUZZ_CHECK(!ibw_pkt_has(v, (enum ibw_hdr)v->cut_hdr));
+            FUZZ_CHECK(!ibw_pkt_has(v, (enum ibw_hdr)v->cut_hdr) &&
+                       v->off[v->cut_hdr] <= len);
         FUZZ_CHECK((size_t)v->payload_off + v->payload_len <= len);
         FUZZ_CHECK(v->payload_len <= v->payload_wire_len);
         return;
@@ -345,6 +346,8 @@ static void check_cut_of(const struct ibw_pkt *w, size_t cut)
             FUZZ_CHECK_AT(p.off[h] == w->off[h], ibw_hdr_name(h));
     }
     FUZZ_CHECK(p.cut_hdr == out);
+    if (out < IBW_HDR_COUNT) /* where the cut header starts */
+        FUZZ_CHECK(p.off[out] == w->off[out]);
     /* the wire length is known once the fixed header holding it is */
     unsigned lh = ibw_pkt_has(w, IBW_HDR_LRH)    ? IBW_HDR_LRH
                   : ibw_pkt_has(w, IBW_HDR_IPV4) ? IBW_HDR_IPV4

@@ -108,7 +108,9 @@ struct ibw_pkt {
                                IBW_E_TRUNCATED, or the structural error found
                                in the captured headers. */
     uint8_t cut_hdr;        /* when cut: the first header (enum ibw_hdr) not
-                               wholly captured, or IBW_HDR_COUNT when every
+                               wholly captured (not in `present`; off[cut_hdr]
+                               is where it starts, at most len: its captured
+                               part is [off, len)), or IBW_HDR_COUNT when every
                                header fits and the cut falls in the payload,
                                pad or CRCs (or the headers after the cut are
                                not known: not RoCE, IPv6 extension headers,
@@ -317,15 +319,17 @@ static inline void ibw__cut_len(struct ibw_pkt *pkt, size_t wire_len,
 }
 
 /*
- * Header hdr does not wholly fit in the captured bytes: it is not in the
- * view (a fixed part already marked is taken back) and nothing after it is
- * decoded.  When no length field has been read yet the cut is in a fixed
- * header: wire_len stays 0 and the error names the header alone.
+ * Header hdr, starting at `off`, does not wholly fit in the captured bytes:
+ * it is not in the view (a fixed part already marked is taken back) and
+ * nothing after it is decoded; off[hdr] keeps where it starts, so that a
+ * tool can show the part that was captured.  When no length field has been
+ * read yet the cut is in a fixed header: wire_len stays 0 and the error
+ * names the header alone.
  */
-static inline int ibw__cut_hdr(struct ibw_pkt *pkt, unsigned hdr)
+static inline int ibw__cut_hdr(struct ibw_pkt *pkt, unsigned hdr, size_t off)
 {
     pkt->present &= ~(1u << hdr);
-    pkt->off[hdr] = 0;
+    pkt->off[hdr] = (uint16_t)off;
     if (!pkt->cut) {
         pkt->cut = 1;
         pkt->cut_hdr = (uint8_t)hdr;
@@ -356,7 +360,7 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
     if (end < bth + ibw_bth_SIZE + 4)
         return ibw__fail(pkt, IBW_E_LENGTH, len_hdr, len_field);
     if (bth + ibw_bth_SIZE > pkt->len)
-        return ibw__cut_hdr(pkt, IBW_HDR_BTH);
+        return ibw__cut_hdr(pkt, IBW_HDR_BTH, bth);
     ibw__mark(pkt, IBW_HDR_BTH, bth);
     pkt->opcode = ibw_bth_get_opcode(d + bth);
     size_t icrc = end - 4; /* where the ICRC is on the wire */
@@ -393,6 +397,7 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
         } else if (whole) {
             whole = 0;
             pkt->cut_hdr = (uint8_t)h;
+            pkt->off[h] = (uint16_t)pos; /* at most len */
         }
         pos += sz;
     }
@@ -428,7 +433,7 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
 {
     const uint8_t *d = pkt->data;
     if (pkt->len < ibw_lrh_SIZE)
-        return ibw__cut_hdr(pkt, IBW_HDR_LRH);
+        return ibw__cut_hdr(pkt, IBW_HDR_LRH, 0);
     ibw__mark(pkt, IBW_HDR_LRH, 0);
     if (ibw_lrh_get_lver(d) != 0)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_LRH, "lver");
@@ -464,7 +469,7 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
         if (end < ibw_lrh_SIZE + ibw_grh_SIZE)
             return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_LRH, "pktlen");
         if (bth + ibw_grh_SIZE > pkt->len)
-            return ibw__cut_hdr(pkt, IBW_HDR_GRH);
+            return ibw__cut_hdr(pkt, IBW_HDR_GRH, bth);
         ibw__mark(pkt, IBW_HDR_GRH, bth);
         const uint8_t *g = d + bth;
         if (ibw_grh_get_ipver(g) != 6)
@@ -484,7 +489,7 @@ static inline int ibw__parse_rocev1(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *g = pkt->data + off;
     if (off + ibw_grh_SIZE > pkt->len)
-        return ibw__cut_hdr(pkt, IBW_HDR_GRH);
+        return ibw__cut_hdr(pkt, IBW_HDR_GRH, off);
     ibw__mark(pkt, IBW_HDR_GRH, off);
     pkt->transport = IBW_TK_ROCE_V1;
     if (ibw_grh_get_ipver(g) != 6)
@@ -512,7 +517,7 @@ static inline int ibw__parse_udp(struct ibw_pkt *pkt, size_t l4, size_t l4end,
         return ibw__fail(pkt, IBW_E_LENGTH, ip,
                          ip == IBW_HDR_IPV4 ? "total_length" : "paylen");
     if (l4 + ibw_udp_SIZE > pkt->len)
-        return ibw__cut_hdr(pkt, IBW_HDR_UDP);
+        return ibw__cut_hdr(pkt, IBW_HDR_UDP, l4);
     ibw__mark(pkt, IBW_HDR_UDP, l4);
     if (ibw_udp_get_length(d + l4) != l4end - l4)
         return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_UDP, "length");
@@ -528,7 +533,7 @@ static inline int ibw__parse_ipv4(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *ip = pkt->data + off;
     if (off + ibw_ipv4_SIZE > pkt->len)
-        return ibw__cut_hdr(pkt, IBW_HDR_IPV4);
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV4, off);
     ibw__mark(pkt, IBW_HDR_IPV4, off);
     if (ibw_ipv4_get_version(ip) != 4)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_IPV4, "version");
@@ -554,7 +559,7 @@ static inline int ibw__parse_ipv4(struct ibw_pkt *pkt, size_t off,
     }
     if (off + hl > pkt->len) {
         pkt->ip_csum_status = IBW_CRC_UNCHECKED; /* its options are cut */
-        return ibw__cut_hdr(pkt, IBW_HDR_IPV4);
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV4, off);
     }
     pkt->ip_csum_status = ibw_ipv4_checksum_ok(ip, hl) ? IBW_CRC_GOOD
                                                        : IBW_CRC_BAD;
@@ -571,7 +576,7 @@ static inline int ibw__parse_ipv6(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *ip = pkt->data + off;
     if (off + ibw_ipv6_SIZE > pkt->len)
-        return ibw__cut_hdr(pkt, IBW_HDR_IPV6);
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV6, off);
     ibw__mark(pkt, IBW_HDR_IPV6, off);
     if (ibw_ipv6_get_version(ip) != 6)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_IPV6, "version");
@@ -593,7 +598,7 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
 {
     const uint8_t *d = pkt->data;
     if (pkt->len < ibw_eth_SIZE)
-        return ibw__cut_hdr(pkt, IBW_HDR_ETH);
+        return ibw__cut_hdr(pkt, IBW_HDR_ETH, 0);
     ibw__mark(pkt, IBW_HDR_ETH, 0);
     size_t off = ibw_eth_SIZE;
     uint16_t et = ibw_eth_get_ethertype(d);
@@ -601,7 +606,7 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
            pkt->nvlan < 2) {
         unsigned h = pkt->nvlan ? IBW_HDR_VLAN2 : IBW_HDR_VLAN;
         if (off + ibw_vlan_SIZE > pkt->len)
-            return ibw__cut_hdr(pkt, h);
+            return ibw__cut_hdr(pkt, h, off);
         ibw__mark(pkt, h, off);
         et = ibw_vlan_get_ethertype(d + off);
         off += ibw_vlan_SIZE;

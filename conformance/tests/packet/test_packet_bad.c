@@ -134,6 +134,8 @@ static void check_cut_view(const struct ibw_pkt *w, const struct ibw_pkt *p,
             TU_EQ(p->off[h], w->off[h]);
     }
     TU_EQ(p->cut_hdr, first_out);
+    if (first_out < IBW_HDR_COUNT) /* where the cut header starts */
+        TU_EQ(p->off[first_out], w->off[first_out]);
     /* the length field is readable once the header holding it is there */
     int len_known = ibw_pkt_has(p, IBW_HDR_IPV4) ||
                     ibw_pkt_has(p, IBW_HDR_IPV6) ||

@@ -46,6 +46,7 @@ struct want {
     uint32_t payload_off, payload_len, payload_wire_len;
     uint8_t pad;
     uint8_t icrc_status, vcrc_status, ip_csum_status;
+    uint16_t cut_off; /* where cut_hdr starts, when it is a header */
 };
 
 static struct ibw_pkt check_cut(int line, const uint8_t *d, size_t n,
@@ -64,6 +65,8 @@ static struct ibw_pkt check_cut(int line, const uint8_t *d, size_t n,
     TU_CHECK(w->err_field ? p.err_field && strcmp(p.err_field, w->err_field) == 0
                           : p.err_field == NULL);
     TU_EQ(p.cut, 1);
+    if (p.cut_hdr < IBW_HDR_COUNT) /* where the cut header starts */
+        TU_EQ(p.off[p.cut_hdr], w->cut_off);
     TU_EQ(p.transport, w->transport);
     TU_EQ(p.present, w->present);
     TU_EQ(p.cut_hdr, w->cut_hdr);
@@ -145,7 +148,7 @@ static void test_rocev2_ipv4(void)
     /* inside the payload: 128 - 70 = 58 payload bytes captured */
     struct ibw_pkt p = CHECK_CUT(d, 128, E, IBW_E_TRUNCATED, "ipv4",
         "total_length", IBW_TK_ROCE_V2_IP4, framing | B(BTH) | B(RETH),
-        NO_HDR, 1098, 70, 58, 1024, 0, U, A, G);
+        NO_HDR, 1098, 70, 58, 1024, 0, U, A, G, 0);
     TU_EQ(p.off[IBW_HDR_IPV4], 14);
     TU_EQ(p.off[IBW_HDR_UDP], 34);
     TU_EQ(p.off[IBW_HDR_BTH], 42);
@@ -157,29 +160,29 @@ static void test_rocev2_ipv4(void)
     /* exactly at the payload: headers all there, no payload byte */
     CHECK_CUT(d, 70, E, IBW_E_TRUNCATED, "ipv4", "total_length",
         IBW_TK_ROCE_V2_IP4, framing | B(BTH) | B(RETH), NO_HDR, 1098, 70, 0,
-        1024, 0, U, A, G);
+        1024, 0, U, A, G, 0);
     /* inside the RETH (54..69): BTH there, no payload offset */
     p = CHECK_CUT(d, 60, E, IBW_E_TRUNCATED, "ipv4", "total_length",
         IBW_TK_ROCE_V2_IP4, framing | B(BTH), IBW_HDR_RETH, 1098, 0, 0, 1024,
-        0, U, A, G);
+        0, U, A, G, 54);
     TU_EQ(p.off[IBW_HDR_BTH], 42);
     /* inside the BTH (42..53) */
     CHECK_CUT(d, 50, E, IBW_E_TRUNCATED, "ipv4", "total_length",
-        IBW_TK_ROCE_V2_IP4, framing, IBW_HDR_BTH, 1098, 0, 0, 0, 0, U, A, G);
+        IBW_TK_ROCE_V2_IP4, framing, IBW_HDR_BTH, 1098, 0, 0, 0, 0, U, A, G, 42);
     /* inside the UDP header (34..41): not known to be RoCE yet */
     CHECK_CUT(d, 40, E, IBW_E_TRUNCATED, "ipv4", "total_length", IBW_TK_NONE,
-        B(ETH) | B(IPV4), IBW_HDR_UDP, 1098, 0, 0, 0, 0, A, A, G);
+        B(ETH) | B(IPV4), IBW_HDR_UDP, 1098, 0, 0, 0, 0, A, A, G, 34);
     /* inside the IPv4 header, before its total length is whole (16..17):
      * no wire length; the error names the header alone */
     CHECK_CUT(d, 17, E, IBW_E_TRUNCATED, "ipv4", NULL, IBW_TK_NONE, B(ETH),
-        IBW_HDR_IPV4, 0, 0, 0, 0, 0, A, A, A);
+        IBW_HDR_IPV4, 0, 0, 0, 0, 0, A, A, A, 14);
     CHECK_CUT(d, 30, E, IBW_E_TRUNCATED, "ipv4", NULL, IBW_TK_NONE, B(ETH),
-        IBW_HDR_IPV4, 0, 0, 0, 0, 0, A, A, A);
+        IBW_HDR_IPV4, 0, 0, 0, 0, 0, A, A, A, 14);
     /* inside the Ethernet header, and nothing at all */
     CHECK_CUT(d, 13, E, IBW_E_TRUNCATED, "eth", NULL, IBW_TK_NONE, 0,
-        IBW_HDR_ETH, 0, 0, 0, 0, 0, A, A, A);
+        IBW_HDR_ETH, 0, 0, 0, 0, 0, A, A, A, 0);
     CHECK_CUT(d, 0, E, IBW_E_TRUNCATED, "eth", NULL, IBW_TK_NONE, 0,
-        IBW_HDR_ETH, 0, 0, 0, 0, 0, A, A, A);
+        IBW_HDR_ETH, 0, 0, 0, 0, 0, A, A, A, 0);
 }
 
 /* Structural errors in what was captured come before the cut. */
@@ -194,23 +197,23 @@ static void test_rocev2_ipv4_errors(void)
     memcpy(m, f.b, 128);
     m[42 + 1] = 0x01; /* BTH TVer 1 */
     CHECK_CUT(m, 128, E, IBW_E_VERSION, "bth", "tver", IBW_TK_ROCE_V2_IP4,
-        framing | B(BTH), NO_HDR, 1098, 0, 0, 0, 0, U, A, G);
+        framing | B(BTH), NO_HDR, 1098, 0, 0, 0, 0, U, A, G, 0);
     memcpy(m, f.b, 128);
     m[42] = 0x1F; /* reserved RC opcode */
     CHECK_CUT(m, 128, E, IBW_E_OPCODE, "bth", "opcode", IBW_TK_ROCE_V2_IP4,
-        framing | B(BTH), NO_HDR, 1098, 0, 0, 0, 0, U, A, G);
+        framing | B(BTH), NO_HDR, 1098, 0, 0, 0, 0, U, A, G, 0);
     memcpy(m, f.b, 128);
     m[42] = 0x11; /* ACK: AETH 54..57, then 1084 - 20 - 8 - 12 - 4 - 4 =
                      1036 bytes where an ACK carries none */
     struct ibw_pkt p = CHECK_CUT(m, 128, E, IBW_E_LENGTH, "payload",
         "length", IBW_TK_ROCE_V2_IP4, framing | B(BTH) | B(AETH), NO_HDR,
-        1098, 58, 70, 1036, 0, U, A, G);
+        1098, 58, 70, 1036, 0, U, A, G, 0);
     TU_EQ(p.off[IBW_HDR_AETH], 54);
     memcpy(m, f.b, 128);
     m[38] = 0x04; /* UDP length 0x0427: one less than IP leaves it */
     m[39] = 0x27;
     CHECK_CUT(m, 128, E, IBW_E_LENGTH, "udp", "length", IBW_TK_NONE, framing,
-        NO_HDR, 1098, 0, 0, 0, 0, A, A, G);
+        NO_HDR, 1098, 0, 0, 0, 0, A, A, G, 0);
 
     /* An ACK cut in its ICRC, with PadCnt 1: IP total 20 + 8 + 12 + 4 + 4 =
      * 48 = 0x30, UDP 28 = 0x1C; the checksum is now wrong (a verdict) */
@@ -221,24 +224,24 @@ static void test_rocev2_ipv4_errors(void)
     m[43] = 0x10; /* PadCnt 1 > the 0 bytes after the AETH */
     p = CHECK_CUT(m, 60, E, IBW_E_PAD, "bth", "padcnt", IBW_TK_ROCE_V2_IP4,
         framing | B(BTH) | B(AETH), NO_HDR, 62, 58, 0, 0, 0, U, A,
-        IBW_CRC_BAD);
+        IBW_CRC_BAD, 0);
     m[43] = 0x00;
     CHECK_CUT(m, 60, E, IBW_E_TRUNCATED, "ipv4", "total_length",
         IBW_TK_ROCE_V2_IP4, framing | B(BTH) | B(AETH), NO_HDR, 62, 58, 0, 0,
-        0, U, A, IBW_CRC_BAD);
+        0, U, A, IBW_CRC_BAD, 0);
 
     /* Not RoCE: TCP.  The IP packet is cut, nothing after IPv4 is known */
     memcpy(m, f.b, 128);
     m[23] = 0x06; /* protocol TCP; checksum now bad */
     CHECK_CUT(m, 128, E, IBW_E_TRUNCATED, "ipv4", "total_length",
         IBW_TK_NONE, B(ETH) | B(IPV4), NO_HDR, 1098, 0, 0, 0, 0, A, A,
-        IBW_CRC_BAD);
+        IBW_CRC_BAD, 0);
     /* IHL 6 (a 24-byte header), cut at 36: inside the options, so the IPv4
      * header is not in the view and its checksum not verified */
     memcpy(m, f.b, 128);
     m[14] = 0x46;
     CHECK_CUT(m, 36, E, IBW_E_TRUNCATED, "ipv4", "ihl", IBW_TK_NONE, B(ETH),
-        IBW_HDR_IPV4, 1098, 0, 0, 0, 0, A, A, U);
+        IBW_HDR_IPV4, 1098, 0, 0, 0, 0, A, A, U, 14);
 }
 
 /* ---- RoCEv2 / IPv6 in a VLAN, UD SEND ONLY WITH IMMEDIATE -------------- */
@@ -280,7 +283,7 @@ static void test_rocev2_ipv6_vlan(void)
     struct ibw_pkt p = CHECK_CUT(d, 96, E, IBW_E_TRUNCATED, "ipv6",
         "paylen", IBW_TK_ROCE_V2_IP6,
         framing | B(BTH) | B(DETH) | B(IMMDT), NO_HDR, 194, 90, 6, 100, 0, U,
-        A, A);
+        A, A, 0);
     TU_EQ(p.off[IBW_HDR_VLAN], 14);
     TU_EQ(p.off[IBW_HDR_IPV6], 18);
     TU_EQ(p.off[IBW_HDR_UDP], 58);
@@ -292,17 +295,17 @@ static void test_rocev2_ipv6_vlan(void)
     /* inside the ImmDt (86..89): the DETH is whole, the ImmDt is not */
     CHECK_CUT(d, 88, E, IBW_E_TRUNCATED, "ipv6", "paylen", IBW_TK_ROCE_V2_IP6,
         framing | B(BTH) | B(DETH), IBW_HDR_IMMDT, 194, 0, 0, 100, 0, U, A,
-        A);
+        A, 86);
     /* inside the DETH (78..85) */
     CHECK_CUT(d, 80, E, IBW_E_TRUNCATED, "ipv6", "paylen", IBW_TK_ROCE_V2_IP6,
-        framing | B(BTH), IBW_HDR_DETH, 194, 0, 0, 100, 0, U, A, A);
+        framing | B(BTH), IBW_HDR_DETH, 194, 0, 0, 100, 0, U, A, A, 78);
     /* inside the IPv6 header, its payload length (22..23) captured: still
      * no wire length, the fixed header is what is cut */
     CHECK_CUT(d, 50, E, IBW_E_TRUNCATED, "ipv6", NULL, IBW_TK_NONE,
-        B(ETH) | B(VLAN), IBW_HDR_IPV6, 0, 0, 0, 0, 0, A, A, A);
+        B(ETH) | B(VLAN), IBW_HDR_IPV6, 0, 0, 0, 0, 0, A, A, A, 18);
     /* inside the tag */
     CHECK_CUT(d, 16, E, IBW_E_TRUNCATED, "vlan", NULL, IBW_TK_NONE, B(ETH),
-        IBW_HDR_VLAN, 0, 0, 0, 0, 0, A, A, A);
+        IBW_HDR_VLAN, 0, 0, 0, 0, 0, A, A, A, 14);
 }
 
 /* ---- RoCEv1 RC ACKNOWLEDGE -------------------------------------------- */
@@ -329,20 +332,20 @@ static void test_rocev1(void)
     const uint32_t all = B(ETH) | B(GRH) | B(BTH) | B(AETH);
     /* inside the ICRC: every header there, an empty payload */
     struct ibw_pkt p = CHECK_CUT(v1_ack, 72, E, IBW_E_TRUNCATED, "grh",
-        "paylen", IBW_TK_ROCE_V1, all, NO_HDR, 74, 70, 0, 0, 0, U, A, A);
+        "paylen", IBW_TK_ROCE_V1, all, NO_HDR, 74, 70, 0, 0, 0, U, A, A, 0);
     TU_EQ(p.off[IBW_HDR_GRH], 14);
     TU_EQ(p.off[IBW_HDR_AETH], 66);
     TU_EQ(p.icrc_off, 0);
     /* just before the ICRC */
     CHECK_CUT(v1_ack, 70, E, IBW_E_TRUNCATED, "grh", "paylen",
-        IBW_TK_ROCE_V1, all, NO_HDR, 74, 70, 0, 0, 0, U, A, A);
+        IBW_TK_ROCE_V1, all, NO_HDR, 74, 70, 0, 0, 0, U, A, A, 0);
     /* inside the AETH */
     CHECK_CUT(v1_ack, 68, E, IBW_E_TRUNCATED, "grh", "paylen",
         IBW_TK_ROCE_V1, B(ETH) | B(GRH) | B(BTH), IBW_HDR_AETH, 74, 0, 0, 0,
-        0, U, A, A);
+        0, U, A, A, 66);
     /* inside the GRH: its PayLen is not trusted before the GRH is whole */
     CHECK_CUT(v1_ack, 30, E, IBW_E_TRUNCATED, "grh", NULL, IBW_TK_NONE,
-        B(ETH), IBW_HDR_GRH, 0, 0, 0, 0, 0, A, A, A);
+        B(ETH), IBW_HDR_GRH, 0, 0, 0, 0, 0, A, A, A, 14);
 }
 
 /* ---- native IB, LRH only: UD SEND ONLY carrying a 256-byte MAD --------- */
@@ -371,23 +374,23 @@ static void test_ib_local(void)
     const uint32_t all = B(LRH) | B(BTH) | B(DETH);
 
     CHECK_CUT(d, 64, I, IBW_E_TRUNCATED, "lrh", "pktlen", IBW_TK_IB_LOCAL,
-        all, NO_HDR, 290, 28, 36, 256, 0, U, U, A);
+        all, NO_HDR, 290, 28, 36, 256, 0, U, U, A, 0);
     /* inside the VCRC: the ICRC is whole, located, not verified */
     struct ibw_pkt p = CHECK_CUT(d, 289, I, IBW_E_TRUNCATED, "lrh", "pktlen",
-        IBW_TK_IB_LOCAL, all, NO_HDR, 290, 28, 256, 256, 0, U, U, A);
+        IBW_TK_IB_LOCAL, all, NO_HDR, 290, 28, 256, 256, 0, U, U, A, 0);
     TU_EQ(p.icrc_off, 284);
     TU_EQ(p.icrc_wire, 0x12345678);
     TU_EQ(p.vcrc_off, 0);
     /* inside the ICRC */
     p = CHECK_CUT(d, 286, I, IBW_E_TRUNCATED, "lrh", "pktlen",
-        IBW_TK_IB_LOCAL, all, NO_HDR, 290, 28, 256, 256, 0, U, U, A);
+        IBW_TK_IB_LOCAL, all, NO_HDR, 290, 28, 256, 256, 0, U, U, A, 0);
     TU_EQ(p.icrc_off, 0);
     /* inside the DETH (20..27) */
     CHECK_CUT(d, 24, I, IBW_E_TRUNCATED, "lrh", "pktlen", IBW_TK_IB_LOCAL,
-        B(LRH) | B(BTH), IBW_HDR_DETH, 290, 0, 0, 256, 0, U, U, A);
+        B(LRH) | B(BTH), IBW_HDR_DETH, 290, 0, 0, 256, 0, U, U, A, 20);
     /* inside the LRH: nothing known but that a VCRC ends the packet */
     CHECK_CUT(d, 5, I, IBW_E_TRUNCATED, "lrh", NULL, IBW_TK_NONE, 0,
-        IBW_HDR_LRH, 0, 0, 0, 0, 0, A, U, A);
+        IBW_HDR_LRH, 0, 0, 0, 0, 0, A, U, A, 0);
 }
 
 /* ---- native IB with GRH: RC RDMA READ RESPONSE FIRST, 2048 bytes ------- */
@@ -419,19 +422,19 @@ static void test_ib_global(void)
 
     struct ibw_pkt p = CHECK_CUT(d, 128, I, IBW_E_TRUNCATED, "lrh",
         "pktlen", IBW_TK_IB_GLOBAL, B(LRH) | B(GRH) | B(BTH) | B(AETH),
-        NO_HDR, 2118, 64, 64, 2048, 0, U, U, A);
+        NO_HDR, 2118, 64, 64, 2048, 0, U, U, A, 0);
     TU_EQ(p.off[IBW_HDR_GRH], 8);
     TU_EQ(p.off[IBW_HDR_BTH], 48);
     TU_EQ(p.off[IBW_HDR_AETH], 60);
     /* inside the GRH: PktLen read, GRH not there */
     CHECK_CUT(d, 40, I, IBW_E_TRUNCATED, "lrh", "pktlen", IBW_TK_IB_GLOBAL,
-        B(LRH), IBW_HDR_GRH, 2118, 0, 0, 0, 0, U, U, A);
+        B(LRH), IBW_HDR_GRH, 2118, 0, 0, 0, 0, U, U, A, 8);
     /* PktLen and the GRH PayLen disagree: an error found in the GRH */
     uint8_t m[128];
     memcpy(m, d, sizeof m);
     m[13] = 0x18; /* PayLen 0x0818 */
     CHECK_CUT(m, 128, I, IBW_E_LENGTH, "grh", "paylen", IBW_TK_IB_GLOBAL,
-        B(LRH) | B(GRH), NO_HDR, 2118, 0, 0, 0, 0, U, U, A);
+        B(LRH) | B(GRH), NO_HDR, 2118, 0, 0, 0, 0, U, U, A, 0);
 }
 
 /* A cut frame from a real capture, checked against tshark's reading:

@@ -13,8 +13,16 @@
  *     are exactly those the opcode table lists, CRC verdicts agree with the
  *     carried and computed values, an error names its header;
  *   - parsing without CRC checks gives the same structure;
- *   - ibw_pkt_store_crcs makes both CRCs good and changes nothing else;
+ *   - ibw_pkt_store_crcs makes both CRCs good and changes nothing else
+ *     (and refuses a cut frame, whose CRCs are not in the bytes);
+ *   - a cut frame (bytes ending before its length fields say) is never
+ *     IBW_OK, has its CRCs unchecked, its wire lengths beyond the bytes,
+ *     and every header in its view wholly inside the bytes;
  * and on a well-formed IBA frame:
+ *   - every cut of it (at each header boundary, inside each header, the
+ *     payload, the ICRC and the VCRC) parses to the whole frame's view
+ *     restricted to the headers that fit, at the same offsets, with the
+ *     whole frame's wire lengths, opcode and pad;
  *   - parse -> ibw_build_spec_from_pkt -> build -> parse keeps every
  *     header, the payload and the pad count, with good CRCs, and build is a
  *     fixed point from there on (build(parse(b)) == b byte for byte);
@@ -69,12 +77,17 @@ static void check_view(const struct ibw_pkt *v, const uint8_t *data,
 {
     FUZZ_CHECK(v->data == data && v->len == len);
     FUZZ_CHECK((v->present >> IBW_HDR_COUNT) == 0);
-    /* IPv4 is marked before IHL is checked: only its fixed 20 bytes are
-     * promised until the parse succeeds (checked below). */
+    /* Every header in the view is wholly inside the bytes, IPv4 options
+     * included once its version and IHL are sane (before that the fixed
+     * 20 bytes are what the error concerns). */
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
         if (v->present & (1u << h)) {
             FUZZ_CHECK_AT((size_t)v->off[h] + ibw_hdr_size(h) <= len,
                           ibw_hdr_name(h));
+            const uint8_t *ip = data + v->off[h];
+            if (h == IBW_HDR_IPV4 && ibw_ipv4_get_version(ip) == 4 &&
+                ibw_ipv4_get_ihl(ip) >= 5)
+                FUZZ_CHECK((size_t)v->off[h] + ibw_ipv4_hdr_len(ip) <= len);
             const struct ibw_format *f = ibw_hdr_format(h);
             FUZZ_CHECK_AT(f && ibw_format_bytes(f) == ibw_hdr_size(h),
                           ibw_hdr_name(h));
@@ -88,11 +101,35 @@ static void check_view(const struct ibw_pkt *v, const uint8_t *data,
         FUZZ_CHECK(v->err_hdr == NULL && v->err_field == NULL);
     }
     int bth = ibw_pkt_has(v, IBW_HDR_BTH);
-    if (bth) {
+    if (bth && !(v->cut && v->icrc_off == 0)) { /* 0: ICRC not captured */
         FUZZ_CHECK((size_t)v->icrc_off + 4 <= len);
         FUZZ_CHECK(v->icrc_off >= (size_t)v->off[IBW_HDR_BTH] + ibw_bth_SIZE);
-        FUZZ_CHECK(v->opcode == data[v->off[IBW_HDR_BTH]]);
     }
+    if (bth)
+        FUZZ_CHECK(v->opcode == data[v->off[IBW_HDR_BTH]]);
+    /* A cut frame: never clean, CRCs unchecked, nothing of it trailer. */
+    FUZZ_CHECK(v->cut == 0 || v->cut == 1);
+    FUZZ_CHECK(v->err != IBW_E_TRUNCATED || v->cut);
+    FUZZ_CHECK((v->icrc_status == IBW_CRC_UNCHECKED ||
+                v->vcrc_status == IBW_CRC_UNCHECKED) <= v->cut);
+    if (v->cut) {
+        FUZZ_CHECK(v->err != IBW_OK);
+        FUZZ_CHECK(v->wire_len == 0 || v->wire_len > len);
+        FUZZ_CHECK(v->iba_end == len && v->trailer_len == 0);
+        FUZZ_CHECK(v->icrc_status == IBW_CRC_ABSENT ||
+                   v->icrc_status == IBW_CRC_UNCHECKED);
+        FUZZ_CHECK(v->vcrc_status == IBW_CRC_ABSENT ||
+                   v->vcrc_status == IBW_CRC_UNCHECKED);
+        FUZZ_CHECK(v->vcrc_off == 0);
+        FUZZ_CHECK(v->cut_hdr <= IBW_HDR_COUNT);
+        if (v->cut_hdr < IBW_HDR_COUNT)
+            FUZZ_CHECK(!ibw_pkt_has(v, (enum ibw_hdr)v->cut_hdr) &&
+                       v->off[v->cut_hdr] <= len);
+        FUZZ_CHECK((size_t)v->payload_off + v->payload_len <= len);
+        FUZZ_CHECK(v->payload_len <= v->payload_wire_len);
+        return;
+    }
+    FUZZ_CHECK(v->cut_hdr == 0 && v->wire_len == v->iba_end);
     if (v->icrc_status != IBW_CRC_ABSENT) {
         FUZZ_CHECK(bth);
         FUZZ_CHECK(v->icrc_wire == ibw_load_le32(data + v->icrc_off));
@@ -112,6 +149,7 @@ static void check_view(const struct ibw_pkt *v, const uint8_t *data,
         return;
 
     /* A well-formed frame. */
+    FUZZ_CHECK(v->payload_wire_len == v->payload_len);
     FUZZ_CHECK((size_t)v->iba_end + v->trailer_len == len);
     FUZZ_CHECK((size_t)v->payload_off + v->payload_len + v->pad <= len);
     if (ibw_pkt_has(v, IBW_HDR_IPV4))
@@ -181,7 +219,9 @@ static void check_same_structure(const struct ibw_pkt *a,
                                  const struct ibw_pkt *b)
 {
     FUZZ_CHECK(a->err == b->err && a->present == b->present &&
-               a->transport == b->transport);
+               a->transport == b->transport && a->cut == b->cut &&
+               a->cut_hdr == b->cut_hdr && a->wire_len == b->wire_len &&
+               a->payload_wire_len == b->payload_wire_len);
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
         if (a->present & (1u << h))
             FUZZ_CHECK_AT(a->off[h] == b->off[h], ibw_hdr_name(h));
@@ -273,6 +313,85 @@ static void check_rebuild(const struct ibw_pkt *v)
     FUZZ_CHECK(ibw_parse(frame2, n2, (enum ibw_link)v->link, &p2) == IBW_OK);
 }
 
+/* Bytes header h of a view takes (IPv4 with its options). */
+static size_t hdr_bytes(const struct ibw_pkt *v, unsigned h)
+{
+    if (h == IBW_HDR_IPV4)
+        return ibw_ipv4_hdr_len(v->data + v->off[h]);
+    return ibw_hdr_size(h);
+}
+
+/* The first `cut` bytes of the well-formed frame of view w (cut below its
+ * end): the whole view restricted to the headers that fit. */
+static void check_cut_of(const struct ibw_pkt *w, size_t cut)
+{
+    struct ibw_pkt p;
+    int rc = ibw_parse(w->data, cut, (enum ibw_link)w->link, &p);
+    check_view(&p, w->data, cut);
+    FUZZ_CHECK(rc == IBW_E_TRUNCATED && p.cut);
+    /* the first header (in wire order) that does not fit */
+    unsigned out = IBW_HDR_COUNT;
+    size_t out_off = SIZE_MAX;
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
+        if (ibw_pkt_has(w, (enum ibw_hdr)h) &&
+            w->off[h] + hdr_bytes(w, h) > cut && w->off[h] < out_off) {
+            out_off = w->off[h];
+            out = h;
+        }
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        int want = ibw_pkt_has(w, (enum ibw_hdr)h) && w->off[h] < out_off;
+        FUZZ_CHECK_AT(ibw_pkt_has(&p, (enum ibw_hdr)h) == want,
+                      ibw_hdr_name(h));
+        if (want)
+            FUZZ_CHECK_AT(p.off[h] == w->off[h], ibw_hdr_name(h));
+    }
+    FUZZ_CHECK(p.cut_hdr == out);
+    if (out < IBW_HDR_COUNT) /* where the cut header starts */
+        FUZZ_CHECK(p.off[out] == w->off[out]);
+    /* the wire length is known once the fixed header holding it is */
+    unsigned lh = ibw_pkt_has(w, IBW_HDR_LRH)    ? IBW_HDR_LRH
+                  : ibw_pkt_has(w, IBW_HDR_IPV4) ? IBW_HDR_IPV4
+                  : ibw_pkt_has(w, IBW_HDR_IPV6) ? IBW_HDR_IPV6
+                                                 : IBW_HDR_GRH;
+    int known = w->off[lh] + ibw_hdr_size(lh) <= cut;
+    FUZZ_CHECK(p.wire_len == (known ? w->iba_end : 0));
+    if (ibw_pkt_has(&p, IBW_HDR_BTH)) {
+        FUZZ_CHECK(p.opcode == w->opcode && p.pad == w->pad);
+        FUZZ_CHECK(p.payload_wire_len == w->payload_len);
+        FUZZ_CHECK(p.icrc_status == IBW_CRC_UNCHECKED);
+    }
+    if (out == IBW_HDR_COUNT) {
+        size_t got = cut - w->payload_off;
+        FUZZ_CHECK(p.payload_off == w->payload_off);
+        FUZZ_CHECK(p.payload_len ==
+                   (got < w->payload_len ? got : w->payload_len));
+    } else {
+        FUZZ_CHECK(p.payload_len == 0);
+    }
+    if (w->link == IBW_LINK_IB)
+        FUZZ_CHECK(p.vcrc_status == IBW_CRC_UNCHECKED);
+}
+
+/* Cuts of a well-formed IBA frame: at each header's start, inside it and
+ * at its end, in the middle of the payload, inside the ICRC, the VCRC. */
+static void check_cuts(const struct ibw_pkt *w)
+{
+    size_t end = w->iba_end;
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
+        if (ibw_pkt_has(w, (enum ibw_hdr)h)) {
+            size_t o = w->off[h], n = hdr_bytes(w, h);
+            check_cut_of(w, o);
+            check_cut_of(w, o + n / 2);
+            if (o + n < end)
+                check_cut_of(w, o + n);
+        }
+    if (w->payload_len)
+        check_cut_of(w, w->payload_off + w->payload_len / 2);
+    if (w->icrc_status != IBW_CRC_ABSENT)
+        check_cut_of(w, w->icrc_off + 2);
+    check_cut_of(w, end - 1);
+}
+
 static void check_parse(const uint8_t *data, size_t len, enum ibw_link link)
 {
     struct ibw_pkt v, nocrc;
@@ -285,9 +404,16 @@ static void check_parse(const uint8_t *data, size_t len, enum ibw_link link)
     FUZZ_CHECK(nocrc.icrc_status == IBW_CRC_ABSENT &&
                nocrc.vcrc_status == IBW_CRC_ABSENT);
 
-    /* Storing the CRCs fixes the verdicts and nothing else. */
-    if (ibw_pkt_has(&v, IBW_HDR_BTH) && v.icrc_status != IBW_CRC_ABSENT &&
-        len <= sizeof frame1) {
+    /* Storing the CRCs fixes the verdicts and nothing else; a cut frame
+     * has no CRCs to store. */
+    if (v.cut && len <= sizeof frame1) {
+        memcpy(frame1, data, len);
+        struct ibw_pkt v1 = v;
+        v1.data = frame1;
+        FUZZ_CHECK(ibw_pkt_store_crcs(frame1, &v1) == IBW_E_FIELD);
+        FUZZ_CHECK(memcmp(frame1, data, len) == 0);
+    } else if (ibw_pkt_has(&v, IBW_HDR_BTH) &&
+               v.icrc_status != IBW_CRC_ABSENT && len <= sizeof frame1) {
         struct ibw_pkt fixed;
         memcpy(frame1, data, len);
         struct ibw_pkt v1 = v;
@@ -301,9 +427,11 @@ static void check_parse(const uint8_t *data, size_t len, enum ibw_link link)
         FUZZ_CHECK(fixed.vcrc_status != IBW_CRC_BAD);
     }
 
-    if (rc == IBW_OK && v.transport != IBW_TK_NONE &&
-        v.transport != IBW_TK_IB_RAW)
-        check_rebuild(&v);
+    if (rc == IBW_OK && v.transport != IBW_TK_NONE) {
+        check_cuts(&v);
+        if (v.transport != IBW_TK_IB_RAW)
+            check_rebuild(&v);
+    }
 }
 
 /* Build mode: a spec drawn from the input. */

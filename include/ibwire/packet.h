@@ -69,41 +69,58 @@ struct ibw_pkt {
     uint32_t present;       /* bit set of enum ibw_hdr */
     uint16_t off[IBW_HDR_COUNT];
     uint8_t opcode;         /* BTH opcode, valid when BTH present */
-    uint32_t payload_off;   /* IBA payload (after the last transport header) */
-    uint32_t payload_len;   /* without pad */
+    uint32_t payload_off;   /* IBA payload (after the last transport header);
+                               in a cut frame set only when every header
+                               was captured (0 otherwise) */
+    uint32_t payload_len;   /* without pad; in a cut frame the payload bytes
+                               captured */
     uint8_t pad;            /* BTH PadCnt bytes after the payload */
-    uint32_t icrc_off;      /* valid when icrc_status != ABSENT */
+    uint32_t icrc_off;      /* valid when icrc_status is GOOD or BAD; in a
+                               cut frame where the ICRC starts if it was
+                               captured whole (native IB cut in the VCRC),
+                               else 0 */
     uint32_t icrc_wire;     /* as carried: the CRC value (wire bytes LSB first) */
     uint32_t icrc_calc;     /* as computed over the masked invariant fields */
     uint8_t icrc_status;    /* enum ibw_crc_status */
-    uint32_t vcrc_off;      /* native IB only */
+    uint32_t vcrc_off;      /* native IB only; 0 in a cut frame */
     uint16_t vcrc_wire;
     uint16_t vcrc_calc;
     uint8_t vcrc_status;
     uint32_t trailer_len;   /* bytes after ICRC/VCRC (e.g. Ethernet padding/FCS) */
     uint32_t iba_end;       /* offset just past the IBA packet (ICRC, or VCRC
                                on native IB), i.e. len - trailer_len; for
-                               IP without IBA, just past the IP packet */
+                               IP without IBA, just past the IP packet; len
+                               in a cut frame (see wire_len) */
     uint16_t ethertype;     /* Ethernet: the EtherType after any VLAN tags */
     uint8_t nvlan;          /* Ethernet: VLAN tags seen (0..2) */
     uint8_t ip_csum_status; /* IPv4: enum ibw_crc_status of the header
-                               checksum (ABSENT otherwise).  A bad checksum
+                               checksum (ABSENT otherwise; UNCHECKED when
+                               cut inside the options).  A bad checksum
                                does not fail the parse. */
     uint8_t cut;            /* 1: the bytes end before the packet does, as its
                                length fields tell (a capture's snap length).
                                Every header that fits is in the view;
                                payload_len counts the captured payload bytes
                                only, payload_wire_len what the packet carried;
-                               ICRC/VCRC are IBW_CRC_UNCHECKED. */
+                               ICRC/VCRC are IBW_CRC_UNCHECKED (the ICRC once
+                               the carriage is known to hold a BTH, the VCRC
+                               on link IB).  ibw_parse() returns
+                               IBW_E_TRUNCATED, or the structural error found
+                               in the captured headers. */
     uint8_t cut_hdr;        /* when cut: the first header (enum ibw_hdr) not
-                               wholly captured, or IBW_HDR_COUNT when every
+                               wholly captured (not in `present`; off[cut_hdr]
+                               is where it starts, at most len: its captured
+                               part is [off, len)), or IBW_HDR_COUNT when every
                                header fits and the cut falls in the payload,
-                               pad or CRCs */
+                               pad or CRCs (or the headers after the cut are
+                               not known: not RoCE, IPv6 extension headers,
+                               or an error stopped the parse first) */
     uint32_t wire_len;      /* bytes from data[0] to the end of the IBA packet
                                (ICRC, or VCRC on native IB) as the length
                                fields say: iba_end for a whole frame, more
                                than len for a cut one; 0 when the cut falls
-                               before the length field */
+                               before the length field.  Without IBA, the end
+                               of the IP packet (as iba_end) */
     uint32_t payload_wire_len; /* payload bytes the packet carried (without
                                pad); equals payload_len unless cut */
     int err;                /* enum ibw_err */
@@ -254,8 +271,9 @@ static inline uint32_t ibw_icrc_compute(const struct ibw_pkt *pkt)
  * (vcrc_off bytes from the LRH).  0 when the view has no LRH. */
 static inline uint16_t ibw_vcrc_compute(const struct ibw_pkt *pkt)
 {
-    if (!ibw_pkt_has(pkt, IBW_HDR_LRH) || pkt->vcrc_off < pkt->off[IBW_HDR_LRH])
-        return 0;
+    if (!ibw_pkt_has(pkt, IBW_HDR_LRH) ||
+        pkt->vcrc_off < pkt->off[IBW_HDR_LRH] + (size_t)ibw_lrh_SIZE)
+        return 0; /* also a cut frame: vcrc_off 0 */
     return ibw_vcrc(pkt->data + pkt->off[IBW_HDR_LRH],
                     pkt->vcrc_off - pkt->off[IBW_HDR_LRH]);
 }
@@ -285,9 +303,54 @@ static inline void ibw__mark(struct ibw_pkt *pkt, unsigned hdr, size_t off)
 }
 
 /*
+ * Length field hdr.field says the packet runs to wire_len, past the captured
+ * bytes: the frame is cut.  Parsing goes on over what was captured; the
+ * field is named now (err stays IBW_OK) so that ibw_parse_flags() can report
+ * IBW_E_TRUNCATED at the end, unless a structural error overwrites it.
+ */
+static inline void ibw__cut_len(struct ibw_pkt *pkt, size_t wire_len,
+                                unsigned hdr, const char *field)
+{
+    pkt->cut = 1;
+    pkt->cut_hdr = IBW_HDR_COUNT;
+    pkt->wire_len = (uint32_t)wire_len;
+    pkt->err_hdr = ibw_hdr_name(hdr);
+    pkt->err_field = field;
+}
+
+/*
+ * Header hdr, starting at `off`, does not wholly fit in the captured bytes:
+ * it is not in the view (a fixed part already marked is taken back) and
+ * nothing after it is decoded; off[hdr] keeps where it starts, so that a
+ * tool can show the part that was captured.  When no length field has been
+ * read yet the cut is in a fixed header: wire_len stays 0 and the error
+ * names the header alone.
+ */
+static inline int ibw__cut_hdr(struct ibw_pkt *pkt, unsigned hdr, size_t off)
+{
+    pkt->present &= ~(1u << hdr);
+    pkt->off[hdr] = (uint16_t)off;
+    if (!pkt->cut) {
+        pkt->cut = 1;
+        pkt->cut_hdr = (uint8_t)hdr;
+        pkt->wire_len = 0;
+        pkt->err_hdr = ibw_hdr_name(hdr);
+        pkt->err_field = NULL;
+    } else if (pkt->cut_hdr == IBW_HDR_COUNT) {
+        pkt->cut_hdr = (uint8_t)hdr;
+    }
+    pkt->err = IBW_E_TRUNCATED;
+    return pkt->err;
+}
+
+/*
  * The IBA transport part, from the BTH at `bth` to the end of the ICRC at
- * `end` (both already inside the input).  `len_hdr`/`len_field` name the
- * length field that fixed `end`, for the error when the BTH does not fit.
+ * `end`, as the length fields say.  `len_hdr`/`len_field` name the length
+ * field that fixed `end`, for the error when the BTH does not fit.  On a cut
+ * frame `end` lies past the captured bytes: the headers are still placed by
+ * the wire lengths (so PadCnt and the payload rules are judged as on a whole
+ * frame) but only those captured whole enter the view, and the ICRC is left
+ * unchecked.
  */
 static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
                                        size_t end, unsigned flags,
@@ -296,14 +359,26 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
     const uint8_t *d = pkt->data;
     if (end < bth + ibw_bth_SIZE + 4)
         return ibw__fail(pkt, IBW_E_LENGTH, len_hdr, len_field);
+    if (bth + ibw_bth_SIZE > pkt->len)
+        return ibw__cut_hdr(pkt, IBW_HDR_BTH, bth);
     ibw__mark(pkt, IBW_HDR_BTH, bth);
     pkt->opcode = ibw_bth_get_opcode(d + bth);
-    pkt->icrc_off = (uint32_t)(end - 4);
-    if (!(flags & IBW_PARSE_NO_CRC)) {
-        pkt->icrc_wire = ibw_load_le32(d + pkt->icrc_off);
-        pkt->icrc_calc = ibw_icrc_compute(pkt);
-        pkt->icrc_status = pkt->icrc_calc == pkt->icrc_wire ? IBW_CRC_GOOD
-                                                            : IBW_CRC_BAD;
+    size_t icrc = end - 4; /* where the ICRC is on the wire */
+    if (!pkt->cut) {
+        pkt->icrc_off = (uint32_t)icrc;
+        if (!(flags & IBW_PARSE_NO_CRC)) {
+            pkt->icrc_wire = ibw_load_le32(d + icrc);
+            pkt->icrc_calc = ibw_icrc_compute(pkt);
+            pkt->icrc_status = pkt->icrc_calc == pkt->icrc_wire ? IBW_CRC_GOOD
+                                                                : IBW_CRC_BAD;
+        }
+    } else {
+        /* Native IB cut inside the VCRC still holds the whole ICRC: locate
+         * it for display; it is not verified (the frame is cut). */
+        if (icrc + 4 <= pkt->len) {
+            pkt->icrc_off = (uint32_t)icrc;
+            pkt->icrc_wire = ibw_load_le32(d + icrc);
+        }
     }
     if (ibw_bth_get_tver(d + bth) != 0)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_BTH, "tver");
@@ -311,27 +386,41 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
     if (!(op->flags & IBW_OPF_VALID))
         return ibw__fail(pkt, IBW_E_OPCODE, IBW_HDR_BTH, "opcode");
     size_t pos = bth + ibw_bth_SIZE;
+    int whole = 1; /* every header so far was captured whole */
     for (unsigned i = 0; i < op->nseq; i++) {
         unsigned h = op->seq[i];
         size_t sz = ibw_hdr_size(h);
-        if (pos + sz > pkt->icrc_off)
+        if (pos + sz > icrc)
             return ibw__fail(pkt, IBW_E_LENGTH, h, NULL);
-        ibw__mark(pkt, h, pos);
+        if (whole && pos + sz <= pkt->len) {
+            ibw__mark(pkt, h, pos);
+        } else if (whole) {
+            whole = 0;
+            pkt->cut_hdr = (uint8_t)h;
+            pkt->off[h] = (uint16_t)pos; /* at most len */
+        }
         pos += sz;
     }
-    size_t avail = pkt->icrc_off - pos;
+    size_t avail = icrc - pos; /* payload and pad, on the wire */
     unsigned pad = ibw_bth_get_padcnt(d + bth);
-    pkt->payload_off = (uint32_t)pos;
+    if (whole)
+        pkt->payload_off = (uint32_t)pos;
     if (pad > avail)
         return ibw__fail(pkt, IBW_E_PAD, IBW_HDR_BTH, "padcnt");
     pkt->pad = (uint8_t)pad;
-    pkt->payload_len = (uint32_t)(avail - pad);
-    pkt->payload_wire_len = pkt->payload_len;
+    pkt->payload_wire_len = (uint32_t)(avail - pad);
+    if (whole) {
+        size_t got = pkt->len - pos; /* pos <= len: the headers fit */
+        pkt->payload_len = (uint32_t)(got < pkt->payload_wire_len
+                                          ? got
+                                          : pkt->payload_wire_len);
+    }
     /* Bytes where the opcode allows none, or ATOMIC WRITE not carrying
-     * exactly 8: the payload is what is wrong, not a header. */
+     * exactly 8: the payload is what is wrong, not a header.  Judged by the
+     * wire lengths, so a cut frame gets the same verdict as a whole one. */
     if ((!(op->flags & IBW_OPF_PAYLOAD) && avail != 0) ||
         (op->kind == IBW_OPK_ATOMIC_WRITE &&
-         pkt->payload_len != IBW_ATOMIC_WRITE_PAYLOAD)) {
+         pkt->payload_wire_len != IBW_ATOMIC_WRITE_PAYLOAD)) {
         pkt->err = IBW_E_LENGTH;
         pkt->err_hdr = "payload";
         pkt->err_field = "length";
@@ -344,29 +433,33 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
 {
     const uint8_t *d = pkt->data;
     if (pkt->len < ibw_lrh_SIZE)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_LRH, NULL);
+        return ibw__cut_hdr(pkt, IBW_HDR_LRH, 0);
     ibw__mark(pkt, IBW_HDR_LRH, 0);
     if (ibw_lrh_get_lver(d) != 0)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_LRH, "lver");
-    size_t end = (size_t)ibw_lrh_get_pktlen(d) * 4;
+    size_t end = (size_t)ibw_lrh_get_pktlen(d) * 4; /* where the VCRC is */
     unsigned lnh = ibw_lrh_get_lnh(d);
     if (end < ibw_lrh_SIZE)
         return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_LRH, "pktlen");
-    if (end + 2 > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_LRH, "pktlen");
-    pkt->vcrc_off = (uint32_t)end;
-    pkt->iba_end = (uint32_t)(end + 2);
-    pkt->trailer_len = (uint32_t)(pkt->len - end - 2);
-    if (!(flags & IBW_PARSE_NO_CRC)) {
-        pkt->vcrc_wire = (uint16_t)(d[end] | (d[end + 1] << 8));
-        pkt->vcrc_calc = ibw_vcrc_compute(pkt);
-        pkt->vcrc_status = pkt->vcrc_calc == pkt->vcrc_wire ? IBW_CRC_GOOD
-                                                            : IBW_CRC_BAD;
+    if (end + 2 > pkt->len) {
+        ibw__cut_len(pkt, end + 2, IBW_HDR_LRH, "pktlen");
+    } else {
+        pkt->vcrc_off = (uint32_t)end;
+        pkt->iba_end = (uint32_t)(end + 2);
+        pkt->trailer_len = (uint32_t)(pkt->len - end - 2);
+        if (!(flags & IBW_PARSE_NO_CRC)) {
+            pkt->vcrc_wire = (uint16_t)(d[end] | (d[end + 1] << 8));
+            pkt->vcrc_calc = ibw_vcrc_compute(pkt);
+            pkt->vcrc_status = pkt->vcrc_calc == pkt->vcrc_wire ? IBW_CRC_GOOD
+                                                                : IBW_CRC_BAD;
+        }
     }
     if (lnh == IBW_LNH_RAW || lnh == IBW_LNH_IP) {
         pkt->transport = IBW_TK_IB_RAW; /* no BTH, no ICRC */
         pkt->payload_off = ibw_lrh_SIZE;
-        pkt->payload_len = (uint32_t)(end - ibw_lrh_SIZE);
+        pkt->payload_wire_len = (uint32_t)(end - ibw_lrh_SIZE);
+        pkt->payload_len = (uint32_t)((end < pkt->len ? end : pkt->len) -
+                                      ibw_lrh_SIZE);
         return IBW_OK;
     }
     size_t bth = ibw_lrh_SIZE;
@@ -375,6 +468,8 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
         pkt->transport = IBW_TK_IB_GLOBAL;
         if (end < ibw_lrh_SIZE + ibw_grh_SIZE)
             return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_LRH, "pktlen");
+        if (bth + ibw_grh_SIZE > pkt->len)
+            return ibw__cut_hdr(pkt, IBW_HDR_GRH, bth);
         ibw__mark(pkt, IBW_HDR_GRH, bth);
         const uint8_t *g = d + bth;
         if (ibw_grh_get_ipver(g) != 6)
@@ -394,7 +489,7 @@ static inline int ibw__parse_rocev1(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *g = pkt->data + off;
     if (off + ibw_grh_SIZE > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_GRH, NULL);
+        return ibw__cut_hdr(pkt, IBW_HDR_GRH, off);
     ibw__mark(pkt, IBW_HDR_GRH, off);
     pkt->transport = IBW_TK_ROCE_V1;
     if (ibw_grh_get_ipver(g) != 6)
@@ -402,10 +497,12 @@ static inline int ibw__parse_rocev1(struct ibw_pkt *pkt, size_t off,
     if (ibw_grh_get_nxthdr(g) != IBW_GRH_NXTHDR_IBA)
         return ibw__fail(pkt, IBW_E_HDRSEQ, IBW_HDR_GRH, "nxthdr");
     size_t end = off + ibw_grh_SIZE + ibw_grh_get_paylen(g);
-    if (end > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_GRH, "paylen");
-    pkt->iba_end = (uint32_t)end;
-    pkt->trailer_len = (uint32_t)(pkt->len - end);
+    if (end > pkt->len) {
+        ibw__cut_len(pkt, end, IBW_HDR_GRH, "paylen");
+    } else {
+        pkt->iba_end = (uint32_t)end;
+        pkt->trailer_len = (uint32_t)(pkt->len - end);
+    }
     return ibw__parse_transport(pkt, off + ibw_grh_SIZE, end, flags,
                                 IBW_HDR_GRH, "paylen");
 }
@@ -419,6 +516,8 @@ static inline int ibw__parse_udp(struct ibw_pkt *pkt, size_t l4, size_t l4end,
     if (l4 + ibw_udp_SIZE > l4end)
         return ibw__fail(pkt, IBW_E_LENGTH, ip,
                          ip == IBW_HDR_IPV4 ? "total_length" : "paylen");
+    if (l4 + ibw_udp_SIZE > pkt->len)
+        return ibw__cut_hdr(pkt, IBW_HDR_UDP, l4);
     ibw__mark(pkt, IBW_HDR_UDP, l4);
     if (ibw_udp_get_length(d + l4) != l4end - l4)
         return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_UDP, "length");
@@ -434,24 +533,36 @@ static inline int ibw__parse_ipv4(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *ip = pkt->data + off;
     if (off + ibw_ipv4_SIZE > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_IPV4, NULL);
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV4, off);
     ibw__mark(pkt, IBW_HDR_IPV4, off);
     if (ibw_ipv4_get_version(ip) != 4)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_IPV4, "version");
     size_t hl = ibw_ipv4_hdr_len(ip);
     if (hl < ibw_ipv4_SIZE)
         return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_IPV4, "ihl");
-    if (off + hl > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_IPV4, "ihl");
+    size_t tl = ibw_ipv4_get_total_length(ip);
+    if (tl < hl) {
+        /* the view holds headers whole: not one whose options are cut */
+        if (off + hl > pkt->len) {
+            pkt->present &= ~(1u << IBW_HDR_IPV4);
+            pkt->off[IBW_HDR_IPV4] = 0;
+        }
+        return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_IPV4, "total_length");
+    }
+    if (off + tl > pkt->len) {
+        /* cut inside the options: IHL is the first field promising more */
+        ibw__cut_len(pkt, off + tl, IBW_HDR_IPV4,
+                     off + hl > pkt->len ? "ihl" : "total_length");
+    } else {
+        pkt->iba_end = (uint32_t)(off + tl);
+        pkt->trailer_len = (uint32_t)(pkt->len - off - tl);
+    }
+    if (off + hl > pkt->len) {
+        pkt->ip_csum_status = IBW_CRC_UNCHECKED; /* its options are cut */
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV4, off);
+    }
     pkt->ip_csum_status = ibw_ipv4_checksum_ok(ip, hl) ? IBW_CRC_GOOD
                                                        : IBW_CRC_BAD;
-    size_t tl = ibw_ipv4_get_total_length(ip);
-    if (tl < hl)
-        return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_IPV4, "total_length");
-    if (off + tl > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_IPV4, "total_length");
-    pkt->iba_end = (uint32_t)(off + tl);
-    pkt->trailer_len = (uint32_t)(pkt->len - off - tl);
     /* A fragment cannot be decoded on its own; not UDP is not RoCE. */
     if (ibw_ipv4_get_mf(ip) || ibw_ipv4_get_frag_offset(ip) ||
         ibw_ipv4_get_protocol(ip) != IBW_IPPROTO_UDP)
@@ -465,15 +576,17 @@ static inline int ibw__parse_ipv6(struct ibw_pkt *pkt, size_t off,
 {
     const uint8_t *ip = pkt->data + off;
     if (off + ibw_ipv6_SIZE > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_IPV6, NULL);
+        return ibw__cut_hdr(pkt, IBW_HDR_IPV6, off);
     ibw__mark(pkt, IBW_HDR_IPV6, off);
     if (ibw_ipv6_get_version(ip) != 6)
         return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_IPV6, "version");
     size_t end = off + ibw_ipv6_SIZE + ibw_ipv6_get_paylen(ip);
-    if (end > pkt->len)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_IPV6, "paylen");
-    pkt->iba_end = (uint32_t)end;
-    pkt->trailer_len = (uint32_t)(pkt->len - end);
+    if (end > pkt->len) {
+        ibw__cut_len(pkt, end, IBW_HDR_IPV6, "paylen");
+    } else {
+        pkt->iba_end = (uint32_t)end;
+        pkt->trailer_len = (uint32_t)(pkt->len - end);
+    }
     if (ibw_ipv6_get_nexthdr(ip) != IBW_IPPROTO_UDP)
         return IBW_OK; /* extension headers are not followed */
     return ibw__parse_udp(pkt, off + ibw_ipv6_SIZE, end, IBW_HDR_IPV6,
@@ -485,7 +598,7 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
 {
     const uint8_t *d = pkt->data;
     if (pkt->len < ibw_eth_SIZE)
-        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_ETH, NULL);
+        return ibw__cut_hdr(pkt, IBW_HDR_ETH, 0);
     ibw__mark(pkt, IBW_HDR_ETH, 0);
     size_t off = ibw_eth_SIZE;
     uint16_t et = ibw_eth_get_ethertype(d);
@@ -493,7 +606,7 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
            pkt->nvlan < 2) {
         unsigned h = pkt->nvlan ? IBW_HDR_VLAN2 : IBW_HDR_VLAN;
         if (off + ibw_vlan_SIZE > pkt->len)
-            return ibw__fail(pkt, IBW_E_TRUNCATED, h, NULL);
+            return ibw__cut_hdr(pkt, h, off);
         ibw__mark(pkt, h, off);
         et = ibw_vlan_get_ethertype(d + off);
         off += ibw_vlan_SIZE;
@@ -519,8 +632,11 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
  * well-formed frame (pkt->transport IBW_TK_NONE when it carries no IBA
  * packet), else the first error, with pkt->err_hdr / err_field naming the
  * header and field (static strings; err_field may be NULL):
- *   IBW_E_TRUNCATED  the bytes end before a header, or before the length a
- *                    length field announces (ipv4.total_length, lrh.pktlen..)
+ *   IBW_E_TRUNCATED  the frame is cut (pkt->cut): the bytes end before a
+ *                    fixed header (err_hdr that header, no field), or before
+ *                    the length a length field announces (the first such
+ *                    field: ipv4.total_length, ipv6.paylen, grh.paylen,
+ *                    lrh.pktlen; ipv4.ihl when cut inside IPv4 options)
  *   IBW_E_LENGTH     length fields disagree with each other or leave no room
  *                    for a header the opcode needs (err_hdr is that header),
  *                    or bytes follow an opcode that takes no payload
@@ -530,10 +646,15 @@ static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
  *   IBW_E_VERSION    ipv4/ipv6.version, grh.ipver, lrh.lver, bth.tver
  *   IBW_E_HDRSEQ     grh.nxthdr is not 0x1B
  *   IBW_E_LINKTYPE   unknown link
- * CRC mismatches are verdicts (icrc_status, vcrc_status, ip_csum_status),
- * not errors; the ICRC is checked whenever the BTH and ICRC are located,
- * even if a later check fails.  Offsets in the view never point outside
- * [data, data + len).
+ * A cut frame still gets a view: every header captured whole is in it, at
+ * the offset it has in the whole frame; lengths are judged from the length
+ * fields, so a structural error in what was captured is returned instead of
+ * IBW_E_TRUNCATED (pkt->cut still set).  CRC mismatches are verdicts
+ * (icrc_status, vcrc_status, ip_csum_status), not errors; the ICRC is
+ * checked whenever the BTH and ICRC are located in a whole frame, even if a
+ * later check fails.  Offsets in the view never point outside
+ * [data, data + len), and every header in `present` lies wholly inside it
+ * (the header an error concerns included).
  */
 static inline int ibw_parse_flags(const uint8_t *data, size_t len,
                                   enum ibw_link link, unsigned flags,
@@ -547,12 +668,34 @@ static inline int ibw_parse_flags(const uint8_t *data, size_t len,
         return ibw__fail(pkt, IBW_E_RANGE, IBW_HDR_COUNT, "len");
     switch (link) {
     case IBW_LINK_ETHERNET:
-        return ibw__parse_eth(pkt, flags);
+        ibw__parse_eth(pkt, flags);
+        break;
     case IBW_LINK_IB:
-        return ibw__parse_ib(pkt, flags);
+        ibw__parse_ib(pkt, flags);
+        break;
     default:
         return ibw__fail(pkt, IBW_E_LINKTYPE, IBW_HDR_COUNT, NULL);
     }
+    if (pkt->cut) {
+        /* the IBA packet (or IP packet) ends past the bytes: nothing of it
+         * is trailer; the field named by ibw__cut_len() is the error unless
+         * a structural one came first */
+        pkt->iba_end = (uint32_t)len;
+        pkt->trailer_len = 0;
+        if (pkt->err == IBW_OK)
+            pkt->err = IBW_E_TRUNCATED;
+        /* the CRCs the carriage implies are there, beyond the bytes */
+        if (!(flags & IBW_PARSE_NO_CRC)) {
+            if (link == IBW_LINK_IB)
+                pkt->vcrc_status = IBW_CRC_UNCHECKED;
+            if (pkt->transport != IBW_TK_NONE &&
+                pkt->transport != IBW_TK_IB_RAW)
+                pkt->icrc_status = IBW_CRC_UNCHECKED;
+        }
+    } else {
+        pkt->wire_len = pkt->iba_end;
+    }
+    return pkt->err;
 }
 
 /* ibw_parse_flags() with CRC checking on (see there). */
@@ -923,11 +1066,11 @@ static inline int ibw_build_spec_from_pkt(const struct ibw_pkt *pkt,
  * Recompute and store the ICRC (and the VCRC on native IB) of a frame that
  * ibw_parse() located, e.g. after editing a header in place.  `frame` must
  * be the same bytes as pkt->data (writable).  IBW_E_FIELD when the view has
- * no ICRC position.
+ * no ICRC position (no BTH, or a cut frame: its CRCs are not in the bytes).
  */
 static inline int ibw_pkt_store_crcs(uint8_t *frame, const struct ibw_pkt *pkt)
 {
-    if (!ibw_pkt_has(pkt, IBW_HDR_BTH) || frame != pkt->data)
+    if (!ibw_pkt_has(pkt, IBW_HDR_BTH) || frame != pkt->data || pkt->cut)
         return IBW_E_FIELD;
     ibw_store_le32(frame + pkt->icrc_off, ibw_icrc_compute(pkt));
     if (ibw_pkt_has(pkt, IBW_HDR_LRH)) {

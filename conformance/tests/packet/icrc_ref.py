@@ -8,7 +8,10 @@ VCRC.  It finds headers with its own few lines of parsing, not ibw_parse().
 
 Modes:
   icrc_ref.py --captures DIR   check the rules against the real captures
-                               (exit 77 when DIR is missing)
+                               (exit 77 when DIR is missing); a frame cut
+                               before the end of its ICRC/VCRC (snap length)
+                               is counted "unchecked", its IPv4 checksum
+                               still verified
   icrc_ref.py --c-file FILE    check every `static const uint8_t NAME[] = {..};`
                                vector in FILE: IPv4 checksum, ICRC and (for
                                names starting ib_) VCRC must be what is written
@@ -109,11 +112,25 @@ def icrc(frame, loc):
     return zlib.crc32(prefix + bytes(h) + rest) & 0xFFFFFFFF
 
 
+def cut_before_crcs(frame, loc):
+    """True when the bytes end before the ICRC (or VCRC) the length fields
+    place: a capture's snap length, nothing to verify the CRC against."""
+    end = loc['vcrc_off'] + 2 if 'vcrc_off' in loc else loc['icrc_off'] + 4
+    return end > len(frame) or loc['icrc_off'] < loc['bth'] + 12
+
+
 def check_frame(frame, link, name):
-    """Return list of problems (empty when all CRCs carried are right)."""
-    loc = locate(frame, link)
+    """Return list of problems (empty when all CRCs carried are right), or
+    'unchecked' for a cut frame (after checking its IPv4 checksum), or None
+    when the frame is not IBA."""
+    try:
+        loc = locate(frame, link)
+    except IndexError:  # cut inside the headers locate() reads
+        return 'unchecked'
     if loc is None:
         return None
+    if 'ip4' in loc and loc['ip4'] + loc['ihl'] > len(frame):
+        return 'unchecked'
     bad = []
     if 'ip4' in loc:
         o = loc['ip4']
@@ -122,6 +139,8 @@ def check_frame(frame, link, name):
         if want != have:
             bad.append('%s: IPv4 checksum %04x, should be %04x' %
                        (name, have, want))
+    if cut_before_crcs(frame, loc):
+        return bad or 'unchecked'
     want = icrc(frame, loc)
     have = struct.unpack_from('<I', frame, loc['icrc_off'])[0]
     if want != have:
@@ -155,19 +174,47 @@ def read_pcap(path):
             yield 'eth', rec
 
 
-def report(frames, what):
-    """Check (link, frame, name) triples; print problems and a tally."""
+# Captures whose whole frames carry ICRCs that the masking rules do not
+# reproduce, with how many: PROVENANCE.md claims no ICRC validity for them.
+# mlx-uccl: every one of its 20 whole RoCEv2 frames (ACK, WRITE ONLY, UD SEND
+# with immediate); ibw_parse() calls them bad too.  The capture appliance
+# rewrote the source MACs, so other covered fields may have been rewritten.
+KNOWN_BAD_ICRC = {'mlx-uccl-uc-write-imm-snapped.pcap': 20}
+
+
+def report(frames, what, known_bad=None):
+    """Check (link, frame, name) triples; print problems and a tally.
+    known_bad: {file: count} of ICRC mismatches expected in a file (names
+    are 'file#n'); exactly that many must occur there."""
     checked = 0
+    unchecked = []
     problems = []
     for link, frame, name in frames:
         r = check_frame(frame, link, name)
         if r is None:
             continue
+        if r == 'unchecked':
+            unchecked.append(name)
+            continue
         checked += 1
         problems += r
+    for f, want in (known_bad or {}).items():
+        mine = [p for p in problems if p.startswith(f + '#') and ': ICRC ' in p]
+        if mine and len(mine) == want:
+            print('%s: %d ICRC mismatches, as expected for this capture' %
+                  (f, want))
+            problems = [p for p in problems if p not in mine]
+        elif mine or any(n.startswith(f + '#') for n in unchecked):
+            problems.append('%s: %d ICRC mismatches, expected %d' %
+                            (f, len(mine), want))
     for p in problems:
         print(p)
-    print('%d %s checked, %d problems' % (checked, what, len(problems)))
+    if unchecked:
+        print('%d frames cut before their CRCs, unchecked: %s%s' %
+              (len(unchecked), ' '.join(unchecked[:3]),
+               ' ...' if len(unchecked) > 3 else ''))
+    print('%d %s checked, %d unchecked, %d problems' %
+          (checked, what, len(unchecked), len(problems)))
     return 1 if problems or checked == 0 else 0
 
 
@@ -182,7 +229,7 @@ def captures(d):
     if not os.path.isdir(d):
         print('no captures at %s: skipped' % d)
         return 77
-    return report(capture_frames(d), 'IBA frames')
+    return report(capture_frames(d), 'IBA frames', KNOWN_BAD_ICRC)
 
 
 VEC = re.compile(r'static const uint8_t (\w+)\[\]\s*=\s*\{(.*?)\};', re.S)

@@ -1,8 +1,9 @@
 /*
- * ibw_parse() on bad input: every truncation of several frames, length
- * fields that lie, pad larger than the payload, reserved opcodes, headers
- * the opcode needs but the length leaves no room for, wrong versions; then
- * a deterministic random-mutation loop.  Each frame is parsed from a heap
+ * ibw_parse() on bad input: every truncation of several frames (each cut
+ * view agreeing with the whole frame's), length fields that lie, pad larger
+ * than the payload, reserved opcodes, headers the opcode needs but the
+ * length leaves no room for, wrong versions; then a deterministic
+ * random-mutation loop.  Each frame is parsed from a heap
  * buffer of exactly its length, so the sanitizer build catches any read
  * past the end.  Every error must name a header (and, for length and
  * version errors, the field).
@@ -25,11 +26,14 @@ static int parse_copy(const uint8_t *d, size_t n, enum ibw_link link,
     /* The view stays inside the input. */
     for (unsigned h = 0; h < IBW_HDR_COUNT; h++)
         if (ibw_pkt_has(p, (enum ibw_hdr)h)) {
-            /* A header in `present` has at least its fixed size readable,
-             * even the one an error concerns; IPv4 options too when OK. */
+            /* A header in `present` is wholly readable, even the one an
+             * error concerns; IPv4 with its options once its version and
+             * IHL are sane. */
             size_t sz = ibw_hdr_size(h);
-            if (h == IBW_HDR_IPV4 && err == IBW_OK)
-                sz = ibw_ipv4_hdr_len(c + p->off[h]);
+            const uint8_t *ip = c + p->off[h];
+            if (h == IBW_HDR_IPV4 && ibw_ipv4_get_version(ip) == 4 &&
+                ibw_ipv4_hdr_len(ip) > sz)
+                sz = ibw_ipv4_hdr_len(ip);
             TU_CHECK(p->off[h] + sz <= n);
         }
     if (err == IBW_OK && ibw_pkt_has(p, IBW_HDR_BTH)) {
@@ -37,9 +41,32 @@ static int parse_copy(const uint8_t *d, size_t n, enum ibw_link link,
         TU_CHECK(p->icrc_off + 4 <= n);
         TU_CHECK((size_t)p->iba_end + p->trailer_len == n);
     }
+    if (ibw_pkt_has(p, IBW_HDR_BTH) || p->transport == IBW_TK_IB_RAW)
+        TU_CHECK((size_t)p->payload_off + p->payload_len <= n);
+    TU_CHECK(p->payload_len <= p->payload_wire_len || p->err != IBW_OK);
     TU_EQ(err, p->err);
     if (err != IBW_OK)
         TU_CHECK(p->err_hdr != NULL);
+    /* TRUNCATED is always a cut, and a cut never parses clean */
+    if (err == IBW_E_TRUNCATED)
+        TU_EQ(p->cut, 1);
+    if (p->cut) {
+        TU_CHECK(err != IBW_OK);
+        TU_CHECK(p->wire_len == 0 || p->wire_len > n);
+        TU_EQ(p->iba_end, n);
+        TU_EQ(p->trailer_len, 0);
+        TU_CHECK(p->icrc_status != IBW_CRC_GOOD &&
+                 p->icrc_status != IBW_CRC_BAD);
+        TU_CHECK(p->vcrc_status != IBW_CRC_GOOD &&
+                 p->vcrc_status != IBW_CRC_BAD);
+        TU_CHECK(p->icrc_off == 0 || p->icrc_off + 4 <= n);
+        TU_CHECK(p->cut_hdr == IBW_HDR_COUNT ||
+                 !ibw_pkt_has(p, (enum ibw_hdr)p->cut_hdr));
+    } else {
+        TU_EQ(p->wire_len, p->iba_end);
+        if (err == IBW_OK)
+            TU_EQ(p->payload_wire_len, p->payload_len);
+    }
     free(c);
     return err;
 }
@@ -81,6 +108,57 @@ static size_t build(unsigned tk, uint8_t op, size_t payload_len, unsigned nvlan,
     return n;
 }
 
+/* The view of the first `cut` bytes of a whole frame: each header of the
+ * whole view that fits is there at the same offset, the first that does not
+ * is cut_hdr and nothing after it is there; the wire lengths are the whole
+ * frame's once its length field is captured. */
+static void check_cut_view(const struct ibw_pkt *w, const struct ibw_pkt *p,
+                           size_t cut)
+{
+    TU_EQ(p->cut, 1);
+    unsigned first_out = IBW_HDR_COUNT; /* in wire order: by offset */
+    size_t first_off = SIZE_MAX;
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        if (!ibw_pkt_has(w, (enum ibw_hdr)h))
+            continue;
+        size_t end = w->off[h] + ibw_hdr_size(h);
+        if (end > cut && w->off[h] < first_off) {
+            first_off = w->off[h];
+            first_out = h;
+        }
+    }
+    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
+        int want = ibw_pkt_has(w, (enum ibw_hdr)h) && w->off[h] < first_off;
+        TU_EQ(ibw_pkt_has(p, (enum ibw_hdr)h), want);
+        if (want)
+            TU_EQ(p->off[h], w->off[h]);
+    }
+    TU_EQ(p->cut_hdr, first_out);
+    if (first_out < IBW_HDR_COUNT) /* where the cut header starts */
+        TU_EQ(p->off[first_out], w->off[first_out]);
+    /* the length field is readable once the header holding it is there */
+    int len_known = ibw_pkt_has(p, IBW_HDR_IPV4) ||
+                    ibw_pkt_has(p, IBW_HDR_IPV6) ||
+                    ibw_pkt_has(p, IBW_HDR_LRH) ||
+                    (ibw_pkt_has(p, IBW_HDR_GRH) && w->link != IBW_LINK_IB);
+    TU_EQ(p->wire_len, len_known ? w->iba_end : 0);
+    if (ibw_pkt_has(p, IBW_HDR_BTH)) {
+        TU_EQ(p->opcode, w->opcode);
+        TU_EQ(p->pad, w->pad);
+        TU_EQ(p->payload_wire_len, w->payload_len);
+        TU_EQ(p->icrc_status, IBW_CRC_UNCHECKED);
+    }
+    if (first_out == IBW_HDR_COUNT) {
+        TU_EQ(p->payload_off, w->payload_off);
+        size_t got = cut - w->payload_off;
+        TU_EQ(p->payload_len, got < w->payload_len ? got : w->payload_len);
+    } else {
+        TU_EQ(p->payload_len, 0);
+    }
+    if (w->link == IBW_LINK_IB)
+        TU_EQ(p->vcrc_status, IBW_CRC_UNCHECKED);
+}
+
 static void test_truncations(void)
 {
     static const struct {
@@ -107,8 +185,10 @@ static void test_truncations(void)
         struct ibw_pkt p;
         TU_EQ(parse_copy(f, n, link, &p), IBW_OK);
         TU_EQ(p.icrc_status, IBW_CRC_GOOD);
+        struct ibw_pkt whole = p;
         /* Every shorter length ends before something a header or a length
-         * field promised: IBW_E_TRUNCATED, always. */
+         * field promised: IBW_E_TRUNCATED, always, and the view of the cut
+         * frame is the whole frame's view restricted to what fits. */
         for (size_t cut = 0; cut < n; cut++) {
             int err = parse_copy(f, cut, link, &p);
             TU_EQ(err, IBW_E_TRUNCATED);
@@ -116,6 +196,7 @@ static void test_truncations(void)
                 fprintf(stderr, "  frame %zu cut %zu: %s %s.%s\n", i, cut,
                         ibw_strerror(err), p.err_hdr ? p.err_hdr : "-",
                         p.err_field ? p.err_field : "-");
+            check_cut_view(&whole, &p, cut);
         }
     }
     /* what a cut names, on the QinQ RoCEv2 frame */
@@ -127,6 +208,8 @@ static void test_truncations(void)
     EXPECT(f, 30, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv4", NULL);
     EXPECT(f, 50, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv4",
            "total_length");
+    EXPECT(f, 60, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv4",
+           "total_length"); /* in the BTH: the IP length still named */
     n = build(IBW_TK_IB_LOCAL, 0x04, 4, 0, f, sizeof f);
     EXPECT(f, 7, IBW_LINK_IB, IBW_E_TRUNCATED, "lrh", NULL);
     EXPECT(f, n - 1, IBW_LINK_IB, IBW_E_TRUNCATED, "lrh", "pktlen");
@@ -140,8 +223,13 @@ static void test_lying_lengths(void)
     size_t n = build(IBW_TK_ROCE_V2_IP4, 0x04, 8, 0, f, sizeof f);
     TU_EQ(n, 66);
     memcpy(m, f, n);
-    ibw_ipv4_set_total_length(m + 14, 53); /* one more than there is */
+    /* one more than there is: the frame is cut, but the UDP length (whole)
+     * disagrees with the IP length, and that comes first */
+    ibw_ipv4_set_total_length(m + 14, 53);
+    EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "udp", "length");
+    ibw_udp_set_length(m + 34, 33); /* agreeing: just cut */
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv4", "total_length");
+    memcpy(m, f, n);
     ibw_ipv4_set_total_length(m + 14, 19); /* less than the header */
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "ipv4", "total_length");
     ibw_ipv4_set_total_length(m + 14, 24); /* no room for UDP */
@@ -157,7 +245,11 @@ static void test_lying_lengths(void)
     memcpy(m, f, n);
     ibw_ipv4_set_ihl(m + 14, 4);
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "ipv4", "ihl");
-    ibw_ipv4_set_ihl(m + 14, 15); /* 60-byte header: 14 + 60 > 66 */
+    /* 60-byte header: 14 + 60 > 66, but the total length (52) says the IP
+     * packet ends inside it: not cut, inconsistent */
+    ibw_ipv4_set_ihl(m + 14, 15);
+    EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "ipv4", "total_length");
+    ibw_ipv4_set_total_length(m + 14, 100); /* cut inside the options */
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv4", "ihl");
     memcpy(m, f, n);
     ibw_ipv4_set_version(m + 14, 5);
@@ -170,6 +262,8 @@ static void test_lying_lengths(void)
     n = build(IBW_TK_ROCE_V2_IP6, 0x04, 8, 0, f, sizeof f);
     memcpy(m, f, n);
     ibw_ipv6_set_paylen(m + 14, (uint16_t)(ibw_ipv6_get_paylen(f + 14) + 1));
+    EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "udp", "length");
+    ibw_udp_set_length(m + 54, (uint16_t)(ibw_udp_get_length(f + 54) + 1));
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "ipv6", "paylen");
     ibw_ipv6_set_paylen(m + 14, 4);
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "ipv6", "paylen");
@@ -183,6 +277,14 @@ static void test_lying_lengths(void)
     n = build(IBW_TK_ROCE_V1, 0x11, 0, 0, f, sizeof f);
     TU_EQ(n, 74);
     memcpy(m, f, n);
+    /* one more byte than there is: an ACK would carry a payload byte */
+    ibw_grh_set_paylen(m + 14, 21);
+    EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "payload", "length");
+    ibw_grh_set_paylen(m + 14, 24); /* same, and the PadCnt 0 ... */
+    ibw_bth_set_padcnt(m + 54, 3); /* ... now 3: 1 stray byte remains */
+    EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_LENGTH, "payload", "length");
+    memcpy(m, f, n);
+    m[54] = 0x10; /* RDMA READ RESPONSE ONLY: AETH + payload, and cut */
     ibw_grh_set_paylen(m + 14, 21);
     EXPECT(m, n, IBW_LINK_ETHERNET, IBW_E_TRUNCATED, "grh", "paylen");
     ibw_grh_set_paylen(m + 14, 16); /* BTH + ICRC: no room for the AETH */
@@ -203,6 +305,8 @@ static void test_lying_lengths(void)
     EXPECT(m, n, IBW_LINK_IB, IBW_E_LENGTH, "grh", "paylen");
     memcpy(m, f, n);
     ibw_lrh_set_pktlen(m, (uint16_t)(ibw_lrh_get_pktlen(f) + 1));
+    EXPECT(m, n, IBW_LINK_IB, IBW_E_LENGTH, "grh", "paylen");
+    ibw_grh_set_paylen(m + 8, (uint16_t)(ibw_grh_get_paylen(f + 8) + 4));
     EXPECT(m, n, IBW_LINK_IB, IBW_E_TRUNCATED, "lrh", "pktlen");
     ibw_lrh_set_pktlen(m, 1);
     EXPECT(m, n, IBW_LINK_IB, IBW_E_LENGTH, "lrh", "pktlen");

@@ -52,6 +52,7 @@ void chk_free(struct chk *c)
     if (!c)
         return;
     chk_flows_free(c);
+    free(c->crc_held);
     for (unsigned i = 0; i < c->ncutlen; i++)
         for (unsigned k = 0; k < CHK_CUT_PATTERN; k++)
             free(c->cutlen[i].msgs[k]);

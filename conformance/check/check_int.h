@@ -209,8 +209,8 @@ struct chk {
     unsigned ncutlen;
     /* CRCs: does the capture keep the ones the wire carried? */
     uint64_t crc_good, crc_bad;
-    struct chk_crc_held crc_held[CHK_CRC_PATTERN * 4];
-    unsigned ncrc_held;
+    struct chk_crc_held *crc_held;
+    unsigned ncrc_held, capcrc_held;
     int finished;
     char msg[512];
 };

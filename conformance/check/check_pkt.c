@@ -483,7 +483,15 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         /* no frame has shown the capture keeps wire CRCs yet: hold the
          * finding, judge the rest of the frame */
         c->crc_bad++;
-        if (c->ncrc_held == CHK_CRC_PATTERN * 4)
+        if (c->ncrc_held == c->capcrc_held && c->capcrc_held < 65536) {
+            unsigned n = c->capcrc_held ? c->capcrc_held * 2 : 16;
+            struct chk_crc_held *nh = realloc(c->crc_held, n * sizeof *nh);
+            if (nh) {
+                c->crc_held = nh;
+                c->capcrc_held = n;
+            }
+        }
+        if (c->ncrc_held == c->capcrc_held)
             crc_report(c, p); /* no room to hold it: say it now */
         else {
             struct chk_crc_held *h = &c->crc_held[c->ncrc_held++];

@@ -72,6 +72,8 @@ def check_cmd(path):
 def judge(path):
     """(exit code, the file's json object) of `ibwire check` on path."""
     p = subprocess.run(check_cmd(path), capture_output=True, text=True)
+    check("Sanitizer" not in p.stderr and "runtime error" not in p.stderr,
+          "sanitizer report on %s: %s" % (" ".join(check_cmd(path)), p.stderr[:500]))
     try:
         doc = json.loads(p.stdout)
         return p.returncode, doc["files"][0]

@@ -135,6 +135,17 @@ struct cap_writer *cap_writer_open_stream(FILE *f, enum cap_file_format format,
 int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
               size_t len, const char *comment);
 
+/* Append a frame that the capture cut: the first len bytes of an IBA frame
+ * whose length was origlen (origlen >= len), as a capture with a snap length
+ * records it: the record holds len bytes and says origlen (plus the link
+ * type's wrapper, which is never cut); ERF's wlen says origlen.  An
+ * origlen of len is a frame the capture did not cut, or one whose cut the
+ * capture tool did not record (only the packet's own length fields then
+ * say it is short).  Fails like cap_write, and when origlen < len or
+ * origlen does not fit the record's length field. */
+int cap_write_cut(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
+                  size_t len, size_t origlen, const char *comment);
+
 /* Flush, close and free.  0 on success, -1 if anything failed to write. */
 int cap_writer_close(struct cap_writer *w);
 

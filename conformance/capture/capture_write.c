@@ -175,7 +175,10 @@ static size_t wrapper_len(const struct cap_writer *w)
     }
 }
 
-static void write_wrapper(struct cap_writer *w, uint64_t ts_ns, size_t len)
+/* len: the IBA bytes in the record; wlen: the IBA frame's length on the
+ * wire (more than len when the capture cut it). */
+static void write_wrapper(struct cap_writer *w, uint64_t ts_ns, size_t len,
+                          size_t wlen)
 {
     if (w->linktype == CAP_LINKTYPE_EXPORTED_PDU) {
         put(w, exp_pdu_prefix, sizeof exp_pdu_prefix);
@@ -190,7 +193,7 @@ static void write_wrapper(struct cap_writer *w, uint64_t ts_ns, size_t len)
         b[1] = ERF_FLAG_VARLEN;
         ibw_store_be16(b + 2, (uint16_t)(CAP_ERF_HEADER_LEN + len)); /* rlen */
         ibw_store_be16(b + 4, 0);                                    /* lctr */
-        ibw_store_be16(b + 6, (uint16_t)len);                        /* wlen */
+        ibw_store_be16(b + 6, (uint16_t)wlen);                       /* wlen */
         put(w, b, 8);
     }
 }
@@ -198,9 +201,19 @@ static void write_wrapper(struct cap_writer *w, uint64_t ts_ns, size_t len)
 int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
               size_t len, const char *comment)
 {
+    return cap_write_cut(w, ts_ns, frame, len, len, comment);
+}
+
+int cap_write_cut(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
+                  size_t len, size_t origlen, const char *comment)
+{
     size_t rec = wrapper_len(w) + len;
-    if (w->linktype == CAP_LINKTYPE_ERF && rec > 0xFFFF)
-        return -1; /* rlen is 16 bits */
+    /* the record's original length: the wrapper is never cut */
+    size_t orig = wrapper_len(w) + origlen;
+    if (origlen < len || (uint64_t)orig > UINT32_MAX)
+        return -1;
+    if (w->linktype == CAP_LINKTYPE_ERF && (rec > 0xFFFF || origlen > 0xFFFF))
+        return -1; /* rlen and wlen are 16 bits */
     if (rec > CAP_SNAPLEN)
         return -1;
     /* Classic pcap and ERF keep seconds in 32 unsigned bits (to 2106):
@@ -212,8 +225,8 @@ int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
         put_le32(w, (uint32_t)(ts_ns / 1000000000u));
         put_le32(w, (uint32_t)(ts_ns % 1000000000u));
         put_le32(w, (uint32_t)rec);
-        put_le32(w, (uint32_t)rec);
-        write_wrapper(w, ts_ns, len);
+        put_le32(w, (uint32_t)orig);
+        write_wrapper(w, ts_ns, len, origlen);
         put(w, frame, len);
         return w->failed ? -1 : 0;
     }
@@ -228,8 +241,8 @@ int cap_write(struct cap_writer *w, uint64_t ts_ns, const uint8_t *frame,
     put_le32(w, (uint32_t)(ts_ns >> 32));
     put_le32(w, (uint32_t)ts_ns);
     put_le32(w, (uint32_t)rec);
-    put_le32(w, (uint32_t)rec);
-    write_wrapper(w, ts_ns, len);
+    put_le32(w, (uint32_t)orig);
+    write_wrapper(w, ts_ns, len, origlen);
     put(w, frame, len);
     put_zeros(w, pad4(rec));
     if (clen) {

@@ -42,6 +42,10 @@ extern const struct gen_family gen_violation_family;
 /* Traffic of the reference engine and the CM simulation (gen_engine.c). */
 extern const struct gen_family gen_engine_family;
 
+/* The reference engine's traffic seen from imperfect capture points
+ * (gen_vantage.c). */
+extern const struct gen_family gen_vantage_family;
+
 /* Build spec s and write it; records a failure in o->err. */
 void gen_put(struct gen_out *o, const struct ibw_build_spec *s);
 

@@ -8,7 +8,9 @@
  * capture: the checker sees a PSN gap), responses when B sends them (a
  * response lost on the way back is in the capture).  That is what
  * `ibwire check --replay` needs: the capture shows exactly what the
- * responder received and what it answered.
+ * responder received and what it answered.  gen_vantage.c moves the
+ * capture point to the requester's port (at_requester) or hands the frames
+ * to a tap that distorts them as real capture points do (gen_engine.h).
  *
  * Losses are deterministic (the n-th request or response packet), the
  * world seed is fixed, and timestamps are GEN_START_NS + virtual time, so
@@ -21,35 +23,21 @@
 #include "cm_sim.h"
 #include "eng.h"
 #include "gen.h"
+#include "gen_engine.h"
 
 #define GE_MEM (4u << 20)
 #define GE_LAT_NS 2000u
-#define GE_MAXDROP 4
-
-struct ge {
-    struct gen_out *o;
-    struct ibe_world *w;
-    struct ibe_engine *a, *b;
-    uint8_t framing;     /* the engines' */
-    int rocev1;          /* write IB-framed packets as RoCEv1 */
-    uint32_t qa, qb, cqa, cqb;
-    uint64_t abuf, bbuf, batom, brecv;
-    uint32_t alkey, blkey, brkey, binv_rkey;
-    uint32_t pmtu;
-    uint64_t nreq, nresp;                 /* packets sent so far */
-    uint64_t drop_req[GE_MAXDROP], drop_resp[GE_MAXDROP]; /* 1-based */
-    uint32_t recvs_posted;
-};
 
 struct ge_pkt {
     struct ge *g;
     int to_b;
+    int lost;    /* lost after the capture point: recorded, not delivered */
     size_t len;
     uint8_t bytes[];
 };
 
 /* Write one wire packet; IB-framed ones become RoCEv1 when asked. */
-static void ge_record(struct ge *g, const uint8_t *pkt, size_t len)
+static void ge_record(struct ge *g, const uint8_t *pkt, size_t len, int to_b)
 {
     uint64_t ts = GEN_START_NS + ibe_now(g->w);
     if (g->rocev1) {
@@ -91,7 +79,9 @@ static void ge_record(struct ge *g, const uint8_t *pkt, size_t len)
         pkt = buf;
         len = n;
     }
-    if (cap_write(g->o->w, ts, pkt, len, NULL))
+    if (g->tap)
+        g->tap(g, ts, to_b, pkt, len);
+    else if (cap_write(g->o->w, ts, pkt, len, NULL))
         g->o->err = 1;
     g->o->frames++;
 }
@@ -109,37 +99,46 @@ static void ge_deliver(void *ctx, uint64_t arg)
     (void)arg;
     struct ge_pkt *p = ctx;
     struct ge *g = p->g;
-    if (p->to_b)
-        ge_record(g, p->bytes, p->len);
-    ibe_engine_receive(p->to_b ? g->b : g->a, p->bytes, p->len);
+    /* arriving at the capture point's side: at B requests, at A responses */
+    if (p->to_b != g->at_requester)
+        ge_record(g, p->bytes, p->len, p->to_b);
+    if (!p->lost)
+        ibe_engine_receive(p->to_b ? g->b : g->a, p->bytes, p->len);
     free(p);
 }
 
-/* The link: fixed latency, the chosen packets lost. */
+/* The link: fixed latency, the chosen packets lost.  A packet leaving the
+ * capture point's side is recorded as it is sent; a response lost at the
+ * requester's port is recorded on arrival, then lost (a NIC that drops it
+ * after the mirror). */
 static void ge_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
                   size_t len)
 {
     struct ge *g = ctx;
     int to_b = from == g->a;
+    int lost = 0;
+    if (to_b == g->at_requester)
+        ge_record(g, pkt, len, to_b);
     if (to_b) {
         if (in_list(g->drop_req, ++g->nreq))
             return;
-    } else {
-        ge_record(g, pkt, len);
-        if (in_list(g->drop_resp, ++g->nresp))
+    } else if (in_list(g->drop_resp, ++g->nresp)) {
+        if (!g->at_requester)
             return;
+        lost = 1;
     }
     struct ge_pkt *p = malloc(sizeof *p + len);
     if (!p)
         abort();
     p->g = g;
     p->to_b = to_b;
+    p->lost = lost;
     p->len = len;
     memcpy(p->bytes, pkt, len);
     eng_at(g->w, GE_LAT_NS, ge_deliver, p, 0);
 }
 
-static void ge_post_recv(struct ge *g)
+void ge_post_recv(struct ge *g)
 {
     struct ibe_recv_wr r;
     memset(&r, 0, sizeof r);
@@ -152,9 +151,32 @@ static void ge_post_recv(struct ge *g)
     ibe_post_recv(g->b, g->qb, &r);
 }
 
-/* Two engines, one QP each, connected; recvs receive WQEs posted at B. */
-static void ge_setup(struct ge *g, struct gen_out *o, uint8_t type,
-                     uint8_t framing, uint32_t recvs)
+/* Connect QP qa at A with qb at B: A sends from psn_a, B from psn_b. */
+static void ge_connect(struct ge *g, uint32_t qa, uint32_t qb, uint32_t psn_a,
+                       uint32_t psn_b)
+{
+    struct ibe_qp_conn ca = {qb, psn_a, psn_b, g->pmtu, 7, 7, 8, 1, 16};
+    ibe_qp_connect(g->a, qa, &ca);
+    struct ibe_qp_conn cb = {qa, psn_b, psn_a, g->pmtu, 7, 7, 8, 1, 16};
+    ibe_qp_connect(g->b, qb, &cb);
+}
+
+static uint32_t ge_qp(struct ibe_engine *e, uint32_t cq, uint8_t type)
+{
+    struct ibe_qp_attr a = {type, 1, cq, cq, 64, 64, 0x11111111u, 0xFFFF};
+    return ibe_qp_create(e, &a);
+}
+
+void ge_qp_pair(struct ge *g, uint8_t type, uint32_t psn_a, uint32_t psn_b,
+                uint32_t *qa, uint32_t *qb)
+{
+    *qa = ge_qp(g->a, g->cqa, type);
+    *qb = ge_qp(g->b, g->cqb, type);
+    ge_connect(g, *qa, *qb, psn_a, psn_b);
+}
+
+void ge_setup(struct ge *g, struct gen_out *o, uint8_t type, uint8_t framing,
+              uint32_t recvs)
 {
     memset(g, 0, sizeof *g);
     g->o = o;
@@ -171,10 +193,10 @@ static void ge_setup(struct ge *g, struct gen_out *o, uint8_t type,
     ibe_engine_set_tx(g->b, ge_tx, g);
     g->cqa = ibe_cq_create(g->a, 256);
     g->cqb = ibe_cq_create(g->b, 256);
-    struct ibe_qp_attr qa = {type, 1, g->cqa, g->cqa, 64, 64, 0x11111111u, 0xFFFF};
-    struct ibe_qp_attr qb = {type, 1, g->cqb, g->cqb, 64, 64, 0x11111111u, 0xFFFF};
-    g->qa = ibe_qp_create(g->a, &qa);
-    g->qb = ibe_qp_create(g->b, &qb);
+    /* QPs created before the memory, as they always were: the engine's
+     * allocations, hence the bytes of every engine-* capture, stay put */
+    g->qa = ge_qp(g->a, g->cqa, type);
+    g->qb = ge_qp(g->b, g->cqb, type);
     g->abuf = ibe_mem_alloc(g->a, 65536, 4096);
     g->bbuf = ibe_mem_alloc(g->b, 65536, 4096);
     g->brecv = ibe_mem_alloc(g->b, 65536, 4096);
@@ -192,15 +214,12 @@ static void ge_setup(struct ge *g, struct gen_out *o, uint8_t type,
     m = ibe_mem_ptr(g->b, g->bbuf, 65536);
     for (uint32_t i = 0; i < 65536; i++)
         m[i] = (uint8_t)(i * 13 + 5);
-    struct ibe_qp_conn c = {g->qb, 0x00F000, 0x00A000, g->pmtu, 7, 7, 8, 1, 16};
-    ibe_qp_connect(g->a, g->qa, &c);
-    struct ibe_qp_conn cb2 = {g->qa, 0x00A000, 0x00F000, g->pmtu, 7, 7, 8, 1, 16};
-    ibe_qp_connect(g->b, g->qb, &cb2);
+    ge_connect(g, g->qa, g->qb, 0x00F000, 0x00A000);
     for (uint32_t i = 0; i < recvs; i++)
         ge_post_recv(g);
 }
 
-static void ge_done(struct ge *g)
+void ge_done(struct ge *g)
 {
     ibe_world_run(g->w, 1000000);
     ibe_engine_destroy(g->a);
@@ -209,7 +228,7 @@ static void ge_done(struct ge *g)
 }
 
 /* Post one WR from A and run the world until it has settled. */
-static void ge_op(struct ge *g, uint8_t op, uint32_t len, uint32_t off)
+void ge_op(struct ge *g, uint8_t op, uint32_t len, uint32_t off)
 {
     struct ibe_send_wr wr;
     memset(&wr, 0, sizeof wr);
@@ -235,7 +254,7 @@ static void ge_op(struct ge *g, uint8_t op, uint32_t len, uint32_t off)
         g->o->err = 1;
 }
 
-static void ge_settle(struct ge *g)
+void ge_settle(struct ge *g)
 {
     ibe_world_run(g->w, 1000000);
     struct ibe_wc wc[16];
@@ -274,12 +293,8 @@ static void ge_send_inv(struct ge *g, uint32_t len)
     ge_settle(g);
 }
 
-/* Every RC operation, single- and multi-packet. */
-static void rc_ops(struct gen_out *o, uint8_t framing, int rocev1)
+void ge_rc_ops(struct ge *g)
 {
-    struct ge g;
-    ge_setup(&g, o, IBE_RC, framing, 16);
-    g.rocev1 = rocev1;
     static const struct { uint8_t op; uint32_t len; } ops[] = {
         {IBE_WR_SEND, 200}, {IBE_WR_SEND, 3000}, {IBE_WR_SEND_IMM, 64},
         {IBE_WR_SEND_IMM, 2500}, {IBE_WR_RDMA_WRITE, 512},
@@ -288,12 +303,21 @@ static void rc_ops(struct gen_out *o, uint8_t framing, int rocev1)
         {IBE_WR_RDMA_READ, 3500}, {IBE_WR_ATOMIC_CS, 8}, {IBE_WR_ATOMIC_FA, 8},
         {IBE_WR_ATOMIC_CS, 8}, {IBE_WR_SEND, 0}};
     for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        ge_op(&g, ops[i].op, ops[i].len,
+        ge_op(g, ops[i].op, ops[i].len,
               ops[i].op == IBE_WR_ATOMIC_CS || ops[i].op == IBE_WR_ATOMIC_FA
                   ? 0 : i * 64);
-        ge_settle(&g);
+        ge_settle(g);
     }
-    ge_send_inv(&g, 48);
+    ge_send_inv(g, 48);
+}
+
+/* Every RC operation, single- and multi-packet. */
+static void rc_ops(struct gen_out *o, uint8_t framing, int rocev1)
+{
+    struct ge g;
+    ge_setup(&g, o, IBE_RC, framing, 16);
+    g.rocev1 = rocev1;
+    ge_rc_ops(&g);
     ge_done(&g);
 }
 

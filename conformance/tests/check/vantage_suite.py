@@ -1,0 +1,439 @@
+#!/usr/bin/env python3
+"""`ibwire check` judges the devices, not the capture point.
+
+  vantage_suite.py MODE IBWIRE PCAPS_DIR SHARED_CAPTURES WORK [--replay]
+
+A capture point distorts what it records (../shared/reference/
+capture-points.md): it cuts frames, records one direction late, drops
+bursts, and sees packets that are lost after it.  None of that is the
+devices' fault, so none of it may change the checker's verdict on them.
+Each mode distorts captures whose verdict is known (the bundled pcaps/ with
+their .expect, the real captures of ../shared/captures, fresh `ibwire sim`
+runs) with capedit.py, which is independent of ibwire, and holds the
+checker's verdict on the distorted file against the verdict on the
+original:
+
+  cut   every capture cut to 96, 128 and 256 bytes, once with the original
+        length kept (caplen < len) and once with it rewritten to the cut
+        (caplen = len): the same flows with the same counts (requests,
+        responses, messages, retransmissions, naks), and no error rule the
+        uncut capture did not have.  A capture whose packet-level finding
+        (PKT-*, CM-*) sits on a frame the cut shortens may lose it, and the
+        frame then joins its flow, so its counts are not compared.
+  skew  every capture with one endpoint's frames recorded 1, 10, 100 and
+        500 us late (each of the first two endpoints in turn), re-sorted by
+        time: the same exit code and the same multiset of error rules.
+  loss  requests of correct RC traffic (engine-*, crafted-*, the sample)
+        removed from the file where the responder acknowledges them later
+        with no NAK in between and they are never resent: a CAP-LOSS note,
+        no error, and no FLOW-PSN-GAP or FLOW-ACK-UNSENT beyond the
+        original's (the gap is explained).  And any one request removed
+        from bad-flow-gbn / bad-flow-nak-psn still gives FLOW-GBN /
+        FLOW-NAK-PSN.
+  sim   `ibwire sim` (rc, uc, ud; RoCEv2 and --ib) with drop, dup, reorder
+        and corrupt probabilities up to 0.10 chosen per seed, 100 seeds
+        each, captured with -w: no error finding but PKT-ICRC / PKT-VCRC.
+        The simulated engines are checked by sim itself (exit 0: every
+        message delivered exactly once, in order, verified).
+
+--replay adds --replay to every check command line (REPLAY-* errors then
+count as errors like any other).  Every failure prints what to run to see it
+again.  Exit 0 pass, 1 fail, 77 nothing to test.
+"""
+import collections
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import capedit  # noqa: E402
+
+SKIP = 77
+fails = 0
+REPLAY = False
+IBWIRE = None
+
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print("FAIL:", what)
+    return cond
+
+
+def check_cmd(path):
+    return [IBWIRE, "check", "--format", "json"] + (["--replay"] if REPLAY else []) + [path]
+
+
+def judge(path):
+    """(exit code, the file's json object) of `ibwire check` on path."""
+    p = subprocess.run(check_cmd(path), capture_output=True, text=True)
+    check("Sanitizer" not in p.stderr and "runtime error" not in p.stderr,
+          "sanitizer report on %s: %s" % (" ".join(check_cmd(path)), p.stderr[:500]))
+    try:
+        doc = json.loads(p.stdout)
+        return p.returncode, doc["files"][0]
+    except (ValueError, KeyError, IndexError):
+        return p.returncode, {"findings": [], "flows": [], "frames": 0,
+                              "unreadable": p.stdout[:300] + p.stderr[:300]}
+
+
+def errors(res):
+    return [f for f in res["findings"] if f["severity"] == "error"]
+
+
+def error_rules(res):
+    return collections.Counter(f["rule"] for f in errors(res))
+
+
+def rules(res):
+    return collections.Counter(f["rule"] for f in res["findings"])
+
+
+def show(res, only_errors=True):
+    fs = errors(res) if only_errors else res["findings"]
+    return "; ".join("frame %d %s: %s" % (f["frame"], f["rule"], f["message"])
+                     for f in fs[:8]) + (" ..." if len(fs) > 8 else "")
+
+
+FLOW_COUNTS = ("requests", "responses", "messages", "retransmissions", "naks")
+
+
+def flow_table(res):
+    """Flows by (requester, requester_qpn, responder, responder_qpn) with
+    their counts; a key seen twice keeps a list, so a split flow shows."""
+    t = collections.defaultdict(list)
+    for fl in res["flows"]:
+        key = (fl.get("requester"), fl.get("requester_qpn"),
+               fl.get("responder"), fl.get("responder_qpn"))
+        t[key].append(tuple(fl.get(c) for c in FLOW_COUNTS))
+    return {k: sorted(v, key=str) for k, v in t.items()}
+
+
+def captures(pcaps, shared):
+    out = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
+           if n.endswith(".pcap")]
+    if os.path.isdir(shared):
+        out += [os.path.join(shared, n) for n in sorted(os.listdir(shared))
+                if n.endswith(".pcap")]
+    else:
+        print("no", shared, "- its captures skipped")
+    return out
+
+
+class Tally:
+    """What a mode found, by rule, for the summary line."""
+
+    def __init__(self):
+        self.rules = collections.Counter()
+        self.cases = 0
+        self.failed = 0
+
+    def add(self, bad_rules):
+        self.cases += 1
+        if bad_rules:
+            self.failed += 1
+            self.rules.update(bad_rules)
+
+    def report(self, mode):
+        print("%s%s: %d cases, %d failed; rules in failures: %s" %
+              (mode, " --replay" if REPLAY else "", self.cases, self.failed,
+               dict(sorted(self.rules.items())) or "none"))
+
+
+# ---------------------------------------------------------------------------
+
+# Packet-level rules: they may be about bytes that a cut removes.
+def packet_rule(rule):
+    return rule.startswith(("PKT-", "CM-"))
+
+
+def mode_cut(pcaps, shared, work):
+    tally = Tally()
+    for path in captures(pcaps, shared):
+        name = os.path.basename(path)
+        cap = capedit.read(path)
+        rc0, base = judge(path)
+        base_errs = set(error_rules(base))
+        base_flows = flow_table(base)
+        for n in (96, 128, 256):
+            # frames the cut shortens that carry a packet-level finding
+            wl = [len(fr.data) - capedit.wrapper_len(cap.linktype, fr.data)
+                  for fr in cap.frames]
+            touched = [f for f in base["findings"] if packet_rule(f["rule"])
+                       and 0 < f["frame"] <= len(wl) and wl[f["frame"] - 1] > n]
+            for keep in (True, False):
+                how = "keep" if keep else "rewrite"
+                out = os.path.join(work, "%s.cut%d%s.pcap" % (name[:-5], n, how))
+                capedit.write(capedit.cut(cap, n, keep), out)
+                rc, res = judge(out)
+                again = "capedit.py cut %d %s %s X.pcap; %s" % (
+                    n, how, path, " ".join(check_cmd("X.pcap")))
+                new = {r: c for r, c in error_rules(res).items() if r not in base_errs}
+                bad = set(new)
+                check(not new, "%s cut to %d (%s len): new errors %s [%s] (%s)"
+                      % (name, n, how, dict(new), show(res), again))
+                if not touched:
+                    got = flow_table(res)
+                    if not check(got == base_flows,
+                                 "%s cut to %d (%s len): flows differ\n  uncut %s\n  cut   %s (%s)"
+                                 % (name, n, how, base_flows, got, again)):
+                        bad.add("(flow counts)")
+                tally.add(bad)
+                os.remove(out)
+    tally.report("cut")
+
+
+def mode_skew(pcaps, shared, work):
+    tally = Tally()
+    for path in captures(pcaps, shared):
+        name = os.path.basename(path)
+        cap = capedit.read(path)
+        rc0, base = judge(path)
+        want = error_rules(base)
+        for src in capedit.sources(cap)[:2]:
+            for us in (1, 10, 100, 500):
+                out = os.path.join(work, "%s.skew.pcap" % name[:-5])
+                capedit.write(capedit.delay(cap, src, us), out)
+                rc, res = judge(out)
+                got = error_rules(res)
+                again = "capedit.py delay %s %d %s X.pcap; %s" % (
+                    capedit.ntoa(*src), us, path, " ".join(check_cmd("X.pcap")))
+                ok = check(rc == rc0 and got == want,
+                           "%s, %s %d us late: exit %d (was %d), errors %s (were %s) [%s] (%s)"
+                           % (name, capedit.ntoa(*src), us, rc, rc0, dict(got),
+                              dict(want), show(res), again))
+                tally.add(set() if ok else set((got - want) | (want - got)) or {"(exit)"})
+                os.remove(out)
+    tally.report("skew")
+
+
+# ---------------------------------------------------------------------------
+# loss
+
+def psn_le(a, b):
+    """a <= b in 24-bit serial arithmetic."""
+    return ((b - a) & 0xFFFFFF) < 0x800000
+
+
+SEND_WRITE = set(range(0x00, 0x0C)) | {0x16, 0x17}  # RC SEND*, WRITE*, SEND INV
+
+
+def loss_candidates(cap):
+    """Indices (0-based) of RC SEND/WRITE request frames that may be
+    removed as capture loss: the flow's first request is not one of them,
+    a later request of the same flow is in the file, the PSN is never seen
+    again (no resend), and a later ACK from the responder covers it with no
+    NAK between.  Flows are (src, dst, dest QP); a pair of endpoints with
+    more than one requester QP in a direction is left alone (which ACK
+    answers which QP is then the checker's question, not this test's)."""
+    v = [capedit.rdma(cap, i) for i in range(len(cap.frames))]
+    qps = collections.defaultdict(set)
+    for x in v:
+        if x and x["opcode"] >> 5 == 0 and x["syndrome"] is None:
+            qps[(x["src"], x["dst"])].add(x["destqp"])
+    out = []
+    first = {}
+    for i, x in enumerate(v):
+        if not x or x["opcode"] >> 5 != 0 or x["syndrome"] is not None:
+            continue
+        k = (x["src"], x["dst"], x["destqp"])
+        first.setdefault(k, i)
+        if (x["opcode"] & 0x1F) not in SEND_WRITE or first[k] == i:
+            continue
+        if len(qps[(x["src"], x["dst"])]) != 1:
+            continue
+        later = [y for y in v[i + 1:] if y and y["opcode"] >> 5 == 0]
+        reqs = [y for y in later if y["syndrome"] is None and
+                (y["src"], y["dst"], y["destqp"]) == k]
+        if not reqs or any(y["psn"] == x["psn"] for y in reqs):
+            continue
+        covered = False
+        for y in later:
+            if y["syndrome"] is None or (y["src"], y["dst"]) != (x["dst"], x["src"]):
+                continue
+            if y["syndrome"] >> 5 != 0:   # RNR NAK or NAK before the ACK
+                break
+            if psn_le(x["psn"], y["psn"]):
+                covered = True
+                break
+        if covered:
+            out.append(i)
+    return out
+
+
+def loss_picks(cap):
+    """Deterministic removals: the first candidate, the longest run of
+    consecutive candidates of one flow with consecutive PSNs (up to 4), and
+    the last candidate."""
+    c = loss_candidates(cap)
+    if not c:
+        return []
+    picks = [[c[0]]]
+    best, run = [c[0]], [c[0]]
+    for a, b in zip(c, c[1:]):
+        va, vb = capedit.rdma(cap, a), capedit.rdma(cap, b)
+        if b == a + 1 and vb["psn"] == (va["psn"] + 1) & 0xFFFFFF and len(run) < 4:
+            run.append(b)
+        else:
+            run = [b]
+        if len(run) > len(best):
+            best = list(run)
+    if len(best) > 1:
+        picks.append(best)
+    if c[-1] != c[0]:
+        picks.append([c[-1]])
+    return picks
+
+
+LOSS_CAPTURES = ("engine-", "crafted-", "rocev2-rc-mixed")
+
+
+def mode_loss(pcaps, shared, work):
+    tally = Tally()
+    names = [n for n in sorted(os.listdir(pcaps))
+             if n.endswith(".pcap") and n.startswith(LOSS_CAPTURES)]
+    tried = 0
+    for name in names:
+        path = os.path.join(pcaps, name)
+        cap = capedit.read(path)
+        rc0, base = judge(path)
+        r0 = rules(base)
+        for pick in loss_picks(cap):
+            tried += 1
+            nums = [i + 1 for i in pick]
+            out = os.path.join(work, "%s.loss.pcap" % name[:-5])
+            capedit.write(capedit.remove(cap, nums), out)
+            rc, res = judge(out)
+            r = rules(res)
+            again = "capedit.py remove %s %s X.pcap; %s" % (
+                ",".join(map(str, nums)), path, " ".join(check_cmd("X.pcap")))
+            bad = set(error_rules(res))
+            check(not bad, "%s without frames %s: errors [%s] (%s)"
+                  % (name, nums, show(res), again))
+            if not check(r["CAP-LOSS"] >= 1, "%s without frames %s: no CAP-LOSS note; "
+                         "findings [%s] (%s)" % (name, nums, show(res, False), again)):
+                bad.add("(no CAP-LOSS)")
+            for w in ("FLOW-PSN-GAP", "FLOW-ACK-UNSENT"):
+                if not check(r[w] <= r0[w], "%s without frames %s: %s although the "
+                             "responder acknowledged them (%s)" % (name, nums, w, again)):
+                    bad.add(w)
+            lost = [fl.get("capture_loss") for fl in res["flows"]
+                    if fl.get("capture_loss") is not None]
+            if lost and isinstance(lost[0], int):
+                check(sum(lost) == len(nums), "%s without frames %s: capture_loss %s"
+                      % (name, nums, lost))
+            tally.add(bad)
+            os.remove(out)
+    check(tried >= 10, "loss: only %d removals found in %s" % (tried, names))
+
+    # A real NAK violation stays one whatever request the capture missed.
+    for name, rule in (("bad-flow-gbn.pcap", "FLOW-GBN"),
+                       ("bad-flow-nak-psn.pcap", "FLOW-NAK-PSN")):
+        path = os.path.join(pcaps, name)
+        cap = capedit.read(path)
+        _, base = judge(path)
+        at = [f["frame"] for f in base["findings"] if f["rule"] == rule]
+        reqs = [i + 1 for i in range(len(cap.frames))
+                if (capedit.rdma(cap, i) or {}).get("syndrome", 0) is None]
+        for num in reqs:
+            if num in at:
+                continue  # the violating request itself
+            out = os.path.join(work, "%s.loss.pcap" % name[:-5])
+            capedit.write(capedit.remove(cap, [num]), out)
+            rc, res = judge(out)
+            again = "capedit.py remove %d %s X.pcap; %s" % (
+                num, path, " ".join(check_cmd("X.pcap")))
+            ok = check(rules(res)[rule] >= 1 and rc == 1,
+                       "%s without frame %d: %s lost (exit %d) [%s] (%s)"
+                       % (name, num, rule, rc, show(res, False), again))
+            tally.add(set() if ok else {"(lost %s)" % rule})
+            os.remove(out)
+    tally.report("loss")
+
+
+# ---------------------------------------------------------------------------
+# sim
+
+SIM_CONFIGS = [(t, ib) for t in ("rc", "uc", "ud") for ib in (False, True)]
+SIM_SEEDS = 100
+CRC_RULES = {"PKT-ICRC", "PKT-VCRC"}
+
+
+def sim_options(transport, ib, seed):
+    """The options of one run, drawn from the seed: each distortion off
+    (a quarter of the time) or 0.01..0.10, the PMTU one of the five."""
+    r = random.Random("%s/%d/%d" % (transport, ib, seed))
+    opts = ["--seed", str(seed), "--transport", transport, "--messages", "12",
+            "--pmtu", str(r.choice((256, 512, 1024, 2048, 4096)))]
+    for o in ("--drop", "--dup", "--reorder", "--corrupt"):
+        p = 0.0 if r.random() < 0.25 else round(r.uniform(0.01, 0.10), 3)
+        opts += [o, str(p)]
+    if ib:
+        opts.append("--ib")
+    return opts
+
+
+def mode_sim(work):
+    tally = Tally()
+    t0 = time.time()
+    out = os.path.join(work, "sim.pcap")
+    for transport, ib in SIM_CONFIGS:
+        for seed in range(1, SIM_SEEDS + 1):
+            opts = sim_options(transport, ib, seed)
+            p = subprocess.run([IBWIRE, "sim"] + opts + ["-w", out],
+                               capture_output=True, text=True)
+            again = "ibwire sim %s -w X.pcap; %s" % (" ".join(opts),
+                                                       " ".join(check_cmd("X.pcap")))
+            if not check(p.returncode == 0, "sim failed its own invariants "
+                         "(exit %d): %s (%s)" % (p.returncode, p.stdout.strip()[-200:], again)):
+                tally.add({"(sim)"})
+                continue
+            rc, res = judge(out)
+            crc_frames = {f["frame"] for f in res["findings"] if f["rule"] in CRC_RULES}
+            bad = [f for f in errors(res) if f["rule"] not in CRC_RULES]
+            # said apart: errors on a frame that is itself corrupt, and the rest
+            on_corrupt = [f for f in bad if f["frame"] in crc_frames]
+            check(not bad and "unreadable" not in res,
+                  "sim %s: errors besides CRC [%s]%s%s (%s)" % (
+                      " ".join(opts), "; ".join("frame %d %s: %s" % (f["frame"], f["rule"], f["message"])
+                                                for f in bad[:6]),
+                      " (%d on frames with a bad CRC)" % len(on_corrupt) if on_corrupt else "",
+                      res.get("unreadable", ""), again))
+            tally.add({f["rule"] + ("(on corrupt frame)" if f in on_corrupt else "")
+                       for f in bad})
+    os.remove(out) if os.path.exists(out) else None
+    print("sim: %d runs in %.1f s" % (len(SIM_CONFIGS) * SIM_SEEDS, time.time() - t0))
+    tally.report("sim")
+
+
+def main(argv):
+    global REPLAY, IBWIRE
+    args = [a for a in argv[1:] if a != "--replay"]
+    REPLAY = "--replay" in argv[1:]
+    if len(args) != 5:
+        print(__doc__)
+        return 2
+    mode, IBWIRE, pcaps, shared, work = args
+    work = os.path.join(work, mode + ("-replay" if REPLAY else ""))
+    os.makedirs(work, exist_ok=True)
+    if mode == "cut":
+        mode_cut(pcaps, shared, work)
+    elif mode == "skew":
+        mode_skew(pcaps, shared, work)
+    elif mode == "loss":
+        mode_loss(pcaps, shared, work)
+    elif mode == "sim":
+        mode_sim(work)
+    else:
+        print("unknown mode", mode)
+        return 2
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -277,6 +277,8 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->st.frames++;
     if (!c->caplen)
         c->caplen = (uint32_t)len;
+    if (c->caplen > c->max_caplen)
+        c->max_caplen = c->caplen;
     ibw_parse(data, len, link, &p);
     int go = chk_packet(c, &p, truncated);
     c->caplen = 0;
@@ -287,6 +289,8 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (fr->caplen > c->max_caplen)
+        c->max_caplen = fr->caplen;
     if (!fr->iba) {
         c->frame = fr->number;
         c->st.frames++;

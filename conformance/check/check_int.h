@@ -17,7 +17,7 @@
 #define CHK_CUT_LENGTHS 8  /* unrecorded cut lengths tracked */
 #define CHK_CUT_PATTERN 4  /* frames ending at one length short of their
                               length fields that make it a snap length */
-#define CHK_CRC_PATTERN 4  /* whole frames, all with bad CRCs, that make the
+#define CHK_CRC_PATTERN 4  /* IBA frames, none with a good CRC, that make the
                               capture one without wire CRCs */
 
 /* A bad-CRC finding held until the capture shows it keeps wire CRCs. */
@@ -205,6 +205,7 @@ struct chk {
     /* frames cut by the capture */
     uint64_t cut_recorded, cut_first_frame;
     uint32_t snap_min, snap_max;
+    uint32_t max_caplen;    /* longest frame recorded */
     struct chk_cutlen cutlen[CHK_CUT_LENGTHS];
     unsigned ncutlen;
     /* CRCs: does the capture keep the ones the wire carried? */

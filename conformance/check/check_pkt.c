@@ -378,7 +378,9 @@ void chk_cut_finish(struct chk *c)
     uint32_t ulen = 0;
     for (unsigned i = 0; i < c->ncutlen; i++) {
         struct chk_cutlen *cl = &c->cutlen[i];
-        if (cl->count >= CHK_CUT_PATTERN) {
+        /* many frames ending there, or no frame of the capture longer:
+         * the capture tool's snap length */
+        if (cl->count >= CHK_CUT_PATTERN || cl->len >= c->max_caplen) {
             if (!unrec || cl->frames[0] < first)
                 first = cl->frames[0];
             if (cl->count > unrec)
@@ -453,7 +455,7 @@ static void crc_held_release(struct chk *c)
 
 void chk_crc_finish(struct chk *c)
 {
-    if (!c->crc_good && c->crc_bad >= CHK_CRC_PATTERN) {
+    if (!c->crc_good && c->crc_bad && c->st.iba >= CHK_CRC_PATTERN) {
         uint64_t saved = c->frame;
         c->frame = c->crc_held[0].frame;
         c->cur_flow = NULL;

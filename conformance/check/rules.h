@@ -24,7 +24,7 @@
       "once per capture, with the count and the snap length.  A capture "      \
       "tool that records the cut length as the original length too is "       \
       "recognised by many frames ending at one length short of their length "  \
-      "fields.",                                                               \
+      "fields, or by no frame of the capture being longer than the cut.",      \
       "pcap caplen < origlen, or a common cut length (vantage point)",         \
       "frames cut and snap length")                                            \
     X(PKT_MALFORMED, "PKT-MALFORMED", ERROR, PACKET,                           \
@@ -263,8 +263,8 @@
       "vantage point (ibdump and host sniffers drop bursts)",                  \
       "count and PSN ranges")                                                  \
     X(CAP_CRC, "CAP-CRC", WARNING, PACKET,                                     \
-      "A capture in which no whole IBA frame carries a valid ICRC/VCRC (at "   \
-      "least four, none good) was taken where the wire CRCs are not "          \
+      "A capture in which no whole IBA frame carries a valid ICRC/VCRC (of at " \
+      "least four IBA frames, none good) was taken where the wire CRCs are not " \
       "recorded (a NIC-side sniffer copies frames before the ICRC is "         \
       "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
       "are not judged.  One frame with a good CRC makes every bad one count.", \

@@ -483,10 +483,23 @@ static void on_rep(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
     for (uint32_t i = 0; i < a->cfg.max_conns && !c; i++)
         if (a->c[i].used && a->c[i].role == CMX_CLIENT && a->c[i].tid == tid)
             c = &a->c[i];
-    if (c && c->state == CMX_ESTABLISHED &&
-        r.remotecommid == c->local_comm_id) {
+    if (!c) {
+        /* A DREQ took a new TID; a late REP still names us by comm ID. */
+        struct cmx_conn *d = find_by_comm(a, r.remotecommid, r.localcommid, 1);
+        if (d && d->role == CMX_CLIENT)
+            c = d;
+    }
+    if (c && c->state != CMX_REQ_SENT && r.remotecommid == c->local_comm_id &&
+        r.localcommid == c->remote_comm_id) {
+        /* A REP we accepted already, sent again or duplicated on the way.
+         * Established: our RTU was lost, send it again.  Later (DREQ
+         * sent) the REP is only late: a REJ here would tear down the
+         * server's half of a connection that is being released in order
+         * (IBA 12.9.5: a duplicate is discarded; Linux cm_dup_rep_handler
+         * answers RTU in ESTABLISHED and nothing otherwise). */
         a->st.dup_rcvd++;
-        send_rtu(a, c); /* our RTU was lost: the server sent REP again */
+        if (c->state == CMX_ESTABLISHED)
+            send_rtu(a, c);
         return;
     }
     if (!c || c->state != CMX_REQ_SENT) {

@@ -477,6 +477,44 @@ static void test_rep_timeout_one_side(void)
     TU_EQ(cmx_agent_live(N[0].ag) + cmx_agent_live(N[1].ag), 0);
 }
 
+/* Issue 17 (soak seed 24840): a duplicate of the client's REQ reaches the
+ * server after the connection was released.  Without TimeWait the server
+ * took it for a new connection, gave it a fresh QP and sent a REP the
+ * client could only reject.  IBA 12.9.8.3.1 / Linux cm_dup_req_handler: a
+ * REQ of a connection in TimeWait gets REJ(stale connection, 10), and no
+ * connection is opened. */
+static void test_late_req(void)
+{
+    setup(2);
+    connect_client(0, 2);
+    run(1000000);
+    uint8_t req[IBW_MAD_SIZE];
+    memcpy(req, W.sent_mad[0][0], sizeof req);
+    TU_EQ(cmx_disconnect(N[0].ag, W.now, 0), 0);
+    run(2000000);
+    TU_EQ(cmx_agent_live(N[1].ag), 0);
+    unsigned before = W.nsent[1];
+    cmx_receive(N[1].ag, W.now, req, sizeof req);
+    TU_EQ(W.nsent[1], before + 1);
+    TU_EQ(W.sent_attr[1][before], 0x12);
+    const uint8_t *rej = W.sent_mad[1][before] + 24;
+    TU_EQ(ibw_load_be32(rej), 0x11112222u);      /* LocalCommID: the old one */
+    TU_EQ(ibw_load_be32(rej + 4), 0xAAAABBBBu);  /* RemoteCommID */
+    TU_EQ(rej[8] >> 6, 0);                       /* MessageRejected = REQ */
+    TU_EQ(ibw_load_be16(rej + 10), 10);
+    TU_EQ(cmx_agent_live(N[1].ag), 0);
+    TU_EQ(N[1].nev, 2);                          /* no new connection */
+    run(3000000);
+    TU_EQ(N[0].nev, 2);                          /* the client ignores it */
+    /* One response timeout later (eq. 3-2: 8192 + 2000 ns) TimeWait is
+     * over and the same REQ would be a new connection again. */
+    W.now += 10192;
+    before = W.nsent[1];
+    cmx_receive(N[1].ag, W.now, req, sizeof req);
+    TU_EQ(W.sent_attr[1][before], 0x13);
+    TU_EQ(cmx_agent_live(N[1].ag), 1);
+}
+
 static void test_hcr_protocol(void)
 {
     struct cmx_hcr h;
@@ -601,6 +639,7 @@ int main(void)
     test_peer_crossing();
     test_stale();
     test_late_rep();
+    test_late_req();
     test_rep_timeout_one_side();
     test_hcr_protocol();
     test_gmp_wqe_cqe();

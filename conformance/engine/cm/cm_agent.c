@@ -15,6 +15,11 @@
  * answered with the REP (or MRA) again, a duplicate REP with the RTU again,
  * a DREQ for an unknown connection with a DREP, a DREQ that goes unanswered
  * is retried like a REQ, and giving up on a REQ/REP sends REJ(Timeout).
+ * An established connection that ends stays in TimeWait for one response
+ * timeout: only its identity, so that a late REQ gets REJ(stale) and a late
+ * REP nothing; its QP goes to RESET at once and may serve the next
+ * connection (the caller's pool decides), unlike IBA's TimeWait, which also
+ * keeps the QP out of use so that stale data packets die out first.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -85,13 +85,18 @@ int cmd_sim_cm(int argc, char **argv)
            ", \"retransmissions\": %" PRIu64 ", \"timeouts\": %" PRIu64
            ", \"packets_on_wire\": %" PRIu64 ", \"gmp_frames\": %" PRIu64
            ", \"qps_wrong_state\": %" PRIu64 ", \"sim_time_ns\": %" PRIu64
-           ", \"invariants_ok\": %s",
+           ", \"connections_clean\": %" PRIu64
+           ", \"connections_broken\": %" PRIu64
+           ", \"connections_disagree\": %" PRIu64
+           ", \"completed_flushed\": %" PRIu64
+           ", \"wrs_unfinished\": %" PRIu64 ", \"invariants_ok\": %s",
            r.connections_established, r.connections_failed, r.cm_retries,
            r.mra_sent, r.rej_sent, r.disconnects, r.messages_posted,
            r.completed_ok, r.completed_error, r.bytes_verified,
            r.data_mismatches, r.retransmissions, r.timeouts, r.packets_on_wire,
-           r.gmp_frames, r.qps_wrong_state, r.sim_time_ns,
-           r.invariants_ok ? "true" : "false");
+           r.gmp_frames, r.qps_wrong_state, r.sim_time_ns, r.connections_clean,
+           r.connections_broken, r.connections_disagree, r.completed_flushed,
+           r.wrs_unfinished, r.invariants_ok ? "true" : "false");
     if (r.failure[0])
         printf(", \"failure\": \"%s\"", r.failure);
     printf("}\n");

@@ -15,14 +15,31 @@
  * answered with the REP (or MRA) again, a duplicate REP with the RTU again,
  * a DREQ for an unknown connection with a DREP, a DREQ that goes unanswered
  * is retried like a REQ, and giving up on a REQ/REP sends REJ(Timeout).
+ * An established connection that ends stays in TimeWait for one response
+ * timeout: only its identity, so that a late REQ gets REJ(stale) and a late
+ * REP nothing; its QP goes to RESET at once and may serve the next
+ * connection (the caller's pool decides), unlike IBA's TimeWait, which also
+ * keeps the QP out of use so that stale data packets die out first.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmx.h"
 
+/* What TimeWait keeps of a connection that was established and is over:
+ * enough to know its MADs when they come late (IBA 12.9.8.3.1; Linux keeps
+ * cm_timewait_info in its remote-ID table for the same purpose). */
+#define CMX_TW_MAX 256u
+struct cmx_tw {
+    uint64_t remote_guid, until;
+    uint32_t remote_comm_id, local_comm_id;
+};
+
 struct cmx_agent {
     struct cmx_config cfg;
+    uint64_t now;                 /* time of the call being served */
+    struct cmx_tw tw[CMX_TW_MAX]; /* a ring: the oldest is overwritten */
+    uint32_t ntw;
     struct cmx_ops ops;
     struct cmx_conn *c;
     uint32_t cursor;
@@ -142,6 +159,31 @@ static void finish(struct cmx_agent *a, struct cmx_conn *c, int qp_in_err)
     c->used = 0;
 }
 
+/* Remember an established connection that just ended for one response
+ * timeout (eq. 3-2): its REQ may still be on the wire (a duplicate, or a
+ * retry sent before our REP arrived) and must not open a new connection
+ * on a fresh QP for a peer that has closed this one. */
+static void enter_timewait(struct cmx_agent *a, const struct cmx_conn *c)
+{
+    struct cmx_tw *t = &a->tw[a->ntw++ % CMX_TW_MAX];
+    t->remote_guid = c->remote_guid;
+    t->remote_comm_id = c->remote_comm_id;
+    t->local_comm_id = c->local_comm_id;
+    t->until = a->now + ibw_cm_client_wait_ns(a->cfg.resp_timeout, a->cfg.t_max_ns);
+}
+
+static const struct cmx_tw *in_timewait(const struct cmx_agent *a,
+                                        uint64_t guid, uint32_t remote_comm)
+{
+    for (uint32_t i = 0; i < CMX_TW_MAX && i < a->ntw; i++) {
+        const struct cmx_tw *t = &a->tw[i];
+        if (t->until > a->now && t->remote_guid == guid &&
+            t->remote_comm_id == remote_comm)
+            return t;
+    }
+    return NULL;
+}
+
 static void send_rej(struct cmx_agent *a, uint64_t tid, uint32_t local,
                      uint32_t remote, uint8_t msg, uint16_t reason)
 {
@@ -225,6 +267,7 @@ int cmx_listen(struct cmx_agent *a, uint64_t service_id)
 /* fig. 4-2 IDLE -> REQ_SENT: send REQ, RST2INIT, start the eq. 3-2 wait. */
 int cmx_connect(struct cmx_agent *a, uint64_t now, const struct cmx_connect *p)
 {
+    a->now = now;
     if (p->private_len > 92 || p->pmtu < 1 || p->pmtu > 5)
         return -1;
     struct cmx_conn *c = alloc_conn(a, CMX_CLIENT);
@@ -291,6 +334,7 @@ static void server_accept(struct cmx_agent *a, struct cmx_conn *c,
 int cmx_accept(struct cmx_agent *a, uint64_t now, uint32_t conn,
                const struct cmx_accept *acc)
 {
+    a->now = now;
     if (conn >= a->cfg.max_conns)
         return -1;
     struct cmx_conn *c = &a->c[conn];
@@ -345,6 +389,16 @@ static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
             send_keep(a, c);
         return;
     }
+    /* The REQ of a connection that was established here and is over (a
+     * late duplicate): Linux cm_dup_req_handler answers a REQ that finds
+     * its cm_id in TIMEWAIT with REJ(stale connection). */
+    const struct cmx_tw *tw = in_timewait(a, q.localcaguid, q.localcommid);
+    if (tw) {
+        a->st.dup_rcvd++;
+        send_rej(a, tid, tw->local_comm_id, q.localcommid, IBW_CM_MSG_REQ,
+                 IBW_CM_REJ_STALE_CONN);
+        return;
+    }
     /* Stale connection (IBA 12.9.8.3.1): a new REQ naming a QP that is
      * still connected here.  Reject it and drop the old connection. */
     for (uint32_t i = 0; i < a->cfg.max_conns; i++) {
@@ -354,6 +408,7 @@ static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
             send_rej(a, tid, 0, q.localcommid, IBW_CM_MSG_REQ,
                      IBW_CM_REJ_STALE_CONN);
             a->st.stale++;
+            enter_timewait(a, c);
             finish(a, c, 0);
             emit(a, c, CMX_EV_STALE, IBW_CM_REJ_STALE_CONN);
             return;
@@ -483,10 +538,27 @@ static void on_rep(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
     for (uint32_t i = 0; i < a->cfg.max_conns && !c; i++)
         if (a->c[i].used && a->c[i].role == CMX_CLIENT && a->c[i].tid == tid)
             c = &a->c[i];
-    if (c && c->state == CMX_ESTABLISHED &&
-        r.remotecommid == c->local_comm_id) {
+    if (!c) {
+        /* A DREQ took a new TID; a late REP still names us by comm ID. */
+        struct cmx_conn *d = find_by_comm(a, r.remotecommid, r.localcommid, 1);
+        if (d && d->role == CMX_CLIENT)
+            c = d;
+    }
+    if (c && c->state != CMX_REQ_SENT && r.remotecommid == c->local_comm_id &&
+        r.localcommid == c->remote_comm_id) {
+        /* A REP we accepted already, sent again or duplicated on the way.
+         * Established: our RTU was lost, send it again.  Later (DREQ
+         * sent) the REP is only late: a REJ here would tear down the
+         * server's half of a connection that is being released in order
+         * (IBA 12.9.5: a duplicate is discarded; Linux cm_dup_rep_handler
+         * answers RTU in ESTABLISHED and nothing otherwise). */
         a->st.dup_rcvd++;
-        send_rtu(a, c); /* our RTU was lost: the server sent REP again */
+        if (c->state == CMX_ESTABLISHED)
+            send_rtu(a, c);
+        return;
+    }
+    if (!c && in_timewait(a, r.localcaguid, r.localcommid)) {
+        a->st.dup_rcvd++; /* a late REP of a connection already over */
         return;
     }
     if (!c || c->state != CMX_REQ_SENT) {
@@ -539,7 +611,7 @@ static void on_rtu(struct cmx_agent *a, const uint8_t *mad)
 
 void cmx_comm_established(struct cmx_agent *a, uint64_t now, uint32_t qpn)
 {
-    (void)now;
+    a->now = now;
     int k = cmx_conn_by_qpn(a, qpn);
     if (k >= 0 && a->c[k].role == CMX_SERVER && a->c[k].state == CMX_REP_SENT)
         server_established(a, &a->c[k]);
@@ -592,6 +664,7 @@ static void on_rej(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
         finish(a, c, 0);
         emit(a, c, CMX_EV_REJECTED, r.reason);
     } else if (c->state == CMX_ESTABLISHED) {
+        enter_timewait(a, c);
         finish(a, c, 0);
         emit(a, c, CMX_EV_REJECTED, r.reason);
     }
@@ -611,6 +684,7 @@ static void send_drep(struct cmx_agent *a, uint64_t tid, uint32_t local,
 
 int cmx_disconnect(struct cmx_agent *a, uint64_t now, uint32_t conn)
 {
+    a->now = now;
     if (conn >= a->cfg.max_conns)
         return -1;
     struct cmx_conn *c = &a->c[conn];
@@ -638,6 +712,7 @@ static void disconnected(struct cmx_agent *a, struct cmx_conn *c)
 {
     a->st.disconnects++;
     c->private_in_len = 0;
+    enter_timewait(a, c);
     finish(a, c, 1);
     emit(a, c, CMX_EV_DISCONNECTED, 0);
 }
@@ -677,6 +752,7 @@ static void on_drep(struct cmx_agent *a, const uint8_t *mad)
 void cmx_receive(struct cmx_agent *a, uint64_t now, const uint8_t *mad,
                  size_t len)
 {
+    a->now = now;
     if (len < IBW_MAD_SIZE ||
         ibw_mad_hdr_get_baseversion(mad) != IBW_MAD_BASE_VERSION ||
         ibw_mad_hdr_get_mgmtclass(mad) != IBW_MGMT_CLASS_CM ||
@@ -734,6 +810,7 @@ static void expire(struct cmx_agent *a, struct cmx_conn *c, uint64_t now)
 
 void cmx_tick(struct cmx_agent *a, uint64_t now)
 {
+    a->now = now;
     for (uint32_t i = 0; i < a->cfg.max_conns; i++) {
         struct cmx_conn *c = &a->c[i];
         if (c->used && c->deadline && c->deadline <= now)

@@ -52,10 +52,16 @@ struct cs_node {
     uint64_t wake_at;
 };
 
+/* How a side's CM last reported a connection. */
+enum { CS_NONE, CS_PENDING, CS_EST, CS_DOWN, CS_FAILED };
+
 struct cs_conn {
     int cm[2];               /* CM handle on each side, -1 */
     int qp[2];               /* pool slot on each side, -1 */
     uint8_t est[2], sent_ok[2], recv_ok[2], posted[2], down[2], failed, done;
+    uint8_t out[2];          /* CS_*: the side's last CM report */
+    uint32_t wr_posted[2], wr_done[2]; /* sends and receives, by wr_id */
+    uint32_t wc_errors;      /* completions in error other than flushes */
 };
 
 struct cs_sim {
@@ -171,7 +177,7 @@ static void arb_done(void *ctx, uint64_t arg)
     arb_next(nd);
 }
 
-static void post_data(struct cs_node *nd, uint32_t slot);
+static void post_data(struct cs_node *nd, uint32_t slot, uint32_t k);
 
 static void arb_next(struct cs_node *nd)
 {
@@ -197,7 +203,7 @@ static void arb_next(struct cs_node *nd)
             cmx_arb_request(&nd->arb, 1, 0);
         }
     } else {
-        post_data(nd, (uint32_t)token);
+        post_data(nd, (uint32_t)token, (uint32_t)(token >> 32));
     }
     eng_at(nd->s->w, ARB_SERVICE_NS, arb_done, nd, 0);
 }
@@ -280,12 +286,18 @@ static void post_recv_for(struct cs_node *nd, uint32_t slot)
     struct cs_qp *q = &nd->qp[slot];
     struct ibe_recv_wr rw = {q->conn, 1, {{q->rbuf, nd->s->o->msg_size, q->lkey}}};
     memset(ibe_mem_ptr(nd->e, q->rbuf, nd->s->o->msg_size), 0, nd->s->o->msg_size);
-    ibe_post_recv(nd->e, q->qpn, &rw);
+    if (ibe_post_recv(nd->e, q->qpn, &rw) == 0)
+        nd->s->conn[q->conn].wr_posted[nd->id]++;
 }
 
-static void post_data(struct cs_node *nd, uint32_t slot)
+/* The arbiter grants later than the request: by then the connection may
+ * have been torn down and the slot handed to another one, whose send this
+ * is not. */
+static void post_data(struct cs_node *nd, uint32_t slot, uint32_t k)
 {
     struct cs_qp *q = &nd->qp[slot];
+    if (!q->busy || q->conn != k || ibe_qp_state(nd->e, q->qpn) != IBE_QPS_RTS)
+        return;
     struct ibe_send_wr wr;
     memset(&wr, 0, sizeof wr);
     wr.wr_id = q->conn;
@@ -298,8 +310,10 @@ static void post_data(struct cs_node *nd, uint32_t slot)
     uint8_t *p = ibe_mem_ptr(nd->e, q->sbuf, nd->s->o->msg_size);
     for (uint32_t i = 0; i < nd->s->o->msg_size; i++)
         p[i] = pattern(q->conn, nd->id, i);
-    if (ibe_post_send(nd->e, q->qpn, &wr) == 0)
+    if (ibe_post_send(nd->e, q->qpn, &wr) == 0) {
         nd->s->r->messages_posted++;
+        nd->s->conn[k].wr_posted[nd->id]++;
+    }
 }
 
 static void start_conn(struct cs_sim *s, uint32_t k)
@@ -317,6 +331,7 @@ static void start_conn(struct cs_sim *s, uint32_t k)
     struct cmx_connect c = {SID, q->qpn, (uint32_t)(ibe_rand(s->w) & 0xFFFFFFu),
                             3, 7, 7, 0, (const uint8_t *)&k, sizeof k};
     s->started++;
+    s->conn[k].out[0] = CS_PENDING;
     s->conn[k].cm[0] = cmx_connect(a->ag, ibe_now(s->w), &c);
     schedule_wake(a);
 }
@@ -361,6 +376,7 @@ static int n_on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
         release(s, 1, k); /* an earlier attempt for k that gave up */
     s->conn[k].qp[1] = slot;
     s->conn[k].cm[1] = (int)conn;
+    s->conn[k].out[1] = CS_PENDING;
     cmx_hcr_add_qp(&b->hcr, q->qpn);
     ibe_qp_set_state(b->e, q->qpn, IBE_QPS_RESET);
     acc->qpn = q->qpn;
@@ -380,17 +396,23 @@ static void n_on_event(void *ctx, const struct cmx_event *ev)
     switch (ev->type) {
     case CMX_EV_ESTABLISHED:
         c->est[nd->id] = 1;
+        c->out[nd->id] = CS_EST;
         if (nd->id == 0)
             s->r->connections_established++;
         if (!c->posted[nd->id]) {
             c->posted[nd->id] = 1;
-            cmx_arb_request(&nd->arb, ev->qpn, (uint64_t)slot);
+            cmx_arb_request(&nd->arb, ev->qpn, (uint64_t)k << 32 | (uint32_t)slot);
             arb_next(nd);
         }
         break;
     case CMX_EV_FAILED:
     case CMX_EV_REJECTED:
     case CMX_EV_STALE:
+        /* Stale: the peer reused the QP of a connection it had closed
+         * already (its DREQ never got through); for this side that is the
+         * end of an established connection, not a failed one. */
+        c->out[nd->id] = ev->type == CMX_EV_STALE && c->out[nd->id] == CS_EST
+                             ? CS_DOWN : CS_FAILED;
         if (nd->id == 0) {
             c->failed = 1;
             s->r->connections_failed++;
@@ -402,6 +424,7 @@ static void n_on_event(void *ctx, const struct cmx_event *ev)
         break;
     case CMX_EV_DISCONNECTED:
         c->down[nd->id] = 1;
+        c->out[nd->id] = CS_DOWN;
         if (nd->id == 0)
             s->r->disconnects++;
         release(s, nd->id, k);
@@ -421,23 +444,44 @@ static void cm_wake(void *ctx, uint64_t arg)
     schedule_wake(nd);
 }
 
+/* The consumer's side of a transport error (retries exhausted, a NAK): the
+ * QP is in Error and the peer cannot know, so the connection is released
+ * with a DREQ, as a Linux ULP answers such a completion with
+ * rdma_disconnect(); the peer's outstanding WRs then flush. */
+static void on_wc_error(struct cs_sim *s, struct cs_node *nd, uint32_t k)
+{
+    struct cs_conn *c = &s->conn[k];
+    c->wc_errors++;
+    s->r->completed_error++;
+    if (c->out[nd->id] == CS_EST && c->cm[nd->id] >= 0 &&
+        cmx_disconnect(nd->ag, ibe_now(s->w), (uint32_t)c->cm[nd->id]) == 0)
+        schedule_wake(nd);
+}
+
 static void poll_node(struct cs_sim *s, struct cs_node *nd)
 {
     struct ibe_wc wc[32];
     int n;
     while ((n = ibe_poll_cq(nd->e, nd->cq, wc, 32)) > 0) {
         for (int i = 0; i < n; i++) {
-            int slot = slot_of_qpn(nd, wc[i].qpn);
-            if (wc[i].status == IBE_WC_WR_FLUSH_ERR)
-                continue; /* flushed by a teardown */
-            if (slot < 0 || !nd->qp[slot].busy || wc[i].wr_id != nd->qp[slot].conn)
+            /* wr_id is the connection; the slot may belong to another one
+             * by now (a teardown flushes, then the QP is reused). */
+            if (wc[i].wr_id >= s->o->conns)
                 continue;
-            uint32_t k = nd->qp[slot].conn;
+            uint32_t k = (uint32_t)wc[i].wr_id;
             struct cs_conn *c = &s->conn[k];
-            if (wc[i].status != IBE_WC_SUCCESS) {
-                s->r->completed_error++;
+            c->wr_done[nd->id]++;
+            if (wc[i].status == IBE_WC_WR_FLUSH_ERR) {
+                s->r->completed_flushed++;
                 continue;
             }
+            if (wc[i].status != IBE_WC_SUCCESS) {
+                on_wc_error(s, nd, k);
+                continue;
+            }
+            int slot = slot_of_qpn(nd, wc[i].qpn);
+            if (slot < 0 || !nd->qp[slot].busy || nd->qp[slot].conn != k)
+                continue; /* cannot happen: success needs a live QP */
             s->r->completed_ok++;
             if (wc[i].is_send) {
                 c->sent_ok[nd->id] = 1;
@@ -565,20 +609,48 @@ int cmx_sim_run(const struct cmx_sim_opts *o, struct cmx_sim_result *r)
                 r->qps_wrong_state++;
         }
     }
+    uint64_t failed_class = 0;
+    for (uint32_t k = 0; k < o->conns; k++) {
+        const struct cs_conn *c = &s.conn[k];
+        for (int i = 0; i < 2; i++)
+            if (c->wr_posted[i] != c->wr_done[i])
+                r->wrs_unfinished += c->wr_posted[i] > c->wr_done[i]
+                                         ? c->wr_posted[i] - c->wr_done[i]
+                                         : c->wr_done[i] - c->wr_posted[i];
+        int ended = (c->out[0] == CS_DOWN || c->out[0] == CS_FAILED) &&
+                    c->out[1] != CS_PENDING && c->out[1] != CS_EST;
+        if (!ended)
+            r->connections_disagree++;
+        else if (c->out[0] == CS_DOWN && c->out[1] == CS_DOWN && !c->wc_errors &&
+                 c->est[0] && c->est[1] && c->sent_ok[0] && c->sent_ok[1] &&
+                 c->recv_ok[0] && c->recv_ok[1])
+            r->connections_clean++;
+        else if (c->wc_errors)
+            r->connections_broken++;
+        else if (c->out[0] == CS_FAILED && c->out[1] != CS_DOWN &&
+                 !c->recv_ok[0] && !c->recv_ok[1])
+            failed_class++;
+        else
+            r->connections_disagree++;
+    }
     r->invariants_ok = s.finished == o->conns && r->qps_wrong_state == 0 &&
                        r->live_connections == 0 && r->data_mismatches == 0 &&
-                       r->hcr_failures == 0 &&
-                       r->connections_established == r->disconnects &&
-                       r->bytes_verified ==
-                           2ull * o->msg_size * r->disconnects;
+                       r->hcr_failures == 0 && r->connections_disagree == 0 &&
+                       r->wrs_unfinished == 0 &&
+                       r->connections_clean + r->connections_broken +
+                               failed_class == o->conns &&
+                       r->bytes_verified >= 2ull * o->msg_size * r->connections_clean;
     if (!r->invariants_ok)
         snprintf(r->failure, sizeof r->failure,
                  "finished %u/%u, wrong QPs %llu, live %llu, mismatches %llu, "
-                 "HCR failures %llu, verified %llu",
+                 "HCR failures %llu, disagreeing %llu, unfinished WRs %llu, "
+                 "verified %llu",
                  s.finished, o->conns, (unsigned long long)r->qps_wrong_state,
                  (unsigned long long)r->live_connections,
                  (unsigned long long)r->data_mismatches,
                  (unsigned long long)r->hcr_failures,
+                 (unsigned long long)r->connections_disagree,
+                 (unsigned long long)r->wrs_unfinished,
                  (unsigned long long)r->bytes_verified);
     rc = r->invariants_ok ? 0 : 1;
 out:

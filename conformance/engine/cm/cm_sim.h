@@ -28,6 +28,14 @@ struct cmx_sim_result {
         data_mismatches, retransmissions, timeouts, packets_on_wire,
         gmp_frames, arb_grants, sim_time_ns;
     uint64_t qps_wrong_state, live_connections, hcr_failures;
+    /* Every connection ends in one of three ways, judged per connection:
+     * clean (both sides established, both messages verified, both
+     * disconnected), broken (a WR completed in error on an established
+     * connection, then both sides released it), or failed (the client's
+     * CM gave up or was rejected, the server never connected or gave up
+     * too).  Anything else, e.g. one side still established, disagrees. */
+    uint64_t connections_clean, connections_broken, connections_disagree;
+    uint64_t completed_flushed, wrs_unfinished;
     int invariants_ok;
     char failure[200];
 };

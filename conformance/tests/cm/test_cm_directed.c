@@ -409,6 +409,112 @@ static void test_stale(void)
     cmx_agent_destroy(old);
 }
 
+/* Issue 17: with duplication on the wire a REP the server sent twice can
+ * reach the client after the client sent its DREQ (which takes a new TID).
+ * IBA 12.9.5 discards a duplicate; Linux cm_dup_rep_handler answers RTU in
+ * ESTABLISHED and nothing otherwise.  A REJ here would end the server's
+ * half with REJECTED while the client reports DISCONNECTED. */
+static void test_late_rep(void)
+{
+    setup(2);
+    connect_client(0, 2);
+    run(1000000);
+    uint8_t rep[IBW_MAD_SIZE];
+    memcpy(rep, W.sent_mad[1][0], sizeof rep);
+    TU_EQ(W.sent_attr[1][0], 0x13);
+    /* Established: the duplicate gets the RTU again (0x14). */
+    cmx_receive(N[0].ag, W.now, rep, sizeof rep);
+    TU_EQ(W.nsent[0], 3);
+    TU_EQ(W.sent_attr[0][2], 0x14);
+    run(2000000);
+    TU_EQ(cmx_disconnect(N[0].ag, W.now, 0), 0);
+    TU_EQ(W.nsent[0], 4);
+    TU_EQ(W.sent_attr[0][3], 0x15);
+    /* DREQ sent: the same REP is answered with nothing at all. */
+    cmx_receive(N[0].ag, W.now, rep, sizeof rep);
+    TU_EQ(W.nsent[0], 4);
+    run(3000000);
+    TU_EQ(N[1].nev, 2);
+    TU_EQ(N[1].ev[1].type, CMX_EV_DISCONNECTED);
+    TU_EQ(N[0].nev, 2);
+    TU_EQ(N[0].ev[1].type, CMX_EV_DISCONNECTED);
+    TU_EQ(cmx_agent_stats(N[1].ag)->rej_rcvd, 0);
+    TU_EQ(cmx_hcr_qp_state(&N[0].hcr, 2), IBW_HCR_QPS_RESET);
+    TU_EQ(cmx_hcr_qp_state(&N[1].hcr, 8), IBW_HCR_QPS_RESET);
+}
+
+/* Issue 17: a REP timeout on the server while the client, having the REP,
+ * is established and every RTU is lost.  IBA 12.9.5: the passive side
+ * gives up with REJ(Timeout); the active side takes a REJ in Established
+ * as the end of the connection (Linux cm_rej_handler: ESTABLISHED ->
+ * timewait, REJ_RECEIVED).  Both sides report the failure, both QPs end in
+ * RESET: never established on one side and dead on the other. */
+static void test_rep_timeout_one_side(void)
+{
+    setup(2);
+    connect_client(0, 2);
+    run(1500);               /* REQ delivered at 1000, REP on the wire */
+    W.drop_dir[0] = 1;       /* from now on the server hears nothing */
+    run(10000000);
+    /* eq. 3-4 wait per REP: 4.096 us * 2^1 + 2 * t_max = 10192 ns; REP at
+     * 1000, again at 11192 and 21384, REJ(Timeout) at 31576. */
+    TU_EQ(W.nsent[1], 4);
+    TU_EQ(W.sent_attr[1][1], 0x13);
+    TU_EQ(W.sent_time[1][1], 11192);
+    TU_EQ(W.sent_time[1][2], 21384);
+    TU_EQ(W.sent_attr[1][3], 0x12);
+    TU_EQ(W.sent_time[1][3], 31576);
+    TU_EQ(ibw_load_be16(W.sent_mad[1][3] + 24 + 10), 4);
+    TU_EQ(N[1].nev, 1);
+    TU_EQ(N[1].ev[0].type, CMX_EV_FAILED);
+    TU_EQ(N[1].ev[0].reason, 4);
+    TU_EQ(N[0].nev, 2);
+    TU_EQ(N[0].ev[0].type, CMX_EV_ESTABLISHED);
+    TU_EQ(N[0].ev[1].type, CMX_EV_REJECTED);
+    TU_EQ(N[0].ev[1].reason, 4);
+    TU_EQ(cmx_hcr_qp_state(&N[0].hcr, 2), IBW_HCR_QPS_RESET);
+    TU_EQ(cmx_hcr_qp_state(&N[1].hcr, 8), IBW_HCR_QPS_RESET);
+    TU_EQ(cmx_agent_live(N[0].ag) + cmx_agent_live(N[1].ag), 0);
+}
+
+/* Issue 17 (soak seed 24840): a duplicate of the client's REQ reaches the
+ * server after the connection was released.  Without TimeWait the server
+ * took it for a new connection, gave it a fresh QP and sent a REP the
+ * client could only reject.  IBA 12.9.8.3.1 / Linux cm_dup_req_handler: a
+ * REQ of a connection in TimeWait gets REJ(stale connection, 10), and no
+ * connection is opened. */
+static void test_late_req(void)
+{
+    setup(2);
+    connect_client(0, 2);
+    run(1000000);
+    uint8_t req[IBW_MAD_SIZE];
+    memcpy(req, W.sent_mad[0][0], sizeof req);
+    TU_EQ(cmx_disconnect(N[0].ag, W.now, 0), 0);
+    run(2000000);
+    TU_EQ(cmx_agent_live(N[1].ag), 0);
+    unsigned before = W.nsent[1];
+    cmx_receive(N[1].ag, W.now, req, sizeof req);
+    TU_EQ(W.nsent[1], before + 1);
+    TU_EQ(W.sent_attr[1][before], 0x12);
+    const uint8_t *rej = W.sent_mad[1][before] + 24;
+    TU_EQ(ibw_load_be32(rej), 0x11112222u);      /* LocalCommID: the old one */
+    TU_EQ(ibw_load_be32(rej + 4), 0xAAAABBBBu);  /* RemoteCommID */
+    TU_EQ(rej[8] >> 6, 0);                       /* MessageRejected = REQ */
+    TU_EQ(ibw_load_be16(rej + 10), 10);
+    TU_EQ(cmx_agent_live(N[1].ag), 0);
+    TU_EQ(N[1].nev, 2);                          /* no new connection */
+    run(3000000);
+    TU_EQ(N[0].nev, 2);                          /* the client ignores it */
+    /* One response timeout later (eq. 3-2: 8192 + 2000 ns) TimeWait is
+     * over and the same REQ would be a new connection again. */
+    W.now += 10192;
+    before = W.nsent[1];
+    cmx_receive(N[1].ag, W.now, req, sizeof req);
+    TU_EQ(W.sent_attr[1][before], 0x13);
+    TU_EQ(cmx_agent_live(N[1].ag), 1);
+}
+
 static void test_hcr_protocol(void)
 {
     struct cmx_hcr h;
@@ -532,6 +638,9 @@ int main(void)
     test_mra();
     test_peer_crossing();
     test_stale();
+    test_late_rep();
+    test_late_req();
+    test_rep_timeout_one_side();
     test_hcr_protocol();
     test_gmp_wqe_cqe();
     test_arbitration();

@@ -327,7 +327,14 @@ int cmd_dump(int argc, char **argv)
             fr.cap_len = cf.iba ? (uint32_t)cf.iba_len
                                 : cf.caplen - (uint32_t)CAP_ERF_HEADER_LEN;
         }
+        fr.rep_len = 0;
         if (cf.iba) {
+            /* ERF's wire length counts the packet alone; origlen the whole
+             * record, link headers before the IBA bytes included */
+            size_t before = (size_t)(cf.iba - cf.raw);
+            size_t rep = cf.erf_type >= 0 ? cf.wire_len
+                         : cf.wire_len > before ? cf.wire_len - before : 0;
+            fr.rep_len = (uint32_t)(rep > cf.iba_len ? rep : cf.iba_len);
             ibw_parse(cf.iba, cf.iba_len, cf.link, &pkt);
             fr.pkt = &pkt;
             if (pkt.err != IBW_OK) {

@@ -56,6 +56,10 @@ struct dump_frame {
     uint64_t ts_sec;           /* as tshark shows it (ERF: the ERF time) */
     uint32_t ts_nsec;
     uint32_t cap_len;          /* tshark's frame.cap_len */
+    uint32_t rep_len;          /* bytes from cap->iba on that the frame had
+                                  by its record (tshark's reported length;
+                                  more than iba_len when the capture cut it
+                                  short) */
     char err[160];             /* "" or "hdr.field: what is wrong" */
 };
 
@@ -110,6 +114,20 @@ static inline unsigned dump_put_str(struct dump_val *v, const char *s)
         return ptr ? dump_put_bytes(v, (at), (n)) : 0;                        \
     }
 
+/* What tshark 4.0 shows after the headers of a packet it decodes (BTH in
+ * the view, an opcode it knows): the payload it hands on (data.data unless
+ * it is a MAD) and its ICRC/VCRC items, offsets into pkt->data.  For a cut
+ * frame this follows tshark's arithmetic (dump_fields.c), not the view's. */
+struct dump_tail {
+    int payload, data, icrc, vcrc;
+    size_t payload_off, payload_len; /* pad included */
+    size_t icrc_off, vcrc_off;
+};
+
+/* Fills *t; 0 (nothing shown after the headers) when tshark does not get
+ * there: no BTH, an opcode it does not know, a header cut short. */
+int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t);
+
 /* Field tables, each ended by an entry with name NULL. */
 extern const struct dump_field dump_fields_base[];
 extern const struct dump_field dump_fields_mad[];
@@ -117,7 +135,7 @@ extern const struct dump_field dump_fields_mad[];
 /* The field called `name`, or NULL. */
 const struct dump_field *dump_field_find(const char *name);
 
-/* "good", "bad" or "absent" for an enum ibw_crc_status. */
+/* "good", "bad", "unchecked" or "absent" for an enum ibw_crc_status. */
 const char *dump_crc_status_name(uint8_t status);
 
 /* "ib-local", "ib-global", "ib-raw", "rocev1", "rocev2-ipv4", "rocev2-ipv6"

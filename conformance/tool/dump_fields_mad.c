@@ -56,12 +56,15 @@
 /* ---- where tshark finds a MAD ------------------------------------------ */
 
 /* The MAD of the frame: the payload of a UD SEND (only, or with immediate)
- * whose destination or source QP is 0 or 1, when it holds 256 bytes.
+ * whose destination or source QP is 0 or 1, when it holds 256 bytes (in a
+ * frame cut short, when tshark gets to dissect them: dump_tshark_tail()).
  * NULL otherwise. */
 static const uint8_t *mad_of(const struct dump_frame *fr)
 {
     const struct ibw_pkt *p = fr->pkt;
-    if (!p || p->err != IBW_OK)
+    struct dump_tail t;
+    if (!p || (p->err != IBW_OK &&
+               !(p->cut && dump_tshark_tail(fr, &t) && t.payload)))
         return NULL;
     const uint8_t *bth = ibw_pkt_hdr(p, IBW_HDR_BTH);
     const uint8_t *deth = ibw_pkt_hdr(p, IBW_HDR_DETH);

@@ -86,6 +86,58 @@ def check_comments(a):
     return bad
 
 
+def compare(ibwire, tshark, capture, fields, iba_only=(), tshark_args=(),
+            show=40, skip=(), differing=None):
+    """Run both programs on capture with the -e list `fields` and compare
+    line by line.  Returns (lines, values compared, differences); the
+    differences are printed (the first `show`), a failure to run either
+    program or a line or column count mismatch counts as one.  Fields in
+    iba_only are compared only where ibwire found an IBA transport; frames
+    (numbered from 1) in `skip` are not compared; the numbers of the frames
+    that differ are added to the set `differing` when one is given."""
+    eargs = [x for f in fields for x in ("-e", f)]
+    rc, ours, err = run([ibwire, "dump", "-T", "fields", "-e",
+                         "ibwire.transport"] + eargs + [capture])
+    if rc != 0:
+        print(f"{capture}: ibwire dump exited {rc}: {err}")
+        return 0, 0, 1
+    rc, theirs, err = run([tshark, "-n", "-r", capture] + TSHARK_QUIET +
+                          list(tshark_args) + ["-T", "fields"] + eargs)
+    if rc != 0:
+        print(f"{capture}: tshark exited {rc}: {err}")
+        return 0, 0, 1
+    ours_l = ours.splitlines()
+    theirs_l = theirs.splitlines()
+    if len(ours_l) != len(theirs_l):
+        print(f"{capture}: ibwire printed {len(ours_l)} lines, tshark "
+              f"{len(theirs_l)}")
+        return len(ours_l), 0, 1
+    diffs = 0
+    compared = 0
+    for n, (o, t) in enumerate(zip(ours_l, theirs_l), 1):
+        if n in skip:
+            continue
+        ov = o.split("\t")
+        transport, ov = ov[0], ov[1:]
+        tv = t.split("\t")
+        if len(ov) != len(fields) or len(tv) != len(fields):
+            print(f"line {n}: column count ibwire {len(ov)} tshark "
+                  f"{len(tv)} (want {len(fields)})")
+            diffs += 1
+            continue
+        for name, x, y in zip(fields, ov, tv):
+            if name in iba_only and transport == "none":
+                continue
+            compared += 1
+            if x != y:
+                diffs += 1
+                if differing is not None:
+                    differing.add(n)
+                if diffs <= show:
+                    print(f"frame {n} {name}: ibwire '{x}' tshark '{y}'")
+    return len(ours_l), compared, diffs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ibwire", required=True)
@@ -107,51 +159,14 @@ def main():
         print("tshark not installed: skipped")
         return 77
     fields = [f for f in a.fields.split(",") if f]
-    eargs = [x for f in fields for x in ("-e", f)]
-
-    rc, ours, err = run([a.ibwire, "dump", "-T", "fields", "-e",
-                         "ibwire.transport"] + eargs + [a.capture])
-    if rc != 0:
-        print(f"ibwire dump exited {rc}: {err}")
+    lines, compared, diffs = compare(a.ibwire, a.tshark, a.capture, fields,
+                                     a.iba_only, a.tshark_arg)
+    if a.expect_frames is not None and lines != a.expect_frames:
+        print(f"ibwire printed {lines} lines, expected {a.expect_frames}")
         return 1
-    rc, theirs, err = run([a.tshark, "-n", "-r", a.capture] + TSHARK_QUIET +
-                          a.tshark_arg + ["-T", "fields"] + eargs)
-    if rc != 0:
-        print(f"tshark exited {rc}: {err}")
-        return 1
-
-    ours_l = ours.splitlines()
-    theirs_l = theirs.splitlines()
-    if a.expect_frames is not None and len(ours_l) != a.expect_frames:
-        print(f"ibwire printed {len(ours_l)} lines, expected "
-              f"{a.expect_frames}")
-        return 1
-    if len(ours_l) != len(theirs_l):
-        print(f"ibwire printed {len(ours_l)} lines, tshark {len(theirs_l)}")
-        return 1
-
-    diffs = 0
-    compared = 0
-    for n, (o, t) in enumerate(zip(ours_l, theirs_l), 1):
-        ov = o.split("\t")
-        transport, ov = ov[0], ov[1:]
-        tv = t.split("\t")
-        if len(ov) != len(fields) or len(tv) != len(fields):
-            print(f"line {n}: column count ibwire {len(ov)} tshark "
-                  f"{len(tv)} (want {len(fields)})")
-            diffs += 1
-            continue
-        for name, x, y in zip(fields, ov, tv):
-            if name in a.iba_only and transport == "none":
-                continue
-            compared += 1
-            if x != y:
-                diffs += 1
-                if diffs <= 40:
-                    print(f"frame {n} {name}: ibwire '{x}' tshark '{y}'")
     if a.check_comments:
         diffs += check_comments(a)
-    print(f"{a.capture}: {len(ours_l)} frames, {compared} values compared, "
+    print(f"{a.capture}: {lines} frames, {compared} values compared, "
           f"{diffs} differ")
     return 1 if diffs else 0
 

@@ -174,7 +174,8 @@ static void text_capped_flush(struct run *r)
     for (size_t i = 0; i < r->capcap; i++)
         if (r->cap[i].count > TEXT_CAP)
             r->cap[n++] = r->cap[i];
-    qsort(r->cap, n, sizeof *r->cap, cmp_capped);
+    if (n)
+        qsort(r->cap, n, sizeof *r->cap, cmp_capped);
     for (size_t i = 0; r->out && i < n; i++)
         fprintf(r->out, "... and %llu more %s in flow %s\n",
                 (unsigned long long)(r->cap[i].count - TEXT_CAP),

@@ -343,6 +343,22 @@ static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
     return NULL;
 }
 
+/* A NAK named PSN `at` inside gap g: the responder received every PSN of g
+ * before it, so g splits there; returns the part from `at` (g itself when
+ * the table is full and the gap stays whole). */
+static struct chk_gap *gap_split(struct chk_flow *f, struct chk_gap *g,
+                                 uint32_t at)
+{
+    if (chk_psn_diff(at, g->lo) <= 0 || f->ngaps == CHK_GAPS)
+        return g;
+    struct chk_gap *lower = &f->gaps[f->ngaps++];
+    *lower = *g;
+    lower->hi = at;
+    lower->acked = 1;
+    g->lo = at;
+    return g;
+}
+
 /* ---- pairing responses with request flows ---- */
 
 static void pair_remove(uint32_t *v, uint32_t *n, uint32_t x)
@@ -1000,9 +1016,9 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             f->s.naks++;
             struct chk_gap *g = gap_of(f, r);
             if (g)
-                g->naked = 1;
+                gap_split(f, g, r)->naked = 1;
             if (ibw_aeth_syndrome_value(syn) == IBW_NAK_PSN_SEQ_ERROR) {
-                if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0)
+                    if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0)
                     chk_report(c, CHK_R_FLOW_NAK_PSN,
                                "PSN sequence NAK names 0x%06x, already "
                                "acknowledged up to 0x%06x", r, f->last_ack);
@@ -1209,8 +1225,9 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
         uint32_t n = (uint32_t)chk_psn_diff(g->hi, g->lo);
         if (g->resent == 1 || g->naked)
             continue; /* lost in the network and recovered: the rules ran */
-        if (g->resent != 2 && f->have_ack &&
-            chk_psn_diff(f->last_ack, chk_psn_add(g->hi, CHK_PSN_MASK)) >= 0) {
+        if (g->acked ||
+            (g->resent != 2 && f->have_ack &&
+             chk_psn_diff(f->last_ack, chk_psn_add(g->hi, CHK_PSN_MASK)) >= 0)) {
             nlost += n;
             add_range(lost, sizeof lost, g->lo, g->hi);
             if (!lost_frame)
@@ -1229,10 +1246,11 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     if (nlost) {
         c->frame = lost_frame;
         chk_report(c, CHK_R_CAP_LOSS,
-                   "%llu request PSN%s missing from the capture (%s) were "
-                   "acknowledged by the responder with no NAK and no resend: "
-                   "lost by the capture point", (unsigned long long)nlost,
-                   nlost == 1 ? "" : "s", lost);
+                   "%llu request PSN%s (%s) that the responder acknowledged "
+                   "%s missing from the capture, never resent: lost by the "
+                   "capture point, not the network",
+                   (unsigned long long)nlost, nlost == 1 ? "" : "s", lost,
+                   nlost == 1 ? "is" : "are");
     }
     if (nopen) {
         c->frame = open_frame ? open_frame : f->s.first_frame;

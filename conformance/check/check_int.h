@@ -68,6 +68,8 @@ struct chk_gap {
     uint64_t frame;     /* where the gap showed */
     uint8_t resent;     /* a PSN of it was sent again: network loss */
     uint8_t naked;      /* a NAK named a PSN of it */
+    uint8_t acked;      /* the responder is known to have received all of it
+                           (a NAK named the PSN after it) */
 };
 
 /* A response held until its request is seen (one direction recorded late)

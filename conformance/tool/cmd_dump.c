@@ -312,7 +312,7 @@ int cmd_dump(int argc, char **argv)
     struct ibw_pkt pkt;
     struct dump_frame fr;
     int rc = 0;
-    uint64_t seen = 0;
+    uint64_t seen = 0, unrecorded_cuts = 0, first_unrecorded = 0;
     while ((o.max_frames == 0 || seen < o.max_frames) &&
            (rc = cap_next(r, &cf)) == 1) {
         seen++;
@@ -337,7 +337,13 @@ int cmd_dump(int argc, char **argv)
             fr.rep_len = (uint32_t)(rep > cf.iba_len ? rep : cf.iba_len);
             ibw_parse(cf.iba, cf.iba_len, cf.link, &pkt);
             fr.pkt = &pkt;
-            if (pkt.err != IBW_OK) {
+            /* A frame cut short, every header that fits whole, is no
+             * error: header-only capture is how RDMA traffic is taken at
+             * speed.  Cuts the file does not record are said once. */
+            if (pkt.cut && pkt.err == IBW_E_TRUNCATED) {
+                if (!cf.truncated && !unrecorded_cuts++)
+                    first_unrecorded = cf.number;
+            } else if (pkt.err != IBW_OK) {
                 describe_error(&fr);
                 dump_out_flush(out); /* keep stdout and stderr in order */
                 fflush(stdout);
@@ -358,6 +364,18 @@ int cmd_dump(int argc, char **argv)
     }
     dump_out_flush(out);
     int write_failed = out->failed || fflush(stdout) != 0;
+    if (unrecorded_cuts)
+        fprintf(stderr,
+                "ibwire dump: %s: %llu frame%s (the first: frame %llu) end%s "
+                "before %s length fields say, although the file records %s "
+                "whole: cut by a capture tool that wrote the cut length as "
+                "the original length\n",
+                o.path, (unsigned long long)unrecorded_cuts,
+                unrecorded_cuts == 1 ? "" : "s",
+                (unsigned long long)first_unrecorded,
+                unrecorded_cuts == 1 ? "s" : "",
+                unrecorded_cuts == 1 ? "its" : "their",
+                unrecorded_cuts == 1 ? "it" : "them");
     free(out);
     int status = TOOL_EXIT_OK;
     if (rc < 0) {

@@ -120,17 +120,35 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
         dump_out_char(o, '\n');
     }
     dump_mad_text(o, fr);
+    if (p->cut) {
+        if (p->wire_len)
+            dump_out_printf(o, "  %-12s %zu of the %u bytes the length fields "
+                            "say%s\n", "cut", p->len, p->wire_len,
+                            c->truncated ? "" : " (the file records no cut)");
+        else
+            dump_out_printf(o, "  %-12s %zu bytes, before the length fields\n",
+                            "cut", p->len);
+    }
     if (ibw_pkt_has(p, IBW_HDR_BTH) && p->err == IBW_OK)
         dump_out_printf(o, "  %-12s %u bytes at offset %u, pad %u\n", "payload",
                         p->payload_len, p->payload_off, p->pad);
+    else if (p->cut && p->payload_off)
+        dump_out_printf(o, "  %-12s %u of %u bytes at offset %u\n", "payload",
+                        p->payload_len, p->payload_wire_len, p->payload_off);
     else if (p->transport == IBW_TK_IB_RAW)
         dump_out_printf(o, "  %-12s %u bytes at offset %u (raw)\n", "payload",
                         p->payload_len, p->payload_off);
-    if (p->icrc_status != IBW_CRC_ABSENT)
+    if (p->icrc_status == IBW_CRC_UNCHECKED)
+        dump_out_printf(o, "  %-12s unchecked (the frame is cut before its "
+                        "end)\n", "icrc");
+    else if (p->icrc_status != IBW_CRC_ABSENT)
         dump_out_printf(o, "  %-12s %s (carried 0x%08x, computed 0x%08x)\n",
                         "icrc", dump_crc_status_name(p->icrc_status), p->icrc_wire,
                         p->icrc_calc);
-    if (p->vcrc_status != IBW_CRC_ABSENT)
+    if (p->vcrc_status == IBW_CRC_UNCHECKED)
+        dump_out_printf(o, "  %-12s unchecked (the frame is cut before its "
+                        "end)\n", "vcrc");
+    else if (p->vcrc_status != IBW_CRC_ABSENT)
         dump_out_printf(o, "  %-12s %s (carried 0x%04x, computed 0x%04x)\n",
                         "vcrc", dump_crc_status_name(p->vcrc_status), p->vcrc_wire,
                         p->vcrc_calc);
@@ -156,7 +174,7 @@ static void json_crc(struct dump_out *o, const char *key, uint8_t status,
     json_key(o, key, first);
     dump_out_str(o, "{\"status\":");
     dump_out_json_str(o, dump_crc_status_name(status));
-    if (status != IBW_CRC_ABSENT) {
+    if (status != IBW_CRC_ABSENT && status != IBW_CRC_UNCHECKED) {
         dump_out_str(o, ",\"wire\":\"");
         dump_out_hex(o, wire, digits);
         dump_out_str(o, "\",\"calc\":\"");
@@ -258,7 +276,18 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
             json_key(o, "payload", &first);
             dump_out_printf(o, "{\"offset\":%u,\"len\":%u,\"pad\":%u}",
                             p->payload_off, p->payload_len, p->pad);
+        } else if (p->cut && p->payload_off) {
+            json_key(o, "payload", &first);
+            dump_out_printf(o, "{\"offset\":%u,\"len\":%u,\"captured\":%u}",
+                            p->payload_off, p->payload_wire_len,
+                            p->payload_len);
         }
+    }
+    if (p->cut) {
+        json_key(o, "cut", &first);
+        dump_out_printf(o, "{\"captured\":%zu,\"wire_len\":%u,"
+                        "\"recorded\":%s}", p->len, p->wire_len,
+                        c->truncated ? "true" : "false");
     }
     json_crc(o, "icrc", p->icrc_status, p->icrc_wire, p->icrc_calc, 8, &first);
     json_crc(o, "vcrc", p->vcrc_status, p->vcrc_wire, p->vcrc_calc, 4, &first);

@@ -57,6 +57,8 @@ struct chk_hist {
 struct chk_outst {
     uint32_t psn;
     uint32_t span;      /* PSNs consumed; 0 = not known yet (PMTU unknown) */
+    uint32_t span_max;  /* span not known: at most this many (0 = the
+                           largest a READ of len can take, at PMTU 256) */
     uint32_t len;       /* READ: DMA length */
     uint8_t kind;       /* IBW_OPK_READ or IBW_OPK_ATOMIC */
     uint8_t answered;

@@ -88,11 +88,6 @@ KNOWN_OPEN = [
      "the first request recorded before the REP that negotiated its PSN"),
     ("skew", "bad-cm-seq.pcap, ", "CM messages reordered by the delay"),
 ]
-# sim: the first frame of the capture corrupted (seeds of SIM_CONFIGS, by
-# prefix)
-for _seed, _tr in ((69, "rc"), (64, "ud")):
-    KNOWN_OPEN.append(("sim", "sim --seed %d --transport %s " % (_seed, _tr),
-                       "errors next to corrupted frames (open)"))
 known_seen = set()
 
 

@@ -53,6 +53,8 @@ void chk_free(struct chk *c)
         return;
     chk_flows_free(c);
     free(c->crc_held);
+    for (unsigned i = 0; i < c->ncrc_wait; i++)
+        free(c->crc_wait[i].bytes);
     for (unsigned i = 0; i < c->ncutlen; i++)
         for (unsigned k = 0; k < CHK_CUT_PATTERN; k++)
             free(c->cutlen[i].msgs[k]);
@@ -306,6 +308,7 @@ void chk_finish(struct chk *c)
     if (c->finished)
         return;
     c->finished = 1;
+    chk_crc_wait_finish(c);
     chk_flows_finish(c);
     chk_crc_finish(c);
     chk_cut_finish(c);

@@ -141,7 +141,9 @@ static struct chk_outst *outst_at(struct chk_flow *f, unsigned k)
 static int outst_covers(const struct chk_outst *o, uint32_t r)
 {
     int32_t off = chk_psn_diff(r, o->psn);
-    uint32_t span = o->span ? o->span : read_span(o->len, 256);
+    uint32_t span = o->span       ? o->span
+                    : o->span_max ? o->span_max
+                                  : read_span(o->len, 256);
     return off >= 0 && (uint32_t)off < (span ? span : 1);
 }
 
@@ -294,6 +296,17 @@ static void pmtu_rules(struct chk *c, struct chk_flow *f, const struct ibw_pkt *
     }
 }
 
+/* READ o's span is now known to be span.  Fewer PSNs than the next
+ * request left room for (o->span_max): the capture missed requests after
+ * the READ (lost, or dropped for a bad CRC), so the flow's counts from
+ * requests are lower bounds from here on. */
+static void span_settled(struct chk_flow *f, struct chk_outst *o, uint32_t span)
+{
+    o->span = span;
+    if (o->span_max && span < o->span_max)
+        f->any_gap = 1;
+}
+
 /* Once the PMTU is known, the READs whose span was open get theirs; the
  * last one's end is where the requester's next new PSN is. */
 static void settle_spans(struct chk *c, struct chk_flow *f)
@@ -304,7 +317,7 @@ static void settle_spans(struct chk *c, struct chk_flow *f)
     for (unsigned k = 0; k < f->nout; k++) {
         struct chk_outst *o = outst_at(f, k);
         if (o->kind == IBW_OPK_READ && !o->span)
-            o->span = read_span(o->len, pmtu);
+            span_settled(f, o, read_span(o->len, pmtu));
     }
     if (f->span_unknown && f->nout) {
         struct chk_outst *o = outst_at(f, f->nout - 1);
@@ -744,6 +757,13 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->span = read_span(len, pmtu);
                 if (n->span)
                     f->prev_end = chk_psn_add(psn, n->span);
+            } else if (oi->kind == IBW_OPK_ATOMIC && !o) {
+                /* The resend of an atomic whose original the capture
+                 * missed (or saw corrupted): it is answered all the same. */
+                struct chk_outst *n = outst_add(f);
+                n->psn = psn;
+                n->kind = IBW_OPK_ATOMIC;
+                n->span = 1;
             }
         }
         opseq(c, f, oi);
@@ -751,10 +771,22 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
     if (d > 0) {
         if (f->span_unknown && (uint32_t)d + 1 <= f->span_max) {
-            /* The READ before consumed d + 1 PSNs: learn its span. */
+            /* The READ before consumed at most d + 1 PSNs: exactly that
+             * many, or fewer and the capture missed the requests between
+             * (lost, or dropped for a bad CRC: a lossy link makes both
+             * look alike).  Only the fewest PSNs the READ can take at any
+             * PMTU settles it; else its span waits for the PMTU or its
+             * LAST response, and what was sent between is not known. */
             struct chk_outst *o = f->nout ? outst_at(f, f->nout - 1) : NULL;
-            if (o && o->kind == IBW_OPK_READ && !o->span)
-                o->span = (uint32_t)d + 1;
+            if (o && o->kind == IBW_OPK_READ && !o->span) {
+                if ((uint32_t)d + 1 == read_span(o->len, 4096)) {
+                    o->span = (uint32_t)d + 1;
+                } else {
+                    o->span_max = (uint32_t)d + 1;
+                    f->msg = CHK_MSG_UNKNOWN;
+                    f->wr_open = 0;
+                }
+            }
         } else {
             gap_add(c, f, f->next_psn, psn);
             f->msg = CHK_MSG_UNKNOWN;
@@ -913,7 +945,7 @@ static void read_response(struct chk *c, struct chk_flow *f,
             if (oi->flags & IBW_OPF_LAST) {
                 o->answered = 1;
                 if (!o->span)
-                    o->span = off + 1;
+                    span_settled(f, o, off + 1);
             }
             return;
         }

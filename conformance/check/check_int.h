@@ -27,6 +27,15 @@ struct chk_crc_held {
     char msg[64];
 };
 
+/* A frame with a bad CRC that came before any frame showed whether the
+ * capture keeps the wire CRCs: a copy, judged when that is known. */
+struct chk_crc_wait {
+    uint64_t frame, ts_ns;
+    uint8_t *bytes;
+    uint32_t len, caplen;
+    uint8_t link, truncated;
+};
+
 /* 24-bit PSN difference a - b as a signed number in [-2^23, 2^23). */
 static inline int32_t chk_psn_diff(uint32_t a, uint32_t b)
 {
@@ -57,6 +66,8 @@ struct chk_hist {
 struct chk_outst {
     uint32_t psn;
     uint32_t span;      /* PSNs consumed; 0 = not known yet (PMTU unknown) */
+    uint32_t span_max;  /* span not known: at most this many (0 = the
+                           largest a READ of len can take, at PMTU 256) */
     uint32_t len;       /* READ: DMA length */
     uint8_t kind;       /* IBW_OPK_READ or IBW_OPK_ATOMIC */
     uint8_t answered;
@@ -214,6 +225,9 @@ struct chk {
     uint64_t crc_good, crc_bad;
     struct chk_crc_held *crc_held;
     unsigned ncrc_held, capcrc_held;
+    struct chk_crc_wait crc_wait[CHK_CRC_PATTERN];
+    unsigned ncrc_wait;
+    uint8_t crc_nowait;     /* bad-CRC frames are judged whole at once */
     int finished;
     char msg[512];
 };
@@ -250,6 +264,10 @@ void chk_cut_finish(struct chk *c);
 
 /* End of capture for CRCs: the held bad-CRC findings, or CAP-CRC once. */
 void chk_crc_finish(struct chk *c);
+
+/* End of capture for the bad-CRC frames still waiting (before the flows
+ * finish): judged whole, as in a capture without wire CRCs. */
+void chk_crc_wait_finish(struct chk *c);
 
 /* Look up / create the flow of requests src -> dst:qpn. */
 struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,

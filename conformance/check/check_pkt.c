@@ -453,6 +453,101 @@ static void crc_held_release(struct chk *c)
     c->frame = saved;
 }
 
+/* Hold the bad-CRC findings of frame p (said now when there is no room). */
+static void crc_hold(struct chk *c, const struct ibw_pkt *p)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        int icrc = k == 0;
+        if ((icrc ? p->icrc_status : p->vcrc_status) != IBW_CRC_BAD)
+            continue;
+        if (c->ncrc_held == c->capcrc_held && c->capcrc_held < 65536) {
+            unsigned n = c->capcrc_held ? c->capcrc_held * 2 : 16;
+            struct chk_crc_held *nh = realloc(c->crc_held, n * sizeof *nh);
+            if (nh) {
+                c->crc_held = nh;
+                c->capcrc_held = n;
+            }
+        }
+        if (c->ncrc_held == c->capcrc_held) {
+            crc_report(c, p); /* no room to hold it: say it now */
+            return;
+        }
+        struct chk_crc_held *h = &c->crc_held[c->ncrc_held++];
+        h->frame = c->frame;
+        h->rule = icrc ? CHK_R_PKT_ICRC : CHK_R_PKT_VCRC;
+        if (icrc)
+            snprintf(h->msg, sizeof h->msg, "icrc 0x%08x, computed 0x%08x",
+                     p->icrc_wire, p->icrc_calc);
+        else
+            snprintf(h->msg, sizeof h->msg, "vcrc 0x%04x, computed 0x%04x",
+                     p->vcrc_wire, p->vcrc_calc);
+    }
+}
+
+/* A bad-CRC frame before any good one: keep a copy until the capture shows
+ * whether it records wire CRCs.  0 when there is no room (judge it now). */
+static int crc_wait_add(struct chk *c, const struct ibw_pkt *p, int truncated)
+{
+    if (c->ncrc_wait == CHK_CRC_PATTERN)
+        return 0;
+    struct chk_crc_wait *w = &c->crc_wait[c->ncrc_wait];
+    w->bytes = malloc(p->len ? p->len : 1);
+    if (!w->bytes)
+        return 0;
+    memcpy(w->bytes, p->data, p->len);
+    w->len = (uint32_t)p->len;
+    w->caplen = c->caplen;
+    w->link = p->link;
+    w->truncated = (uint8_t)truncated;
+    w->frame = c->frame;
+    w->ts_ns = c->ts_ns;
+    c->ncrc_wait++;
+    return 1;
+}
+
+/* The waiting bad-CRC frames, in their order: wire CRCs (a good one came)
+ * judge each by its CRC alone, like any bad-CRC frame; else (no good one
+ * among CHK_CRC_PATTERN frames, a frame with no CRC verdict, the end of the
+ * capture) they are judged whole, their CRC findings held, and so is every
+ * bad-CRC frame after them. */
+static void crc_wait_end(struct chk *c, int wire_crcs)
+{
+    struct chk_crc_wait w[CHK_CRC_PATTERN];
+    unsigned n = c->ncrc_wait;
+    memcpy(w, c->crc_wait, n * sizeof *w);
+    c->ncrc_wait = 0;
+    if (!wire_crcs)
+        c->crc_nowait = 1;
+    uint64_t frame = c->frame, ts = c->ts_ns;
+    uint32_t caplen = c->caplen;
+    struct chk_flow *cur = c->cur_flow;
+    for (unsigned i = 0; i < n; i++) {
+        struct ibw_pkt p;
+        ibw_parse(w[i].bytes, w[i].len, (enum ibw_link)w[i].link, &p);
+        c->frame = w[i].frame;
+        c->ts_ns = w[i].ts_ns;
+        c->caplen = w[i].caplen;
+        c->cur_flow = NULL;
+        if (wire_crcs) {
+            c->st.iba++;
+            crc_report(c, &p);
+        } else if (chk_packet(c, &p, w[i].truncated)) {
+            chk_flow_packet(c, &p, w[i].truncated);
+        }
+        free(w[i].bytes);
+    }
+    c->frame = frame;
+    c->ts_ns = ts;
+    c->caplen = caplen;
+    c->cur_flow = cur;
+}
+
+void chk_crc_wait_finish(struct chk *c)
+{
+    if (c->ncrc_wait)
+        crc_wait_end(c, 0);
+}
+
 void chk_crc_finish(struct chk *c)
 {
     if (!c->crc_good && c->crc_bad && c->st.iba >= CHK_CRC_PATTERN) {
@@ -475,38 +570,32 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 {
     int iba = meant_as_iba(p);
     int cut = p->cut && iba;
+    int bad = p->icrc_status == IBW_CRC_BAD || p->vcrc_status == IBW_CRC_BAD;
+    int good = !bad && (p->icrc_status == IBW_CRC_GOOD ||
+                        p->vcrc_status == IBW_CRC_GOOD);
+    /* Bad-CRC frames waiting for the capture's verdict on CRCs get it
+     * before this frame is judged. */
+    if (iba && !bad && c->ncrc_wait)
+        crc_wait_end(c, good);
+    if (iba && bad && !c->crc_good && !c->crc_nowait) {
+        /* The first bad-CRC frames of the capture: a corrupted frame (its
+         * receiver dropped it: judged by its CRC alone, like any later
+         * one) or a capture without wire CRCs (judged whole)?  Frames to
+         * come tell; CHK_CRC_PATTERN bad ones with no good one make it the
+         * latter. */
+        if (c->ncrc_wait + 1 < CHK_CRC_PATTERN && crc_wait_add(c, p, truncated))
+            return 0;
+        crc_wait_end(c, 0);
+    }
     if (cut)
         cut_frame(c, p, truncated);
-    int bad = p->icrc_status == IBW_CRC_BAD || p->vcrc_status == IBW_CRC_BAD;
-    if (iba && !bad && (p->icrc_status == IBW_CRC_GOOD ||
-                        p->vcrc_status == IBW_CRC_GOOD) && !c->crc_good++)
+    if (iba && good && !c->crc_good++)
         crc_held_release(c);
     if (iba && bad && !c->crc_good) {
         /* no frame has shown the capture keeps wire CRCs yet: hold the
          * finding, judge the rest of the frame */
         c->crc_bad++;
-        if (c->ncrc_held == c->capcrc_held && c->capcrc_held < 65536) {
-            unsigned n = c->capcrc_held ? c->capcrc_held * 2 : 16;
-            struct chk_crc_held *nh = realloc(c->crc_held, n * sizeof *nh);
-            if (nh) {
-                c->crc_held = nh;
-                c->capcrc_held = n;
-            }
-        }
-        if (c->ncrc_held == c->capcrc_held)
-            crc_report(c, p); /* no room to hold it: say it now */
-        else {
-            struct chk_crc_held *h = &c->crc_held[c->ncrc_held++];
-            h->frame = c->frame;
-            h->rule = p->icrc_status == IBW_CRC_BAD ? CHK_R_PKT_ICRC
-                                                     : CHK_R_PKT_VCRC;
-            if (p->icrc_status == IBW_CRC_BAD)
-                snprintf(h->msg, sizeof h->msg, "icrc 0x%08x, computed 0x%08x",
-                         p->icrc_wire, p->icrc_calc);
-            else
-                snprintf(h->msg, sizeof h->msg, "vcrc 0x%04x, computed 0x%04x",
-                         p->vcrc_wire, p->vcrc_calc);
-        }
+        crc_hold(c, p);
         bad = 0;
     }
     /* A frame whose ICRC or VCRC is wrong is dropped by its receiver: none

@@ -83,12 +83,6 @@ KNOWN_OPEN = [
      "the first request recorded before the REP that negotiated its PSN"),
     ("skew", "bad-cm-seq.pcap, ", "CM messages reordered by the delay"),
 ]
-# sim: requests whose READ length or opcode a corrupted copy carried, and
-# the UD frame corrupted in its BTH (seeds of SIM_CONFIGS, by prefix)
-for _seed, _tr in ((3, "rc"), (37, "rc"), (69, "rc"), (70, "rc"), (5, "rc"),
-                   (96, "rc"), (64, "ud")):
-    KNOWN_OPEN.append(("sim", "sim --seed %d --transport %s " % (_seed, _tr),
-                       "errors next to corrupted frames (open)"))
 known_seen = set()
 
 

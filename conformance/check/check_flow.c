@@ -500,6 +500,26 @@ static void release(struct chk *c, struct chk_flow *f)
     free(h.bytes);
 }
 
+/* Is p, at PSN r inside the span of a READ seen, the FIRST (or ONLY)
+ * response of a READ re-issued from r that the capture may still record
+ * late?  (The re-issue is answered from its own PSN.) */
+static int reissue_ahead(struct chk_flow *f, const struct ibw_pkt *p, uint32_t r)
+{
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (oi->kind != IBW_OPK_READ_RESP || !(oi->flags & IBW_OPF_FIRST))
+        return 0;
+    int inside = 0;
+    for (unsigned k = 0; k < f->nout; k++) {
+        const struct chk_outst *o = outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !outst_covers(o, r))
+            continue;
+        if (o->psn == r)
+            return 0; /* a READ (or a re-issue) starts there */
+        inside = 1;
+    }
+    return inside;
+}
+
 /* Judge the held responses that can be judged now: their request was seen
  * (the response was recorded early: skew), they can never be matched, or
  * they waited longer than the skew window (or force: end of capture). */
@@ -514,6 +534,8 @@ static void drain(struct chk *c, struct chk_flow *f, int force)
             struct ibw_pkt p;
             ibw_parse(h->bytes, h->len, (enum ibw_link)h->link, &p);
             uint32_t r = ibw_bth_get_psn(hdr(&p, IBW_HDR_BTH));
+            if (reissue_ahead(f, &p, r))
+                break;
             if (resp_in_window(f, &p, r)) {
                 if (c->ts_ns > h->ts_ns) {
                     uint64_t sk = c->ts_ns - h->ts_ns;
@@ -1185,7 +1207,9 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (f->nheld)
         drain(c, f, 0);
     if (waiting || f->nheld ||
-        (!f->s.responses_only && !resp_in_window(f, p, r) && psn_ahead(f, r))) {
+        (!f->s.responses_only &&
+         ((!resp_in_window(f, p, r) && psn_ahead(f, r)) ||
+          reissue_ahead(f, p, r)))) {
         if (f->nheld >= CHK_HELD_MAX)
             release(c, f);
         hold(c, f, p, truncated);

@@ -72,9 +72,6 @@ KNOWN_OPEN = [
      "same: the responder NAKs into the hole"),
     ("skew", "bad-flow-transport.pcap, 10.0.0.2 ",
      "responses recorded after the next requests change which flow binds first"),
-    ("skew", "vantage-post-loss.pcap, 10.0.0.1 ",
-     "a READ re-issue recorded late: the original's responses are judged "
-     "against the re-issue"),
     ("skew", "bad-cm-qpn.pcap, ",
      "the first request recorded before the REP that negotiated its PSN"),
     ("skew", "bad-cm-seq.pcap, ", "CM messages reordered by the delay"),

@@ -42,6 +42,50 @@ static uint64_t skew_window(const struct chk *c)
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+/* ---- timing across the two directions ----
+ * A capture point may record one direction late by a delay d nobody
+ * knows (d > 0: the responses' direction, d < 0: the requests').  Every
+ * response comes after the request it proves received, so d is at most
+ * the least time a response was recorded after such a request (negative
+ * when one was recorded before it), and at most the skew window.  A
+ * timing rule is broken only if it is broken for every d up to that. */
+
+/* The largest d the flow's responses leave possible (ns). */
+static int64_t skew_max(const struct chk *c, const struct chk_flow *f)
+{
+    int64_t w = (int64_t)skew_window(c);
+    return f->have_lat && f->lat_min < w ? f->lat_min : w;
+}
+
+/* How long after a response recorded at rts a request recorded at ts may
+ * have been sent, at most (ns); <= 0: it was sent first, whatever d is. */
+static int64_t sent_after(const struct chk *c, const struct chk_flow *f,
+                          uint64_t ts, uint64_t rts)
+{
+    return (int64_t)ts - (int64_t)rts + skew_max(c, f);
+}
+
+/* A new request at psn: the first response proving it received bounds d. */
+static void lat_request(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    if (f->lat_open)
+        return;
+    f->lat_open = 1;
+    f->lat_psn = psn;
+    f->lat_ts = c->ts_ns;
+}
+
+static void lat_response(struct chk *c, struct chk_flow *f, uint32_t r)
+{
+    if (!f->lat_open || chk_psn_diff(r, f->lat_psn) < 0)
+        return;
+    int64_t l = (int64_t)c->ts_ns - (int64_t)f->lat_ts;
+    if (!f->have_lat || l < f->lat_min)
+        f->lat_min = l;
+    f->have_lat = 1;
+    f->lat_open = 0;
+}
+
 /* PSNs a READ of len bytes consumes at this PMTU (0 = PMTU unknown). */
 static uint32_t read_span(uint32_t len, uint32_t pmtu)
 {
@@ -485,6 +529,26 @@ static void release(struct chk *c, struct chk_flow *f)
     free(h.bytes);
 }
 
+/* Is p, at PSN r inside the span of a READ seen, the FIRST (or ONLY)
+ * response of a READ re-issued from r that the capture may still record
+ * late?  (The re-issue is answered from its own PSN.) */
+static int reissue_ahead(struct chk_flow *f, const struct ibw_pkt *p, uint32_t r)
+{
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (oi->kind != IBW_OPK_READ_RESP || !(oi->flags & IBW_OPF_FIRST))
+        return 0;
+    int inside = 0;
+    for (unsigned k = 0; k < f->nout; k++) {
+        const struct chk_outst *o = outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !outst_covers(o, r))
+            continue;
+        if (o->psn == r)
+            return 0; /* a READ (or a re-issue) starts there */
+        inside = 1;
+    }
+    return inside;
+}
+
 /* Judge the held responses that can be judged now: their request was seen
  * (the response was recorded early: skew), they can never be matched, or
  * they waited longer than the skew window (or force: end of capture). */
@@ -499,6 +563,8 @@ static void drain(struct chk *c, struct chk_flow *f, int force)
             struct ibw_pkt p;
             ibw_parse(h->bytes, h->len, (enum ibw_link)h->link, &p);
             uint32_t r = ibw_bth_get_psn(hdr(&p, IBW_HDR_BTH));
+            if (reissue_ahead(f, &p, r))
+                break;
             if (resp_in_window(f, &p, r)) {
                 if (c->ts_ns > h->ts_ns) {
                     uint64_t sk = c->ts_ns - h->ts_ns;
@@ -605,6 +671,68 @@ static struct chk_flow *flow_for_response(struct chk *c,
 
 /* ---- requests ---- */
 
+/* The resend at `frame` waited at most `waited` ns after an RNR NAK of
+ * timer_us: too short (and after it at all), FLOW-RNR-WAIT. */
+static void rnr_wait(struct chk *c, int64_t waited, uint32_t timer_us,
+                     uint64_t frame)
+{
+    if (waited <= 0 || waited * 10 >= (int64_t)timer_us * 9000)
+        return;
+    uint64_t saved = c->frame;
+    c->frame = frame;
+    chk_report(c, CHK_R_FLOW_RNR_WAIT,
+               "resent after %lld us at most, RNR timer %u us",
+               (long long)(waited / 1000), timer_us);
+    c->frame = saved;
+}
+
+/* The resend round that began at PSN round_start (recorded at round_ts,
+ * frame round_frame) followed a NAK of kind `pending` naming PSN e,
+ * recorded at nak_ts: where did it start, and when? */
+static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
+                      uint32_t e, uint64_t nak_ts, uint32_t rnr_us)
+{
+    uint32_t x = f->round_start;
+    /* Resending from after the PSN the NAK named skips PSNs the responder
+     * never acknowledged: wrong whether or not the NAK arrived.  From
+     * before it: the NAK may have been lost after the capture point, and
+     * a timeout resends from the oldest unacknowledged PSN. */
+    if (chk_psn_diff(x, e) > 0) {
+        /* Unless the capture missed the resends of the PSNs skipped:
+         * settled by what the responder does next. */
+        f->gbn_suspect = (uint8_t)pending;
+        f->gbn_e = e;
+        f->gbn_x = x;
+        f->gbn_frame = f->round_frame;
+    }
+    if (pending == CHK_PEND_RNR && x == e)
+        rnr_wait(c, sent_after(c, f, f->round_ts, nak_ts), rnr_us,
+                 f->round_frame);
+}
+
+/* The NAK just made pending, recorded after the last resend round: may
+ * the round have followed it all the same (the responses' direction
+ * recorded late)?  Then the round is judged against the last NAK that may
+ * have come before it, once no NAK recorded later can (back_settle).  A
+ * round from before the PSN the NAK named is what a timeout sends as well:
+ * it leaves the NAK to the next round, as it would if recorded after it. */
+static void nak_after_round(struct chk *c, struct chk_flow *f)
+{
+    f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
+                   chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&
+                   sent_after(c, f, f->round_ts, c->ts_ns) > 0;
+}
+
+static void back_settle(struct chk *c, struct chk_flow *f, int force)
+{
+    if (!force && sent_after(c, f, f->round_ts, c->ts_ns) > 0)
+        return;
+    f->pend_back = 0;
+    f->round_open = 0;
+    nak_round(c, f, f->pending, f->pend_psn, f->pend_ts, f->pend_rnr_us);
+    f->pending = CHK_PEND_NONE;
+}
+
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
 {
@@ -613,6 +741,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     uint16_t pkey = ibw_bth_get_pkey(b);
     unsigned pos = oi->flags & POS_MASK;
     f->s.requests++;
+    if (f->pend_back)
+        back_settle(c, f, 0);
     if (!f->have_pkey) {
         f->have_pkey = 1;
         f->pkey = pkey;
@@ -685,37 +815,32 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         if (round && f->gbn_suspect && chk_psn_diff(psn, f->gbn_e) <= 0)
             f->gbn_suspect = 0; /* back to the NAK's PSN after all: its
                                    first resend may have been corrupted */
+        if (round && f->pend_back)
+            back_settle(c, f, 1); /* the round before followed that NAK */
         if (f->pending != CHK_PEND_NONE && !round) {
             /* A resend round already under way when the NAK was sent goes
              * on (the NAK reaches the requester later); passing the PSN
              * the NAK named settles it. */
-            if (psn == f->pend_psn)
+            if (psn == f->pend_psn && !f->pend_back)
                 f->pending = CHK_PEND_NONE;
-        } else {
-            /* the first resend round after a NAK: where does it start? */
-            if (f->pending != CHK_PEND_NONE) {
-                /* Resending from after the PSN the NAK named skips PSNs
-                 * the responder never acknowledged: wrong whether or not
-                 * the NAK arrived.  From before it: the NAK may have been
-                 * lost after the capture point, and a timeout resends
-                 * from the oldest unacknowledged PSN. */
-                if (chk_psn_diff(psn, f->pend_psn) > 0) {
-                    /* Unless the capture missed the resends of the PSNs
-                     * skipped: settled by what the responder does next. */
-                    f->gbn_suspect = f->pending;
-                    f->gbn_e = f->pend_psn;
-                    f->gbn_x = psn;
-                    f->gbn_frame = c->frame;
-                }
-                if (f->pending == CHK_PEND_RNR && psn == f->pend_psn) {
-                    uint64_t waited = (c->ts_ns - f->pend_ts) / 1000u;
-                    if (c->ts_ns >= f->pend_ts &&
-                        waited * 10 < (uint64_t)f->pend_rnr_us * 9)
-                        chk_report(c, CHK_R_FLOW_RNR_WAIT,
-                                   "resent after %llu us, RNR timer %u us",
-                                   (unsigned long long)waited, f->pend_rnr_us);
-                }
+        } else if (round) {
+            /* a resend round: which NAK, if any, did it follow? */
+            f->round_open = 1;
+            f->round_ts = c->ts_ns;
+            f->round_frame = c->frame;
+            if (f->pending != CHK_PEND_NONE &&
+                sent_after(c, f, c->ts_ns, f->pend_ts) > 0) {
+                f->round_open = 0;
+                nak_round(c, f, f->pending, f->pend_psn, f->pend_ts,
+                          f->pend_rnr_us);
                 f->pending = CHK_PEND_NONE;
+            } else if (f->pending == CHK_PEND_RNR && psn == f->pend_psn &&
+                       f->pend_prev) {
+                /* Recorded after the RNR NAK but sent before it: the
+                 * request that NAK answers, sent after the one before. */
+                rnr_wait(c, sent_after(c, f, c->ts_ns, f->pend_prev_ts),
+                         f->pend_prev_us, c->frame);
+                f->pend_prev = 0;
             }
         }
         f->prev_psn = psn;
@@ -800,6 +925,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
     f->span_unknown = 0;
     f->in_retrans = 0;
+    lat_request(c, f, psn);
     opseq(c, f, oi);
     write_len(c, f, p, oi);
     hist_put(f, psn, p);
@@ -1006,6 +1132,8 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     uint16_t pkey = ibw_bth_get_pkey(b);
     f->s.responses++;
     f->s.last_frame = c->frame > f->s.last_frame ? c->frame : f->s.last_frame;
+    if (f->pend_back)
+        back_settle(c, f, 0);
     if (!f->have_resp_pkey) {
         f->have_resp_pkey = 1;
         f->resp_pkey = pkey;
@@ -1021,7 +1149,8 @@ static void judge_response(struct chk *c, struct chk_flow *f,
         chk_report(c, CHK_R_FLOW_PKEY, "bth.pkey 0x%04x, the responder's is 0x%04x",
                    pkey, f->resp_pkey);
     }
-    if (!resp_in_window(f, p, r)) {
+    int in_window = resp_in_window(f, p, r);
+    if (!in_window) {
         if (!f->s.ack_unsent++)
             f->unsent_frame = c->frame;
     }
@@ -1032,6 +1161,11 @@ static void judge_response(struct chk *c, struct chk_flow *f,
         msn_rules(c, f, ibw_aeth_get_msn(a));
     }
     unsigned kind = ibw_aeth_syndrome_kind(syn);
+    /* ACKs, RNR NAKs (the request named was received), READ responses and
+     * atomic ACKs prove their requests received: a sequence NAK does not */
+    if (in_window && (oi->kind != IBW_OPK_ACK || kind == IBW_AETH_ACK ||
+                      kind == IBW_AETH_RNR_NAK))
+        lat_response(c, f, r);
     if (f->gbn_suspect)
         gbn_settle(c, f, r, a && kind != IBW_AETH_ACK);
     switch (oi->kind) {
@@ -1040,10 +1174,17 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             note_ack(f, r);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;
+            uint32_t us = ibw_rnr_timer_usec(ibw_aeth_syndrome_value(syn));
+            /* the RNR NAK before, at the same PSN: a resend recorded after
+             * this one may have been sent before it */
+            f->pend_prev = f->pending == CHK_PEND_RNR && f->pend_psn == r;
+            f->pend_prev_ts = f->pend_ts;
+            f->pend_prev_us = f->pend_rnr_us;
             f->pending = CHK_PEND_RNR;
             f->pend_psn = r;
             f->pend_ts = c->ts_ns;
-            f->pend_rnr_us = ibw_rnr_timer_usec(ibw_aeth_syndrome_value(syn));
+            f->pend_rnr_us = us;
+            nak_after_round(c, f);
         } else if (kind == IBW_AETH_NAK) {
             f->s.naks++;
             struct chk_gap *g = gap_of(f, r);
@@ -1057,6 +1198,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                 f->pending = CHK_PEND_NAK_SEQ;
                 f->pend_psn = r;
                 f->pend_ts = c->ts_ns;
+                nak_after_round(c, f);
             }
         }
         break;
@@ -1113,7 +1255,9 @@ static void response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (f->nheld)
         drain(c, f, 0);
     if (waiting || f->nheld ||
-        (!f->s.responses_only && !resp_in_window(f, p, r) && psn_ahead(f, r))) {
+        (!f->s.responses_only &&
+         ((!resp_in_window(f, p, r) && psn_ahead(f, r)) ||
+          reissue_ahead(f, p, r)))) {
         if (f->nheld >= CHK_HELD_MAX)
             release(c, f);
         hold(c, f, p, truncated);
@@ -1321,9 +1465,15 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
 
 void chk_flows_finish(struct chk *c)
 {
-    for (uint32_t i = 0; i < c->nflows; i++)
+    for (uint32_t i = 0; i < c->nflows; i++) {
         if (c->flows[i].nheld)
             drain(c, &c->flows[i], 1);
+        if (c->flows[i].pend_back) {
+            c->cur_flow = &c->flows[i];
+            back_settle(c, &c->flows[i], 1);
+            c->cur_flow = NULL;
+        }
+    }
     /* a skip nothing later explained */
     for (uint32_t i = 0; i < c->nflows; i++)
         if (c->flows[i].gbn_suspect) {

@@ -146,6 +146,19 @@ struct chk_flow {
     uint32_t pend_psn;
     uint64_t pend_ts;
     uint32_t pend_rnr_us;
+    uint8_t pend_prev;      /* an RNR NAK at pend_psn came before it: */
+    uint32_t pend_prev_us;  /* ... its timer and when it was recorded */
+    uint64_t pend_prev_ts;
+    /* capture skew: how late the responses' direction can be recorded */
+    uint8_t lat_open;       /* a new request waits for a response: */
+    uint8_t have_lat;
+    uint32_t lat_psn;       /* ... its PSN and when it was recorded */
+    uint64_t lat_ts;
+    int64_t lat_min;        /* least (response - request) recorded time, ns */
+    uint8_t round_open;     /* the last resend round, no NAK judged yet */
+    uint8_t pend_back;      /* the NAK pending was recorded after the last
+                               round, which may have followed it still */
+    uint64_t round_ts, round_frame;
     uint8_t pmtu_src;       /* enum chk_pmtu_src */
     uint8_t any_gap;        /* request PSNs were missed (or the flow started
                                mid-stream): counts from requests are lower

@@ -23,6 +23,9 @@ original:
   skew  every capture with one endpoint's frames recorded 1, 10, 100 and
         500 us late (each of the first two endpoints in turn), re-sorted by
         time: the same exit code and the same multiset of error rules.
+        And directed cases (skew_directed) where the skew the capture
+        leaves possible decides a timing rule, with findings worked out
+        by hand.
   loss  requests of correct RC traffic (engine-*, crafted-*, the sample)
         removed from the file where the responder acknowledges them later
         with no NAK in between and they are never resent: a CAP-LOSS note,
@@ -65,20 +68,8 @@ IBWIRE = None
 KNOWN_OPEN = [
     ("cut", "bad-flow-transport.pcap cut to",
      "the ACK after the UC/RD mix loses its flow when its RC SEND is cut"),
-    ("skew", "bad-flow-gbn.pcap, 10.0.0.2 ",
-     "a NAK recorded after the resend it caused: requester behaviour is not "
-     "yet judged against responses within the skew window"),
-    ("skew", "bad-flow-rnr-wait.pcap, 10.0.0.2 ",
-     "the RNR NAK recorded late: the wait is measured from the wrong time"),
-    ("skew", "engine-rc-rnr.pcap, ",
-     "the same: the RNR wait measured across a skewed direction"),
-    ("skew", "rocev2-rc-mixed.pcap, 192.168.10.2 500 us late",
-     "the same"),
     ("skew", "bad-flow-transport.pcap, 10.0.0.2 ",
      "responses recorded after the next requests change which flow binds first"),
-    ("skew", "vantage-post-loss.pcap, 10.0.0.1 ",
-     "a READ re-issue recorded late: the original's responses are judged "
-     "against the re-issue"),
     ("skew", "bad-cm-qpn.pcap, ",
      "the first request recorded before the REP that negotiated its PSN"),
     ("skew", "bad-cm-seq.pcap, ", "CM messages reordered by the delay"),
@@ -243,7 +234,62 @@ def mode_skew(pcaps, shared, work):
                               dict(want), show(res), again))
                 tally.add(set() if ok else set((got - want) | (want - got)) or {"(exit)"})
                 os.remove(out)
+    skew_directed(pcaps, work)
     tally.report("skew")
+
+
+def retime(cap, us):
+    """cap with frame k recorded at us[k] microseconds, in that order."""
+    return cap.copy([capedit.Frame(cap.frames[0].ts_ns + int(t * 1000),
+                                   fr.data, fr.origlen)
+                     for fr, t in zip(cap.frames, us)])
+
+
+def skew_directed(pcaps, work):
+    """The timing rules at the skew the capture leaves possible, with the
+    findings worked out by hand.  bad-flow-rnr-wait: SEND PSN 0 (frame 1),
+    RNR NAK naming 0 with timer code 14 = 1280 us (IBA table 45), the SEND
+    resent; 0.9 x 1280 = 1152 us is the least wait taken as the timer's.
+    The NAK proves the SEND received: the responder's direction is recorded
+    late by at most the NAK's time after the SEND.  bad-flow-gbn: SENDs
+    0-3, ACK 0, sequence NAK naming 1, resends from 2."""
+    rnr = capedit.read(os.path.join(pcaps, "bad-flow-rnr-wait.pcap"))
+    gbn = capedit.read(os.path.join(pcaps, "bad-flow-gbn.pcap"))
+    resp = ("ip4", bytes([10, 0, 0, 2]))
+    cases = [
+        # responder 100 us late: SEND 0, resend 20, NAK 110 -> the NAK may
+        # be 110 late, so the resend came at most 20 - 110 + 110 = 20 us
+        # after it (the resend is frame 2 once re-sorted)
+        ("rnr-wait, 10.0.0.2 100 us late", capedit.delay(rnr, resp, 100),
+         [(2, "FLOW-RNR-WAIT", "resent after 20 us at most")]),
+        ("rnr-wait, 10.0.0.2 500 us late", capedit.delay(rnr, resp, 500),
+         [(2, "FLOW-RNR-WAIT", "resent after 20 us at most")]),
+        # NAK 100 us after the SEND: up to 100 us of it may be skew, so a
+        # resend 1051 us after the NAK may have waited 1151 < 1152 ...
+        ("rnr-wait, NAK at 100, resend at 1151", retime(rnr, [0, 100, 1151]),
+         [(3, "FLOW-RNR-WAIT", "resent after 1151 us at most")]),
+        # ... and one 1053 us after it may have waited 1153 >= 1152: no
+        # error (measured alone, 1053 < 1152 would have been one)
+        ("rnr-wait, NAK at 100, resend at 1153", retime(rnr, [0, 100, 1153]),
+         []),
+        # responder 100 us late: SENDs 0-30, resends 2, 3 at 60, 70, ACK 0
+        # at 140 (so at most 140 us late), NAK 1 at 150: the resend round
+        # from 2 may have come 60 - 150 + 140 = 50 us after the NAK
+        ("gbn, 10.0.0.2 100 us late", capedit.delay(gbn, resp, 100),
+         [(5, "FLOW-GBN", "resent from PSN 0x000002, the NAK named 0x000001")]),
+    ]
+    for name, cap, want in cases:
+        out = os.path.join(work, "directed.skew.pcap")
+        capedit.write(cap, out)
+        rc, res = judge(out)
+        got = [(f["frame"], f["rule"], f["message"]) for f in errors(res)]
+        ok = len(got) == len(want) and all(
+            g[0] == w[0] and g[1] == w[1] and g[2].startswith(w[2])
+            for g, w in zip(got, want))
+        check(ok and rc == (1 if want else 0),
+              "directed skew case %s: exit %d, errors %s, want %s"
+              % (name, rc, got, want))
+        os.remove(out)
 
 
 # ---------------------------------------------------------------------------

@@ -29,10 +29,10 @@ struct cap_reader *cap_open_live(const char *iface, const char *filter,
     pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
     int rc = pcap_activate(p);
     if (rc < 0) {
+        /* libpcap's message when it has one, else the status' words */
         const char *why = pcap_geterr(p);
-        snprintf(err, errlen, "cannot capture on interface %s: %s%s%s", iface,
-                 pcap_statustostr(rc), why && *why ? ": " : "",
-                 why ? why : "");
+        snprintf(err, errlen, "cannot capture on interface %s: %s", iface,
+                 why && *why ? why : pcap_statustostr(rc));
         pcap_close(p);
         return NULL;
     }

@@ -35,6 +35,9 @@ enum {
     NG_MAX_IFACES = 65536
 };
 
+/* skip() seeks over blocks of up to 4 GiB, and files grow past 2^31 */
+_Static_assert(sizeof(off_t) >= 8, "64-bit off_t (_FILE_OFFSET_BITS=64)");
+
 /* Blocks read into memory (packets, interfaces, sections) may be this
  * long; longer ones are damage (libpcap's limit is 16 MiB). */
 #define NG_MAX_BODY (64u << 20)

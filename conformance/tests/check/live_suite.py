@@ -33,7 +33,7 @@ SKIP = 77
 # flow and of the packet.
 # "sigint": stopped by SIGINT once the first finding was printed (a packet
 # rule's finding is printed as its frame comes); "sigterm": by SIGTERM;
-# "duration": --duration 3.
+# "duration": --duration 3 --interval 1.
 # (A flow finding may wait for the next frame: the checker holds a frame
 # until capture time passes the skew window, and idle time on the
 # interface does not reach it.)
@@ -132,7 +132,7 @@ def one(ibwire, pcaps, work, name, how):
     out = os.path.join(work, name + ".live.pcapng")
     cmd = [ibwire, "check", "-i", "lo", "-w", out]
     if how == "duration":
-        cmd += ["--duration", "3"]
+        cmd += ["--duration", "3", "--interval", "1"]
     repro = ("unshare -n sh -c 'ip link set lo up; %s & sleep 0.5; "
              "python3 %s send %s; wait'" % (" ".join(cmd),
                                              os.path.abspath(__file__), path))
@@ -172,6 +172,14 @@ def one(ibwire, pcaps, work, name, how):
     check(proc.returncode == rc_file.returncode,
           "%s: live exit %d, the file gives %d (stderr %s)" %
           (name, proc.returncode, rc_file.returncode, err.strip()), repro)
+    if how == "duration":
+        # the per-flow summary every --interval: after the frames were sent
+        # (within the first second), the 2 s one shows the flow
+        m = re.search(r"^-- lo after 2\.\d s: (\d+) frames.*\n  flow ", text,
+                      re.M)
+        check(m and int(m.group(1)) == sent,
+              "%s: no --interval summary with %d frames and the flow" %
+              (name, sent), repro)
     m = re.search(r"^lo: (\d+) frames", text, re.M)
     check(m and int(m.group(1)) == sent,
           "%s: %d frames sent, summary %r" % (name, sent,

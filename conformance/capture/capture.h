@@ -2,7 +2,9 @@
  * capture.h - reading and writing capture files that carry InfiniBand or
  * RoCE packets (catalog W16).
  *
- * Reader: libpcap underneath (classic pcap and pcapng), link types
+ * Reader: libpcap for classic pcap and live interfaces, its own block
+ * reader for pcapng (several interfaces, of mixed link types, as one
+ * timeline; 64-bit offsets: files over 4 GiB), link types
  *   1   Ethernet                    -> bytes for ibw_parse(IBW_LINK_ETHERNET)
  *   197 ERF                         -> ERF type 21 (InfiniBand): from the LRH;
  *                                      ERF Ethernet types: after the 2-byte pad;
@@ -67,7 +69,9 @@ struct cap_frame {
     uint32_t origlen;      /* bytes the record had on capture */
     uint32_t wire_len;     /* what tshark calls frame.len: origlen, or the
                               ERF wire length for link type 197 */
-    int linktype;          /* pcap link type of the file */
+    int linktype;          /* pcap link type of the frame's interface */
+    uint32_t interface;    /* pcapng: the interface (0, 1, ... over all
+                              sections of the file); 0 otherwise */
     int truncated;         /* the record was cut at capture (caplen < origlen,
                               or ERF payload shorter than its wire length) */
     const uint8_t *raw;    /* the record, caplen bytes */
@@ -86,7 +90,8 @@ struct cap_reader;
 struct cap_reader *cap_open(const char *path, char *err, size_t errlen);
 
 /* The next frame: 1 and *fr filled, 0 at the end of the file, -1 when the
- * file is damaged (message in cap_error()). */
+ * file is damaged (message in cap_error()); live captures also return
+ * CAP_TIMEOUT (below). */
 int cap_next(struct cap_reader *r, struct cap_frame *fr);
 
 /* The last error message ("" when none). */
@@ -94,6 +99,45 @@ const char *cap_error(const struct cap_reader *r);
 
 /* The file's link type. */
 int cap_linktype(const struct cap_reader *r);
+
+/* Interfaces seen so far (pcapng: Interface Description Blocks read up to
+ * the last frame returned; 1 for classic pcap and live captures). */
+uint32_t cap_interfaces(const struct cap_reader *r);
+
+/* Interface i's name (pcapng if_name, the live interface) or "ifI";
+ * written into buf and returned. */
+const char *cap_interface_name(const struct cap_reader *r, uint32_t i,
+                               char *buf, size_t len);
+
+/* Interface i's link type, -1 when there is no such interface. */
+int cap_interface_linktype(const struct cap_reader *r, uint32_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Live capture                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* What a live capture keeps on Ethernet when no filter is given: RoCEv2
+ * and RoCEv1.  Link types 247 and 252 are not filtered (IBA only). */
+#define CAP_LIVE_FILTER "udp port 4791 or ether proto 0x8915"
+
+/* cap_next() on a live reader: nothing arrived within the timeout (or a
+ * signal came); call again. */
+enum { CAP_TIMEOUT = 2 };
+
+/* Capture on a network interface (libpcap: promiscuous, immediate, full
+ * frames, nanosecond time where the system gives it).  filter: a BPF
+ * expression, NULL for CAP_LIVE_FILTER on Ethernet and none on other link
+ * types.  cap_next() then waits at most timeout_ms (0: 100 ms) before
+ * returning CAP_TIMEOUT.  NULL with a message naming the interface and
+ * libpcap's reason when it cannot be opened, capture is not permitted,
+ * the link type is not IBA's or the filter does not compile. */
+struct cap_reader *cap_open_live(const char *iface, const char *filter,
+                                 int timeout_ms, char *err, size_t errlen);
+
+/* Frames the system received and dropped (kernel and interface) for a
+ * live capture; -1 for a file. */
+int cap_live_stats(const struct cap_reader *r, uint64_t *received,
+                   uint64_t *dropped);
 
 /* Close and free; NULL is fine. */
 void cap_close(struct cap_reader *r);

@@ -1,4 +1,8 @@
-/* capture_read.c - the capture reader: libpcap, then per-link framing. */
+/* capture_read.c - the capture reader: libpcap (classic pcap) or the
+ * pcapng block reader, then per-link framing. */
+#if defined(__GLIBC__) || defined(__linux__)
+#define _GNU_SOURCE 1 /* fopencookie: classic pcap from a pipe */
+#endif
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdlib.h>
@@ -11,21 +15,11 @@
 #endif
 #endif
 
-#include "capture.h"
+#include "capture_int.h"
 
 /* stdio buffer for the capture file: libpcap reads each record with two
  * small freads, and a large buffer turns those into few read() calls. */
 #define CAP_READ_BUFFER (1u << 20)
-
-struct cap_reader {
-    pcap_t *pcap;
-    char *iobuf;
-    int linktype;
-    int classic;  /* classic pcap (32-bit unsigned seconds), not pcapng */
-    uint64_t count;
-    char path[512];
-    char err[PCAP_ERRBUF_SIZE + 600];
-};
 
 const char *cap_linktype_name(int linktype)
 {
@@ -38,11 +32,101 @@ const char *cap_linktype_name(int linktype)
     }
 }
 
-static int linktype_supported(int linktype)
+int cap_linktype_supported(int linktype)
 {
     return linktype == CAP_LINKTYPE_ETHERNET || linktype == CAP_LINKTYPE_ERF ||
            linktype == CAP_LINKTYPE_INFINIBAND ||
            linktype == CAP_LINKTYPE_EXPORTED_PDU;
+}
+
+static void unsupported(char *err, size_t errlen, const char *path, int lt)
+{
+    const char *name = pcap_datalink_val_to_name(lt);
+    snprintf(err, errlen,
+             "%s: link type %d (%s) not supported; ibwire reads 1 "
+             "(Ethernet), 197 (ERF), 247 (InfiniBand), 252 (exported PDU)",
+             path, lt, name ? name : "unknown");
+}
+
+#ifdef __GLIBC__
+/* A pipe cannot seek back over the magic read to tell pcapng from pcap:
+ * a stream that yields those bytes again, then the rest of the pipe. */
+struct prefixed {
+    FILE *src;
+    uint8_t b[4];
+    size_t n, pos;
+};
+
+static ssize_t prefixed_read(void *cookie, char *buf, size_t size)
+{
+    struct prefixed *p = cookie;
+    size_t k = 0;
+    while (k < size && p->pos < p->n)
+        buf[k++] = (char)p->b[p->pos++];
+    if (k < size)
+        k += fread(buf + k, 1, size - k, p->src);
+    return (ssize_t)k;
+}
+
+static int prefixed_close(void *cookie)
+{
+    free(cookie);
+    return 0;
+}
+
+static FILE *replay_prefix(FILE *src, const uint8_t *b, size_t n)
+{
+    struct prefixed *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->src = src;
+    memcpy(p->b, b, n);
+    p->n = n;
+    cookie_io_functions_t io = {prefixed_read, NULL, NULL, prefixed_close};
+    FILE *f = fopencookie(p, "rb", io);
+    if (!f)
+        free(p);
+    return f;
+}
+#else
+static FILE *replay_prefix(FILE *src, const uint8_t *b, size_t n)
+{
+    (void)src;
+    (void)b;
+    (void)n;
+    errno = ESPIPE;
+    return NULL;
+}
+#endif
+
+static struct cap_reader *open_pcapng(const char *path, FILE *f,
+                                      int from_stdin, char *iobuf, char *err,
+                                      size_t errlen)
+{
+    struct cap_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        if (!from_stdin)
+            fclose(f);
+        free(iobuf);
+        return NULL;
+    }
+    r->f = f;
+    r->own_file = !from_stdin;
+    r->iobuf = iobuf;
+    r->offset = 4;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    if (cap_pcapng_open(r)) {
+        snprintf(err, errlen, "%s", r->err);
+        cap_close(r);
+        return NULL;
+    }
+    if (!cap_linktype_supported(r->linktype)) {
+        unsupported(err, errlen, path, r->linktype);
+        cap_close(r);
+        return NULL;
+    }
+    return r;
 }
 
 struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
@@ -81,6 +165,21 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
     if (!from_stdin)
         __fsetlocking(f, FSETLOCKING_BYCALLER);
 #endif
+    uint8_t magic[4];
+    size_t nmagic = fread(magic, 1, sizeof magic, f);
+    static const uint8_t shb[4] = {0x0A, 0x0D, 0x0D, 0x0A};
+    if (nmagic == sizeof magic && !memcmp(magic, shb, sizeof shb))
+        return open_pcapng(path, f, from_stdin, iobuf, err, errlen);
+    /* Classic pcap (or not a capture): libpcap reads it from the start. */
+    if (fseeko(f, 0, SEEK_SET) != 0) {
+        clearerr(f);
+        f = replay_prefix(f, magic, nmagic);
+        if (!f) {
+            snprintf(err, errlen, "%s: cannot read from a pipe: %s", path,
+                     strerror(errno));
+            return NULL;
+        }
+    }
     /* Nanosecond precision whatever the file holds, so that timestamps
      * survive a read/write round trip.  On success pcap owns f. */
     pcap_t *p = pcap_fopen_offline_with_tstamp_precision(
@@ -88,25 +187,26 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
     if (!p) {
         snprintf(err, errlen, "%s: not a readable pcap/pcapng capture: %s",
                  path, pcap_err);
-        if (!from_stdin)
+        if (f != stdin)
             fclose(f);
         free(iobuf);
         return NULL;
     }
     int lt = pcap_datalink(p);
-    if (!linktype_supported(lt)) {
-        const char *name = pcap_datalink_val_to_name(lt);
-        snprintf(err, errlen,
-                 "%s: link type %d (%s) not supported; ibwire reads 1 "
-                 "(Ethernet), 197 (ERF), 247 (InfiniBand), 252 (exported PDU)",
-                 path, lt, name ? name : "unknown");
+    if (!cap_linktype_supported(lt)) {
+        unsupported(err, errlen, path, lt);
         pcap_close(p);
         free(iobuf);
         return NULL;
     }
     struct cap_reader *r = calloc(1, sizeof *r);
-    if (!r) {
+    struct cap_iface one;
+    memset(&one, 0, sizeof one);
+    one.linktype = lt;
+    one.units = 1000000000u;
+    if (!r || cap_add_iface(r, &one)) {
         snprintf(err, errlen, "%s: out of memory", path);
+        free(r);
         pcap_close(p);
         free(iobuf);
         return NULL;
@@ -114,8 +214,7 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
     r->pcap = p;
     r->iobuf = iobuf;
     r->linktype = lt;
-    /* libpcap reports pcapng files as version 1.0, classic pcap as 2.x */
-    r->classic = pcap_major_version(p) == PCAP_VERSION_MAJOR;
+    r->classic = 1;
     snprintf(r->path, sizeof r->path, "%s", path);
     return r;
 }
@@ -257,11 +356,15 @@ void cap_locate_iba(struct cap_frame *fr)
 
 int cap_next(struct cap_reader *r, struct cap_frame *fr)
 {
+    if (!r->pcap)
+        return cap_pcapng_next(r, fr);
     struct pcap_pkthdr *h;
     const u_char *data;
     int rc = pcap_next_ex(r->pcap, &h, &data);
     if (rc == PCAP_ERROR_BREAK)
         return 0;
+    if (rc == 0 && r->live)
+        return cap_live_wait(r);
     if (rc != 1) {
         snprintf(r->err, sizeof r->err,
                  "%s: damaged capture after frame %llu: %s", r->path,
@@ -272,14 +375,15 @@ int cap_next(struct cap_reader *r, struct cap_frame *fr)
     fr->number = r->count;
     /* Classic pcap seconds are unsigned 32-bit (good until 2106), but
      * libpcap sign-extends them for a native-order file (not a swapped
-     * one), which would date 2038-01-19 on before 1970.  pcapng's 64-bit
-     * time (with a signed if_tsoffset) libpcap computes in full. */
+     * one), which would date 2038-01-19 on before 1970. */
     fr->ts_sec = r->classic ? (int64_t)(uint32_t)h->ts.tv_sec
                             : (int64_t)h->ts.tv_sec;
-    fr->ts_nsec = (uint32_t)h->ts.tv_usec; /* nanoseconds: see cap_open */
+    /* nanoseconds (see cap_open), unless a live interface could not */
+    fr->ts_nsec = (uint32_t)h->ts.tv_usec * (r->micro ? 1000u : 1u);
     fr->caplen = h->caplen;
     fr->origlen = h->len;
     fr->linktype = r->linktype;
+    fr->interface = 0;
     fr->raw = data;
     cap_locate_iba(fr);
     return 1;
@@ -289,11 +393,33 @@ const char *cap_error(const struct cap_reader *r) { return r->err; }
 
 int cap_linktype(const struct cap_reader *r) { return r->linktype; }
 
+uint32_t cap_interfaces(const struct cap_reader *r) { return r->nifs; }
+
+const char *cap_interface_name(const struct cap_reader *r, uint32_t i,
+                               char *buf, size_t len)
+{
+    if (i < r->nifs && r->ifs[i].name[0])
+        snprintf(buf, len, "%s", r->ifs[i].name);
+    else
+        snprintf(buf, len, "if%u", (unsigned)i);
+    return buf;
+}
+
+int cap_interface_linktype(const struct cap_reader *r, uint32_t i)
+{
+    return i < r->nifs ? r->ifs[i].linktype : -1;
+}
+
 void cap_close(struct cap_reader *r)
 {
     if (!r)
         return;
-    pcap_close(r->pcap); /* closes the FILE before its buffer goes */
+    if (r->pcap)
+        pcap_close(r->pcap); /* closes the FILE before its buffer goes */
+    if (r->f && r->own_file)
+        fclose(r->f);
     free(r->iobuf);
+    free(r->ifs);
+    free(r->buf);
     free(r);
 }

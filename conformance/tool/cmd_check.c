@@ -3,6 +3,8 @@
  *
  *   ibwire check [--format text|json|junit] [--annotate OUT.pcapng]
  *                [--pmtu N] [--skew US] [--replay] [FILE...]
+ *   ibwire check -i IFACE [-f BPF] [--duration S] [--interval S]
+ *                [-w OUT.pcapng] [--format ...] [--pmtu N] [--skew US]
  *
  * Streams each file through the checker (conformance/check): memory grows
  * with the flows, not the capture.  text: `frame N: RULE-ID: message` per
@@ -15,11 +17,19 @@
  * (NAME.expect next to it).  Exit 0: no error found (or every bundled
  * verdict as expected); 1: errors (or a verdict differs); 2: an input could
  * not be read, or bad arguments.
+ *
+ * -i: frames from a network interface (libpcap), fed through the same path
+ * as a file's; findings are flushed as they come, a per-flow summary every
+ * --interval seconds (text), the full summary at --duration, SIGINT or
+ * SIGTERM.  -w keeps the frames checked as pcapng.  A pcapng with several
+ * interfaces is one timeline; its findings then name the frame's interface.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capture.h"
 #include "check.h"
@@ -30,6 +40,9 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
 
 #define JUNIT_KEEP 10 /* messages kept per rule for the junit report */
 #define TEXT_CAP 5    /* text lines per rule and flow; the rest counted */
+/* frames whose interface is remembered (pcapng with several interfaces),
+ * for findings that a later frame settles */
+#define IFRING (1u << 18)
 
 /* Findings of one rule on one flow beyond TEXT_CAP, for the text output. */
 struct capped {
@@ -61,7 +74,52 @@ struct run {
     /* text capping: open addressing over (flow, rule) */
     struct capped *cap;
     size_t ncap, capcap;
+    /* live capture (-i) */
+    const char *iface, *filter, *write_path;
+    uint64_t duration_ns, interval_ns; /* 0: until a signal / none */
+    uint64_t live_start, live_next;    /* CLOCK_MONOTONIC, ns */
+    /* the reader being fed, and the interface of recent frames */
+    struct cap_reader *rd;
+    uint32_t *ifring;
+    uint64_t last_frame;
 };
+
+static volatile sig_atomic_t live_stop;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    live_stop = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Remember which interface a frame came from, once there are several. */
+static void note_iface(struct run *r, const struct cap_frame *fr)
+{
+    r->last_frame = fr->number;
+    if (!r->ifring && cap_interfaces(r->rd) > 1)
+        r->ifring = calloc(IFRING, sizeof *r->ifring);
+    if (r->ifring)
+        r->ifring[fr->number & (IFRING - 1)] = fr->interface;
+}
+
+/* The name of the interface of frame n into buf; 0 when the capture has
+ * one interface or the frame is too far back to tell. */
+static int frame_iface(const struct run *r, uint64_t n, char *buf, size_t len)
+{
+    if (!r->rd || cap_interfaces(r->rd) < 2 || !n || n > r->last_frame ||
+        r->last_frame - n >= IFRING)
+        return 0;
+    uint32_t i = r->ifring ? r->ifring[n & (IFRING - 1)] : 0;
+    cap_interface_name(r->rd, i, buf, len);
+    return 1;
+}
 
 static void usage(FILE *f)
 {
@@ -69,6 +127,10 @@ static void usage(FILE *f)
             "usage: ibwire check [--format text|json|junit] [--annotate "
             "OUT.pcapng]\n"
             "                    [--pmtu N] [--skew US] [--replay] [FILE...]\n"
+            "       ibwire check -i IFACE [-f BPF] [--duration S] "
+            "[--interval S]\n"
+            "                    [-w OUT.pcapng] [--format ...] [--pmtu N] "
+            "[--skew US]\n"
             "\n"
             "Check pcap/pcapng captures against the InfiniBand/RoCE rules "
             "(conformance/rules.md).\n"
@@ -79,8 +141,20 @@ static void usage(FILE *f)
             "for it\n"
             "           (host-side captures record one direction late; "
             "default 1000)\n"
+            "-i IFACE   check live traffic on IFACE (libpcap); findings as "
+            "they come\n"
+            "-f BPF     capture filter (default on Ethernet: \"%s\")\n"
+            "--duration S  stop after S seconds (default: at SIGINT or "
+            "SIGTERM)\n"
+            "--interval S  print the per-flow summary every S seconds "
+            "(text)\n"
+            "-w OUT     save the frames checked as pcapng\n"
+            "A pcapng with several interfaces (mixed link types) is one "
+            "timeline;\nits findings name the interface.\n"
             "Exit 0 no errors (vantage-point warnings only), 1 errors found, "
-            "2 unreadable\ninput or bad arguments.\n");
+            "2 unreadable\ninput, an interface that cannot be opened, or "
+            "bad arguments.\n",
+            CAP_LIVE_FILTER);
 }
 
 static void json_str(FILE *o, const char *s)
@@ -189,19 +263,33 @@ static void on_finding(void *user, const struct chk_finding *f)
 {
     struct run *r = user;
     const struct chk_rule_info *ri = chk_rule(f->rule);
+    char ifn[80];
+    int have_if = frame_iface(r, f->frame, ifn, sizeof ifn);
     if (r->verdict_out)
         fprintf(r->verdict_out, "finding %llu %s\n",
                 (unsigned long long)f->frame, ri->id);
     switch (r->fmt) {
     case FMT_TEXT:
-        if (r->out && !text_capped(r, f))
-            fprintf(r->out, "frame %llu: %s: %s\n",
-                    (unsigned long long)f->frame, ri->id, f->message);
+        if (r->out && !text_capped(r, f)) {
+            if (have_if)
+                fprintf(r->out, "frame %llu [%s]: %s: %s\n",
+                        (unsigned long long)f->frame, ifn, ri->id,
+                        f->message);
+            else
+                fprintf(r->out, "frame %llu: %s: %s\n",
+                        (unsigned long long)f->frame, ri->id, f->message);
+        }
         break;
     case FMT_JSON:
-        fprintf(r->out, "%s\n        {\"frame\": %llu, \"rule\": \"%s\", "
-                "\"severity\": \"%s\", \"message\": ",
-                r->first_finding ? "" : ",", (unsigned long long)f->frame,
+        fprintf(r->out, "%s\n        {\"frame\": %llu, ",
+                r->first_finding ? "" : ",", (unsigned long long)f->frame);
+        if (have_if) {
+            fputs("\"interface\": ", r->out);
+            json_str(r->out, ifn);
+            fputs(", ", r->out);
+        }
+        fprintf(r->out, "\"rule\": \"%s\", \"severity\": \"%s\", "
+                "\"message\": ",
                 ri->id, chk_severity_name(f->severity));
         json_str(r->out, f->message);
         fputc('}', r->out);
@@ -239,6 +327,8 @@ static void on_finding(void *user, const struct chk_finding *f)
         snprintf(ns + old, add, "%s%s: %s", old ? "; " : "", ri->id, f->message);
         *slot = ns;
     }
+    if (r->iface && r->out)
+        fflush(r->out); /* live: each finding as it happens */
 }
 
 static void flow_text(void *user, const struct chk_flow_summary *s)
@@ -415,9 +505,13 @@ static int annotate(struct run *r, const char *path, int lt)
     struct cap_writer *w =
         rd ? cap_writer_open(r->annotate, CAP_FORMAT_PCAPNG, lt, err, sizeof err)
            : NULL;
-    int bad = !w;
+    int bad = !w, mixed = 0;
     struct cap_frame fr;
     while (w && cap_next(rd, &fr) == 1) {
+        if (fr.linktype != lt) { /* one link type per annotated copy */
+            mixed = bad = 1;
+            break;
+        }
         uint64_t ts = (uint64_t)fr.ts_sec * 1000000000u + fr.ts_nsec;
         const char *cm = fr.number <= r->nnotes ? r->notes[fr.number - 1] : NULL;
         if (lt == CAP_LINKTYPE_ETHERNET || lt == CAP_LINKTYPE_INFINIBAND ||
@@ -434,16 +528,73 @@ static int annotate(struct run *r, const char *path, int lt)
     free(r->notes);
     r->notes = NULL;
     r->nnotes = 0;
-    if (bad)
+    if (mixed)
+        fprintf(stderr, "ibwire check: %s: interfaces of different link "
+                "types; --annotate writes one link type\n", path);
+    else if (bad)
         fprintf(stderr, "ibwire check: cannot write %s\n", r->annotate);
     return bad;
 }
 
-/* Check one file; returns its exit status (0, 1 or 2). */
+/* -w: keep a frame the live capture fed to the checker.  0 when written. */
+static int live_write(struct cap_writer *w, const struct cap_frame *fr)
+{
+    uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (fr->linktype == CAP_LINKTYPE_ETHERNET ||
+        fr->linktype == CAP_LINKTYPE_INFINIBAND)
+        return cap_write_cut(w, ts, fr->raw, fr->caplen,
+                             fr->origlen > fr->caplen ? fr->origlen
+                                                      : fr->caplen,
+                             NULL);
+    /* ERF / exported PDU: the writer adds the wrapper again */
+    return fr->iba ? cap_write(w, ts, fr->iba, fr->iba_len, NULL) : 0;
+}
+
+/* Live: what to do between frames (and when none came).  Prints the
+ * per-flow summary when --interval is due; 1 when the capture ends
+ * (--duration reached, SIGINT or SIGTERM). */
+static int live_tick(struct run *r, struct chk *c)
+{
+    uint64_t now = mono_ns();
+    if (live_stop || (r->duration_ns && now - r->live_start >= r->duration_ns))
+        return 1;
+    if (r->interval_ns && now >= r->live_next) {
+        r->live_next += r->interval_ns;
+        if (r->live_next <= now)
+            r->live_next = now + r->interval_ns;
+        if (r->fmt == FMT_TEXT && r->out) {
+            const struct chk_stats *st = chk_stats(c);
+            fprintf(r->out,
+                    "-- %s after %.1f s: %llu frames (%llu IBA, %llu other), "
+                    "%llu errors, %llu warnings so far\n",
+                    r->iface, (double)(now - r->live_start) / 1e9,
+                    (unsigned long long)st->frames,
+                    (unsigned long long)st->iba,
+                    (unsigned long long)st->not_iba,
+                    (unsigned long long)st->errors,
+                    (unsigned long long)st->warnings);
+            chk_flows(c, flow_text, r);
+            fflush(r->out);
+        }
+    }
+    return 0;
+}
+
+/* Open the input: a capture file, or with -i the interface. */
+static struct cap_reader *open_input(const struct run *r, const char *path,
+                                     char *err, size_t errlen)
+{
+    if (r->iface)
+        return cap_open_live(r->iface, r->filter, 100, err, errlen);
+    return cap_open(path, err, errlen);
+}
+
+/* Check one file (or the live interface); returns its exit status (0, 1
+ * or 2). */
 static int check_file(struct run *r, const char *path, int first_file)
 {
     char err[512];
-    struct cap_reader *rd = cap_open(path, err, sizeof err);
+    struct cap_reader *rd = open_input(r, path, err, sizeof err);
     if (!rd) {
         fprintf(stderr, "ibwire check: %s\n", err);
         if (r->fmt == FMT_JSON && r->out) {
@@ -457,6 +608,15 @@ static int check_file(struct run *r, const char *path, int first_file)
     }
     struct cap_writer *w = NULL;
     int lt = cap_linktype(rd);
+    if (r->write_path) {
+        w = cap_writer_open(r->write_path, CAP_FORMAT_PCAPNG, lt, err,
+                            sizeof err);
+        if (!w) {
+            fprintf(stderr, "ibwire check: %s\n", err);
+            cap_close(rd);
+            return TOOL_EXIT_USAGE;
+        }
+    }
     if (r->annotate) {
         w = cap_writer_open(r->annotate, CAP_FORMAT_PCAPNG, lt, err, sizeof err);
         if (!w) {
@@ -496,12 +656,37 @@ static int check_file(struct run *r, const char *path, int first_file)
     }
     struct cap_frame fr;
     int rc, status = TOOL_EXIT_OK;
-    while ((rc = cap_next(rd, &fr)) == 1)
-        chk_frame(c, &fr);
+    r->rd = rd;
+    r->last_frame = 0;
+    if (r->iface) {
+        r->live_start = mono_ns();
+        r->live_next = r->live_start + r->interval_ns;
+        if (r->out)
+            fflush(r->out);
+    }
+    while ((rc = cap_next(rd, &fr)) == 1 || rc == CAP_TIMEOUT) {
+        if (rc == 1) {
+            note_iface(r, &fr);
+            if (w && live_write(w, &fr)) {
+                fprintf(stderr, "ibwire check: cannot write %s\n",
+                        r->write_path);
+                cap_writer_close(w);
+                w = NULL;
+                status = TOOL_EXIT_USAGE;
+            }
+            chk_frame(c, &fr);
+        }
+        if (r->iface && live_tick(r, c))
+            break;
+    }
     if (rc < 0) {
         fprintf(stderr, "ibwire check: %s: %s\n", path, cap_error(rd));
         status = TOOL_EXIT_USAGE;
     }
+    uint64_t recv, drop;
+    if (cap_live_stats(rd, &recv, &drop) == 0 && drop)
+        fprintf(stderr, "ibwire check: %s: the system dropped %llu frames "
+                "the checker never saw\n", path, (unsigned long long)drop);
     chk_finish(c); /* before replay_finish: it feeds held responses */
     replay_finish(rp);
     if (r->annotate && annotate(r, path, lt))
@@ -523,6 +708,17 @@ static int check_file(struct run *r, const char *path, int first_file)
                 (unsigned long long)st->iba, (unsigned long long)st->not_iba,
                 (unsigned long long)st->errors,
                 (unsigned long long)st->warnings);
+        if (cap_interfaces(rd) > 1) {
+            fprintf(r->out, "  interfaces:");
+            for (uint32_t i = 0; i < cap_interfaces(rd); i++) {
+                char n[80];
+                int ilt = cap_interface_linktype(rd, i);
+                fprintf(r->out, "%s %s (%s)", i ? "," : "",
+                        cap_interface_name(rd, i, n, sizeof n),
+                        cap_linktype_name(ilt));
+            }
+            fputc('\n', r->out);
+        }
         chk_flows(c, flow_text, r);
         break;
     case FMT_JSON:
@@ -531,7 +727,19 @@ static int check_file(struct run *r, const char *path, int first_file)
                 (unsigned long long)st->frames, (unsigned long long)st->errors,
                 (unsigned long long)st->warnings);
         chk_flows(c, flow_json, r);
-        fprintf(r->out, "\n      ]}");
+        fprintf(r->out, "\n      ]");
+        if (cap_interfaces(rd) > 1) {
+            fprintf(r->out, ", \"interfaces\": [");
+            for (uint32_t i = 0; i < cap_interfaces(rd); i++) {
+                char n[80];
+                fprintf(r->out, "%s{\"name\": ", i ? ", " : "");
+                json_str(r->out, cap_interface_name(rd, i, n, sizeof n));
+                fprintf(r->out, ", \"linktype\": %d}",
+                        cap_interface_linktype(rd, i));
+            }
+            fputc(']', r->out);
+        }
+        fputc('}', r->out);
         break;
     case FMT_JUNIT:
         junit_file(r, st);
@@ -542,8 +750,11 @@ static int check_file(struct run *r, const char *path, int first_file)
     chk_free(c);
     replay_free(rp);
     cap_close(rd);
+    r->rd = NULL;
+    free(r->ifring);
+    r->ifring = NULL;
     if (w && cap_writer_close(w)) {
-        fprintf(stderr, "ibwire check: cannot write %s\n", r->annotate);
+        fprintf(stderr, "ibwire check: cannot write %s\n", r->write_path);
         status = TOOL_EXIT_USAGE;
     }
     return status;
@@ -733,6 +944,26 @@ int cmd_check(int argc, char **argv)
             r.skew_ns = v * 1000u;
         } else if (!strcmp(a, "--replay")) {
             r.replay = 1;
+        } else if (!strcmp(a, "-i") && i + 1 < argc) {
+            r.iface = argv[++i];
+        } else if (!strcmp(a, "-f") && i + 1 < argc) {
+            r.filter = argv[++i];
+        } else if (!strcmp(a, "-w") && i + 1 < argc) {
+            r.write_path = argv[++i];
+        } else if ((!strcmp(a, "--duration") || !strcmp(a, "--interval")) &&
+                   i + 1 < argc) {
+            char *end;
+            double v = strtod(argv[++i], &end);
+            if (*end || !(v > 0) || v > 1e9) {
+                fprintf(stderr, "ibwire check: %s takes seconds, more than "
+                                "0\n", a);
+                return TOOL_EXIT_USAGE;
+            }
+            uint64_t ns = (uint64_t)(v * 1e9);
+            if (a[2] == 'd')
+                r.duration_ns = ns ? ns : 1;
+            else
+                r.interval_ns = ns ? ns : 1;
         } else {
             fprintf(stderr, "ibwire check: unknown option '%s'\n", a);
             usage(stderr);
@@ -742,6 +973,27 @@ int cmd_check(int argc, char **argv)
     if (r.annotate && nfiles != 1) {
         fprintf(stderr, "ibwire check: --annotate takes exactly one FILE\n");
         return TOOL_EXIT_USAGE;
+    }
+    if (!r.iface && (r.filter || r.write_path || r.duration_ns ||
+                     r.interval_ns)) {
+        fprintf(stderr, "ibwire check: -f, -w, --duration and --interval "
+                        "go with -i IFACE\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (r.iface && (nfiles || r.annotate)) {
+        fprintf(stderr, "ibwire check: -i IFACE takes no FILE and no "
+                        "--annotate (use -w)\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (r.iface) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal; /* no SA_RESTART: poll returns */
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        argv[1] = (char *)r.iface;
+        nfiles = 1;
     }
     if (nfiles == 0)
         return check_bundled(&r);

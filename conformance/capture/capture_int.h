@@ -1,0 +1,65 @@
+/*
+ * capture_int.h - what the capture reader's parts share (not for callers):
+ * the reader itself, whose frames come from libpcap (classic pcap files and
+ * live interfaces) or from the pcapng block reader (capture_pcapng.c).
+ */
+#ifndef IBWIRE_CAPTURE_INT_H
+#define IBWIRE_CAPTURE_INT_H
+
+#include <pcap/pcap.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture.h"
+
+/* One pcapng Interface Description Block (or the one interface of a
+ * classic file or a live capture). */
+struct cap_iface {
+    int linktype;
+    uint32_t snaplen;       /* 0: none given */
+    uint64_t units;         /* timestamp units per second (if_tsresol) */
+    int64_t tsoffset;       /* if_tsoffset, seconds */
+    char name[64];          /* if_name, or "" */
+};
+
+struct cap_reader {
+    pcap_t *pcap;           /* classic pcap or live; NULL for pcapng */
+    FILE *f;                /* pcapng: the file read block by block */
+    int own_file;           /* fclose(f) on close (not stdin) */
+    char *iobuf;
+    int linktype;           /* the first interface's link type */
+    int classic;            /* classic pcap (32-bit unsigned seconds) */
+    int live;               /* a live interface: cap_next may time out */
+    int live_timeout_ms;
+    int micro;              /* live: libpcap gave microseconds */
+    uint64_t count;         /* frames returned so far */
+    uint64_t offset;        /* pcapng: bytes consumed (64-bit: > 4 GiB) */
+    /* pcapng */
+    int swap;               /* the section's byte order is not ours */
+    uint32_t section_base;  /* global index of the section's interface 0 */
+    struct cap_iface *ifs;  /* every interface seen, all sections */
+    uint32_t nifs, capifs;
+    uint8_t *buf;           /* the current block's body */
+    size_t bufcap;
+    char path[512];
+    char err[PCAP_ERRBUF_SIZE + 600];
+};
+
+/* Whether the checker reads this link type. */
+int cap_linktype_supported(int linktype);
+
+/* pcapng (capture_pcapng.c): r->f is positioned after the 4-byte block
+ * type of the Section Header Block.  Reads up to the first Interface
+ * Description Block; 0 on success, -1 with r->err set. */
+int cap_pcapng_open(struct cap_reader *r);
+/* Like cap_next(). */
+int cap_pcapng_next(struct cap_reader *r, struct cap_frame *fr);
+
+/* Live, after pcap_next_ex found nothing: wait up to the timeout for the
+ * interface to become readable; returns CAP_TIMEOUT. */
+int cap_live_wait(struct cap_reader *r);
+
+/* Append an interface (all formats); -1 when out of memory. */
+int cap_add_iface(struct cap_reader *r, const struct cap_iface *ifc);
+
+#endif

@@ -68,11 +68,6 @@ IBWIRE = None
 KNOWN_OPEN = [
     ("cut", "bad-flow-transport.pcap cut to",
      "the ACK after the UC/RD mix loses its flow when its RC SEND is cut"),
-    ("skew", "bad-flow-transport.pcap, 10.0.0.2 ",
-     "responses recorded after the next requests change which flow binds first"),
-    ("skew", "bad-cm-qpn.pcap, ",
-     "the first request recorded before the REP that negotiated its PSN"),
-    ("skew", "bad-cm-seq.pcap, ", "CM messages reordered by the delay"),
 ]
 known_seen = set()
 

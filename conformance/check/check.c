@@ -281,10 +281,12 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
         c->caplen = (uint32_t)len;
     if (c->caplen > c->max_caplen)
         c->max_caplen = c->caplen;
+    /* what waited for a CM message that did not come in time */
+    chk_cm_expire(c);
     ibw_parse(data, len, link, &p);
     int go = chk_packet(c, &p, truncated);
     c->caplen = 0;
-    if (go)
+    if (go && !chk_cm_hold_frame(c, &p, truncated))
         chk_flow_packet(c, &p, truncated);
 }
 
@@ -309,6 +311,7 @@ void chk_finish(struct chk *c)
         return;
     c->finished = 1;
     chk_crc_wait_finish(c);
+    chk_cm_finish(c);
     chk_flows_finish(c);
     chk_crc_finish(c);
     chk_cut_finish(c);

@@ -1,6 +1,13 @@
 /* check_cm.c - connection management: REQ -> REP -> RTU (REJ, MRA) and
  * DREQ -> DREP per communication ID, field values, the REP timeout, and the
- * QPNs/PSNs the exchange negotiates, handed to the flow tracker. */
+ * QPNs/PSNs the exchange negotiates, handed to the flow tracker.
+ *
+ * One direction may reach the capture late (capture-points.md): a REP
+ * recorded before its REQ, an RTU before its REP, a DREP before its DREQ,
+ * the first packets of a connection before the REP that names its QPs and
+ * PSNs.  Such a message is held while its cause may still come (the skew
+ * window, capture time) and judged once it does, as the frame it was; one
+ * whose cause never comes is judged as it stands. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +38,31 @@ struct chk_cm {
     uint32_t pmtu;          /* the REQ's path MTU in bytes, 0 if not valid */
 };
 
+/* A CM message waiting for the one that causes it. */
+struct cm_wait_msg {
+    uint64_t frame, ts_ns;
+    struct chk_addr src, dst;
+    struct ibw_cm_msg m;
+};
+
+/* A frame of a connection whose CM exchange waits for its REP (or for the
+ * REQ of a REP held), between endpoints a and b. */
+struct cm_wait_frame {
+    struct chk_addr a, b;
+    struct chk_held h;
+};
+
+struct chk_cm_hold {
+    struct cm_wait_msg *msg;
+    unsigned nmsg, capmsg;
+    struct cm_wait_frame *fr;
+    unsigned nfr, capfr;
+    uint32_t nreq_open;     /* exchanges in state REQ sent */
+    int busy;               /* releasing: no re-entry */
+};
+
+static struct chk_cm_hold *hold_state(struct chk *c);
+
 static const char *state_name(unsigned s)
 {
     static const char *const n[] = {"none",     "REQ sent",  "REP sent",
@@ -41,6 +73,15 @@ static const char *state_name(unsigned s)
 
 void chk_cm_free(struct chk *c)
 {
+    struct chk_cm_hold *w = c->cm_hold;
+    if (w) {
+        for (unsigned i = 0; i < w->nfr; i++)
+            free(w->fr[i].h.bytes);
+        free(w->fr);
+        free(w->msg);
+        free(w);
+        c->cm_hold = NULL;
+    }
     free(c->cm);
     c->cm = NULL;
     c->ncm = c->capcm = 0;
@@ -118,7 +159,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
             f->cm_alt_psn = e->server_psn;
         }
         if (!f->s.req_qpn_known)
-            chk_flow_bind(c, f, e->client_qpn);
+            chk_flow_cm_bind(c, f, e->client_qpn);
     }
     f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 1);
     if (f) {
@@ -129,7 +170,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
             f->cm_alt_psn = e->client_psn;
         }
         if (!f->s.req_qpn_known)
-            chk_flow_bind(c, f, e->server_qpn);
+            chk_flow_cm_bind(c, f, e->server_qpn);
     }
 }
 
@@ -161,6 +202,8 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     e->rep_wait_ns = ibw_cm_timeout_ns(m->remoteresptout);
     e->pmtu = m->pppmtu >= 1 && m->pppmtu <= 5 ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
     e->state = CM_REQ_SENT;
+    if (hold_state(c))
+        c->cm_hold->nreq_open++;
     e->tr_known = 1;
     if (m->transpsvctype == IBW_CM_TRANSPORT_RC)
         e->tr = IBW_TR_RC;
@@ -174,22 +217,25 @@ static void on_req(struct chk *c, const struct chk_addr *src,
         e->tr_known = 0;
 }
 
-static void on_rep(struct chk *c, const struct chk_addr *src,
-                   const struct chk_addr *dst, const struct ibw_cm_rep *m)
+static int on_rep(struct chk *c, const struct chk_addr *src,
+                  const struct chk_addr *dst, const struct ibw_cm_rep *m,
+                  int can_wait)
 {
     struct chk_cm *e = by_client(c, dst, m->remotecommid);
     if (!e) {
+        if (can_wait)
+            return 1;
         chk_report(c, CHK_R_CM_UNMATCHED,
                    "REP for communication ID 0x%08x: no REQ seen",
                    m->remotecommid);
-        return;
+        return 0;
     }
     if (e->state == CM_REP_SENT && e->server_id == m->localcommid)
-        return; /* a resent REP */
+        return 0; /* a resent REP */
     if (e->state != CM_REQ_SENT) {
         chk_report(c, CHK_R_CM_SEQ, "REP for communication ID 0x%08x in state %s",
                    m->remotecommid, state_name(e->state));
-        return;
+        return 0;
     }
     uint64_t took = c->ts_ns - e->req_ts;
     if (!e->mra_seen && c->ts_ns >= e->req_ts && took > e->rep_wait_ns)
@@ -202,18 +248,23 @@ static void on_rep(struct chk *c, const struct chk_addr *src,
     e->server_qpn = m->localqpn;
     e->server_psn = m->startpsn;
     e->state = CM_REP_SENT;
+    if (c->cm_hold && c->cm_hold->nreq_open)
+        c->cm_hold->nreq_open--;
     bind_flows(c, e);
+    return 0;
 }
 
-static void on_rtu(struct chk *c, const struct chk_addr *src,
-                   const struct ibw_cm_rtu *m)
+static int on_rtu(struct chk *c, const struct chk_addr *src,
+                  const struct ibw_cm_rtu *m, int can_wait)
 {
     struct chk_cm *e = by_client(c, src, m->localcommid);
     if (!e || e->state < CM_REP_SENT) {
+        if (can_wait)
+            return 1;
         chk_report(c, CHK_R_CM_UNMATCHED,
                    "RTU for communication ID 0x%08x: no REP seen",
                    m->localcommid);
-        return;
+        return 0;
     }
     if (e->server_id != m->remotecommid)
         chk_report(c, CHK_R_CM_SEQ,
@@ -223,49 +274,59 @@ static void on_rtu(struct chk *c, const struct chk_addr *src,
         e->state = CM_ESTABLISHED;
     else if (e->state != CM_ESTABLISHED)
         chk_report(c, CHK_R_CM_SEQ, "RTU in state %s", state_name(e->state));
+    return 0;
 }
 
-static void on_rej(struct chk *c, const struct chk_addr *src,
-                   const struct chk_addr *dst, const struct ibw_cm_rej *m)
+static int on_rej(struct chk *c, const struct chk_addr *src,
+                  const struct chk_addr *dst, const struct ibw_cm_rej *m,
+                  int can_wait)
 {
-    if (!ibw_cm_rej_reason_name(m->reason))
-        chk_report(c, CHK_R_CM_FIELD, "REJ reason %u is not defined", m->reason);
-    if (m->msgrej > IBW_CM_MSG_OTHER)
-        chk_report(c, CHK_R_CM_FIELD, "REJ message rejected code %u, expected 0..2",
-                   m->msgrej);
     struct chk_cm *e = m->msgrej == IBW_CM_MSG_REQ
                            ? by_client(c, dst, m->remotecommid)
                            : by_server(c, dst, m->remotecommid);
     if (!e)
         e = by_client(c, src, m->localcommid);
+    if (!e && can_wait && (m->remotecommid || m->msgrej != IBW_CM_MSG_REQ))
+        return 1;
+    if (!ibw_cm_rej_reason_name(m->reason))
+        chk_report(c, CHK_R_CM_FIELD, "REJ reason %u is not defined", m->reason);
+    if (m->msgrej > IBW_CM_MSG_OTHER)
+        chk_report(c, CHK_R_CM_FIELD, "REJ message rejected code %u, expected 0..2",
+                   m->msgrej);
     if (!e) {
         if (m->remotecommid || m->msgrej != IBW_CM_MSG_REQ)
             chk_report(c, CHK_R_CM_UNMATCHED,
                        "REJ for communication ID 0x%08x: no REQ/REP seen",
                        m->remotecommid);
-        return;
+        return 0;
     }
     if (e->state >= CM_ESTABLISHED && e->state != CM_REJECTED)
         chk_report(c, CHK_R_CM_SEQ, "REJ in state %s", state_name(e->state));
+    if (e->state == CM_REQ_SENT && c->cm_hold && c->cm_hold->nreq_open)
+        c->cm_hold->nreq_open--;
     e->state = CM_REJECTED;
+    return 0;
 }
 
-static void on_mra(struct chk *c, const struct chk_addr *dst,
-                   const struct ibw_cm_mra *m)
+static int on_mra(struct chk *c, const struct chk_addr *dst,
+                  const struct ibw_cm_mra *m, int can_wait)
 {
-    if (m->msgmraed > IBW_CM_MSG_OTHER)
-        chk_report(c, CHK_R_CM_FIELD, "MRA message MRAed code %u, expected 0..2",
-                   m->msgmraed);
     struct chk_cm *e = m->msgmraed == IBW_CM_MSG_REQ
                            ? by_client(c, dst, m->remotecommid)
                            : by_server(c, dst, m->remotecommid);
+    if (!e && can_wait)
+        return 1;
+    if (m->msgmraed > IBW_CM_MSG_OTHER)
+        chk_report(c, CHK_R_CM_FIELD, "MRA message MRAed code %u, expected 0..2",
+                   m->msgmraed);
     if (!e) {
         chk_report(c, CHK_R_CM_UNMATCHED,
                    "MRA for communication ID 0x%08x: no REQ/REP seen",
                    m->remotecommid);
-        return;
+        return 0;
     }
     e->mra_seen = 1;
+    return 0;
 }
 
 /* The exchange a DREQ/DREP from src with these IDs belongs to; *from_client
@@ -286,43 +347,256 @@ static struct chk_cm *by_ids(struct chk *c, const struct chk_addr *src,
     return NULL;
 }
 
-static void on_dreq(struct chk *c, const struct chk_addr *src,
-                    const struct ibw_cm_dreq *m)
+static int on_dreq(struct chk *c, const struct chk_addr *src,
+                   const struct ibw_cm_dreq *m, int can_wait)
 {
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
     if (!e) {
+        if (can_wait)
+            return 1;
         chk_report(c, CHK_R_CM_UNMATCHED,
                    "DREQ for communication IDs 0x%08x/0x%08x: no connection seen",
                    m->localcommid, m->remotecommid);
-        return;
+        return 0;
     }
     uint32_t peer = from_client ? e->server_qpn : e->client_qpn;
     if (m->remoteqpneecn != peer)
         chk_report(c, CHK_R_CM_QPN, "DREQ names remote QPN 0x%06x, the peer's "
                    "negotiated QPN is 0x%06x", m->remoteqpneecn, peer);
     if (e->state == CM_DREQ_SENT)
-        return; /* resent, or both sides disconnecting at once */
+        return 0; /* resent, or both sides disconnecting at once */
     if (e->state != CM_ESTABLISHED && e->state != CM_REP_SENT)
         chk_report(c, CHK_R_CM_SEQ, "DREQ in state %s", state_name(e->state));
     e->state = CM_DREQ_SENT;
     e->dreq_from_client = (uint8_t)from_client;
+    return 0;
 }
 
-static void on_drep(struct chk *c, const struct chk_addr *src,
-                    const struct ibw_cm_drep *m)
+static int on_drep(struct chk *c, const struct chk_addr *src,
+                   const struct ibw_cm_drep *m, int can_wait)
 {
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
     if (!e || (e->state != CM_DREQ_SENT && e->state != CM_CLOSED)) {
+        if (can_wait)
+            return 1;
         chk_report(c, CHK_R_CM_UNMATCHED,
                    "DREP for communication IDs 0x%08x/0x%08x: no DREQ seen",
                    m->localcommid, m->remotecommid);
-        return;
+        return 0;
     }
     e->state = CM_CLOSED;
+    return 0;
+}
+
+/* Judge CM message m from src to dst; 1 when it waits for its cause
+ * instead (only when can_wait). */
+static int cm_judge(struct chk *c, const struct chk_addr *src,
+                    const struct chk_addr *dst, const struct ibw_cm_msg *m,
+                    int can_wait)
+{
+    switch (m->attributeid) {
+    case IBW_CM_ATTR_REQ: on_req(c, src, dst, &m->u.req); return 0;
+    case IBW_CM_ATTR_REP: return on_rep(c, src, dst, &m->u.rep, can_wait);
+    case IBW_CM_ATTR_RTU: return on_rtu(c, src, &m->u.rtu, can_wait);
+    case IBW_CM_ATTR_REJ: return on_rej(c, src, dst, &m->u.rej, can_wait);
+    case IBW_CM_ATTR_MRA: return on_mra(c, dst, &m->u.mra, can_wait);
+    case IBW_CM_ATTR_DREQ: return on_dreq(c, src, &m->u.dreq, can_wait);
+    case IBW_CM_ATTR_DREP: return on_drep(c, src, &m->u.drep, can_wait);
+    default: return 0; /* SIDR, LAP, APR: no rules yet */
+    }
+}
+
+static struct chk_cm_hold *hold_state(struct chk *c)
+{
+    if (!c->cm_hold)
+        c->cm_hold = calloc(1, sizeof *c->cm_hold);
+    return c->cm_hold;
+}
+
+static int same_pair(const struct chk_addr *a, const struct chk_addr *b,
+                     const struct chk_addr *x, const struct chk_addr *y)
+{
+    return (chk_addr_eq(a, x) && chk_addr_eq(b, y)) ||
+           (chk_addr_eq(a, y) && chk_addr_eq(b, x));
+}
+
+/* Does a CM exchange between a and b wait for the message that names the
+ * QPs of a new connection: a REQ for its REP, or a held REP for its REQ? */
+static int pair_pending(struct chk *c, const struct chk_addr *a,
+                        const struct chk_addr *b)
+{
+    if (c->cm_hold && !c->cm_hold->nreq_open && !c->cm_hold->nmsg)
+        return 0;
+    for (uint32_t i = 0; i < c->ncm; i++)
+        if (c->cm[i].state == CM_REQ_SENT &&
+            same_pair(&c->cm[i].client, &c->cm[i].server, a, b))
+            return 1;
+    struct chk_cm_hold *w = c->cm_hold;
+    for (unsigned i = 0; w && i < w->nmsg; i++)
+        if (w->msg[i].m.attributeid == IBW_CM_ATTR_REP &&
+            same_pair(&w->msg[i].src, &w->msg[i].dst, a, b))
+            return 1;
+    return 0;
+}
+
+static void frame_release(struct chk *c, unsigned i)
+{
+    struct chk_cm_hold *w = c->cm_hold;
+    struct cm_wait_frame fr = w->fr[i];
+    memmove(w->fr + i, w->fr + i + 1, (w->nfr - i - 1) * sizeof *w->fr);
+    w->nfr--;
+    uint64_t frame = c->frame, ts = c->ts_ns;
+    struct chk_flow *cur = c->cur_flow;
+    struct ibw_pkt p;
+    ibw_parse(fr.h.bytes, fr.h.len, (enum ibw_link)fr.h.link, &p);
+    c->frame = fr.h.frame;
+    c->ts_ns = fr.h.ts_ns;
+    c->cur_flow = NULL;
+    chk_flow_packet(c, &p, fr.h.truncated);
+    c->frame = frame;
+    c->ts_ns = ts;
+    c->cur_flow = cur;
+    free(fr.h.bytes);
+}
+
+/* Release, in capture order, the held frames whose exchange no longer
+ * waits, and with force, or when the first of a pair's frames waited out
+ * the skew window, all of that pair's. */
+static void frames_settle(struct chk *c, int force)
+{
+    struct chk_cm_hold *w = c->cm_hold;
+    uint64_t win = chk_skew_window(c);
+    for (unsigned i = 0; w && i < w->nfr;) {
+        struct cm_wait_frame *fr = &w->fr[i];
+        int expired = c->ts_ns >= fr->h.ts_ns && c->ts_ns - fr->h.ts_ns > win;
+        if (!force && !expired && pair_pending(c, &fr->a, &fr->b)) {
+            i++;
+            continue;
+        }
+        /* this frame and every later one of its pair, in order */
+        struct chk_addr a = fr->a, b = fr->b;
+        for (unsigned k = i; k < w->nfr;) {
+            if (same_pair(&w->fr[k].a, &w->fr[k].b, &a, &b))
+                frame_release(c, k);
+            else
+                k++;
+        }
+    }
+}
+
+/* Judge the held messages whose cause has come (or, with expire, that
+ * waited out the window; with force, all), as the frames they were; then
+ * the frames that waited for them. */
+static void settle(struct chk *c, int force)
+{
+    struct chk_cm_hold *w = c->cm_hold;
+    if (!w || w->busy)
+        return;
+    w->busy = 1;
+    uint64_t win = chk_skew_window(c);
+    for (unsigned i = 0; i < w->nmsg;) {
+        struct cm_wait_msg *h = &w->msg[i];
+        int expired = c->ts_ns >= h->ts_ns && c->ts_ns - h->ts_ns > win;
+        uint64_t frame = c->frame, ts = c->ts_ns;
+        struct chk_flow *cur = c->cur_flow;
+        c->frame = h->frame;
+        c->ts_ns = h->ts_ns;
+        c->cur_flow = NULL;
+        int waits = cm_judge(c, &h->src, &h->dst, &h->m, !force && !expired);
+        c->frame = frame;
+        c->ts_ns = ts;
+        c->cur_flow = cur;
+        if (waits) {
+            i++;
+            continue;
+        }
+        memmove(w->msg + i, w->msg + i + 1, (w->nmsg - i - 1) * sizeof *w->msg);
+        w->nmsg--;
+        i = 0; /* it may be the cause another one waits for */
+    }
+    frames_settle(c, force);
+    w->busy = 0;
+}
+
+static void hold_msg(struct chk *c, const struct chk_addr *src,
+                     const struct chk_addr *dst, const struct ibw_cm_msg *m)
+{
+    struct chk_cm_hold *w = hold_state(c);
+    if (w && w->nmsg == w->capmsg) {
+        unsigned n = w->capmsg ? w->capmsg * 2 : 4;
+        struct cm_wait_msg *nm = realloc(w->msg, n * sizeof *nm);
+        if (nm) {
+            w->msg = nm;
+            w->capmsg = n;
+        }
+    }
+    if (!w || w->nmsg == w->capmsg) {
+        cm_judge(c, src, dst, m, 0); /* no memory: as it stands */
+        return;
+    }
+    struct cm_wait_msg *h = &w->msg[w->nmsg++];
+    h->frame = c->frame;
+    h->ts_ns = c->ts_ns;
+    h->src = *src;
+    h->dst = *dst;
+    h->m = *m;
+}
+
+int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
+{
+    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
+    if (!c->ncm || !b)
+        return 0;
+    uint32_t dqp = ibw_bth_get_destqp(b);
+    if (dqp <= 1)
+        return 0; /* MADs and QP0 traffic: no connection's */
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    if (chk_flow_get(c, &src, &dst, dqp, 0) ||
+        chk_flow_of_response(c, &src, &dst, dqp) ||
+        !pair_pending(c, &src, &dst))
+        return 0;
+    struct chk_cm_hold *w = hold_state(c);
+    if (!w)
+        return 0;
+    if (w->nfr == w->capfr) {
+        unsigned n = w->capfr ? w->capfr * 2 : 4;
+        struct cm_wait_frame *nf = realloc(w->fr, n * sizeof *nf);
+        if (!nf)
+            return 0;
+        w->fr = nf;
+        w->capfr = n;
+    }
+    struct cm_wait_frame *fr = &w->fr[w->nfr];
+    fr->h.bytes = malloc(p->len ? p->len : 1);
+    if (!fr->h.bytes)
+        return 0;
+    memcpy(fr->h.bytes, p->data, p->len);
+    fr->h.len = (uint32_t)p->len;
+    fr->h.link = p->link;
+    fr->h.truncated = (uint8_t)truncated;
+    fr->h.frame = c->frame;
+    fr->h.ts_ns = c->ts_ns;
+    fr->a = src;
+    fr->b = dst;
+    w->nfr++;
+    return 1;
+}
+
+void chk_cm_expire(struct chk *c)
+{
+    if (c->cm_hold && (c->cm_hold->nmsg || c->cm_hold->nfr))
+        settle(c, 0);
+}
+
+void chk_cm_finish(struct chk *c)
+{
+    if (c->cm_hold)
+        settle(c, 1);
 }
 
 void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
@@ -337,14 +611,11 @@ void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
         IBW_OK)
         return;
     chk_pkt_addrs(p, &src, &dst);
-    switch (attr) {
-    case IBW_CM_ATTR_REQ: on_req(c, &src, &dst, &m.u.req); break;
-    case IBW_CM_ATTR_REP: on_rep(c, &src, &dst, &m.u.rep); break;
-    case IBW_CM_ATTR_RTU: on_rtu(c, &src, &m.u.rtu); break;
-    case IBW_CM_ATTR_REJ: on_rej(c, &src, &dst, &m.u.rej); break;
-    case IBW_CM_ATTR_MRA: on_mra(c, &dst, &m.u.mra); break;
-    case IBW_CM_ATTR_DREQ: on_dreq(c, &src, &m.u.dreq); break;
-    case IBW_CM_ATTR_DREP: on_drep(c, &src, &m.u.drep); break;
-    default: break; /* SIDR, LAP, APR: no rules yet */
+    if (cm_judge(c, &src, &dst, &m, 1)) {
+        hold_msg(c, &src, &dst, &m);
+        return;
     }
+    /* it may be what held messages and frames wait for */
+    if (c->cm_hold && (c->cm_hold->nmsg || c->cm_hold->nfr))
+        settle(c, 0);
 }

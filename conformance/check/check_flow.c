@@ -26,8 +26,6 @@
  * QPN no packet can carry (QPNs are 24 bits). */
 #define CHK_QPN_RESPONSES_ONLY 0x80000000u
 
-#define CHK_SKEW_DEFAULT_NS 1000000u
-
 #define POS_MASK (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST)
 
 static uint32_t flow_pmtu(const struct chk *c, const struct chk_flow *f)
@@ -37,7 +35,7 @@ static uint32_t flow_pmtu(const struct chk *c, const struct chk_flow *f)
 
 static uint64_t skew_window(const struct chk *c)
 {
-    return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
+    return chk_skew_window(c);
 }
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -608,6 +606,19 @@ static void merge_stream(struct chk *c, struct chk_flow *s, struct chk_flow *f,
     s->nheld = 0;
     if (!s->s.responses)
         s->dead = 1;
+}
+
+void chk_flow_cm_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn)
+{
+    /* Responses recorded before the CM message that names their QPs (one
+     * direction late) wait in a stream keyed by their QPN: they are f's. */
+    struct chk_flow *s = chk_flow_of_response(c, &f->s.resp, &f->s.req, req_qpn);
+    if (s && s != f && s->s.responses_only) {
+        merge_stream(c, s, f, req_qpn);
+        f->s.paired_by = "cm";
+        return;
+    }
+    chk_flow_bind(c, f, req_qpn);
 }
 
 /* A request on unbound flow f: do the unpaired response streams of its

@@ -212,6 +212,7 @@ struct chk_slot {
 };
 
 struct chk_cm;
+struct chk_cm_hold;
 
 struct chk {
     struct chk_opts o;
@@ -227,6 +228,8 @@ struct chk {
     uint32_t npairs, cappairs;
     struct chk_cm *cm;
     uint32_t ncm, capcm;
+    struct chk_cm_hold *cm_hold; /* CM messages and frames waiting for the
+                                    CM message that causes them */
     struct chk_flow *cur_flow; /* flow of the packet being judged */
     /* frames cut by the capture */
     uint64_t cut_recorded, cut_first_frame;
@@ -244,6 +247,15 @@ struct chk {
     int finished;
     char msg[512];
 };
+
+#define CHK_SKEW_DEFAULT_NS 1000000u
+
+/* How long a message recorded before its cause waits for it (capture
+ * time): --skew, default 1 ms. */
+static inline uint64_t chk_skew_window(const struct chk *c)
+{
+    return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
+}
 
 /* Report rule r for the current frame (printf-style evidence). */
 void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
@@ -297,6 +309,22 @@ void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn);
 /* CM rules for a MAD to QP1 that decoded as a CM message. */
 void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
                 size_t len);
+
+/* A frame with a BTH about to join its flow: 1 when CM holds it instead,
+ * because it belongs to no flow yet and a CM exchange between its
+ * endpoints waits for the message (REP, or its REQ) that names its QPs. */
+int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated);
+
+/* Before each frame: judge the CM messages and release the frames whose
+ * cause did not arrive within the skew window. */
+void chk_cm_expire(struct chk *c);
+
+/* End of capture: judge and release everything CM still holds. */
+void chk_cm_finish(struct chk *c);
+
+/* Flow f was set up by CM for responses to req_qpn: bind them, taking
+ * over a response stream that was waiting for its flow. */
+void chk_flow_cm_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn);
 
 /* Free the CM table. */
 void chk_cm_free(struct chk *c);

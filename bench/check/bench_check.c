@@ -108,7 +108,7 @@ static double check_loop(const char *path, unsigned long *count,
     struct cap_reader *r = cap_open(path, err, sizeof err);
     if (!r)
         return -1;
-    struct chk_opts o = {0, no_report, findings, NULL, NULL, 0};
+    struct chk_opts o = {0, no_report, findings, NULL, NULL, 0, 0, NULL};
     struct chk *c = chk_new(&o);
     struct cap_frame fr;
     while (cap_next(r, &fr) == 1)

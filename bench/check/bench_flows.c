@@ -13,7 +13,9 @@
  * many-flow capture is also checked at a quarter of its length: the peak
  * RSS may not grow with the number of flows that ended.
  *
- *   bench_flows DIR [--connections N] [--min-ratio R] [--max-rss-mb M]
+ *   bench_flows DIR [--connections N] [--runs N] [--min-ratio R] [--max-rss-mb M]
+ *
+ * Each capture is checked N times (default 5); the best time counts.
  *
  * Fails (exit 1) when many/one frames per second < R, or a peak RSS > M,
  * or when the checker finds anything in traffic that is correct.
@@ -147,7 +149,7 @@ static int check_in_child(const char *path, struct result *res)
         struct cap_reader *rd = cap_open(path, err, sizeof err);
         if (!rd)
             _exit(2);
-        struct chk_opts o = {0, count_finding, &r.findings, NULL, NULL, 0};
+        struct chk_opts o = {0, count_finding, &r.findings, NULL, NULL, 0, 0, NULL};
         struct chk *c = chk_new(&o);
         struct cap_frame fr;
         while (cap_next(rd, &fr) == 1)
@@ -171,6 +173,10 @@ static int check_in_child(const char *path, struct result *res)
     return 0;
 }
 
+static int runs = 5;
+
+/* Write the capture, check it `runs` times: the best time (on a busy
+ * machine noise only adds time) and the largest peak RSS. */
 static int run(const char *dir, const char *name, unsigned long messages,
                int many, struct result *res)
 {
@@ -181,6 +187,14 @@ static int run(const char *dir, const char *name, unsigned long messages,
         return -1;
     }
     int rc = check_in_child(path, res);
+    for (int i = 1; i < runs && !rc; i++) {
+        struct result again;
+        rc = check_in_child(path, &again);
+        if (!rc && again.seconds < res->seconds)
+            res->seconds = again.seconds;
+        if (!rc && again.peak_rss_kb > res->peak_rss_kb)
+            res->peak_rss_kb = again.peak_rss_kb;
+    }
     remove(path);
     if (rc) {
         fprintf(stderr, "bench_flows: checking %s failed\n", path);
@@ -198,7 +212,7 @@ int main(int argc, char **argv)
     unsigned long conns = 1000000;
     double min_ratio = 0, max_rss_mb = 0;
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_flows DIR [--connections N] "
+        fprintf(stderr, "usage: bench_flows DIR [--connections N] [--runs N] "
                         "[--min-ratio R] [--max-rss-mb M]\n");
         return 2;
     }
@@ -209,6 +223,8 @@ int main(int argc, char **argv)
             min_ratio = strtod(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--max-rss-mb"))
             max_rss_mb = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--runs"))
+            runs = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
     }
     struct result one, many, quarter;
     if (run(argv[1], "bench-flows-one.pcap", conns, 0, &one) ||

@@ -1,5 +1,6 @@
 /* check.c - the checker's core: frames in, parse, dispatch to the packet,
  * flow and CM rules, findings out; the flow hash table. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,8 @@ static int slots_grow(struct chk *c)
     return 0;
 }
 
-static void make_key(struct chk_key *k, const struct chk_addr *src,
-                     const struct chk_addr *dst, uint32_t qpn, uint8_t role)
+void chk_make_key(struct chk_key *k, const struct chk_addr *src,
+                  const struct chk_addr *dst, uint32_t qpn, uint8_t role)
 {
     memcpy(&k->w[0], src->a, 16);
     memcpy(&k->w[2], dst->a, 16);
@@ -121,7 +122,12 @@ static void make_key(struct chk_key *k, const struct chk_addr *src,
               (uint64_t)role << 16 | (uint64_t)qpn << 32;
 }
 
-static int slot_put(struct chk *c, const struct chk_key *k, uint32_t flow)
+uint32_t chk_key_get(struct chk *c, const struct chk_key *k)
+{
+    return slot_find(c, k, key_hash(k))->flow;
+}
+
+int chk_key_put(struct chk *c, const struct chk_key *k, uint32_t value)
 {
     if ((c->used + 1) * 2 > c->nslots && slots_grow(c))
         return -1;
@@ -132,8 +138,123 @@ static int slot_put(struct chk *c, const struct chk_key *k, uint32_t flow)
         s->hash = h;
         c->used++;
     }
-    s->flow = flow;
+    s->flow = value;
     return 0;
+}
+
+/* Remove key k if it holds value (0: whatever it holds).  Linear probing
+ * without tombstones: the entries after the hole that would no longer be
+ * found are moved back into it, so a table with many flows ending stays
+ * as fast as a new one. */
+void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value)
+{
+    uint32_t mask = c->nslots - 1;
+    struct chk_slot *s = slot_find(c, k, key_hash(k));
+    if (!s->flow || (value && s->flow != value))
+        return;
+    uint32_t hole = (uint32_t)(s - c->slots), i = hole;
+    for (;;) {
+        i = (i + 1) & mask;
+        if (!c->slots[i].flow)
+            break;
+        uint32_t home = c->slots[i].hash & mask;
+        /* stays when its home lies cyclically in (hole, i] */
+        if (hole <= i ? (home > hole && home <= i) : (home > hole || home <= i))
+            continue;
+        c->slots[hole] = c->slots[i];
+        hole = i;
+    }
+    memset(&c->slots[hole], 0, sizeof c->slots[hole]);
+    c->used--;
+}
+
+static uint32_t fidx(const struct chk *c, const struct chk_flow *f)
+{
+    return (uint32_t)(f - c->flows);
+}
+
+/* ---- the live list: flows by last activity ---- */
+
+static void lru_unlink(struct chk *c, struct chk_flow *f)
+{
+    if (f->lru_prev)
+        c->flows[f->lru_prev - 1].lru_next = f->lru_next;
+    else
+        c->lru_head = f->lru_next;
+    if (f->lru_next)
+        c->flows[f->lru_next - 1].lru_prev = f->lru_prev;
+    else
+        c->lru_tail = f->lru_prev;
+    f->lru_prev = f->lru_next = 0;
+}
+
+static void lru_append(struct chk *c, struct chk_flow *f)
+{
+    uint32_t me = fidx(c, f) + 1;
+    f->lru_prev = c->lru_tail;
+    f->lru_next = 0;
+    if (c->lru_tail)
+        c->flows[c->lru_tail - 1].lru_next = me;
+    else
+        c->lru_head = me;
+    c->lru_tail = me;
+}
+
+void chk_flow_touch(struct chk *c, struct chk_flow *f)
+{
+    f->last_ts = c->ts_ns;
+    if (c->lru_tail != fidx(c, f) + 1) {
+        lru_unlink(c, f);
+        lru_append(c, f);
+    }
+}
+
+static uint64_t idle_ns(const struct chk *c)
+{
+    return c->o.flow_idle_ns ? c->o.flow_idle_ns : 60000000000ull;
+}
+
+/* The flows idle longer than the idle time at capture time `now` end.  A
+ * frame with an earlier time (out of order in the file) ends none. */
+static void flows_expire(struct chk *c, uint64_t now)
+{
+    uint64_t idle = idle_ns(c);
+    while (c->lru_head) {
+        struct chk_flow *f = &c->flows[c->lru_head - 1];
+        if (now < f->last_ts || now - f->last_ts <= idle)
+            break;
+        chk_flow_settle(c, f);
+        chk_flow_end(c, f);
+    }
+}
+
+void chk_flow_end(struct chk *c, struct chk_flow *f)
+{
+    if (!f->live)
+        return;
+    uint32_t me = fidx(c, f) + 1;
+    if (c->o.flow_end && !f->dead && (f->s.requests || f->s.responses))
+        c->o.flow_end(c->o.user, &f->s);
+    chk_flow_unpair(c, f);
+    struct chk_key k;
+    chk_make_key(&k, &f->s.req, &f->s.resp, f->key_qpn, CHK_KEY_REQUEST);
+    chk_key_del(c, &k, me);
+    if (f->s.req_qpn_known) {
+        chk_make_key(&k, &f->s.resp, &f->s.req, f->s.req_qpn, CHK_KEY_RESPONSE);
+        chk_key_del(c, &k, me);
+    }
+    for (unsigned i = 0; i < f->nheld; i++)
+        free(f->held[i].bytes);
+    free(f->held);
+    free(f->hist_big);
+    free(f->out_big);
+    lru_unlink(c, f);
+    if (c->cur_flow == f)
+        c->cur_flow = NULL;
+    f->live = 0;
+    f->lru_next = c->free_head;
+    c->free_head = me;
+    c->ended_flows++;
 }
 
 struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
@@ -141,68 +262,82 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
                               int create)
 {
     struct chk_key k;
-    make_key(&k, src, dst, qpn, 1);
-    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
+    chk_make_key(&k, src, dst, qpn, CHK_KEY_REQUEST);
+    uint32_t h = key_hash(&k);
+    struct chk_slot *s = slot_find(c, &k, h);
     if (s->flow)
         return &c->flows[s->flow - 1];
     if (!create)
         return NULL;
-    if (c->nflows == c->capflows) {
-        uint32_t n = c->capflows ? c->capflows * 2 : 16;
-        struct chk_flow *nf = realloc(c->flows, (size_t)n * sizeof *nf);
-        if (!nf)
+    if ((c->used + 1) * 2 > c->nslots) {
+        if (slots_grow(c))
             return NULL;
-        c->flows = nf;
-        c->capflows = n;
-        c->cur_flow = NULL; /* may have moved */
+        s = slot_find(c, &k, h);
     }
-    struct chk_flow *f = &c->flows[c->nflows];
-    memset(f, 0, sizeof *f);
+    uint32_t idx;
+    if (c->free_head) {
+        idx = c->free_head - 1;
+        c->free_head = c->flows[idx].lru_next;
+    } else {
+        if (c->nflows == c->capflows) {
+            uint32_t n = c->capflows ? c->capflows * 2 : 16;
+            struct chk_flow *nf = realloc(c->flows, (size_t)n * sizeof *nf);
+            if (!nf)
+                return NULL;
+            if (c->cur_flow) /* the same flow at its new place */
+                c->cur_flow = nf + (c->cur_flow - c->flows);
+            c->flows = nf;
+            c->capflows = n;
+        }
+        idx = c->nflows++;
+    }
+    s->key = k;
+    s->hash = h;
+    s->flow = idx + 1;
+    c->used++;
+    struct chk_flow *f = &c->flows[idx];
+    /* all but the gap table, which ngaps = 0 makes empty (a new flow is
+     * set up once per connection: with many short ones this counts) */
+    memset(f, 0, offsetof(struct chk_flow, gaps));
+    memset((char *)f + offsetof(struct chk_flow, gaps) + sizeof f->gaps, 0,
+           sizeof *f - offsetof(struct chk_flow, gaps) - sizeof f->gaps);
+    f->live = 1;
+    f->key_qpn = qpn;
     f->s.req = *src;
     f->s.resp = *dst;
     f->s.resp_qpn = qpn;
     f->s.resp_qpn_known = 1;
     f->s.first_frame = c->frame;
-    f->s.id = (uint64_t)c->nflows + 1;
+    f->s.id = ++c->next_id;
     if (c->o.pmtu) {
         f->s.pmtu = c->o.pmtu;
         f->pmtu_src = CHK_PMTU_OPTION;
         f->s.pmtu_source = "option";
     }
-    if (slot_put(c, &k, c->nflows + 1))
-        return NULL;
-    c->nflows++;
+    f->last_ts = c->ts_ns;
+    lru_append(c, f);
     return f;
 }
 
 void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn)
 {
     struct chk_key k;
-    make_key(&k, &f->s.resp, &f->s.req, req_qpn, 2);
+    chk_make_key(&k, &f->s.resp, &f->s.req, req_qpn, CHK_KEY_RESPONSE);
     f->s.req_qpn = req_qpn;
     f->s.req_qpn_known = 1;
-    slot_put(c, &k, (uint32_t)(f - c->flows) + 1);
-    if (f->pair && !f->s.responses_only) {
-        /* paired: no longer waiting in its endpoint pair */
-        struct chk_pair *pr = &c->pairs[f->pair - 1];
-        uint32_t me = (uint32_t)(f - c->flows);
-        for (uint32_t i = 0; i < pr->nreq; i++)
-            if (pr->req[i] == me) {
-                pr->req[i] = pr->req[--pr->nreq];
-                break;
-            }
-        f->pair = 0;
-    }
+    chk_key_put(c, &k, fidx(c, f) + 1);
+    if (!f->s.responses_only)
+        chk_flow_unpair(c, f); /* paired: no longer waiting in its pair */
 }
 
 struct chk_pair *chk_pair_get(struct chk *c, const struct chk_addr *a,
                               const struct chk_addr *b, int create)
 {
     struct chk_key k;
-    make_key(&k, a, b, 0, 3);
-    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
-    if (s->flow)
-        return &c->pairs[s->flow - 1];
+    chk_make_key(&k, a, b, 0, CHK_KEY_PAIR);
+    uint32_t v = chk_key_get(c, &k);
+    if (v)
+        return &c->pairs[v - 1];
     if (!create)
         return NULL;
     if (c->npairs == c->cappairs) {
@@ -217,7 +352,7 @@ struct chk_pair *chk_pair_get(struct chk *c, const struct chk_addr *a,
     memset(pr, 0, sizeof *pr);
     pr->a = *a;
     pr->b = *b;
-    if (slot_put(c, &k, c->npairs + 1))
+    if (chk_key_put(c, &k, c->npairs + 1))
         return NULL;
     c->npairs++;
     return pr;
@@ -227,9 +362,16 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
                                       const struct chk_addr *dst, uint32_t qpn)
 {
     struct chk_key k;
-    make_key(&k, src, dst, qpn, 2);
-    struct chk_slot *s = slot_find(c, &k, key_hash(&k));
-    return s->flow ? &c->flows[s->flow - 1] : NULL;
+    chk_make_key(&k, src, dst, qpn, CHK_KEY_RESPONSE);
+    uint32_t v = chk_key_get(c, &k);
+    return v ? &c->flows[v - 1] : NULL;
+}
+
+static int flow_id_cmp(const void *a, const void *b)
+{
+    const struct chk_flow *x = *(const struct chk_flow *const *)a,
+                          *y = *(const struct chk_flow *const *)b;
+    return (x->s.id > y->s.id) - (x->s.id < y->s.id);
 }
 
 /* Flows only announced by CM, with no packet, and response streams that
@@ -238,10 +380,27 @@ void chk_flows(const struct chk *c,
                void (*fn)(void *user, const struct chk_flow_summary *s),
                void *user)
 {
+    /* live flows in id order: slots are reused, so index order is not it */
+    uint32_t n = 0;
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (!c->flows[i].dead &&
-            (c->flows[i].s.requests || c->flows[i].s.responses))
-            fn(user, &c->flows[i].s);
+        n += c->flows[i].live;
+    const struct chk_flow **v = malloc((n ? n : 1) * sizeof *v);
+    n = 0;
+    for (uint32_t i = 0; i < c->nflows; i++) {
+        const struct chk_flow *f = &c->flows[i];
+        if (!f->live || f->dead || !(f->s.requests || f->s.responses))
+            continue;
+        if (v)
+            v[n++] = f;
+        else
+            fn(user, &f->s); /* no memory to sort: index order */
+    }
+    if (!v)
+        return;
+    qsort(v, n, sizeof *v, flow_id_cmp);
+    for (uint32_t i = 0; i < n; i++)
+        fn(user, &v[i]->s);
+    free(v);
 }
 
 void chk_addr_str(const struct chk_addr *a, char *buf, size_t len)
@@ -276,6 +435,8 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->frame = frame;
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
+    if (c->lru_head)
+        flows_expire(c, ts_ns);
     c->st.frames++;
     if (!c->caplen)
         c->caplen = (uint32_t)len;
@@ -297,8 +458,11 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
         c->max_caplen = fr->caplen;
     if (!fr->iba) {
         c->frame = fr->number;
+        c->ts_ns = ts;
         c->st.frames++;
         c->st.not_iba++;
+        if (c->lru_head)
+            flows_expire(c, ts);
         return;
     }
     c->caplen = fr->caplen;

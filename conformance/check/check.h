@@ -4,8 +4,9 @@
  * frame shows them.  Findings always name the frame being fed, so a caller
  * can annotate that frame before reading the next one.
  *
- * Memory: one context, a flow table (grows with the number of live flows)
- * and a CM table (grows with the CM exchanges seen); nothing per packet.
+ * Memory: one context, a flow table and a CM table that grow with the
+ * flows and connections live at once: a flow idle for longer than
+ * flow_idle_ns, or whose connection CM closed, is summarized and freed.
  */
 #ifndef IBWIRE_CHECK_H
 #define IBWIRE_CHECK_H
@@ -93,6 +94,14 @@ struct chk_opts {
     uint64_t skew_ns;         /* how long a response recorded before its
                                  request waits for it (capture time); 0 means
                                  the default, 1 ms */
+    uint64_t flow_idle_ns;    /* a flow with no frame for this long (capture
+                                 time) has ended: it is settled, summarized
+                                 through flow_end and freed; 0 means the
+                                 default, 60 s; UINT64_MAX never */
+    /* A flow ended before the end of the capture (idle, or its connection
+     * closed by CM): its final summary, valid during the call.  The flows
+     * still live at the end are those chk_flows() lists.  May be NULL. */
+    void (*flow_end)(void *user, const struct chk_flow_summary *s);
 };
 
 /* Counters of one run. */
@@ -128,7 +137,8 @@ void chk_finish(struct chk *c);
 /* Counters so far. */
 const struct chk_stats *chk_stats(const struct chk *c);
 
-/* Call fn for every flow seen, in order of first appearance. */
+/* Call fn for every flow still live (not ended through flow_end), in order
+ * of first appearance. */
 void chk_flows(const struct chk *c,
                void (*fn)(void *user, const struct chk_flow_summary *s),
                void *user);

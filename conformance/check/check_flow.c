@@ -144,9 +144,32 @@ static const uint8_t *hdr(const struct ibw_pkt *p, enum ibw_hdr h)
 
 /* ---- per-PSN history and READ/atomic requests ---- */
 
+/* The full-size history, the small one's entries moved into it (PSNs
+ * distinct in their low 4 bits are distinct in their low 8).  NULL when
+ * there is no memory for it. */
+static struct chk_hist *hist_grow(struct chk_flow *f)
+{
+    struct chk_hist *big = calloc(CHK_HIST, sizeof *big);
+    if (!big)
+        return NULL;
+    for (unsigned i = 0; i < CHK_HIST_SMALL; i++)
+        if (f->hist_small[i].valid)
+            big[f->hist_small[i].psn & (CHK_HIST - 1)] = f->hist_small[i];
+    f->hist_big = big;
+    return big;
+}
+
 static void hist_put(struct chk_flow *f, uint32_t psn, const struct ibw_pkt *p)
 {
-    struct chk_hist *h = &f->hist[psn & (CHK_HIST - 1)];
+    struct chk_hist *h;
+    if (f->hist_big) {
+        h = &f->hist_big[psn & (CHK_HIST - 1)];
+    } else {
+        h = &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
+        /* the small one would forget a PSN the full one keeps: grow */
+        if (h->valid && h->psn != psn && hist_grow(f))
+            h = &f->hist_big[psn & (CHK_HIST - 1)];
+    }
     h->psn = psn;
     h->opcode = p->opcode;
     h->paylen = (uint16_t)(p->payload_wire_len > 0xFFFF ? 0xFFFF
@@ -156,27 +179,49 @@ static void hist_put(struct chk_flow *f, uint32_t psn, const struct ibw_pkt *p)
 
 static const struct chk_hist *hist_get(const struct chk_flow *f, uint32_t psn)
 {
-    const struct chk_hist *h = &f->hist[psn & (CHK_HIST - 1)];
+    const struct chk_hist *h =
+        f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
+                    : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
     return h->valid && h->psn == psn ? h : NULL;
+}
+
+/* The ring of READ/atomic requests and its size. */
+static struct chk_outst *out_ring(const struct chk_flow *f, unsigned *cap)
+{
+    *cap = f->out_big ? CHK_OUTSTANDING : CHK_OUT_SMALL;
+    return f->out_big ? f->out_big : (struct chk_outst *)f->out_small;
 }
 
 static struct chk_outst *outst_add(struct chk_flow *f)
 {
-    unsigned i;
-    if (f->nout < CHK_OUTSTANDING) {
-        i = (f->out_head + f->nout) % CHK_OUTSTANDING;
+    unsigned cap, i;
+    struct chk_outst *ring = out_ring(f, &cap);
+    if (f->nout == cap && !f->out_big) {
+        struct chk_outst *big = calloc(CHK_OUTSTANDING, sizeof *big);
+        if (big) { /* oldest first from 0 */
+            for (unsigned k = 0; k < f->nout; k++)
+                big[k] = ring[(f->out_head + k) % cap];
+            f->out_big = big;
+            f->out_head = 0;
+            ring = out_ring(f, &cap);
+        }
+    }
+    if (f->nout < cap) {
+        i = (f->out_head + f->nout) % cap;
         f->nout++;
     } else {
         i = f->out_head;
-        f->out_head = (f->out_head + 1) % CHK_OUTSTANDING;
+        f->out_head = (f->out_head + 1) % cap;
     }
-    memset(&f->out[i], 0, sizeof f->out[i]);
-    return &f->out[i];
+    memset(&ring[i], 0, sizeof ring[i]);
+    return &ring[i];
 }
 
 static struct chk_outst *outst_at(struct chk_flow *f, unsigned k)
 {
-    return &f->out[(f->out_head + k) % CHK_OUTSTANDING];
+    unsigned cap;
+    struct chk_outst *ring = out_ring(f, &cap);
+    return &ring[(f->out_head + k) % cap];
 }
 
 /* Does request o (span, or the largest it can have) cover PSN r? */
@@ -210,7 +255,7 @@ static uint8_t msg_state_before(struct chk_flow *f, uint32_t psn)
     if (!h) {
         /* inside the span of a READ: no message open there */
         for (unsigned k = 0; k < f->nout; k++) {
-            const struct chk_outst *o = &f->out[(f->out_head + k) % CHK_OUTSTANDING];
+            const struct chk_outst *o = outst_at(f, k);
             if (o->kind == IBW_OPK_READ && o->span && outst_covers(o, before))
                 return CHK_MSG_NONE;
         }
@@ -444,14 +489,61 @@ static uint32_t flow_index(const struct chk *c, const struct chk_flow *f)
     return (uint32_t)(f - c->flows);
 }
 
-/* A request flow with no responses paired yet waits in its endpoint pair. */
-static void pair_enlist(struct chk *c, struct chk_flow *f)
+/* The pairing index: (requester, responder, request PSN) -> the one flow
+ * not paired yet that sent it (CHK_SLOT_AMBIGUOUS when several did), for
+ * the first CHK_PAIR_INDEXED request PSNs of each such flow.  An ACK names
+ * a PSN its flow sent, so most responses find their flow in one look-up
+ * however many QPs two hosts share. */
+static void psn_key(struct chk_key *k, const struct chk_addr *a,
+                    const struct chk_addr *b, uint32_t psn)
 {
-    if (f->pair || f->s.req_qpn_known)
+    chk_make_key(k, a, b, psn, CHK_KEY_PSN);
+}
+
+static void pair_index(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    for (unsigned i = 0; i < f->nindexed; i++)
+        if (f->indexed[i] == psn)
+            return;
+    if (f->nindexed == CHK_PAIR_INDEXED)
         return;
-    struct chk_pair *pr = chk_pair_get(c, &f->s.req, &f->s.resp, 1);
-    if (pr && !pair_push(&pr->req, &pr->nreq, &pr->capreq, flow_index(c, f)))
+    struct chk_key k;
+    psn_key(&k, &f->s.req, &f->s.resp, psn);
+    uint32_t me = flow_index(c, f) + 1, v = chk_key_get(c, &k);
+    if (v == me || chk_key_put(c, &k, v ? CHK_SLOT_AMBIGUOUS : me))
+        return;
+    f->indexed[f->nindexed++] = psn;
+}
+
+void chk_flow_unpair(struct chk *c, struct chk_flow *f)
+{
+    uint32_t me = flow_index(c, f) + 1;
+    for (unsigned i = 0; i < f->nindexed; i++) {
+        struct chk_key k;
+        psn_key(&k, &f->s.req, &f->s.resp, f->indexed[i]);
+        chk_key_del(c, &k, me);
+    }
+    f->nindexed = 0;
+    if (!f->pair)
+        return;
+    struct chk_pair *pr = &c->pairs[f->pair - 1];
+    pair_remove(pr->req, &pr->nreq, me - 1);
+    pair_remove(pr->resp, &pr->nresp, me - 1);
+    f->pair = 0;
+}
+
+/* A request flow with no responses paired yet waits in its endpoint pair. */
+static void pair_enlist(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    if (f->s.req_qpn_known || (f->tr_known && f->tr == IBW_TR_UC))
+        return; /* paired, or no responses to pair (UC) */
+    if (!f->pair) {
+        struct chk_pair *pr = chk_pair_get(c, &f->s.req, &f->s.resp, 1);
+        if (!pr || pair_push(&pr->req, &pr->nreq, &pr->capreq, flow_index(c, f)))
+            return;
         f->pair = (uint32_t)(pr - c->pairs) + 1;
+    }
+    pair_index(c, f, psn);
 }
 
 /* The one unbound request flow of transport tr from a to b whose requests
@@ -461,6 +553,18 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
 {
     struct chk_flow *fit = NULL;
     unsigned n = 0;
+    struct chk_key k;
+    psn_key(&k, &pr->a, &pr->b, r);
+    uint32_t v = chk_key_get(c, &k);
+    if (v && v != CHK_SLOT_AMBIGUOUS) {
+        struct chk_flow *g = &c->flows[v - 1];
+        if (g->live && !g->s.req_qpn_known && !(g->tr_known && g->tr != tr) &&
+            psn_in_window(g, r)) {
+            if (several)
+                *several = 0;
+            return g;
+        }
+    }
     for (uint32_t i = 0; i < pr->nreq; i++) {
         struct chk_flow *g = &c->flows[pr->req[i]];
         if (g->s.req_qpn_known || (g->tr_known && g->tr != tr))
@@ -1356,6 +1460,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     }
     if (!f)
         return;
+    chk_flow_touch(c, f);
     if (!f->tr_known) {
         f->tr = oi->transport;
         f->tr_known = 1;
@@ -1374,7 +1479,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         if (c->o.rc_hook && oi->transport == IBW_TR_RC)
             c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 1);
         if (!f->s.req_qpn_known) {
-            pair_enlist(c, f);
+            pair_enlist(c, f, ibw_bth_get_psn(b));
             pair_streams(c, f);
         }
         if (f->nheld)
@@ -1474,9 +1579,31 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     c->cur_flow = NULL;
 }
 
+void chk_flow_settle(struct chk *c, struct chk_flow *f)
+{
+    if (f->nheld)
+        drain(c, f, 1);
+    if (f->pend_back) {
+        c->cur_flow = f;
+        back_settle(c, f, 1);
+        c->cur_flow = NULL;
+    }
+    if (f->gbn_suspect) { /* a skip nothing later explained */
+        c->cur_flow = f;
+        gbn_report(c, f);
+        c->cur_flow = NULL;
+    }
+    if (!f->dead && (f->s.requests || f->s.responses))
+        flow_notes(c, f);
+}
+
+/* The flows live at the end, phase by phase across flows (every held
+ * response first: one may settle another flow's question). */
 void chk_flows_finish(struct chk *c)
 {
     for (uint32_t i = 0; i < c->nflows; i++) {
+        if (!c->flows[i].live)
+            continue;
         if (c->flows[i].nheld)
             drain(c, &c->flows[i], 1);
         if (c->flows[i].pend_back) {
@@ -1487,14 +1614,14 @@ void chk_flows_finish(struct chk *c)
     }
     /* a skip nothing later explained */
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (c->flows[i].gbn_suspect) {
+        if (c->flows[i].live && c->flows[i].gbn_suspect) {
             c->cur_flow = &c->flows[i];
             gbn_report(c, &c->flows[i]);
             c->cur_flow = NULL;
         }
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *f = &c->flows[i];
-        if (!f->dead && (f->s.requests || f->s.responses))
+        if (f->live && !f->dead && (f->s.requests || f->s.responses))
             flow_notes(c, f);
     }
 }
@@ -1502,9 +1629,13 @@ void chk_flows_finish(struct chk *c)
 void chk_flows_free(struct chk *c)
 {
     for (uint32_t i = 0; i < c->nflows; i++) {
+        if (!c->flows[i].live)
+            continue;
         for (unsigned k = 0; k < c->flows[i].nheld; k++)
             free(c->flows[i].held[k].bytes);
         free(c->flows[i].held);
+        free(c->flows[i].hist_big);
+        free(c->flows[i].out_big);
     }
     for (uint32_t i = 0; i < c->npairs; i++) {
         free(c->pairs[i].req);

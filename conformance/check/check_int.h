@@ -9,7 +9,9 @@
 
 #define CHK_PSN_MASK 0xFFFFFFu
 #define CHK_HIST 256u      /* per-flow history of request PSNs (power of 2) */
+#define CHK_HIST_SMALL 16u /* ... held in the flow until a 17th is needed */
 #define CHK_OUTSTANDING 64 /* per-flow READ/atomic requests remembered */
+#define CHK_OUT_SMALL 4    /* ... held in the flow until a 5th is needed */
 #define CHK_GAPS 16        /* per-flow PSN gaps remembered individually */
 #define CHK_HELD_MAX 64    /* responses a flow holds for their requests */
 #define CHK_AHEAD 4096     /* how far past the requests seen a response may
@@ -17,6 +19,8 @@
 #define CHK_CUT_LENGTHS 8  /* unrecorded cut lengths tracked */
 #define CHK_CUT_PATTERN 4  /* frames ending at one length short of their
                               length fields that make it a snap length */
+#define CHK_PAIR_INDEXED 8 /* request PSNs of a flow not paired yet that
+                              the pairing index holds */
 #define CHK_CRC_PATTERN 4  /* IBA frames, none with a good CRC, that make the
                               capture one without wire CRCs */
 
@@ -133,8 +137,14 @@ struct chk_flow {
     uint8_t wr_open;        /* an RDMA WRITE's FIRST seen, its LAST not yet */
     uint32_t wr_len;        /* ... its RETH DMA Length */
     uint64_t wr_bytes;      /* ... payload bytes of its packets so far */
-    struct chk_hist hist[CHK_HIST];
-    struct chk_outst out[CHK_OUTSTANDING];
+    /* Most flows are short: their history and READ/atomic requests fit in
+     * the flow; a longer one moves them to the heap (hist_big, out_big)
+     * with the full sizes, so it remembers exactly as much either way and
+     * a new flow costs little to set up. */
+    struct chk_hist hist_small[CHK_HIST_SMALL];
+    struct chk_hist *hist_big;          /* CHK_HIST entries, or NULL */
+    struct chk_outst out_small[CHK_OUT_SMALL];
+    struct chk_outst *out_big;          /* CHK_OUTSTANDING entries, or NULL */
     unsigned nout, out_head;
     /* responses */
     uint8_t have_ack;
@@ -182,6 +192,17 @@ struct chk_flow {
     uint64_t skew_frame;    /* first response found recorded early */
     uint64_t unsent_frame;  /* first response to an unseen request */
     uint64_t cut_frame;     /* first cut frame */
+    /* life: flows idle longer than the idle time (or closed by CM) end,
+     * are summarized and their slot is reused */
+    uint64_t last_ts;       /* capture time of its last frame */
+    uint32_t lru_prev, lru_next; /* flow index + 1 in the live list, oldest
+                                    activity first; lru_next chains the free
+                                    slots of a flow that ended */
+    uint8_t live;
+    uint32_t key_qpn;       /* the QPN of its request key (a response
+                               stream's is marked, see flow_for_response) */
+    uint8_t nindexed;       /* request PSNs in the pairing index */
+    uint32_t indexed[CHK_PAIR_INDEXED];
 };
 
 enum chk_pmtu_src { CHK_PMTU_NONE = 0, CHK_PMTU_OPTION, CHK_PMTU_CM, CHK_PMTU_PAYLOAD };
@@ -208,8 +229,20 @@ struct chk_key {
 struct chk_slot {
     struct chk_key key;
     uint32_t hash;          /* of key: most probes end on it, not memcmp */
-    uint32_t flow;          /* index + 1; 0 = empty slot */
+    uint32_t flow;          /* index + 1; 0 = empty slot (roles 1, 2, 3), or
+                               CHK_SLOT_AMBIGUOUS (role 4) */
 };
+
+/* Key roles in the one hash table. */
+enum {
+    CHK_KEY_REQUEST = 1,   /* requests src -> dst:qpn: the flow */
+    CHK_KEY_RESPONSE = 2,  /* responses src -> dst:qpn: the flow they answer */
+    CHK_KEY_PAIR = 3,      /* endpoint pair record */
+    CHK_KEY_PSN = 4,       /* pair + request PSN -> the one flow not paired
+                              yet that sent it */
+    CHK_KEY_CM = 5         /* CM exchange by (address, communication ID) */
+};
+#define CHK_SLOT_AMBIGUOUS 0xFFFFFFFFu
 
 struct chk_cm;
 struct chk_cm_hold;
@@ -221,7 +254,11 @@ struct chk {
     uint64_t ts_ns;
     uint32_t caplen;        /* recorded length of the frame being judged */
     struct chk_flow *flows;
-    uint32_t nflows, capflows;
+    uint32_t nflows, capflows; /* slots used (live or free), allocated */
+    uint32_t lru_head, lru_tail; /* live flows by last activity (index + 1) */
+    uint32_t free_head;     /* slots of flows that ended (index + 1) */
+    uint64_t next_id;       /* summary ids: 1, 2, ... by creation */
+    uint64_t ended_flows;
     struct chk_slot *slots;
     uint32_t nslots, used;
     struct chk_pair *pairs;
@@ -293,6 +330,25 @@ void chk_crc_finish(struct chk *c);
 /* End of capture for the bad-CRC frames still waiting (before the flows
  * finish): judged whole, as in a capture without wire CRCs. */
 void chk_crc_wait_finish(struct chk *c);
+
+/* Hash-table primitives over struct chk_key (check.c). */
+void chk_make_key(struct chk_key *k, const struct chk_addr *src,
+                  const struct chk_addr *dst, uint32_t qpn, uint8_t role);
+uint32_t chk_key_get(struct chk *c, const struct chk_key *k);
+int chk_key_put(struct chk *c, const struct chk_key *k, uint32_t value);
+void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value);
+
+/* Flow f was active now: it moves to the young end of the live list. */
+void chk_flow_touch(struct chk *c, struct chk_flow *f);
+
+/* Settle flow f as at the end of the capture (held responses, open
+ * questions, once-per-flow notes) and free it; its summary goes to the
+ * flow_end callback.  (check_flow.c: the settling; check.c: the freeing) */
+void chk_flow_settle(struct chk *c, struct chk_flow *f);
+void chk_flow_end(struct chk *c, struct chk_flow *f);
+
+/* Take flow f out of the pairing structures (pair lists, PSN index). */
+void chk_flow_unpair(struct chk *c, struct chk_flow *f);
 
 /* Look up / create the flow of requests src -> dst:qpn. */
 struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,

@@ -2,7 +2,7 @@
  * ibwire check: judge captures against the InfiniBand rules.
  *
  *   ibwire check [--format text|json|junit] [--annotate OUT.pcapng]
- *                [--pmtu N] [--skew US] [--replay] [FILE...]
+ *                [--pmtu N] [--skew US] [--flow-idle S] [--replay] [FILE...]
  *   ibwire check -i IFACE [-f BPF] [--duration S] [--interval S]
  *                [-w OUT.pcapng] [--format ...] [--pmtu N] [--skew US]
  *
@@ -71,6 +71,10 @@ struct run {
     int first_flow;
     uint64_t tot_errors, tot_warnings;
     uint64_t skew_ns;
+    uint64_t flow_idle_ns;
+    /* summaries of the flows that ended before the end of the file, in
+     * the order they ended, until the file's summary is written */
+    FILE *spool;
     /* text capping: open addressing over (flow, rule) */
     struct capped *cap;
     size_t ncap, capcap;
@@ -126,7 +130,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ibwire check [--format text|json|junit] [--annotate "
             "OUT.pcapng]\n"
-            "                    [--pmtu N] [--skew US] [--replay] [FILE...]\n"
+            "                    [--pmtu N] [--skew US] [--flow-idle S] [--replay]\n"
+            "                    [FILE...]\n"
             "       ibwire check -i IFACE [-f BPF] [--duration S] "
             "[--interval S]\n"
             "                    [-w OUT.pcapng] [--format ...] [--pmtu N] "
@@ -141,6 +146,9 @@ static void usage(FILE *f)
             "for it\n"
             "           (host-side captures record one direction late; "
             "default 1000)\n"
+            "--flow-idle S  a flow with no frame for S seconds of capture "
+            "time has ended:\n"
+            "           it is summarized and forgotten (default 60)\n"
             "-i IFACE   check live traffic on IFACE (libpcap); findings as "
             "they come\n"
             "-f BPF     capture filter (default on Ethernet: \"%s\")\n"
@@ -445,6 +453,39 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
     r->first_flow = 0;
 }
 
+/* A flow ended before the end of the file: its summary line waits in the
+ * spool (a temporary file: memory stays bounded by the live flows) until
+ * the file's summary has been written. */
+static void flow_ended(void *user, const struct chk_flow_summary *s)
+{
+    struct run *r = user;
+    if (!r->out || (r->fmt != FMT_TEXT && r->fmt != FMT_JSON))
+        return;
+    if (!r->spool && !(r->spool = tmpfile()))
+        return; /* no room for it: the flow goes unlisted */
+    FILE *out = r->out;
+    r->out = r->spool;
+    if (r->fmt == FMT_TEXT)
+        flow_text(r, s);
+    else
+        flow_json(r, s);
+    r->out = out;
+}
+
+/* The spooled flow summaries to the output. */
+static void spool_flush(struct run *r)
+{
+    if (!r->spool)
+        return;
+    char buf[65536];
+    size_t n;
+    rewind(r->spool);
+    while ((n = fread(buf, 1, sizeof buf, r->spool)) > 0)
+        fwrite(buf, 1, n, r->out);
+    fclose(r->spool);
+    r->spool = NULL;
+}
+
 /*
  * --replay: attach the reference responder (conformance/check/replay.c) to
  * the checker's RC hook; it reports where captured responses differ from
@@ -630,7 +671,8 @@ static int check_file(struct run *r, const char *path, int first_file)
     r->file = path;
     r->first_finding = 1;
     r->first_flow = 1;
-    struct chk_opts o = {r->pmtu, on_finding, r, NULL, NULL, r->skew_ns};
+    struct chk_opts o = {r->pmtu,  on_finding,      r,         NULL, NULL,
+                         r->skew_ns, r->flow_idle_ns, flow_ended};
     struct replay *rp = NULL;
     if (r->replay && replay_attach(&o, &rp)) {
         cap_close(rd);
@@ -719,6 +761,7 @@ static int check_file(struct run *r, const char *path, int first_file)
             }
             fputc('\n', r->out);
         }
+        spool_flush(r);
         chk_flows(c, flow_text, r);
         break;
     case FMT_JSON:
@@ -726,6 +769,7 @@ static int check_file(struct run *r, const char *path, int first_file)
                 "\"warnings\": %llu, \"flows\": [",
                 (unsigned long long)st->frames, (unsigned long long)st->errors,
                 (unsigned long long)st->warnings);
+        spool_flush(r);
         chk_flows(c, flow_json, r);
         fprintf(r->out, "\n      ]");
         if (cap_interfaces(rd) > 1) {
@@ -747,6 +791,10 @@ static int check_file(struct run *r, const char *path, int first_file)
     }
     if (r->verdict_out)
         fprintf(r->verdict_out, "exit %d\n", status);
+    if (r->spool) { /* a format that lists no flows */
+        fclose(r->spool);
+        r->spool = NULL;
+    }
     chk_free(c);
     replay_free(rp);
     cap_close(rd);
@@ -942,6 +990,17 @@ int cmd_check(int argc, char **argv)
                 return TOOL_EXIT_USAGE;
             }
             r.skew_ns = v * 1000u;
+        } else if (!strcmp(a, "--flow-idle") && i + 1 < argc) {
+            char *end;
+            double v = strtod(argv[++i], &end);
+            if (*end || !(v > 0) || v > 1e9) {
+                fprintf(stderr, "ibwire check: --flow-idle takes seconds, "
+                                "more than 0\n");
+                return TOOL_EXIT_USAGE;
+            }
+            r.flow_idle_ns = (uint64_t)(v * 1e9);
+            if (!r.flow_idle_ns)
+                r.flow_idle_ns = 1;
         } else if (!strcmp(a, "--replay")) {
             r.replay = 1;
         } else if (!strcmp(a, "-i") && i + 1 < argc) {

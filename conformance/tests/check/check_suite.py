@@ -14,6 +14,13 @@
                                      text lines read `frame N: RULE-ID: msg`,
                                      exit codes 0/1/2, --annotate comments
                                      as tshark shows them (skipped w/o tshark)
+  idle IBWIRE PCAPS_DIR CAPTURES_DIR WORK
+                                     each capture followed by itself again
+                                     two minutes later: every flow of the
+                                     first copy ends (idle) before the second
+                                     starts, so the verdict is the original's
+                                     twice: each flow twice with the same
+                                     counts, each flow and CM finding twice
 """
 import filecmp
 import json
@@ -23,6 +30,9 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import capedit  # noqa: E402
 
 SKIP = 77
 fails = 0
@@ -263,6 +273,73 @@ def formats(ibwire, pcaps, work):
     return 0
 
 
+# Per-capture notes are said once per file, whatever its length.
+ONCE_PER_FILE = ("CAP-TRUNCATED", "CAP-CRC")
+FLOW_KEYS = ("transport", "requester", "requester_qpn", "responder",
+             "responder_qpn", "requests", "responses", "messages",
+             "retransmissions", "gaps", "naks", "rnr_naks", "pmtu",
+             "pmtu_source", "paired_by", "errors", "warnings")
+
+
+def twice(cap, gap_ns):
+    """cap, then cap again gap_ns after its last frame (ERF records keep
+    their own time in step)."""
+    first, last = cap.frames[0].ts_ns, cap.frames[-1].ts_ns
+    shift = last - first + gap_ns
+    again = []
+    for fr in cap.frames:
+        data = fr.data
+        if cap.linktype == capedit.LT_ERF and len(data) >= 16:
+            data = capedit._shift_erf_ts(data, shift)
+        again.append(capedit.Frame(fr.ts_ns + shift, data, fr.origlen))
+    return cap.copy(cap.frames + again)
+
+
+def idle(ibwire, pcaps, caps, work):
+    os.makedirs(work, exist_ok=True)
+    paths = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
+             if n.endswith(".pcap")]
+    if os.path.isdir(caps):
+        paths += [os.path.join(caps, n) for n in sorted(os.listdir(caps))
+                  if n.endswith(".pcap")]
+    out = os.path.join(work, "twice.pcap")
+    for path in paths:
+        name = os.path.basename(path)
+        cap = capedit.read(path)
+        if not cap.frames:
+            continue
+        capedit.write(twice(cap, 120 * 10**9), out)
+        docs = []
+        for p in (path, out):
+            rc, text, err = run(ibwire, "check", "--format", "json", p)
+            try:
+                docs.append((rc, json.loads(text)["files"][0]))
+            except (ValueError, KeyError, IndexError):
+                check(False, "%s: json (%s)" % (p, err[:300]))
+        if len(docs) != 2:
+            continue
+        (rc1, one), (rc2, two) = docs
+        check(rc1 == rc2, "%s twice: exit %d, once %d" % (name, rc2, rc1))
+        def rules(doc, once):
+            c = {}
+            for f in doc["findings"]:
+                if (f["rule"] in ONCE_PER_FILE) == once:
+                    c[f["rule"]] = c.get(f["rule"], 0) + 1
+            return c
+        check(rules(two, False) == {k: 2 * v for k, v in rules(one, False).items()},
+              "%s twice: findings %s, once %s" % (name, rules(two, False),
+                                                  rules(one, False)))
+        check(rules(two, True) == rules(one, True),
+              "%s twice: per-file notes %s, once %s" % (name, rules(two, True),
+                                                        rules(one, True)))
+        def flows(doc):
+            return sorted(tuple(str(fl.get(k)) for k in FLOW_KEYS)
+                          for fl in doc["flows"])
+        check(flows(two) == sorted(flows(one) * 2),
+              "%s twice: flows\n  %s\nonce\n  %s" % (name, flows(two), flows(one)))
+    return 0
+
+
 def main():
     mode = sys.argv[1]
     if mode == "rules-md":
@@ -275,6 +352,8 @@ def main():
         rc = real(sys.argv[2], sys.argv[3])
     elif mode == "formats":
         rc = formats(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif mode == "idle":
+        rc = idle(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     else:
         print("unknown mode", mode)
         return 2

@@ -202,7 +202,8 @@ static void lru_append(struct chk *c, struct chk_flow *f)
 
 void chk_flow_touch(struct chk *c, struct chk_flow *f)
 {
-    f->last_ts = c->ts_ns;
+    if (c->ts_ns > f->last_ts) /* a frame judged late keeps the newest */
+        f->last_ts = c->ts_ns;
     if (c->lru_tail != fidx(c, f) + 1) {
         lru_unlink(c, f);
         lru_append(c, f);
@@ -216,7 +217,7 @@ static uint64_t idle_ns(const struct chk *c)
 
 /* The flows idle longer than the idle time at capture time `now` end.  A
  * frame with an earlier time (out of order in the file) ends none. */
-static void flows_expire(struct chk *c, uint64_t now)
+void chk_flows_expire(struct chk *c, uint64_t now)
 {
     uint64_t idle = idle_ns(c);
     while (c->lru_head) {
@@ -436,7 +437,7 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
     if (c->lru_head)
-        flows_expire(c, ts_ns);
+        chk_flows_expire(c, ts_ns);
     c->st.frames++;
     if (!c->caplen)
         c->caplen = (uint32_t)len;
@@ -462,7 +463,7 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
         c->st.frames++;
         c->st.not_iba++;
         if (c->lru_head)
-            flows_expire(c, ts);
+            chk_flows_expire(c, ts);
         return;
     }
     c->caplen = fr->caplen;

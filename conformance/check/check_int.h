@@ -338,6 +338,9 @@ uint32_t chk_key_get(struct chk *c, const struct chk_key *k);
 int chk_key_put(struct chk *c, const struct chk_key *k, uint32_t value);
 void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value);
 
+/* End the flows idle for longer than the idle time at capture time now. */
+void chk_flows_expire(struct chk *c, uint64_t now);
+
 /* Flow f was active now: it moves to the young end of the live list. */
 void chk_flow_touch(struct chk *c, struct chk_flow *f);
 

@@ -531,8 +531,11 @@ static void crc_wait_end(struct chk *c, int wire_crcs)
         if (wire_crcs) {
             c->st.iba++;
             crc_report(c, &p);
-        } else if (chk_packet(c, &p, w[i].truncated)) {
-            chk_flow_packet(c, &p, w[i].truncated);
+        } else {
+            /* judged at its own time: flows idle by then end first */
+            chk_flows_expire(c, w[i].ts_ns);
+            if (chk_packet(c, &p, w[i].truncated))
+                chk_flow_packet(c, &p, w[i].truncated);
         }
         free(w[i].bytes);
     }

@@ -200,10 +200,43 @@ static void lru_append(struct chk *c, struct chk_flow *f)
     c->lru_tail = me;
 }
 
+/* The closing list (flows whose connection CM closed), oldest first. */
+static void close_unlink(struct chk *c, struct chk_flow *f)
+{
+    if (f->lru_prev)
+        c->flows[f->lru_prev - 1].lru_next = f->lru_next;
+    else
+        c->close_head = f->lru_next;
+    if (f->lru_next)
+        c->flows[f->lru_next - 1].lru_prev = f->lru_prev;
+    else
+        c->close_tail = f->lru_prev;
+    f->lru_prev = f->lru_next = 0;
+}
+
+void chk_flow_close(struct chk *c, struct chk_flow *f)
+{
+    if (!f->live || f->closing)
+        return;
+    lru_unlink(c, f);
+    uint32_t me = fidx(c, f) + 1;
+    f->closing = 1;
+    f->close_at = c->ts_ns + chk_skew_window(c);
+    f->lru_prev = c->close_tail;
+    f->lru_next = 0;
+    if (c->close_tail)
+        c->flows[c->close_tail - 1].lru_next = me;
+    else
+        c->close_head = me;
+    c->close_tail = me;
+}
+
 void chk_flow_touch(struct chk *c, struct chk_flow *f)
 {
     if (c->ts_ns > f->last_ts) /* a frame judged late keeps the newest */
         f->last_ts = c->ts_ns;
+    if (f->closing)
+        return; /* a late frame of a closed connection: it still ends */
     if (c->lru_tail != fidx(c, f) + 1) {
         lru_unlink(c, f);
         lru_append(c, f);
@@ -220,6 +253,15 @@ static uint64_t idle_ns(const struct chk *c)
 void chk_flows_expire(struct chk *c, uint64_t now)
 {
     uint64_t idle = idle_ns(c);
+    while (c->close_head) {
+        struct chk_flow *f = &c->flows[c->close_head - 1];
+        if (now < f->close_at)
+            break;
+        chk_flow_settle(c, f);
+        chk_flow_end(c, f);
+    }
+    if (c->cm_head)
+        chk_cm_idle(c, now, idle);
     while (c->lru_head) {
         struct chk_flow *f = &c->flows[c->lru_head - 1];
         if (now < f->last_ts || now - f->last_ts <= idle)
@@ -249,7 +291,10 @@ void chk_flow_end(struct chk *c, struct chk_flow *f)
     free(f->held);
     free(f->hist_big);
     free(f->out_big);
-    lru_unlink(c, f);
+    if (f->closing)
+        close_unlink(c, f);
+    else
+        lru_unlink(c, f);
     if (c->cur_flow == f)
         c->cur_flow = NULL;
     f->live = 0;
@@ -436,7 +481,7 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->frame = frame;
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
-    if (c->lru_head)
+    if (c->lru_head | c->close_head | c->cm_head)
         chk_flows_expire(c, ts_ns);
     c->st.frames++;
     if (!c->caplen)
@@ -462,7 +507,7 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
         c->ts_ns = ts;
         c->st.frames++;
         c->st.not_iba++;
-        if (c->lru_head)
+        if (c->lru_head | c->close_head | c->cm_head)
             chk_flows_expire(c, ts);
         return;
     }

@@ -36,6 +36,11 @@ struct chk_cm {
     uint8_t tr;             /* the REQ's service type (enum ibw_transport) */
     uint8_t tr_known;
     uint32_t pmtu;          /* the REQ's path MTU in bytes, 0 if not valid */
+    /* life: an exchange idle for the idle time whose flows ended (or that
+     * never got that far) is forgotten and its slot reused */
+    uint64_t last_ts;
+    uint32_t lru_prev, lru_next; /* index + 1; lru_next chains free slots */
+    uint8_t live;
 };
 
 /* A CM message waiting for the one that causes it. */
@@ -87,40 +92,146 @@ void chk_cm_free(struct chk *c)
     c->ncm = c->capcm = 0;
 }
 
+/* ---- the table: slots reused, found through the checker's hash ---- */
+
+static uint32_t cm_idx(const struct chk *c, const struct chk_cm *e)
+{
+    return (uint32_t)(e - c->cm);
+}
+
+/* Key of the exchange whose side at `addr` chose communication ID id
+ * (role CHK_KEY_CM: the client's, CHK_KEY_CM_SERVER: the server's). */
+static void cm_key(struct chk_key *k, const struct chk_addr *addr, uint32_t id,
+                   uint8_t role)
+{
+    static const struct chk_addr none;
+    chk_make_key(k, addr, &none, id, role);
+}
+
+static void cm_unlink(struct chk *c, struct chk_cm *e)
+{
+    if (e->lru_prev)
+        c->cm[e->lru_prev - 1].lru_next = e->lru_next;
+    else
+        c->cm_head = e->lru_next;
+    if (e->lru_next)
+        c->cm[e->lru_next - 1].lru_prev = e->lru_prev;
+    else
+        c->cm_tail = e->lru_prev;
+    e->lru_prev = e->lru_next = 0;
+}
+
+/* e was active now: to the young end of the list. */
+static void cm_touch(struct chk *c, struct chk_cm *e)
+{
+    if (c->ts_ns > e->last_ts)
+        e->last_ts = c->ts_ns;
+    uint32_t me = cm_idx(c, e) + 1;
+    if (c->cm_tail == me)
+        return;
+    cm_unlink(c, e);
+    e->lru_prev = c->cm_tail;
+    if (c->cm_tail)
+        c->cm[c->cm_tail - 1].lru_next = me;
+    else
+        c->cm_head = me;
+    c->cm_tail = me;
+}
+
+/* Drop e's keys (those still naming it). */
+static void cm_unkey(struct chk *c, struct chk_cm *e)
+{
+    struct chk_key k;
+    uint32_t me = cm_idx(c, e) + 1;
+    cm_key(&k, &e->client, e->client_id, CHK_KEY_CM);
+    chk_key_del(c, &k, me);
+    if (e->state >= CM_REP_SENT) {
+        cm_key(&k, &e->server, e->server_id, CHK_KEY_CM_SERVER);
+        chk_key_del(c, &k, me);
+    }
+}
+
+static void cm_forget(struct chk *c, struct chk_cm *e)
+{
+    if (e->state == CM_REQ_SENT && c->cm_hold && c->cm_hold->nreq_open)
+        c->cm_hold->nreq_open--;
+    cm_unkey(c, e);
+    cm_unlink(c, e);
+    e->live = 0;
+    e->lru_next = c->cm_free;
+    c->cm_free = cm_idx(c, e) + 1;
+}
+
 static struct chk_cm *cm_new(struct chk *c)
 {
-    if (c->ncm == c->capcm) {
-        uint32_t n = c->capcm ? c->capcm * 2 : 8;
-        struct chk_cm *m = realloc(c->cm, (size_t)n * sizeof *m);
-        if (!m)
-            return NULL;
-        c->cm = m;
-        c->capcm = n;
+    uint32_t i;
+    if (c->cm_free) {
+        i = c->cm_free - 1;
+        c->cm_free = c->cm[i].lru_next;
+    } else {
+        if (c->ncm == c->capcm) {
+            uint32_t n = c->capcm ? c->capcm * 2 : 8;
+            struct chk_cm *m = realloc(c->cm, (size_t)n * sizeof *m);
+            if (!m)
+                return NULL;
+            c->cm = m;
+            c->capcm = n;
+        }
+        i = c->ncm++;
     }
-    struct chk_cm *e = &c->cm[c->ncm++];
+    struct chk_cm *e = &c->cm[i];
     memset(e, 0, sizeof *e);
+    e->live = 1;
+    cm_touch(c, e);
     return e;
+}
+
+/* Does a flow of exchange e still live? */
+static int cm_flows_live(struct chk *c, const struct chk_cm *e)
+{
+    return e->state >= CM_REP_SENT && e->state != CM_REJECTED &&
+           (chk_flow_get(c, &e->client, &e->server, e->server_qpn, 0) ||
+            chk_flow_get(c, &e->server, &e->client, e->client_qpn, 0));
+}
+
+void chk_cm_idle(struct chk *c, uint64_t now, uint64_t idle)
+{
+    while (c->cm_head) {
+        struct chk_cm *e = &c->cm[c->cm_head - 1];
+        if (now < e->last_ts || now - e->last_ts <= idle)
+            break;
+        if (cm_flows_live(c, e)) {
+            /* a quiet connection whose traffic goes on: kept (its DREQ
+             * may come much later) */
+            uint64_t saved = c->ts_ns;
+            c->ts_ns = now;
+            cm_touch(c, e);
+            c->ts_ns = saved;
+        } else {
+            cm_forget(c, e);
+        }
+    }
 }
 
 /* The exchange whose client (at `client`) chose communication ID id. */
 static struct chk_cm *by_client(struct chk *c, const struct chk_addr *client,
                                 uint32_t id)
 {
-    for (uint32_t i = c->ncm; i-- > 0;)
-        if (c->cm[i].client_id == id && chk_addr_eq(&c->cm[i].client, client))
-            return &c->cm[i];
-    return NULL;
+    struct chk_key k;
+    cm_key(&k, client, id, CHK_KEY_CM);
+    uint32_t v = chk_key_get(c, &k);
+    return v ? &c->cm[v - 1] : NULL;
 }
 
 /* The exchange whose server (at `server`) chose communication ID id. */
 static struct chk_cm *by_server(struct chk *c, const struct chk_addr *server,
                                 uint32_t id)
 {
-    for (uint32_t i = c->ncm; i-- > 0;)
-        if (c->cm[i].state >= CM_REP_SENT && c->cm[i].server_id == id &&
-            chk_addr_eq(&c->cm[i].server, server))
-            return &c->cm[i];
-    return NULL;
+    struct chk_key k;
+    cm_key(&k, server, id, CHK_KEY_CM_SERVER);
+    uint32_t v = chk_key_get(c, &k);
+    struct chk_cm *e = v ? &c->cm[v - 1] : NULL;
+    return e && e->state >= CM_REP_SENT ? e : NULL;
 }
 
 /* A flow with no packets yet takes the transport the REQ named, so its
@@ -148,9 +259,27 @@ static void cm_flow(struct chk *c, struct chk_flow *f, const struct chk_cm *e)
 }
 
 /* Tell the flow tracker what REQ/REP negotiated. */
+/* The flow of requests src -> dst:qpn for a connection a REP just set up.
+ * A flow there with packets that an earlier exchange negotiated (or whose
+ * connection closed) carried an earlier connection on the same QP numbers
+ * (QPs are reused): it has ended, and the new connection is a new flow.
+ * One with packets and no CM yet holds this connection's first frames,
+ * recorded before its REP. */
+static struct chk_flow *fresh_flow(struct chk *c, const struct chk_addr *src,
+                                   const struct chk_addr *dst, uint32_t qpn)
+{
+    struct chk_flow *f = chk_flow_get(c, src, dst, qpn, 0);
+    if (f && (f->s.requests || f->s.responses) &&
+        (f->s.cm_negotiated || f->closing)) {
+        chk_flow_settle(c, f);
+        chk_flow_end(c, f);
+    }
+    return chk_flow_get(c, src, dst, qpn, 1);
+}
+
 static void bind_flows(struct chk *c, const struct chk_cm *e)
 {
-    struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 1);
+    struct chk_flow *f = fresh_flow(c, &e->client, &e->server, e->server_qpn);
     if (f) {
         cm_flow(c, f, e);
         if (!f->have_psn) {
@@ -161,7 +290,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
         if (!f->s.req_qpn_known)
             chk_flow_cm_bind(c, f, e->client_qpn);
     }
-    f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 1);
+    f = fresh_flow(c, &e->server, &e->client, e->client_qpn);
     if (f) {
         cm_flow(c, f, e);
         if (!f->have_psn) {
@@ -188,11 +317,19 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     struct chk_cm *e = by_client(c, src, m->localcommid);
     if (e && e->state == CM_REQ_SENT)
         return; /* a resent REQ */
-    if (!e)
+    if (e) { /* a new exchange with an ID used before */
+        cm_unkey(c, e);
+        uint32_t prev = e->lru_prev, next = e->lru_next;
+        memset(e, 0, sizeof *e);
+        e->lru_prev = prev;
+        e->lru_next = next;
+        e->live = 1;
+    } else {
         e = cm_new(c);
+    }
     if (!e)
         return;
-    memset(e, 0, sizeof *e);
+    cm_touch(c, e);
     e->client = *src;
     e->server = *dst;
     e->client_id = m->localcommid;
@@ -202,6 +339,9 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     e->rep_wait_ns = ibw_cm_timeout_ns(m->remoteresptout);
     e->pmtu = m->pppmtu >= 1 && m->pppmtu <= 5 ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
     e->state = CM_REQ_SENT;
+    struct chk_key k;
+    cm_key(&k, src, m->localcommid, CHK_KEY_CM);
+    chk_key_put(c, &k, cm_idx(c, e) + 1);
     if (hold_state(c))
         c->cm_hold->nreq_open++;
     e->tr_known = 1;
@@ -248,6 +388,10 @@ static int on_rep(struct chk *c, const struct chk_addr *src,
     e->server_qpn = m->localqpn;
     e->server_psn = m->startpsn;
     e->state = CM_REP_SENT;
+    cm_touch(c, e);
+    struct chk_key k;
+    cm_key(&k, src, m->localcommid, CHK_KEY_CM_SERVER);
+    chk_key_put(c, &k, cm_idx(c, e) + 1);
     if (c->cm_hold && c->cm_hold->nreq_open)
         c->cm_hold->nreq_open--;
     bind_flows(c, e);
@@ -371,6 +515,7 @@ static int on_dreq(struct chk *c, const struct chk_addr *src,
         chk_report(c, CHK_R_CM_SEQ, "DREQ in state %s", state_name(e->state));
     e->state = CM_DREQ_SENT;
     e->dreq_from_client = (uint8_t)from_client;
+    cm_touch(c, e);
     return 0;
 }
 
@@ -389,6 +534,15 @@ static int on_drep(struct chk *c, const struct chk_addr *src,
         return 0;
     }
     e->state = CM_CLOSED;
+    cm_touch(c, e);
+    /* the connection's flows are over: they end once late frames had
+     * their chance (the skew window) */
+    struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 0);
+    if (f)
+        chk_flow_close(c, f);
+    f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 0);
+    if (f)
+        chk_flow_close(c, f);
     return 0;
 }
 

@@ -199,6 +199,8 @@ struct chk_flow {
                                     activity first; lru_next chains the free
                                     slots of a flow that ended */
     uint8_t live;
+    uint8_t closing;        /* in the closing list, not the live one */
+    uint64_t close_at;      /* ... it ends at this capture time */
     uint32_t key_qpn;       /* the QPN of its request key (a response
                                stream's is marked, see flow_for_response) */
     uint8_t nindexed;       /* request PSNs in the pairing index */
@@ -240,7 +242,8 @@ enum {
     CHK_KEY_PAIR = 3,      /* endpoint pair record */
     CHK_KEY_PSN = 4,       /* pair + request PSN -> the one flow not paired
                               yet that sent it */
-    CHK_KEY_CM = 5         /* CM exchange by (address, communication ID) */
+    CHK_KEY_CM = 5,        /* CM exchange by (client, its communication ID) */
+    CHK_KEY_CM_SERVER = 6  /* ... by (server, its communication ID) */
 };
 #define CHK_SLOT_AMBIGUOUS 0xFFFFFFFFu
 
@@ -264,7 +267,11 @@ struct chk {
     struct chk_pair *pairs;
     uint32_t npairs, cappairs;
     struct chk_cm *cm;
-    uint32_t ncm, capcm;
+    uint32_t ncm, capcm;    /* slots used (live or free), allocated */
+    uint32_t cm_head, cm_tail; /* live exchanges by last activity (+ 1) */
+    uint32_t cm_free;       /* free slots (index + 1) */
+    uint32_t close_head, close_tail; /* flows whose connection CM closed,
+                                        by closing time (index + 1) */
     struct chk_cm_hold *cm_hold; /* CM messages and frames waiting for the
                                     CM message that causes them */
     struct chk_flow *cur_flow; /* flow of the packet being judged */
@@ -340,6 +347,12 @@ void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value);
 
 /* End the flows idle for longer than the idle time at capture time now. */
 void chk_flows_expire(struct chk *c, uint64_t now);
+
+/* Flow f's connection was closed (CM DREP): it ends a skew window later. */
+void chk_flow_close(struct chk *c, struct chk_flow *f);
+
+/* Forget the CM exchanges idle at capture time now whose flows ended. */
+void chk_cm_idle(struct chk *c, uint64_t now, uint64_t idle);
 
 /* Flow f was active now: it moves to the young end of the live list. */
 void chk_flow_touch(struct chk *c, struct chk_flow *f);

@@ -40,6 +40,8 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
 
 #define JUNIT_KEEP 10 /* messages kept per rule for the junit report */
 #define TEXT_CAP 5    /* text lines per rule and flow; the rest counted */
+#define ENDED_KEEP 4096 /* ended flows listed in order of appearance; past
+                           that, in the order they ended (spooled) */
 /* frames whose interface is remembered (pcapng with several interfaces),
  * for findings that a later frame settles */
 #define IFRING (1u << 18)
@@ -75,6 +77,10 @@ struct run {
     /* summaries of the flows that ended before the end of the file, in
      * the order they ended, until the file's summary is written */
     FILE *spool;
+    /* ... the first ENDED_KEEP of them are kept instead, to be listed
+     * with the live ones in order of appearance */
+    struct chk_flow_summary *ended;
+    size_t nended;
     /* text capping: open addressing over (flow, rule) */
     struct capped *cap;
     size_t ncap, capcap;
@@ -453,14 +459,21 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
     r->first_flow = 0;
 }
 
-/* A flow ended before the end of the file: its summary line waits in the
- * spool (a temporary file: memory stays bounded by the live flows) until
- * the file's summary has been written. */
+/* A flow ended before the end of the file.  The first ENDED_KEEP are kept
+ * to be listed with the live flows in order of appearance (what a capture
+ * shorter than the idle time shows); the rest wait as lines in the spool, a
+ * temporary file, so that memory stays bounded by the live flows. */
 static void flow_ended(void *user, const struct chk_flow_summary *s)
 {
     struct run *r = user;
     if (!r->out || (r->fmt != FMT_TEXT && r->fmt != FMT_JSON))
         return;
+    if (r->nended < ENDED_KEEP) {
+        if (!r->ended && !(r->ended = malloc(ENDED_KEEP * sizeof *r->ended)))
+            return;
+        r->ended[r->nended++] = *s; /* its strings are static */
+        return;
+    }
     if (!r->spool && !(r->spool = tmpfile()))
         return; /* no room for it: the flow goes unlisted */
     FILE *out = r->out;
@@ -472,18 +485,51 @@ static void flow_ended(void *user, const struct chk_flow_summary *s)
     r->out = out;
 }
 
-/* The spooled flow summaries to the output. */
-static void spool_flush(struct run *r)
+struct flow_list {
+    struct run *r;
+    void (*fn)(void *user, const struct chk_flow_summary *s);
+    size_t next; /* r->ended[next] is the next kept one to list */
+};
+
+/* A live flow, in order of appearance: the kept ended ones before it go
+ * first. */
+static void list_live(void *user, const struct chk_flow_summary *s)
 {
-    if (!r->spool)
-        return;
-    char buf[65536];
-    size_t n;
-    rewind(r->spool);
-    while ((n = fread(buf, 1, sizeof buf, r->spool)) > 0)
-        fwrite(buf, 1, n, r->out);
-    fclose(r->spool);
-    r->spool = NULL;
+    struct flow_list *l = user;
+    while (l->next < l->r->nended && l->r->ended[l->next].id < s->id)
+        l->fn(l->r, &l->r->ended[l->next++]);
+    l->fn(l->r, s);
+}
+
+static int cmp_summary_id(const void *a, const void *b)
+{
+    const struct chk_flow_summary *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Every flow of the file: those spooled (ended late in a long capture),
+ * then the kept ended ones and the live ones merged in order of
+ * appearance. */
+static void list_flows(struct run *r, struct chk *c,
+                       void (*fn)(void *user, const struct chk_flow_summary *s))
+{
+    if (r->spool) {
+        char buf[65536];
+        size_t n;
+        rewind(r->spool);
+        while ((n = fread(buf, 1, sizeof buf, r->spool)) > 0)
+            fwrite(buf, 1, n, r->out);
+        fclose(r->spool);
+        r->spool = NULL;
+    }
+    qsort(r->ended, r->nended, sizeof *r->ended, cmp_summary_id);
+    struct flow_list l = {r, fn, 0};
+    chk_flows(c, list_live, &l);
+    while (l.next < r->nended)
+        fn(r, &r->ended[l.next++]);
+    free(r->ended);
+    r->ended = NULL;
+    r->nended = 0;
 }
 
 /*
@@ -761,16 +807,14 @@ static int check_file(struct run *r, const char *path, int first_file)
             }
             fputc('\n', r->out);
         }
-        spool_flush(r);
-        chk_flows(c, flow_text, r);
+        list_flows(r, c, flow_text);
         break;
     case FMT_JSON:
         fprintf(r->out, "\n      ], \"frames\": %llu, \"errors\": %llu, "
                 "\"warnings\": %llu, \"flows\": [",
                 (unsigned long long)st->frames, (unsigned long long)st->errors,
                 (unsigned long long)st->warnings);
-        spool_flush(r);
-        chk_flows(c, flow_json, r);
+        list_flows(r, c, flow_json);
         fprintf(r->out, "\n      ]");
         if (cap_interfaces(rd) > 1) {
             fprintf(r->out, ", \"interfaces\": [");
@@ -795,6 +839,9 @@ static int check_file(struct run *r, const char *path, int first_file)
         fclose(r->spool);
         r->spool = NULL;
     }
+    free(r->ended);
+    r->ended = NULL;
+    r->nended = 0;
     chk_free(c);
     replay_free(rp);
     cap_close(rd);

@@ -21,6 +21,10 @@
                                      starts, so the verdict is the original's
                                      twice: each flow twice with the same
                                      counts, each flow and CM finding twice
+  cm-reuse IBWIRE WORK               `ibwire sim --cm` connects many QP pairs
+                                     in turn, reusing QP numbers: each
+                                     connection is its own pair of flows,
+                                     negotiated by CM, with no finding
 """
 import filecmp
 import json
@@ -340,6 +344,27 @@ def idle(ibwire, pcaps, caps, work):
     return 0
 
 
+def cm_reuse(ibwire, work):
+    os.makedirs(work, exist_ok=True)
+    out = os.path.join(work, "cm-reuse.pcap")
+    conns = 300
+    rc, text, err = run(ibwire, "sim", "--cm", "--conns", str(conns), "-w", out)
+    check(rc == 0, "sim --cm --conns %d: exit %d %s" % (conns, rc, err[:300]))
+    rc, text, err = run(ibwire, "check", "--format", "json", out)
+    doc = json.loads(text)["files"][0]
+    check(rc == 0 and not doc["findings"],
+          "cm-reuse: exit %d, findings %s" % (rc, doc["findings"][:5]))
+    flows = doc["flows"]
+    check(len(flows) == 2 * conns, "cm-reuse: %d flows, want %d (two per "
+          "connection)" % (len(flows), 2 * conns))
+    check(all(f["cm_negotiated"] and f["pmtu_source"] == "cm" for f in flows),
+          "cm-reuse: a flow not negotiated by CM")
+    qpns = {f["requester_qpn"] for f in flows}
+    check(len(qpns) < conns, "cm-reuse: the sim no longer reuses QP numbers "
+          "(%d QPNs for %d connections): the test tests nothing" % (len(qpns), conns))
+    return 0
+
+
 def main():
     mode = sys.argv[1]
     if mode == "rules-md":
@@ -352,6 +377,8 @@ def main():
         rc = real(sys.argv[2], sys.argv[3])
     elif mode == "formats":
         rc = formats(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif mode == "cm-reuse":
+        rc = cm_reuse(sys.argv[2], sys.argv[3])
     elif mode == "idle":
         rc = idle(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     else:

@@ -51,6 +51,8 @@ struct rp_exp {
 struct rp_snap {
     uint32_t psn;
     uint64_t frame;
+    uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
+    uint32_t read_len;   /* its DMA length */
     struct eng_qp qp;
     size_t len;
     uint8_t pkt[4096 + 128];
@@ -65,6 +67,8 @@ struct rp_flow {
     struct ibe_world *w;
     struct ibe_engine *e;
     uint32_t qpn, cq, lkey, rkey, pmtu;
+    uint8_t pmtu_known;  /* pmtu is the flow's, not the default */
+    uint8_t guess_lost;  /* such a READ left the ring before it was known */
     uint64_t base;
     struct { uint32_t rkey; uint64_t anchor, local; } slot[RP_NSLOT];
     unsigned nslot;
@@ -242,6 +246,7 @@ static struct rp_flow *flow_new(struct replay *rp,
     f->qpn = ibe_qp_create(f->e, &qa);
     f->base = ibe_mem_alloc(f->e, RP_SLOT * (RP_NSLOT + 1), 4096);
     f->pmtu = s->pmtu ? s->pmtu : rp->pmtu ? rp->pmtu : 4096;
+    f->pmtu_known = s->pmtu || rp->pmtu;
     struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0,
                             ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
                             f->pmtu, 7, 7, 14, 1, 16};
@@ -273,6 +278,140 @@ static void fill_rq(struct rp_flow *f)
     }
 }
 
+/* Ring position (0 = oldest) of the request fed at `psn`, or RP_SNAP. */
+static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
+{
+    for (unsigned i = f->nsnap; i-- > 0;)
+        if (f->snap[(f->snap_head + i) % RP_SNAP].psn == psn)
+            return i;
+    return RP_SNAP;
+}
+
+/*
+ * Put the reference back in its state before ring request `at` and feed
+ * it the requests from there again (`skip`: all but `at` itself).  The
+ * answers it gave them are void; `nak_armed` forces the sequence-NAK arm
+ * and `pmtu` (non-zero) the PMTU of the restored state.  Returns the index
+ * of the first expectation the re-fed requests produced.
+ */
+static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
+                     uint32_t pmtu)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    unsigned k0 = (f->snap_head + at) % RP_SNAP;
+    uint64_t from = f->snap[k0].frame;
+    *q = f->snap[k0].qp;
+    if (nak_armed)
+        q->nak_armed = 1;
+    if (pmtu)
+        q->c.pmtu = pmtu;
+    for (size_t i = 0; i < f->nexp; i++)
+        if (f->exp[i].req_frame >= from)
+            f->exp[i].matched = 1; /* those answers are void now */
+    size_t first_new = f->nexp;
+    for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
+        unsigned k = (f->snap_head + i) % RP_SNAP;
+        f->snap[k].qp = *q;
+        if (f->snap[k].pmtu_guess)
+            f->snap[k].pmtu_guess = !f->pmtu_known;
+        f->cur_frame = f->snap[k].frame;
+        f->cur_atom = 0;
+        ibe_engine_receive(f->e, f->snap[k].pkt, f->snap[k].len);
+        ibe_world_run(f->w, 100000);
+    }
+    if (skip) {
+        /* the refused request is not in the ring any more */
+        for (unsigned i = at; i + 1 < f->nsnap; i++)
+            f->snap[(f->snap_head + i) % RP_SNAP] =
+                f->snap[(f->snap_head + i + 1) % RP_SNAP];
+        f->nsnap--;
+    }
+    return first_new;
+}
+
+/*
+ * The captured responder refused the request at `psn` that the reference
+ * accepted: an RNR NAK (no receive WQE, which the wire does not show), or
+ * a PSN sequence NAK naming it (it was lost after the capture point).
+ * Rewind the reference to its state before that request and feed it the
+ * requests that came after again (`arrived`: the request did reach the
+ * responder, so it re-armed the sequence NAK).  0 when rewound.
+ */
+static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
+{
+    unsigned at = snap_find(f, psn);
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
+        return -1;
+    size_t first_new = refeed(f, at, 1, arrived, 0);
+    /* After an RNR NAK, whether the requests behind it also get a PSN
+     * sequence NAK differs between responders (the reference sends one). */
+    for (size_t i = first_new; arrived && i < f->nexp; i++)
+        if ((f->exp[i].syn >> 5 & 3) == 3 &&
+            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+            f->exp[i].optional = 1;
+    return 0;
+}
+
+/*
+ * The checker settles a flow's PMTU when it sees a FIRST or MIDDLE payload
+ * (or CM's REQ): a READ fed before that was answered with the default
+ * PMTU, so the reference is fed again from the first READ the PMTU learnt
+ * splits differently.  When it is no longer in the ring, the flow stops
+ * (one note).
+ */
+static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
+                        const struct chk_flow_summary *s, uint64_t frame)
+{
+    uint32_t pm = s->pmtu ? s->pmtu : rp->pmtu;
+    if (!pm)
+        return;
+    f->pmtu_known = 1;
+    if (pm == f->pmtu)
+        return;
+    uint32_t least = pm < f->pmtu ? pm : f->pmtu;
+    f->pmtu = pm;
+    for (unsigned i = 0; i < f->nsnap; i++) {
+        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        if (sn->pmtu_guess && sn->read_len > least) {
+            refeed(f, i, 0, 0, pm);
+            return;
+        }
+    }
+    eng_qp(f->e, f->qpn)->c.pmtu = pm;
+    if (f->guess_lost)
+        skip_flow(rp, f, frame, "the PMTU was learnt after a READ the "
+                  "reference had to split without it");
+}
+
+/*
+ * The build spec of packet p as the responder received it.  A frame the
+ * capture cut keeps its headers; the payload it lost is as long as the
+ * length fields say, its bytes unknown (zeros: read payloads and written
+ * data are not compared).  -1 when a header is missing (cut inside the
+ * headers) or the packet cannot be rebuilt.
+ */
+static int spec_of(const struct ibw_pkt *p, struct ibw_build_spec *b)
+{
+    static uint8_t payload[8192];
+    if (!p->cut)
+        return ibw_build_spec_from_pkt(p, b) == IBW_OK ? 0 : -1;
+    if (p->err != IBW_E_TRUNCATED || p->cut_hdr != IBW_HDR_COUNT ||
+        !p->payload_off || p->payload_wire_len > sizeof payload ||
+        p->payload_len > p->payload_wire_len)
+        return -1;
+    struct ibw_pkt whole = *p;
+    whole.err = IBW_OK;
+    whole.pad = (uint8_t)((4 - (p->payload_wire_len & 3)) & 3);
+    if (ibw_build_spec_from_pkt(&whole, b) != IBW_OK)
+        return -1;
+    memset(payload, 0, p->payload_wire_len);
+    memcpy(payload, p->data + p->payload_off, p->payload_len);
+    b->payload = payload;
+    b->payload_len = p->payload_wire_len;
+    return 0;
+}
+
 static void on_request(struct replay *rp, const struct chk_flow_summary *s,
                        const struct ibw_pkt *p, uint64_t frame)
 {
@@ -286,17 +425,23 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     }
     if (f->skipped)
         return;
-    uint32_t pm = s->pmtu ? s->pmtu : rp->pmtu;
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (pm && pm != f->pmtu) {
-        f->pmtu = pm;
-        q->c.pmtu = pm;
-    }
-    struct ibw_build_spec b;
-    if (ibw_build_spec_from_pkt(p, &b) != IBW_OK)
+    pmtu_learnt(rp, f, s, frame);
+    if (f->skipped)
         return;
-    uint64_t local;
+    struct ibw_build_spec b;
     char m[200];
+    if (spec_of(p, &b)) {
+        if (p->cut) {
+            /* without a header the request cannot be rebuilt */
+            snprintf(m, sizeof m, "%s PSN 0x%06x is cut inside its headers "
+                     "by the capture", oi->name,
+                     ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)));
+            skip_flow(rp, f, frame, m);
+        }
+        return;
+    }
+    uint64_t local;
     if (ibw_pkt_has(p, IBW_HDR_RETH)) {
         uint64_t len = b.reth.dmalen ? b.reth.dmalen : 1;
         if (map_addr(f, b.reth.rkey, b.reth.va, len, &local)) {
@@ -344,12 +489,16 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
     if (n <= sizeof f->snap[0].pkt) {
         unsigned k = (f->snap_head + f->nsnap) % RP_SNAP;
-        if (f->nsnap == RP_SNAP)
+        if (f->nsnap == RP_SNAP) {
+            if (f->snap[k].pmtu_guess && f->snap[k].read_len > 256)
+                f->guess_lost = 1;
             f->snap_head = (f->snap_head + 1) % RP_SNAP;
-        else
+        } else
             f->nsnap++;
         f->snap[k].psn = psn;
         f->snap[k].frame = frame;
+        f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
+        f->snap[k].pmtu_guess = !f->pmtu_known && f->snap[k].read_len;
         f->snap[k].qp = *q;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
@@ -391,58 +540,6 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
     return op == OP_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
 }
 
-/*
- * The captured responder refused the request at `psn` that the reference
- * accepted: an RNR NAK (no receive WQE, which the wire does not show), or
- * a PSN sequence NAK naming it (it was lost after the capture point).
- * Rewind the reference to its state before that request and feed it the
- * requests that came after again (`arrived`: the request did reach the
- * responder, so it re-armed the sequence NAK).  0 when rewound.
- */
-static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
-{
-    unsigned at = RP_SNAP;
-    for (unsigned i = f->nsnap; i-- > 0;) {
-        unsigned k = (f->snap_head + i) % RP_SNAP;
-        if (f->snap[k].psn == psn) {
-            at = i;
-            break;
-        }
-    }
-    struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
-        return -1;
-    unsigned k0 = (f->snap_head + at) % RP_SNAP;
-    uint64_t from = f->snap[k0].frame;
-    *q = f->snap[k0].qp;
-    if (arrived)
-        q->nak_armed = 1; /* an in-sequence request re-arms the NAK */
-    for (size_t i = 0; i < f->nexp; i++)
-        if (f->exp[i].req_frame >= from)
-            f->exp[i].matched = 1; /* those answers are void now */
-    size_t first_new = f->nexp;
-    for (unsigned i = at + 1; i < f->nsnap; i++) {
-        unsigned k = (f->snap_head + i) % RP_SNAP;
-        f->snap[k].qp = *q;
-        f->cur_frame = f->snap[k].frame;
-        f->cur_atom = 0;
-        ibe_engine_receive(f->e, f->snap[k].pkt, f->snap[k].len);
-        ibe_world_run(f->w, 100000);
-    }
-    /* After an RNR NAK, whether the requests behind it also get a PSN
-     * sequence NAK differs between responders (the reference sends one). */
-    for (size_t i = first_new; arrived && i < f->nexp; i++)
-        if ((f->exp[i].syn >> 5 & 3) == 3 &&
-            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
-            f->exp[i].optional = 1;
-    /* the refused request is not in the ring any more */
-    for (unsigned i = at; i + 1 < f->nsnap; i++)
-        f->snap[(f->snap_head + i) % RP_SNAP] =
-            f->snap[(f->snap_head + i + 1) % RP_SNAP];
-    f->nsnap--;
-    return 0;
-}
-
 static void on_response(struct replay *rp, const struct chk_flow_summary *s,
                         const struct ibw_pkt *p, uint64_t frame)
 {
@@ -450,7 +547,14 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
     if (!f || f->skipped)
         return;
     f->last_resp_frame = frame;
+    pmtu_learnt(rp, f, s, frame);
+    if (f->skipped)
+        return;
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (p->cut && (oi->hdrs & (1u << IBW_HDR_AETH)) &&
+        !ibw_pkt_has(p, IBW_HDR_AETH))
+        return; /* cut before its AETH: ACK or NAK, the capture cannot tell */
     const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
     uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
     uint32_t msn = a ? ibw_aeth_get_msn(a) : 0;
@@ -525,9 +629,11 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         if (rel != x->msn && !read_first)
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
     }
-    if (x->paylen != p->payload_len)
-        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "",
-                p->payload_len, x->paylen);
+    /* a cut frame's length fields tell what it carried */
+    uint32_t paylen = p->cut ? p->payload_wire_len : p->payload_len;
+    if (x->paylen != paylen && (!p->cut || p->cut_hdr == IBW_HDR_COUNT))
+        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", paylen,
+                x->paylen);
     const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
     if (aa && x->atom_op) {
         uint64_t orig = ibw_atomicacketh_get_origremdt(aa);

@@ -51,6 +51,9 @@ struct rp_exp {
 struct rp_snap {
     uint32_t psn;
     uint64_t frame;
+    uint8_t opcode;
+    uint8_t resync;      /* rp_flow.resync before it */
+    uint32_t msn_slack;  /* rp_flow.msn_slack before it */
     uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
     uint32_t read_len;   /* its DMA length */
     struct eng_qp qp;
@@ -69,6 +72,11 @@ struct rp_flow {
     uint32_t qpn, cq, lkey, rkey, pmtu;
     uint8_t pmtu_known;  /* pmtu is the flow's, not the default */
     uint8_t guess_lost;  /* such a READ left the ring before it was known */
+    /* requests the capture lost: the responder acknowledged PSNs the
+     * reference never got, so it resumes at the next message start */
+    uint8_t resync;      /* waiting for that message start */
+    uint32_t msn_slack;  /* messages the lost requests may have completed:
+                            the next MSN compared may be ahead by that much */
     uint64_t base;
     struct { uint32_t rkey; uint64_t anchor, local; } slot[RP_NSLOT];
     unsigned nslot;
@@ -278,6 +286,53 @@ static void fill_rq(struct rp_flow *f)
     }
 }
 
+/*
+ * Feed one rebuilt request to the reference.  After requests the capture
+ * lost (resync), the message in progress is not known: a MIDDLE or LAST at
+ * the expected PSN is taken as received without feeding it (the message
+ * it continues was not seen whole), until a message starts there.
+ */
+static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
+                 uint32_t psn, uint8_t opcode)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    unsigned fl = ibw_opcode_info(opcode)->flags;
+    f->hist[psn % RP_HIST].psn = psn;
+    if (f->resync && psn == q->epsn) {
+        if (!(fl & IBW_OPF_FIRST)) {
+            f->hist[psn % RP_HIST].valid = 0;
+            q->epsn = chk_psn_add(psn, 1);
+            q->nak_armed = 1;
+            if (fl & IBW_OPF_LAST)
+                f->msn_slack++; /* completes a message not counted */
+            return;
+        }
+        q->recv_active = 0; /* the message the hole ended is abandoned */
+        q->ee_ent.valid = 0;
+        f->resync = 0;
+    }
+    ibe_engine_receive(f->e, pkt, len);
+    ibe_world_run(f->w, 100000);
+    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
+    f->hist[psn % RP_HIST].valid = 1;
+}
+
+/* The responder got every request before PSN `to` (the capture lost some
+ * of them): the reference skips there, message state unknown (feed()). */
+static void jump_to(struct rp_flow *f, uint32_t to)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    int32_t d = chk_psn_diff(to, q->epsn);
+    if (d <= 0)
+        return;
+    f->msn_slack += (uint32_t)d;
+    for (uint32_t p = q->epsn; p != to; p = chk_psn_add(p, 1))
+        f->hist[p % RP_HIST].valid = 0;
+    q->epsn = to;
+    q->nak_armed = 1;
+    f->resync = 1;
+}
+
 /* Ring position (0 = oldest) of the request fed at `psn`, or RP_SNAP. */
 static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 {
@@ -290,17 +345,22 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 /*
  * Put the reference back in its state before ring request `at` and feed
  * it the requests from there again (`skip`: all but `at` itself).  The
- * answers it gave them are void; `nak_armed` forces the sequence-NAK arm
- * and `pmtu` (non-zero) the PMTU of the restored state.  Returns the index
+ * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
+ * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
+ * responder got every request before PSN `lost_to` (jump_to()).  Returns the index
  * of the first expectation the re-fed requests produced.
  */
 static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
-                     uint32_t pmtu)
+                     uint32_t pmtu, int lost, uint32_t lost_to)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned k0 = (f->snap_head + at) % RP_SNAP;
     uint64_t from = f->snap[k0].frame;
     *q = f->snap[k0].qp;
+    f->resync = f->snap[k0].resync;
+    f->msn_slack = f->snap[k0].msn_slack;
+    if (lost)
+        jump_to(f, lost_to);
     if (nak_armed)
         q->nak_armed = 1;
     if (pmtu)
@@ -314,10 +374,12 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         f->snap[k].qp = *q;
         if (f->snap[k].pmtu_guess)
             f->snap[k].pmtu_guess = !f->pmtu_known;
+        f->snap[k].resync = f->resync;
+        f->snap[k].msn_slack = f->msn_slack;
         f->cur_frame = f->snap[k].frame;
         f->cur_atom = 0;
-        ibe_engine_receive(f->e, f->snap[k].pkt, f->snap[k].len);
-        ibe_world_run(f->w, 100000);
+        feed(f, f->snap[k].pkt, f->snap[k].len, f->snap[k].psn,
+             f->snap[k].opcode);
     }
     if (skip) {
         /* the refused request is not in the ring any more */
@@ -343,7 +405,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
         return -1;
-    size_t first_new = refeed(f, at, 1, arrived, 0);
+    size_t first_new = refeed(f, at, 1, arrived, 0, 0, 0);
     /* After an RNR NAK, whether the requests behind it also get a PSN
      * sequence NAK differs between responders (the reference sends one). */
     for (size_t i = first_new; arrived && i < f->nexp; i++)
@@ -374,7 +436,7 @@ static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
         if (sn->pmtu_guess && sn->read_len > least) {
-            refeed(f, i, 0, 0, pm);
+            refeed(f, i, 0, 0, pm, 0, 0);
             return;
         }
     }
@@ -500,15 +562,14 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
         f->snap[k].pmtu_guess = !f->pmtu_known && f->snap[k].read_len;
         f->snap[k].qp = *q;
+        f->snap[k].resync = f->resync;
+        f->snap[k].msn_slack = f->msn_slack;
+        f->snap[k].opcode = p->opcode;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
     }
     f->cur_frame = frame;
-    ibe_engine_receive(f->e, buf, n);
-    ibe_world_run(f->w, 100000);
-    f->hist[psn % RP_HIST].psn = psn;
-    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
-    f->hist[psn % RP_HIST].valid = 1;
+    feed(f, buf, n, psn, p->opcode);
 }
 
 static const char *aeth_kind(uint8_t syn)
@@ -540,6 +601,59 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
     return op == OP_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
 }
 
+/*
+ * The captured responder acknowledged PSN `psn`, which the reference has
+ * not accepted: it got requests the capture lost (acknowledged, never
+ * resent: capture-points.md).  When the reference already had requests
+ * after the hole, it is fed them again from the first, skipping the hole
+ * up to that request or to after `psn`, whichever comes first (jump_to());
+ * else it skips to after `psn`.  When that first request has
+ * left the ring, the flow stops (one note).
+ */
+static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
+                         uint64_t frame)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    /* the first request fed while the reference waited where it waits */
+    for (unsigned i = 0; i < f->nsnap; i++) {
+        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        if (sn->qp.epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
+            if (i == 0 && f->nsnap == RP_SNAP)
+                break; /* the hole may be older than the ring */
+            uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
+                              ? sn->psn : chk_psn_add(psn, 1);
+            refeed(f, i, 0, 0, 0, 1, to);
+            if (chk_psn_diff(psn, q->epsn) >= 0)
+                jump_to(f, chk_psn_add(psn, 1));
+            return;
+        }
+        if (i == 0 && f->nsnap == RP_SNAP &&
+            chk_psn_diff(sn->psn, q->epsn) > 0) {
+            char m[160];
+            snprintf(m, sizeof m, "requests before PSN 0x%06x the capture "
+                     "lost, too far back to feed the reference again", psn);
+            skip_flow(rp, f, frame, m);
+            return;
+        }
+    }
+    jump_to(f, chk_psn_add(psn, 1));
+}
+
+/* Captured MSN `rel` against the reference's `ref`: after requests the
+ * capture lost, the first difference within what they may have completed
+ * moves the origin instead. */
+static int msn_match(struct rp_flow *f, uint32_t rel, uint32_t ref)
+{
+    uint32_t d = (rel - ref) & CHK_PSN_MASK;
+    if (!d)
+        return 1;
+    if (!f->msn_slack || d > f->msn_slack)
+        return 0;
+    f->msn_off = (f->msn_off + d) & CHK_PSN_MASK;
+    f->msn_slack = 0;
+    return 1;
+}
+
 static void on_response(struct replay *rp, const struct chk_flow_summary *s,
                         const struct ibw_pkt *p, uint64_t frame)
 {
@@ -560,6 +674,11 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
     uint32_t msn = a ? ibw_aeth_get_msn(a) : 0;
     unsigned kind = a ? syn >> 5 & 3 : 0;
     char m[300];
+    if (kind == 0 && chk_psn_diff(psn, eng_qp(f->e, f->qpn)->epsn) >= 0) {
+        capture_lost(rp, f, psn, frame);
+        if (f->skipped)
+            return;
+    }
     if (kind == 1) {
         /* RNR NAK: receive WQEs posted are not on the wire */
         rewind_to(f, psn, 1);
@@ -590,7 +709,8 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
-                f->hist[psn % RP_HIST].msn != rel && (q->msn & CHK_PSN_MASK) != rel) {
+                (q->msn & CHK_PSN_MASK) != rel &&
+                !msn_match(f, rel, f->hist[psn % RP_HIST].msn)) {
                 snprintf(m, sizeof m, "ACK PSN 0x%06x MSN %u, the reference's "
                          "MSN after that PSN is %u", psn, rel,
                          f->hist[psn % RP_HIST].msn);
@@ -626,7 +746,7 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
          * counts (the reference counts it at once) */
         int read_first = (x->opcode & 0x1F) == OP_READ_RESP_FIRST &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
-        if (rel != x->msn && !read_first)
+        if (!read_first && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
     }
     /* a cut frame's length fields tell what it carried */

@@ -36,12 +36,17 @@
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_RQ 64u
+#define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over */
 
 struct rp_exp {
     uint64_t req_frame;
+    uint64_t tick;      /* rp_flow.clock when it was produced */
     uint32_t psn, msn, paylen;
-    uint8_t opcode, syn, has_aeth, matched;
+    uint8_t opcode, syn, has_aeth;
+    uint8_t matched;    /* 1 by a captured response, 2 void (fed again) */
+    uint8_t passed;     /* a captured response judged after it names its
+                           PSN or a later one */
     uint8_t orig_known, atom_op;
     uint8_t optional;   /* a responder may or may not send it */
     uint64_t orig, atom_addr, swap, cmp;
@@ -87,9 +92,13 @@ struct rp_flow {
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
     int have_off;
     uint32_t msn_off;
-    uint64_t last_resp_frame;
+    uint64_t clock;          /* counts requests fed and responses judged */
+    uint8_t cm;              /* CM negotiated the flow (MSNs from 0) */
+    struct rp_resp *held;    /* captured responses the reference does not
+                                answer yet: their request may come late */
+    size_t nheld, capheld;
     /* the request being fed, for the expectations it produces */
-    uint64_t cur_frame;
+    uint64_t cur_frame, cur_tick;
     uint8_t cur_atom, cur_atom_known;
     uint64_t cur_atom_addr, cur_swap, cur_cmp;
 };
@@ -201,6 +210,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     struct rp_exp *x = &f->exp[f->nexp++];
     memset(x, 0, sizeof *x);
     x->req_frame = f->cur_frame;
+    x->tick = f->cur_tick;
     x->psn = h.psn;
     x->msn = h.msn;
     x->paylen = h.paylen;
@@ -286,6 +296,9 @@ static void fill_rq(struct rp_flow *f)
     }
 }
 
+static void retry_held(struct replay *rp, struct rp_flow *f, int force,
+                       uint64_t now);
+
 /*
  * Feed one rebuilt request to the reference.  After requests the capture
  * lost (resync), the message in progress is not known: a MIDDLE or LAST at
@@ -333,13 +346,20 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     f->resync = 1;
 }
 
-/* Ring position (0 = oldest) of the request fed at `psn`, or RP_SNAP. */
+/* Ring position (0 = oldest) of the request fed at `psn`, or RP_SNAP: the
+ * last one the reference took in sequence, else the last one.  (A response
+ * recorded late may come after the request was sent again.) */
 static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 {
-    for (unsigned i = f->nsnap; i-- > 0;)
-        if (f->snap[(f->snap_head + i) % RP_SNAP].psn == psn)
+    unsigned any = RP_SNAP;
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        if (sn->psn == psn && sn->qp.epsn == psn)
             return i;
-    return RP_SNAP;
+        if (sn->psn == psn && any == RP_SNAP)
+            any = i;
+    }
+    return any;
 }
 
 /*
@@ -367,7 +387,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         q->c.pmtu = pmtu;
     for (size_t i = 0; i < f->nexp; i++)
         if (f->exp[i].req_frame >= from)
-            f->exp[i].matched = 1; /* those answers are void now */
+            f->exp[i].matched = 2; /* those answers are void now */
     size_t first_new = f->nexp;
     for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
         unsigned k = (f->snap_head + i) % RP_SNAP;
@@ -377,6 +397,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         f->snap[k].resync = f->resync;
         f->snap[k].msn_slack = f->msn_slack;
         f->cur_frame = f->snap[k].frame;
+        f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
         feed(f, f->snap[k].pkt, f->snap[k].len, f->snap[k].psn,
              f->snap[k].opcode);
@@ -569,7 +590,10 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         memcpy(f->snap[k].pkt, buf, n);
     }
     f->cur_frame = frame;
+    f->cur_tick = ++f->clock;
     feed(f, buf, n, psn, p->opcode);
+    if (f->nheld)
+        retry_held(rp, f, 0, ++f->clock);
 }
 
 static const char *aeth_kind(uint8_t syn)
@@ -654,39 +678,62 @@ static int msn_match(struct rp_flow *f, uint32_t rel, uint32_t ref)
     return 1;
 }
 
-static void on_response(struct replay *rp, const struct chk_flow_summary *s,
-                        const struct ibw_pkt *p, uint64_t frame)
+/* An unmatched PSN sequence NAK the reference sent at psn? */
+static int nak_expected(const struct rp_flow *f, uint32_t psn)
 {
-    struct rp_flow *f = flow_find(rp, s);
-    if (!f || f->skipped)
-        return;
-    f->last_resp_frame = frame;
-    pmtu_learnt(rp, f, s, frame);
-    if (f->skipped)
-        return;
-    uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
-    if (p->cut && (oi->hdrs & (1u << IBW_HDR_AETH)) &&
-        !ibw_pkt_has(p, IBW_HDR_AETH))
-        return; /* cut before its AETH: ACK or NAK, the capture cannot tell */
-    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
-    uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
-    uint32_t msn = a ? ibw_aeth_get_msn(a) : 0;
-    unsigned kind = a ? syn >> 5 & 3 : 0;
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].psn == psn &&
+            (f->exp[i].syn >> 5 & 3) == 3 &&
+            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+            return 1;
+    return 0;
+}
+
+/* What the comparison needs of a captured response (it may be held). */
+struct rp_resp {
+    uint64_t frame, ts_ns;
+    uint32_t psn, msn, paylen;
+    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
+    uint64_t orig;
+};
+
+/*
+ * Compare captured response r with the reference's answer at its PSN.
+ * With none, and `final` 0, it returns 0 and the caller holds r: its
+ * request may be recorded after it (one direction recorded late), and the
+ * reference answers once it is fed.  1 when judged.
+ */
+static int judge_resp(struct replay *rp, struct rp_flow *f,
+                      const struct rp_resp *r, int final, uint64_t now)
+{
+    uint32_t psn = r->psn;
+    unsigned kind = r->has_aeth ? r->syn >> 5 & 3u : 0;
     char m[300];
-    if (kind == 0 && chk_psn_diff(psn, eng_qp(f->e, f->qpn)->epsn) >= 0) {
-        capture_lost(rp, f, psn, frame);
+    int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->epsn);
+    if (kind == 0 && ahead >= 0) {
+        /* the responder has PSNs the reference never got: the checker
+         * holds responses recorded before their requests, so the capture
+         * lost them */
+        capture_lost(rp, f, psn, r->frame);
         if (f->skipped)
-            return;
+            return 1;
     }
     if (kind == 1) {
-        /* RNR NAK: receive WQEs posted are not on the wire */
+        /* RNR NAK: receive WQEs posted are not on the wire.  It refuses a
+         * request the reference took, or one not fed yet (recorded late) */
+        if (ahead >= 0 && !final)
+            return 0;
         rewind_to(f, psn, 1);
-        return;
+        return 1;
     }
-    if (kind == 3 && (syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
-        !rewind_to(f, psn, 0)) {
-        /* the NAK the rewound reference now sends is the captured one */
+    if (kind == 3 && (r->syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
+        !nak_expected(f, psn)) {
+        /* the request it names was lost after the capture point (rewound:
+         * the NAK the reference now sends is the captured one), or the
+         * request out of sequence that caused it is not fed yet */
+        if (ahead >= 0 && !final)
+            return 0;
+        rewind_to(f, psn, 0);
     }
     struct rp_exp *x = NULL;
     for (size_t i = 0; i < f->nexp; i++)
@@ -694,18 +741,22 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
             x = &f->exp[i];
             break;
         }
-    if (a && !f->have_off) {
+    if (!x && !final &&
+        !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK))
+        return 0;
+    if (r->has_aeth && !f->have_off) {
         f->have_off = 1;
         uint32_t ref = x && x->has_aeth ? x->msn : 0;
-        f->msn_off = s->cm_negotiated ? 0 : (msn - ref) & CHK_PSN_MASK;
+        f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
-    uint32_t rel = (msn - f->msn_off) & CHK_PSN_MASK;
-    if (kind == 3)
-        cover_acks(f, psn, 0);
-    else
-        cover_acks(f, psn, 1);
+    uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    cover_acks(f, psn, kind != 3);
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].tick < now &&
+            chk_psn_diff(psn, f->exp[i].psn) >= 0)
+            f->exp[i].passed = 1;
     if (!x) {
-        if (a && kind == 0 && (p->opcode & 0x1F) == OP_ACK) {
+        if (r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) {
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
@@ -714,15 +765,16 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
                 snprintf(m, sizeof m, "ACK PSN 0x%06x MSN %u, the reference's "
                          "MSN after that PSN is %u", psn, rel,
                          f->hist[psn % RP_HIST].msn);
-                rp_report(rp, frame, CHK_R_REPLAY_DIFF, m);
+                rp_report(rp, r->frame, CHK_R_REPLAY_DIFF, m);
             }
-            return;
+            return 1;
         }
         snprintf(m, sizeof m, "%s PSN 0x%06x%s%s: the reference sends no such "
-                 "response", ibw_opcode_info(p->opcode)->name, psn,
-                 a ? ", AETH " : "", a ? aeth_kind(syn) : "");
-        rp_report(rp, frame, CHK_R_REPLAY_EXTRA, m);
-        return;
+                 "response", ibw_opcode_info(r->opcode)->name, psn,
+                 r->has_aeth ? ", AETH " : "",
+                 r->has_aeth ? aeth_kind(r->syn) : "");
+        rp_report(rp, r->frame, CHK_R_REPLAY_EXTRA, m);
+        return 1;
     }
     x->matched = 1;
     int n = 0;
@@ -732,15 +784,15 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         if (n >= 0 && (size_t)n < sizeof m)                                    \
             n += snprintf(m + n, sizeof m - (size_t)n, __VA_ARGS__);           \
     } while (0)
-    if (x->opcode != p->opcode)
+    if (x->opcode != r->opcode)
         RP_DIFF("%sopcode %s, reference %s", n ? "; " : "",
-                ibw_opcode_info(p->opcode)->name,
+                ibw_opcode_info(r->opcode)->name,
                 ibw_opcode_info(x->opcode)->name);
-    if (a && x->has_aeth) {
+    if (r->has_aeth && x->has_aeth) {
         unsigned xk = x->syn >> 5 & 3;
-        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (syn & 0x1F)))
+        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (r->syn & 0x1F)))
             RP_DIFF("%sAETH %s code %u, reference %s code %u", n ? "; " : "",
-                    aeth_kind(syn), syn & 0x1Fu, aeth_kind(x->syn),
+                    aeth_kind(r->syn), r->syn & 0x1Fu, aeth_kind(x->syn),
                     x->syn & 0x1Fu);
         /* a READ's first response may carry the MSN before the READ
          * counts (the reference counts it at once) */
@@ -749,21 +801,17 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         if (!read_first && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
     }
-    /* a cut frame's length fields tell what it carried */
-    uint32_t paylen = p->cut ? p->payload_wire_len : p->payload_len;
-    if (x->paylen != paylen && (!p->cut || p->cut_hdr == IBW_HDR_COUNT))
-        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", paylen,
+    if (r->paylen_known && x->paylen != r->paylen)
+        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", r->paylen,
                 x->paylen);
-    const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
-    if (aa && x->atom_op) {
-        uint64_t orig = ibw_atomicacketh_get_origremdt(aa);
-        if (x->orig_known && orig != x->orig)
+    if (r->has_orig && x->atom_op) {
+        if (x->orig_known && r->orig != x->orig)
             RP_DIFF("%soriginal value 0x%016llx, reference 0x%016llx",
-                    n ? "; " : "", (unsigned long long)orig,
+                    n ? "; " : "", (unsigned long long)r->orig,
                     (unsigned long long)x->orig);
         if (!x->orig_known) {
             /* learn the word from the capture, and what the atomic made it */
-            uint64_t v = atomic_result(x->atom_op, orig, x->swap, x->cmp);
+            uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
             uint8_t *w = ibe_mem_ptr(f->e, x->atom_addr, 8);
             for (int i = 0; w && i < 8; i++)
                 w[i] = (uint8_t)(v >> (8 * i));
@@ -775,8 +823,77 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         char full[400];
         snprintf(full, sizeof full, "PSN 0x%06x (request frame %llu): %s", psn,
                  (unsigned long long)x->req_frame, m);
-        rp_report(rp, frame, CHK_R_REPLAY_DIFF, full);
+        rp_report(rp, r->frame, CHK_R_REPLAY_DIFF, full);
     }
+    return 1;
+}
+
+/* Judge the held responses the reference now answers; with `force`, or
+ * once held longer than the checker's skew window, the rest as they are. */
+static void retry_held(struct replay *rp, struct rp_flow *f, int force,
+                       uint64_t now)
+{
+    uint64_t ts = rp->c->ts_ns;
+    uint64_t win = rp->c->o.skew_ns ? rp->c->o.skew_ns : RP_SKEW_DEFAULT_NS;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nheld; i++) {
+        struct rp_resp *r = &f->held[i];
+        int expired = force || (ts >= r->ts_ns && ts - r->ts_ns > win);
+        if (!f->skipped && !judge_resp(rp, f, r, expired, now))
+            f->held[k++] = *r;
+    }
+    f->nheld = k;
+}
+
+static void hold_resp(struct rp_flow *f, const struct rp_resp *r)
+{
+    if (f->nheld == f->capheld) {
+        size_t n = f->capheld ? f->capheld * 2 : 8;
+        struct rp_resp *nh = realloc(f->held, n * sizeof *nh);
+        if (!nh)
+            return;
+        f->held = nh;
+        f->capheld = n;
+    }
+    f->held[f->nheld++] = *r;
+}
+
+static void on_response(struct replay *rp, const struct chk_flow_summary *s,
+                        const struct ibw_pkt *p, uint64_t frame)
+{
+    struct rp_flow *f = flow_find(rp, s);
+    if (!f || f->skipped)
+        return;
+    f->cm = (uint8_t)(s->cm_negotiated != 0);
+    /* what the reference produces from here on (fed again) is judged by
+     * the responses after this one */
+    uint64_t now = ++f->clock;
+    pmtu_learnt(rp, f, s, frame);
+    if (f->skipped)
+        return;
+    struct rp_resp r;
+    memset(&r, 0, sizeof r);
+    r.frame = frame;
+    r.ts_ns = rp->c->ts_ns;
+    r.psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    r.opcode = p->opcode;
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (p->cut && (oi->hdrs & (1u << IBW_HDR_AETH)) &&
+        !ibw_pkt_has(p, IBW_HDR_AETH))
+        return; /* cut before its AETH: ACK or NAK, the capture cannot tell */
+    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
+    r.has_aeth = a != NULL;
+    r.syn = a ? ibw_aeth_get_syndrome(a) : 0;
+    r.msn = a ? ibw_aeth_get_msn(a) : 0;
+    /* a cut frame's length fields tell what it carried */
+    r.paylen = p->cut ? p->payload_wire_len : p->payload_len;
+    r.paylen_known = !p->cut || p->cut_hdr == IBW_HDR_COUNT;
+    const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
+    r.has_orig = aa != NULL;
+    r.orig = aa ? ibw_atomicacketh_get_origremdt(aa) : 0;
+    retry_held(rp, f, 0, now);
+    if (f->nheld || !judge_resp(rp, f, &r, 0, now))
+        hold_resp(f, &r); /* in order behind the ones held */
 }
 
 static void on_rc(void *user, const struct chk_flow_summary *s,
@@ -811,9 +928,19 @@ void replay_finish(struct replay *rp)
         if (f->skipped)
             continue;
         rp->c->cur_flow = chk_flow_get(rp->c, &f->req, &f->resp, f->resp_qpn, 0);
+        retry_held(rp, f, 1, ++f->clock);
+        /* The responder answers in order: a response the reference sends is
+         * missing when the capture has one the reference sends after it,
+         * or one at its PSN or a later one judged after it.  (Not merely
+         * any response after it: with the responder's direction recorded
+         * late, responses sent before a request are recorded after it.) */
+        size_t last_matched = 0;
+        for (size_t k = 0; k < f->nexp; k++)
+            if (f->exp[k].matched == 1)
+                last_matched = k + 1;
         for (size_t k = 0; k < f->nexp; k++) {
             struct rp_exp *x = &f->exp[k];
-            if (x->matched || x->optional || x->req_frame >= f->last_resp_frame)
+            if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
@@ -838,6 +965,7 @@ void replay_free(struct replay *rp)
         if (f->w)
             ibe_world_destroy(f->w);
         free(f->exp);
+        free(f->held);
         free(f);
     }
     free(rp);

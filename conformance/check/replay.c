@@ -37,14 +37,17 @@
 #define RP_KNOWN 64u
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
-#define RP_SNAP 32u        /* requests the reference can be rewound over */
+#define RP_SNAP 32u        /* requests the reference can be rewound over: */
+#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many */
+#define RP_NONE (~0u)
 
 struct rp_exp {
     uint64_t req_frame;
     uint64_t tick;      /* rp_flow.clock when it was produced */
     uint32_t psn, msn, paylen;
     uint8_t opcode, syn, has_aeth;
-    uint8_t matched;    /* 1 by a captured response, 2 void (fed again) */
+    uint8_t matched;    /* 1 by a captured response, 2 void (fed again),
+                           3 by a corrupted one */
     uint8_t passed;     /* a captured response judged after it names its
                            PSN or a later one */
     uint8_t orig_known, atom_op;
@@ -62,13 +65,14 @@ struct rp_snap {
     uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
     uint32_t read_len;   /* its DMA length */
     struct eng_qp qp;
-    size_t len;
-    uint8_t pkt[4096 + 128];
+    size_t len, cap;
+    uint8_t *pkt;       /* owned by the slot */
 };
 
 struct rp_flow {
-    struct rp_snap snap[RP_SNAP];
-    unsigned nsnap, snap_head; /* ring, oldest at snap_head */
+    struct rp_snap *snap;
+    unsigned nsnap, snap_head, capsnap; /* ring, oldest at snap_head */
+    uint8_t snap_dropped;    /* requests left the ring */
     struct chk_addr req, resp;
     uint32_t resp_qpn;
     int skipped;
@@ -94,6 +98,7 @@ struct rp_flow {
     uint32_t msn_off;
     uint64_t clock;          /* counts requests fed and responses judged */
     uint8_t cm;              /* CM negotiated the flow (MSNs from 0) */
+    uint8_t skewed;          /* the checker found responses recorded early */
     struct rp_resp *held;    /* captured responses the reference does not
                                 answer yet: their request may come late */
     size_t nheld, capheld;
@@ -346,17 +351,23 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     f->resync = 1;
 }
 
-/* Ring position (0 = oldest) of the request fed at `psn`, or RP_SNAP: the
+/* Ring entry i (0 = oldest). */
+static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i)
+{
+    return &f->snap[(f->snap_head + i) % f->capsnap];
+}
+
+/* Ring position (0 = oldest) of the request fed at `psn`, or RP_NONE: the
  * last one the reference took in sequence, else the last one.  (A response
  * recorded late may come after the request was sent again.) */
 static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 {
-    unsigned any = RP_SNAP;
+    unsigned any = RP_NONE;
     for (unsigned i = f->nsnap; i-- > 0;) {
-        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        const struct rp_snap *sn = snap_at(f, i);
         if (sn->psn == psn && sn->qp.epsn == psn)
             return i;
-        if (sn->psn == psn && any == RP_SNAP)
+        if (sn->psn == psn && any == RP_NONE)
             any = i;
     }
     return any;
@@ -374,11 +385,11 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
                      uint32_t pmtu, int lost, uint32_t lost_to)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    unsigned k0 = (f->snap_head + at) % RP_SNAP;
-    uint64_t from = f->snap[k0].frame;
-    *q = f->snap[k0].qp;
-    f->resync = f->snap[k0].resync;
-    f->msn_slack = f->snap[k0].msn_slack;
+    const struct rp_snap *s0 = snap_at(f, at);
+    uint64_t from = s0->frame;
+    *q = s0->qp;
+    f->resync = s0->resync;
+    f->msn_slack = s0->msn_slack;
     if (lost)
         jump_to(f, lost_to);
     if (nak_armed)
@@ -390,23 +401,23 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
             f->exp[i].matched = 2; /* those answers are void now */
     size_t first_new = f->nexp;
     for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
-        unsigned k = (f->snap_head + i) % RP_SNAP;
-        f->snap[k].qp = *q;
-        if (f->snap[k].pmtu_guess)
-            f->snap[k].pmtu_guess = !f->pmtu_known;
-        f->snap[k].resync = f->resync;
-        f->snap[k].msn_slack = f->msn_slack;
-        f->cur_frame = f->snap[k].frame;
+        struct rp_snap *sn = snap_at(f, i);
+        sn->qp = *q;
+        if (sn->pmtu_guess)
+            sn->pmtu_guess = !f->pmtu_known;
+        sn->resync = f->resync;
+        sn->msn_slack = f->msn_slack;
+        f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
-        feed(f, f->snap[k].pkt, f->snap[k].len, f->snap[k].psn,
-             f->snap[k].opcode);
+        feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
     }
     if (skip) {
         /* the refused request is not in the ring any more */
+        struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
         for (unsigned i = at; i + 1 < f->nsnap; i++)
-            f->snap[(f->snap_head + i) % RP_SNAP] =
-                f->snap[(f->snap_head + i + 1) % RP_SNAP];
+            *snap_at(f, i) = *snap_at(f, i + 1);
+        *snap_at(f, f->nsnap - 1) = gone;
         f->nsnap--;
     }
     return first_new;
@@ -424,7 +435,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
 {
     unsigned at = snap_find(f, psn);
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
+    if (at == RP_NONE || chk_psn_diff(q->epsn, psn) <= 0)
         return -1;
     size_t first_new = refeed(f, at, 1, arrived, 0, 0, 0);
     /* After an RNR NAK, whether the requests behind it also get a PSN
@@ -455,7 +466,7 @@ static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
     uint32_t least = pm < f->pmtu ? pm : f->pmtu;
     f->pmtu = pm;
     for (unsigned i = 0; i < f->nsnap; i++) {
-        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        const struct rp_snap *sn = snap_at(f, i);
         if (sn->pmtu_guess && sn->read_len > least) {
             refeed(f, i, 0, 0, pm, 0, 0);
             return;
@@ -570,14 +581,42 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
         return;
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    if (n <= sizeof f->snap[0].pkt) {
-        unsigned k = (f->snap_head + f->nsnap) % RP_SNAP;
-        if (f->nsnap == RP_SNAP) {
-            if (f->snap[k].pmtu_guess && f->snap[k].read_len > 256)
+    if (f->nsnap == f->capsnap && f->capsnap < RP_SNAP_MAX) {
+        /* grow the ring, oldest first */
+        unsigned nc = f->capsnap ? f->capsnap * 2 : RP_SNAP;
+        struct rp_snap *ns = calloc(nc, sizeof *ns);
+        if (ns) {
+            for (unsigned i = 0; i < f->capsnap; i++)
+                ns[i] = *snap_at(f, i);
+            free(f->snap);
+            f->snap = ns;
+            f->snap_head = 0;
+            f->capsnap = nc;
+        }
+    }
+    struct rp_snap *sn = NULL;
+    if (f->capsnap) {
+        unsigned k = (f->snap_head + f->nsnap) % f->capsnap;
+        sn = &f->snap[k];
+        if (sn->cap < n) {
+            uint8_t *np = realloc(sn->pkt, n);
+            if (np) {
+                sn->pkt = np;
+                sn->cap = n;
+            }
+        }
+        if (sn->cap < n)
+            sn = NULL;
+    }
+    if (sn) {
+        if (f->nsnap == f->capsnap) {
+            if (sn->pmtu_guess && sn->read_len > 256)
                 f->guess_lost = 1;
-            f->snap_head = (f->snap_head + 1) % RP_SNAP;
+            f->snap_head = (f->snap_head + 1) % f->capsnap;
+            f->snap_dropped = 1;
         } else
             f->nsnap++;
+        unsigned k = (unsigned)(sn - f->snap);
         f->snap[k].psn = psn;
         f->snap[k].frame = frame;
         f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
@@ -588,6 +627,8 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].opcode = p->opcode;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
+    } else {
+        f->snap_dropped = 1; /* out of memory: it cannot be fed again */
     }
     f->cur_frame = frame;
     f->cur_tick = ++f->clock;
@@ -640,9 +681,9 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
-        const struct rp_snap *sn = &f->snap[(f->snap_head + i) % RP_SNAP];
+        const struct rp_snap *sn = snap_at(f, i);
         if (sn->qp.epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
-            if (i == 0 && f->nsnap == RP_SNAP)
+            if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
             uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
                               ? sn->psn : chk_psn_add(psn, 1);
@@ -651,7 +692,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
                 jump_to(f, chk_psn_add(psn, 1));
             return;
         }
-        if (i == 0 && f->nsnap == RP_SNAP &&
+        if (i == 0 && f->snap_dropped &&
             chk_psn_diff(sn->psn, q->epsn) > 0) {
             char m[160];
             snprintf(m, sizeof m, "requests before PSN 0x%06x the capture "
@@ -686,6 +727,54 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
             (f->exp[i].syn >> 5 & 3) == 3 &&
             (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
             return 1;
+    return 0;
+}
+
+/* The first answer at psn the capture has not matched yet, or NULL. */
+static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn)
+{
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].psn == psn)
+            return &f->exp[i];
+    return NULL;
+}
+
+/*
+ * A captured response at a PSN the reference took, which it did not
+ * answer: the responder got the request again, a duplicate the capture did
+ * not see (it was duplicated after the capture point, or it missed the
+ * resend: capture-points.md).  Feed the reference that duplicate (the
+ * request at psn, or the READ whose responses span it); its answers are
+ * then compared as usual.  0 when no such request is in the ring.
+ */
+static int feed_duplicate(struct rp_flow *f, uint32_t psn)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (chk_psn_diff(psn, q->epsn) >= 0)
+        return 0;
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        const struct rp_snap *sn = snap_at(f, i);
+        int32_t d = chk_psn_diff(psn, sn->psn);
+        uint32_t span = sn->read_len ? (sn->read_len + f->pmtu - 1) / f->pmtu : 1;
+        if (d < 0 || (uint32_t)d >= (span ? span : 1) ||
+            chk_psn_diff(sn->psn, q->epsn) >= 0)
+            continue;
+        struct { uint32_t psn, msn; uint8_t valid; } keep;
+        keep.psn = f->hist[sn->psn % RP_HIST].psn;
+        keep.msn = f->hist[sn->psn % RP_HIST].msn;
+        keep.valid = f->hist[sn->psn % RP_HIST].valid;
+        f->cur_frame = sn->frame;
+        f->cur_tick = f->clock;
+        f->cur_atom = 0;
+        int resync = f->resync;
+        f->resync = 0;
+        feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
+        f->resync = (uint8_t)resync;
+        f->hist[sn->psn % RP_HIST].psn = keep.psn;
+        f->hist[sn->psn % RP_HIST].msn = keep.msn;
+        f->hist[sn->psn % RP_HIST].valid = keep.valid;
+        return 1;
+    }
     return 0;
 }
 
@@ -735,12 +824,12 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             return 0;
         rewind_to(f, psn, 0);
     }
-    struct rp_exp *x = NULL;
-    for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == psn) {
-            x = &f->exp[i];
-            break;
-        }
+    struct rp_exp *x = exp_at(f, psn);
+    /* with one direction recorded late (the checker saw skew), the request
+     * it answers may still come: a duplicate only once that wait is over */
+    if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) &&
+        (final || !f->skewed) && feed_duplicate(f, psn))
+        x = exp_at(f, psn);
     if (!x && !final &&
         !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK))
         return 0;
@@ -865,6 +954,7 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
     if (!f || f->skipped)
         return;
     f->cm = (uint8_t)(s->cm_negotiated != 0);
+    f->skewed = s->skew_ns != 0;
     /* what the reference produces from here on (fed again) is judged by
      * the responses after this one */
     uint64_t now = ++f->clock;
@@ -896,12 +986,39 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         hold_resp(f, &r); /* in order behind the ones held */
 }
 
+/* A corrupted response stands for the reference's answer at its PSN (its
+ * fields are not compared), or for the next answer the capture has not
+ * matched when its PSN names none: so no answer is missing for it. */
+static void on_corrupt_response(struct replay *rp,
+                                const struct chk_flow_summary *s,
+                                const struct ibw_pkt *p)
+{
+    struct rp_flow *f = flow_find(rp, s);
+    if (!f || f->skipped)
+        return;
+    struct rp_exp *x = exp_at(f, ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)));
+    for (size_t i = 0; !x && i < f->nexp; i++)
+        if (!f->exp[i].matched && !f->exp[i].optional)
+            x = &f->exp[i];
+    if (x)
+        x->matched = 3;
+}
+
 static void on_rc(void *user, const struct chk_flow_summary *s,
                   const struct ibw_pkt *p, uint64_t frame, int is_request)
 {
     struct replay *rp = user;
     if (!rp->c || !ibw_pkt_has(p, IBW_HDR_BTH) || !s->resp_qpn_known)
         return;
+    /* A frame with a bad CRC (once the capture shows it keeps wire CRCs)
+     * was corrupted on the way and dropped by its receiver: a request the
+     * responder never got, a response that answers what it may */
+    if ((p->icrc_status == IBW_CRC_BAD || p->vcrc_status == IBW_CRC_BAD) &&
+        rp->c->crc_good) {
+        if (!is_request)
+            on_corrupt_response(rp, s, p);
+        return;
+    }
     if (is_request)
         on_request(rp, s, p, frame);
     else
@@ -966,6 +1083,9 @@ void replay_free(struct replay *rp)
             ibe_world_destroy(f->w);
         free(f->exp);
         free(f->held);
+        for (unsigned k = 0; k < f->capsnap; k++)
+            free(f->snap[k].pkt);
+        free(f->snap);
         free(f);
     }
     free(rp);

@@ -65,6 +65,9 @@ struct rp_snap {
     uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
     uint32_t read_len;   /* its DMA length */
     struct eng_qp qp;
+    uint8_t atom_valid;  /* an atomic: the word it targets and its value */
+    uint64_t atom_addr;  /* ... before it was fed (a rewind undoes it) */
+    uint8_t atom_old[8];
     size_t len, cap;
     uint8_t *pkt;       /* owned by the slot */
 };
@@ -351,6 +354,16 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     f->resync = 1;
 }
 
+/* Keep the word the atomic in sn targets as it is before it is fed. */
+static void snap_atom(struct rp_flow *f, struct rp_snap *sn)
+{
+    const uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
+    if (w)
+        memcpy(sn->atom_old, w, 8);
+    else
+        sn->atom_valid = 0;
+}
+
 /* Ring entry i (0 = oldest). */
 static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i)
 {
@@ -385,6 +398,14 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
                      uint32_t pmtu, int lost, uint32_t lost_to)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
+    /* memory is not in the snapshot: undo the atomics from the newest on
+     * (writes fed again write the same bytes) */
+    for (unsigned i = f->nsnap; i-- > at;) {
+        const struct rp_snap *sn = snap_at(f, i);
+        uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
+        if (w)
+            memcpy(w, sn->atom_old, 8);
+    }
     const struct rp_snap *s0 = snap_at(f, at);
     uint64_t from = s0->frame;
     *q = s0->qp;
@@ -407,6 +428,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
             sn->pmtu_guess = !f->pmtu_known;
         sn->resync = f->resync;
         sn->msn_slack = f->msn_slack;
+        snap_atom(f, sn);
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
@@ -627,6 +649,9 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].opcode = p->opcode;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
+        f->snap[k].atom_valid = f->cur_atom != 0;
+        f->snap[k].atom_addr = f->cur_atom_addr;
+        snap_atom(f, &f->snap[k]);
     } else {
         f->snap_dropped = 1; /* out of memory: it cannot be fed again */
     }
@@ -730,11 +755,14 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
     return 0;
 }
 
-/* The first answer at psn the capture has not matched yet, or NULL. */
-static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn)
+/* The first answer at psn the capture has not matched yet, or NULL; with
+ * ack_only, the first ACK/NAK (a plain ACK may acknowledge duplicates, or
+ * coalesce, ahead of the atomic or READ answer at the same PSN). */
+static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
     for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == psn)
+        if (!f->exp[i].matched && f->exp[i].psn == psn &&
+            (!ack_only || (f->exp[i].opcode & 0x1F) == OP_ACK))
             return &f->exp[i];
     return NULL;
 }
@@ -824,12 +852,13 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             return 0;
         rewind_to(f, psn, 0);
     }
-    struct rp_exp *x = exp_at(f, psn);
+    int plain_ack = r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK;
+    struct rp_exp *x = exp_at(f, psn, plain_ack);
     /* with one direction recorded late (the checker saw skew), the request
      * it answers may still come: a duplicate only once that wait is over */
     if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) &&
         (final || !f->skewed) && feed_duplicate(f, psn))
-        x = exp_at(f, psn);
+        x = exp_at(f, psn, 0);
     if (!x && !final &&
         !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK))
         return 0;
@@ -996,7 +1025,7 @@ static void on_corrupt_response(struct replay *rp,
     struct rp_flow *f = flow_find(rp, s);
     if (!f || f->skipped)
         return;
-    struct rp_exp *x = exp_at(f, ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)));
+    struct rp_exp *x = exp_at(f, ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)), 0);
     for (size_t i = 0; !x && i < f->nexp; i++)
         if (!f->exp[i].matched && !f->exp[i].optional)
             x = &f->exp[i];

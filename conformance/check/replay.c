@@ -80,6 +80,8 @@ struct rp_flow {
     uint8_t snap_dropped;    /* requests left the ring */
     struct chk_addr req, resp;
     uint32_t resp_qpn;
+    uint32_t req_qpn;        /* the requester QP, responses go to */
+    uint8_t req_qpn_known;
     int skipped;
     struct ibe_world *w;
     struct ibe_engine *e;
@@ -1021,38 +1023,54 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         hold_resp(f, &r); /* in order behind the ones held */
 }
 
-/* A corrupted response stands for the reference's answer at its PSN (its
- * fields are not compared), or for the next answer the capture has not
- * matched when its PSN names none: so no answer is missing for it. */
-static void on_corrupt_response(struct replay *rp,
-                                const struct chk_flow_summary *s,
-                                const struct ibw_pkt *p)
+/*
+ * A corrupted response (the checker keeps it out of the flows: its bytes
+ * cannot be trusted) stands for the reference's answer at its PSN, so
+ * that no answer is reported missing for it; its fields are not compared.
+ * Its flow: the one whose responses go src -> dst, to its requester QP.
+ */
+static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
 {
-    struct rp_flow *f = flow_find(rp, s);
-    if (!f || f->skipped)
+    if (!(ibw_opcode_info(p->opcode)->flags & IBW_OPF_RESPONSE))
+        return; /* a request: not fed, the responder never got it either */
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
+    for (unsigned i = 0; i < rp->nflows; i++) {
+        struct rp_flow *f = rp->flows[i];
+        if (f->skipped || !f->req_qpn_known ||
+            f->req_qpn != ibw_bth_get_destqp(b) || !chk_addr_eq(&f->resp, &src) ||
+            !chk_addr_eq(&f->req, &dst))
+            continue;
+        /* an ACK stands only for an ACK at its PSN (any other may be
+         * coalesced); a READ response or atomic ACK whose PSN names none
+         * for the next one of its opcode */
+        int ack = (p->opcode & 0x1F) == OP_ACK;
+        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
+        for (size_t k = 0; !x && !ack && k < f->nexp; k++)
+            if (!f->exp[k].matched && !f->exp[k].optional &&
+                f->exp[k].opcode == p->opcode)
+                x = &f->exp[k];
+        if (x)
+            x->matched = 3;
         return;
-    struct rp_exp *x = exp_at(f, ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)), 0);
-    for (size_t i = 0; !x && i < f->nexp; i++)
-        if (!f->exp[i].matched && !f->exp[i].optional)
-            x = &f->exp[i];
-    if (x)
-        x->matched = 3;
+    }
 }
 
 static void on_rc(void *user, const struct chk_flow_summary *s,
                   const struct ibw_pkt *p, uint64_t frame, int is_request)
 {
     struct replay *rp = user;
+    if (rp->c && !s) {
+        on_corrupt(rp, p);
+        return;
+    }
     if (!rp->c || !ibw_pkt_has(p, IBW_HDR_BTH) || !s->resp_qpn_known)
         return;
-    /* A frame with a bad CRC (once the capture shows it keeps wire CRCs)
-     * was corrupted on the way and dropped by its receiver: a request the
-     * responder never got, a response that answers what it may */
-    if ((p->icrc_status == IBW_CRC_BAD || p->vcrc_status == IBW_CRC_BAD) &&
-        rp->c->crc_good) {
-        if (!is_request)
-            on_corrupt_response(rp, s, p);
-        return;
+    struct rp_flow *f = flow_find(rp, s);
+    if (f && s->req_qpn_known) {
+        f->req_qpn = s->req_qpn;
+        f->req_qpn_known = 1;
     }
     if (is_request)
         on_request(rp, s, p, frame);

@@ -18,8 +18,22 @@
  *   MSN is one the reference had;
  * - MSN origin: MSNs compare relative to the flow's first response, unless
  *   CM negotiated the flow (then from 0);
- * - responses after the end of the capture: a request answered by nothing
- *   is only reported when the flow has captured responses after it.
+ * - responses after the end of the capture: an answer is only reported
+ *   missing when the capture has one the reference sends after it, or a
+ *   response at its PSN or a later one judged after it.
+ *
+ * It follows the capture point like the checker (capture-points.md):
+ * - cut frames: the headers kept are fed, the payload as long as the
+ *   length fields say; a READ split before the PMTU was learnt is fed again;
+ * - one direction recorded late: a response the reference does not answer
+ *   yet waits (the checker's skew window) for the request that causes it;
+ * - requests the capture lost (acknowledged, never resent): the reference
+ *   skips the hole and resumes at the next message start, the MSNs of the
+ *   messages in it unknown (msn_slack);
+ * - lossy links: requests lost after the capture point are rewound over
+ *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
+ *   shows, corrupted frames are not fed and stand for the answer at their
+ *   PSN; a rewind undoes the atomics it feeds again.
  */
 #include <stdio.h>
 #include <stdlib.h>

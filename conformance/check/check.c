@@ -495,6 +495,10 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->caplen = 0;
     if (go && !chk_cm_hold_frame(c, &p, truncated))
         chk_flow_packet(c, &p, truncated);
+    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(&p, IBW_HDR_BTH) &&
+             (p.icrc_status == IBW_CRC_BAD || p.vcrc_status == IBW_CRC_BAD))
+        c->o.rc_hook(c->o.rc_hook_user, NULL, &p, frame,
+                     (ibw_opcode_info(p.opcode)->flags & IBW_OPF_REQUEST) != 0);
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)

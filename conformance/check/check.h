@@ -79,7 +79,10 @@ struct chk_flow_summary {
 /*
  * A hook for `--replay` (engine issue): called for every RC packet that
  * belongs to a flow, after the checker has judged it, with the flow it
- * was assigned to and whether it is a request.  NULL for none.
+ * was assigned to and whether it is a request.  NULL for none.  Also
+ * called with flow NULL for a frame with a BTH whose CRC is bad once the
+ * capture has shown it keeps good ones: its receiver dropped it, so it is
+ * judged by nothing else and joins no flow.
  */
 typedef void (*chk_rc_hook_fn)(void *user, const struct chk_flow_summary *flow,
                                const struct ibw_pkt *pkt, uint64_t frame,

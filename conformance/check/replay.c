@@ -18,8 +18,22 @@
  *   MSN is one the reference had;
  * - MSN origin: MSNs compare relative to the flow's first response, unless
  *   CM negotiated the flow (then from 0);
- * - responses after the end of the capture: a request answered by nothing
- *   is only reported when the flow has captured responses after it.
+ * - responses after the end of the capture: an answer is only reported
+ *   missing when the capture has one the reference sends after it, or a
+ *   response at its PSN or a later one judged after it.
+ *
+ * It follows the capture point like the checker (capture-points.md):
+ * - cut frames: the headers kept are fed, the payload as long as the
+ *   length fields say; a READ split before the PMTU was learnt is fed again;
+ * - one direction recorded late: a response the reference does not answer
+ *   yet waits (the checker's skew window) for the request that causes it;
+ * - requests the capture lost (acknowledged, never resent): the reference
+ *   skips the hole and resumes at the next message start, the MSNs of the
+ *   messages in it unknown (msn_slack);
+ * - lossy links: requests lost after the capture point are rewound over
+ *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
+ *   shows, corrupted frames are not fed and stand for the answer at their
+ *   PSN; a rewind undoes the atomics it feeds again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,14 +50,24 @@
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_RQ 64u
-#define RP_SNAP 32u        /* requests the reference can be rewound over */
+#define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
+#define RP_SNAP 32u        /* requests the reference can be rewound over: */
+#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many */
+#define RP_NONE (~0u)
 
 struct rp_exp {
     uint64_t req_frame;
+    uint64_t tick;      /* rp_flow.clock when it was produced */
     uint32_t psn, msn, paylen;
-    uint8_t opcode, syn, has_aeth, matched;
+    uint8_t opcode, syn, has_aeth;
+    uint8_t matched;    /* 1 by a captured response, 2 void (fed again),
+                           3 by a corrupted one */
+    uint8_t passed;     /* a captured response judged after it names its
+                           PSN or a later one */
     uint8_t orig_known, atom_op;
     uint8_t optional;   /* a responder may or may not send it */
+    uint8_t any_msn;    /* answers a duplicate the capture did not see: its
+                           MSN is the one when the duplicate arrived */
     uint64_t orig, atom_addr, swap, cmp;
 };
 
@@ -51,20 +75,38 @@ struct rp_exp {
 struct rp_snap {
     uint32_t psn;
     uint64_t frame;
+    uint8_t opcode;
+    uint8_t resync;      /* rp_flow.resync before it */
+    uint32_t msn_slack;  /* rp_flow.msn_slack before it */
+    uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
+    uint32_t read_len;   /* its DMA length */
     struct eng_qp qp;
-    size_t len;
-    uint8_t pkt[4096 + 128];
+    uint8_t atom_valid;  /* an atomic: the word it targets and its value */
+    uint64_t atom_addr;  /* ... before it was fed (a rewind undoes it) */
+    uint8_t atom_old[8];
+    size_t len, cap;
+    uint8_t *pkt;       /* owned by the slot */
 };
 
 struct rp_flow {
-    struct rp_snap snap[RP_SNAP];
-    unsigned nsnap, snap_head; /* ring, oldest at snap_head */
+    struct rp_snap *snap;
+    unsigned nsnap, snap_head, capsnap; /* ring, oldest at snap_head */
+    uint8_t snap_dropped;    /* requests left the ring */
     struct chk_addr req, resp;
     uint32_t resp_qpn;
+    uint32_t req_qpn;        /* the requester QP, responses go to */
+    uint8_t req_qpn_known;
     int skipped;
     struct ibe_world *w;
     struct ibe_engine *e;
     uint32_t qpn, cq, lkey, rkey, pmtu;
+    uint8_t pmtu_known;  /* pmtu is the flow's, not the default */
+    uint8_t guess_lost;  /* such a READ left the ring before it was known */
+    /* requests the capture lost: the responder acknowledged PSNs the
+     * reference never got, so it resumes at the next message start */
+    uint8_t resync;      /* waiting for that message start */
+    uint32_t msn_slack;  /* messages the lost requests may have completed:
+                            the next MSN compared may be ahead by that much */
     uint64_t base;
     struct { uint32_t rkey; uint64_t anchor, local; } slot[RP_NSLOT];
     unsigned nslot;
@@ -75,9 +117,15 @@ struct rp_flow {
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
     int have_off;
     uint32_t msn_off;
-    uint64_t last_resp_frame;
+    uint64_t clock;          /* counts requests fed and responses judged */
+    uint8_t cm;              /* CM negotiated the flow (MSNs from 0) */
+    uint8_t skewed;          /* the checker found responses recorded early */
+    struct rp_resp *held;    /* captured responses the reference does not
+                                answer yet: their request may come late */
+    size_t nheld, capheld;
     /* the request being fed, for the expectations it produces */
-    uint64_t cur_frame;
+    uint64_t cur_frame, cur_tick;
+    uint8_t cur_dup;      /* feeding a duplicate the capture did not see */
     uint8_t cur_atom, cur_atom_known;
     uint64_t cur_atom_addr, cur_swap, cur_cmp;
 };
@@ -189,6 +237,8 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     struct rp_exp *x = &f->exp[f->nexp++];
     memset(x, 0, sizeof *x);
     x->req_frame = f->cur_frame;
+    x->any_msn = f->cur_dup;
+    x->tick = f->cur_tick;
     x->psn = h.psn;
     x->msn = h.msn;
     x->paylen = h.paylen;
@@ -242,6 +292,7 @@ static struct rp_flow *flow_new(struct replay *rp,
     f->qpn = ibe_qp_create(f->e, &qa);
     f->base = ibe_mem_alloc(f->e, RP_SLOT * (RP_NSLOT + 1), 4096);
     f->pmtu = s->pmtu ? s->pmtu : rp->pmtu ? rp->pmtu : 4096;
+    f->pmtu_known = s->pmtu || rp->pmtu;
     struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0,
                             ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
                             f->pmtu, 7, 7, 14, 1, 16};
@@ -273,6 +324,230 @@ static void fill_rq(struct rp_flow *f)
     }
 }
 
+static void retry_held(struct replay *rp, struct rp_flow *f, int force,
+                       uint64_t now);
+
+/*
+ * Feed one rebuilt request to the reference.  After requests the capture
+ * lost (resync), the message in progress is not known: a MIDDLE or LAST at
+ * the expected PSN is taken as received without feeding it (the message
+ * it continues was not seen whole), until a message starts there.
+ */
+static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
+                 uint32_t psn, uint8_t opcode)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    unsigned fl = ibw_opcode_info(opcode)->flags;
+    f->hist[psn % RP_HIST].psn = psn;
+    if (f->resync && psn == q->epsn) {
+        if (!(fl & IBW_OPF_FIRST)) {
+            f->hist[psn % RP_HIST].valid = 0;
+            q->epsn = chk_psn_add(psn, 1);
+            q->nak_armed = 1;
+            if (fl & IBW_OPF_LAST)
+                f->msn_slack++; /* completes a message not counted */
+            return;
+        }
+        q->recv_active = 0; /* the message the hole ended is abandoned */
+        q->ee_ent.valid = 0;
+        f->resync = 0;
+    }
+    ibe_engine_receive(f->e, pkt, len);
+    ibe_world_run(f->w, 100000);
+    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
+    f->hist[psn % RP_HIST].valid = 1;
+}
+
+/* The responder got every request before PSN `to` (the capture lost some
+ * of them): the reference skips there, message state unknown (feed()). */
+static void jump_to(struct rp_flow *f, uint32_t to)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    int32_t d = chk_psn_diff(to, q->epsn);
+    if (d <= 0)
+        return;
+    f->msn_slack += (uint32_t)d;
+    for (uint32_t p = q->epsn; p != to; p = chk_psn_add(p, 1))
+        f->hist[p % RP_HIST].valid = 0;
+    q->epsn = to;
+    q->nak_armed = 1;
+    f->resync = 1;
+}
+
+/* Keep the word the atomic in sn targets as it is before it is fed. */
+static void snap_atom(struct rp_flow *f, struct rp_snap *sn)
+{
+    const uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
+    if (w)
+        memcpy(sn->atom_old, w, 8);
+    else
+        sn->atom_valid = 0;
+}
+
+/* Ring entry i (0 = oldest). */
+static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i)
+{
+    return &f->snap[(f->snap_head + i) % f->capsnap];
+}
+
+/* Ring position (0 = oldest) of the request fed at `psn`, or RP_NONE: the
+ * last one the reference took in sequence, else the last one.  (A response
+ * recorded late may come after the request was sent again.) */
+static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
+{
+    unsigned any = RP_NONE;
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        const struct rp_snap *sn = snap_at(f, i);
+        if (sn->psn == psn && sn->qp.epsn == psn)
+            return i;
+        if (sn->psn == psn && any == RP_NONE)
+            any = i;
+    }
+    return any;
+}
+
+/*
+ * Put the reference back in its state before ring request `at` and feed
+ * it the requests from there again (`skip`: all but `at` itself).  The
+ * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
+ * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
+ * responder got every request before PSN `lost_to` (jump_to()).  Returns the index
+ * of the first expectation the re-fed requests produced.
+ */
+static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
+                     uint32_t pmtu, int lost, uint32_t lost_to)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    /* memory is not in the snapshot: undo the atomics from the newest on
+     * (writes fed again write the same bytes) */
+    for (unsigned i = f->nsnap; i-- > at;) {
+        const struct rp_snap *sn = snap_at(f, i);
+        uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
+        if (w)
+            memcpy(w, sn->atom_old, 8);
+    }
+    const struct rp_snap *s0 = snap_at(f, at);
+    uint64_t from = s0->frame;
+    *q = s0->qp;
+    f->resync = s0->resync;
+    f->msn_slack = s0->msn_slack;
+    if (lost)
+        jump_to(f, lost_to);
+    if (nak_armed)
+        q->nak_armed = 1;
+    if (pmtu)
+        q->c.pmtu = pmtu;
+    for (size_t i = 0; i < f->nexp; i++)
+        if (f->exp[i].req_frame >= from)
+            f->exp[i].matched = 2; /* those answers are void now */
+    size_t first_new = f->nexp;
+    for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
+        struct rp_snap *sn = snap_at(f, i);
+        sn->qp = *q;
+        if (sn->pmtu_guess)
+            sn->pmtu_guess = !f->pmtu_known;
+        sn->resync = f->resync;
+        sn->msn_slack = f->msn_slack;
+        snap_atom(f, sn);
+        f->cur_frame = sn->frame;
+        f->cur_tick = f->clock; /* judged by the responses after this */
+        f->cur_atom = 0;
+        feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
+    }
+    if (skip) {
+        /* the refused request is not in the ring any more */
+        struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
+        for (unsigned i = at; i + 1 < f->nsnap; i++)
+            *snap_at(f, i) = *snap_at(f, i + 1);
+        *snap_at(f, f->nsnap - 1) = gone;
+        f->nsnap--;
+    }
+    return first_new;
+}
+
+/*
+ * The captured responder refused the request at `psn` that the reference
+ * accepted: an RNR NAK (no receive WQE, which the wire does not show), or
+ * a PSN sequence NAK naming it (it was lost after the capture point).
+ * Rewind the reference to its state before that request and feed it the
+ * requests that came after again (`arrived`: the request did reach the
+ * responder, so it re-armed the sequence NAK).  0 when rewound.
+ */
+static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
+{
+    unsigned at = snap_find(f, psn);
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (at == RP_NONE || chk_psn_diff(q->epsn, psn) <= 0)
+        return -1;
+    size_t first_new = refeed(f, at, 1, arrived, 0, 0, 0);
+    /* After an RNR NAK, whether the requests behind it also get a PSN
+     * sequence NAK differs between responders (the reference sends one). */
+    for (size_t i = first_new; arrived && i < f->nexp; i++)
+        if ((f->exp[i].syn >> 5 & 3) == 3 &&
+            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+            f->exp[i].optional = 1;
+    return 0;
+}
+
+/*
+ * The checker settles a flow's PMTU when it sees a FIRST or MIDDLE payload
+ * (or CM's REQ): a READ fed before that was answered with the default
+ * PMTU, so the reference is fed again from the first READ the PMTU learnt
+ * splits differently.  When it is no longer in the ring, the flow stops
+ * (one note).
+ */
+static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
+                        const struct chk_flow_summary *s, uint64_t frame)
+{
+    uint32_t pm = s->pmtu ? s->pmtu : rp->pmtu;
+    if (!pm)
+        return;
+    f->pmtu_known = 1;
+    if (pm == f->pmtu)
+        return;
+    uint32_t least = pm < f->pmtu ? pm : f->pmtu;
+    f->pmtu = pm;
+    for (unsigned i = 0; i < f->nsnap; i++) {
+        const struct rp_snap *sn = snap_at(f, i);
+        if (sn->pmtu_guess && sn->read_len > least) {
+            refeed(f, i, 0, 0, pm, 0, 0);
+            return;
+        }
+    }
+    eng_qp(f->e, f->qpn)->c.pmtu = pm;
+    if (f->guess_lost)
+        skip_flow(rp, f, frame, "the PMTU was learnt after a READ the "
+                  "reference had to split without it");
+}
+
+/*
+ * The build spec of packet p as the responder received it.  A frame the
+ * capture cut keeps its headers; the payload it lost is as long as the
+ * length fields say, its bytes unknown (zeros: read payloads and written
+ * data are not compared).  -1 when a header is missing (cut inside the
+ * headers) or the packet cannot be rebuilt.
+ */
+static int spec_of(const struct ibw_pkt *p, struct ibw_build_spec *b)
+{
+    static uint8_t payload[8192];
+    if (!p->cut)
+        return ibw_build_spec_from_pkt(p, b) == IBW_OK ? 0 : -1;
+    if (p->err != IBW_E_TRUNCATED || p->cut_hdr != IBW_HDR_COUNT ||
+        !p->payload_off || p->payload_wire_len > sizeof payload ||
+        p->payload_len > p->payload_wire_len)
+        return -1;
+    struct ibw_pkt whole = *p;
+    whole.err = IBW_OK;
+    whole.pad = (uint8_t)((4 - (p->payload_wire_len & 3)) & 3);
+    if (ibw_build_spec_from_pkt(&whole, b) != IBW_OK)
+        return -1;
+    memset(payload, 0, p->payload_wire_len);
+    memcpy(payload, p->data + p->payload_off, p->payload_len);
+    b->payload = payload;
+    b->payload_len = p->payload_wire_len;
+    return 0;
+}
+
 static void on_request(struct replay *rp, const struct chk_flow_summary *s,
                        const struct ibw_pkt *p, uint64_t frame)
 {
@@ -286,17 +561,23 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     }
     if (f->skipped)
         return;
-    uint32_t pm = s->pmtu ? s->pmtu : rp->pmtu;
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (pm && pm != f->pmtu) {
-        f->pmtu = pm;
-        q->c.pmtu = pm;
-    }
-    struct ibw_build_spec b;
-    if (ibw_build_spec_from_pkt(p, &b) != IBW_OK)
+    pmtu_learnt(rp, f, s, frame);
+    if (f->skipped)
         return;
-    uint64_t local;
+    struct ibw_build_spec b;
     char m[200];
+    if (spec_of(p, &b)) {
+        if (p->cut) {
+            /* without a header the request cannot be rebuilt */
+            snprintf(m, sizeof m, "%s PSN 0x%06x is cut inside its headers "
+                     "by the capture", oi->name,
+                     ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)));
+            skip_flow(rp, f, frame, m);
+        }
+        return;
+    }
+    uint64_t local;
     if (ibw_pkt_has(p, IBW_HDR_RETH)) {
         uint64_t len = b.reth.dmalen ? b.reth.dmalen : 1;
         if (map_addr(f, b.reth.rkey, b.reth.va, len, &local)) {
@@ -342,24 +623,63 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
         return;
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    if (n <= sizeof f->snap[0].pkt) {
-        unsigned k = (f->snap_head + f->nsnap) % RP_SNAP;
-        if (f->nsnap == RP_SNAP)
-            f->snap_head = (f->snap_head + 1) % RP_SNAP;
-        else
+    if (f->nsnap == f->capsnap && f->capsnap < RP_SNAP_MAX) {
+        /* grow the ring, oldest first */
+        unsigned nc = f->capsnap ? f->capsnap * 2 : RP_SNAP;
+        struct rp_snap *ns = calloc(nc, sizeof *ns);
+        if (ns) {
+            for (unsigned i = 0; i < f->capsnap; i++)
+                ns[i] = *snap_at(f, i);
+            free(f->snap);
+            f->snap = ns;
+            f->snap_head = 0;
+            f->capsnap = nc;
+        }
+    }
+    struct rp_snap *sn = NULL;
+    if (f->capsnap) {
+        unsigned k = (f->snap_head + f->nsnap) % f->capsnap;
+        sn = &f->snap[k];
+        if (sn->cap < n) {
+            uint8_t *np = realloc(sn->pkt, n);
+            if (np) {
+                sn->pkt = np;
+                sn->cap = n;
+            }
+        }
+        if (sn->cap < n)
+            sn = NULL;
+    }
+    if (sn) {
+        if (f->nsnap == f->capsnap) {
+            if (sn->pmtu_guess && sn->read_len > 256)
+                f->guess_lost = 1;
+            f->snap_head = (f->snap_head + 1) % f->capsnap;
+            f->snap_dropped = 1;
+        } else
             f->nsnap++;
+        unsigned k = (unsigned)(sn - f->snap);
         f->snap[k].psn = psn;
         f->snap[k].frame = frame;
+        f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
+        f->snap[k].pmtu_guess = !f->pmtu_known && f->snap[k].read_len;
         f->snap[k].qp = *q;
+        f->snap[k].resync = f->resync;
+        f->snap[k].msn_slack = f->msn_slack;
+        f->snap[k].opcode = p->opcode;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
+        f->snap[k].atom_valid = f->cur_atom != 0;
+        f->snap[k].atom_addr = f->cur_atom_addr;
+        snap_atom(f, &f->snap[k]);
+    } else {
+        f->snap_dropped = 1; /* out of memory: it cannot be fed again */
     }
     f->cur_frame = frame;
-    ibe_engine_receive(f->e, buf, n);
-    ibe_world_run(f->w, 100000);
-    f->hist[psn % RP_HIST].psn = psn;
-    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
-    f->hist[psn % RP_HIST].valid = 1;
+    f->cur_tick = ++f->clock;
+    feed(f, buf, n, psn, p->opcode);
+    if (f->nheld)
+        retry_held(rp, f, 0, ++f->clock);
 }
 
 static const char *aeth_kind(uint8_t syn)
@@ -392,113 +712,209 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
 }
 
 /*
- * The captured responder refused the request at `psn` that the reference
- * accepted: an RNR NAK (no receive WQE, which the wire does not show), or
- * a PSN sequence NAK naming it (it was lost after the capture point).
- * Rewind the reference to its state before that request and feed it the
- * requests that came after again (`arrived`: the request did reach the
- * responder, so it re-armed the sequence NAK).  0 when rewound.
+ * The captured responder acknowledged PSN `psn`, which the reference has
+ * not accepted: it got requests the capture lost (acknowledged, never
+ * resent: capture-points.md).  When the reference already had requests
+ * after the hole, it is fed them again from the first, skipping the hole
+ * up to that request or to after `psn`, whichever comes first (jump_to());
+ * else it skips to after `psn`.  When that first request has
+ * left the ring, the flow stops (one note).
  */
-static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
+static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
+                         uint64_t frame)
 {
-    unsigned at = RP_SNAP;
-    for (unsigned i = f->nsnap; i-- > 0;) {
-        unsigned k = (f->snap_head + i) % RP_SNAP;
-        if (f->snap[k].psn == psn) {
-            at = i;
-            break;
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    /* the first request fed while the reference waited where it waits */
+    for (unsigned i = 0; i < f->nsnap; i++) {
+        const struct rp_snap *sn = snap_at(f, i);
+        if (sn->qp.epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
+            if (i == 0 && f->snap_dropped)
+                break; /* the hole may be older than the ring */
+            uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
+                              ? sn->psn : chk_psn_add(psn, 1);
+            refeed(f, i, 0, 0, 0, 1, to);
+            if (chk_psn_diff(psn, q->epsn) >= 0)
+                jump_to(f, chk_psn_add(psn, 1));
+            return;
+        }
+        if (i == 0 && f->snap_dropped &&
+            chk_psn_diff(sn->psn, q->epsn) > 0) {
+            char m[160];
+            snprintf(m, sizeof m, "requests before PSN 0x%06x the capture "
+                     "lost, too far back to feed the reference again", psn);
+            skip_flow(rp, f, frame, m);
+            return;
         }
     }
-    struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (at == RP_SNAP || chk_psn_diff(q->epsn, psn) <= 0)
-        return -1;
-    unsigned k0 = (f->snap_head + at) % RP_SNAP;
-    uint64_t from = f->snap[k0].frame;
-    *q = f->snap[k0].qp;
-    if (arrived)
-        q->nak_armed = 1; /* an in-sequence request re-arms the NAK */
+    jump_to(f, chk_psn_add(psn, 1));
+}
+
+/* Captured MSN `rel` against the reference's `ref`: after requests the
+ * capture lost, the first difference within what they may have completed
+ * moves the origin instead. */
+static int msn_match(struct rp_flow *f, uint32_t rel, uint32_t ref)
+{
+    uint32_t d = (rel - ref) & CHK_PSN_MASK;
+    if (!d)
+        return 1;
+    if (!f->msn_slack || d > f->msn_slack)
+        return 0;
+    f->msn_off = (f->msn_off + d) & CHK_PSN_MASK;
+    f->msn_slack = 0;
+    return 1;
+}
+
+/* An unmatched PSN sequence NAK the reference sent at psn? */
+static int nak_expected(const struct rp_flow *f, uint32_t psn)
+{
     for (size_t i = 0; i < f->nexp; i++)
-        if (f->exp[i].req_frame >= from)
-            f->exp[i].matched = 1; /* those answers are void now */
-    size_t first_new = f->nexp;
-    for (unsigned i = at + 1; i < f->nsnap; i++) {
-        unsigned k = (f->snap_head + i) % RP_SNAP;
-        f->snap[k].qp = *q;
-        f->cur_frame = f->snap[k].frame;
-        f->cur_atom = 0;
-        ibe_engine_receive(f->e, f->snap[k].pkt, f->snap[k].len);
-        ibe_world_run(f->w, 100000);
-    }
-    /* After an RNR NAK, whether the requests behind it also get a PSN
-     * sequence NAK differs between responders (the reference sends one). */
-    for (size_t i = first_new; arrived && i < f->nexp; i++)
-        if ((f->exp[i].syn >> 5 & 3) == 3 &&
+        if (!f->exp[i].matched && f->exp[i].psn == psn &&
+            (f->exp[i].syn >> 5 & 3) == 3 &&
             (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
-            f->exp[i].optional = 1;
-    /* the refused request is not in the ring any more */
-    for (unsigned i = at; i + 1 < f->nsnap; i++)
-        f->snap[(f->snap_head + i) % RP_SNAP] =
-            f->snap[(f->snap_head + i + 1) % RP_SNAP];
-    f->nsnap--;
+            return 1;
     return 0;
 }
 
-static void on_response(struct replay *rp, const struct chk_flow_summary *s,
-                        const struct ibw_pkt *p, uint64_t frame)
+/* The first answer at psn the capture has not matched yet, or NULL; with
+ * ack_only, the first ACK/NAK (a plain ACK may acknowledge duplicates, or
+ * coalesce, ahead of the atomic or READ answer at the same PSN). */
+static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
-    struct rp_flow *f = flow_find(rp, s);
-    if (!f || f->skipped)
-        return;
-    f->last_resp_frame = frame;
-    uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
-    uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
-    uint32_t msn = a ? ibw_aeth_get_msn(a) : 0;
-    unsigned kind = a ? syn >> 5 & 3 : 0;
-    char m[300];
-    if (kind == 1) {
-        /* RNR NAK: receive WQEs posted are not on the wire */
-        rewind_to(f, psn, 1);
-        return;
-    }
-    if (kind == 3 && (syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
-        !rewind_to(f, psn, 0)) {
-        /* the NAK the rewound reference now sends is the captured one */
-    }
-    struct rp_exp *x = NULL;
     for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == psn) {
-            x = &f->exp[i];
-            break;
-        }
-    if (a && !f->have_off) {
+        if (!f->exp[i].matched && f->exp[i].psn == psn &&
+            (!ack_only || (f->exp[i].opcode & 0x1F) == OP_ACK))
+            return &f->exp[i];
+    return NULL;
+}
+
+/*
+ * A captured response at a PSN the reference took, which it did not
+ * answer: the responder got the request again, a duplicate the capture did
+ * not see (it was duplicated after the capture point, or it missed the
+ * resend: capture-points.md).  Feed the reference that duplicate (the
+ * request at psn, or the READ whose responses span it); its answers are
+ * then compared as usual.  0 when no such request is in the ring.
+ */
+static int feed_duplicate(struct rp_flow *f, uint32_t psn)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (chk_psn_diff(psn, q->epsn) >= 0)
+        return 0;
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        const struct rp_snap *sn = snap_at(f, i);
+        int32_t d = chk_psn_diff(psn, sn->psn);
+        uint32_t span = sn->read_len ? (sn->read_len + f->pmtu - 1) / f->pmtu : 1;
+        if (d < 0 || (uint32_t)d >= (span ? span : 1) ||
+            chk_psn_diff(sn->psn, q->epsn) >= 0)
+            continue;
+        struct { uint32_t psn, msn; uint8_t valid; } keep;
+        keep.psn = f->hist[sn->psn % RP_HIST].psn;
+        keep.msn = f->hist[sn->psn % RP_HIST].msn;
+        keep.valid = f->hist[sn->psn % RP_HIST].valid;
+        f->cur_frame = sn->frame;
+        f->cur_tick = f->clock;
+        f->cur_atom = 0;
+        int resync = f->resync;
+        f->resync = 0;
+        f->cur_dup = 1;
+        feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
+        f->cur_dup = 0;
+        f->resync = (uint8_t)resync;
+        f->hist[sn->psn % RP_HIST].psn = keep.psn;
+        f->hist[sn->psn % RP_HIST].msn = keep.msn;
+        f->hist[sn->psn % RP_HIST].valid = keep.valid;
+        return 1;
+    }
+    return 0;
+}
+
+/* What the comparison needs of a captured response (it may be held). */
+struct rp_resp {
+    uint64_t frame, ts_ns;
+    uint32_t psn, msn, paylen;
+    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
+    uint64_t orig;
+};
+
+/*
+ * Compare captured response r with the reference's answer at its PSN.
+ * With none, and `final` 0, it returns 0 and the caller holds r: its
+ * request may be recorded after it (one direction recorded late), and the
+ * reference answers once it is fed.  1 when judged.
+ */
+static int judge_resp(struct replay *rp, struct rp_flow *f,
+                      const struct rp_resp *r, int final, uint64_t now)
+{
+    uint32_t psn = r->psn;
+    unsigned kind = r->has_aeth ? r->syn >> 5 & 3u : 0;
+    char m[300];
+    int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->epsn);
+    if (kind == 0 && ahead >= 0) {
+        /* the responder has PSNs the reference never got: the checker
+         * holds responses recorded before their requests, so the capture
+         * lost them */
+        capture_lost(rp, f, psn, r->frame);
+        if (f->skipped)
+            return 1;
+    }
+    if (kind == 1) {
+        /* RNR NAK: receive WQEs posted are not on the wire.  It refuses a
+         * request the reference took, or one not fed yet (recorded late) */
+        if (ahead >= 0 && !final)
+            return 0;
+        rewind_to(f, psn, 1);
+        return 1;
+    }
+    if (kind == 3 && (r->syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
+        !nak_expected(f, psn)) {
+        /* the request it names was lost after the capture point (rewound:
+         * the NAK the reference now sends is the captured one), or the
+         * request out of sequence that caused it is not fed yet */
+        if (ahead >= 0 && !final)
+            return 0;
+        rewind_to(f, psn, 0);
+    }
+    int plain_ack = r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK;
+    struct rp_exp *x = exp_at(f, psn, plain_ack);
+    /* with one direction recorded late (the checker saw skew), the request
+     * it answers may still come: a duplicate only once that wait is over */
+    if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) &&
+        (final || !f->skewed) && feed_duplicate(f, psn))
+        x = exp_at(f, psn, 0);
+    if (!x && !final &&
+        !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK))
+        return 0;
+    if (r->has_aeth && !f->have_off) {
         f->have_off = 1;
         uint32_t ref = x && x->has_aeth ? x->msn : 0;
-        f->msn_off = s->cm_negotiated ? 0 : (msn - ref) & CHK_PSN_MASK;
+        f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
-    uint32_t rel = (msn - f->msn_off) & CHK_PSN_MASK;
-    if (kind == 3)
-        cover_acks(f, psn, 0);
-    else
-        cover_acks(f, psn, 1);
+    uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    cover_acks(f, psn, kind != 3);
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].tick < now &&
+            chk_psn_diff(psn, f->exp[i].psn) >= 0)
+            f->exp[i].passed = 1;
     if (!x) {
-        if (a && kind == 0 && (p->opcode & 0x1F) == OP_ACK) {
+        if (r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) {
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
-                f->hist[psn % RP_HIST].msn != rel && (q->msn & CHK_PSN_MASK) != rel) {
+                (q->msn & CHK_PSN_MASK) != rel &&
+                !msn_match(f, rel, f->hist[psn % RP_HIST].msn)) {
                 snprintf(m, sizeof m, "ACK PSN 0x%06x MSN %u, the reference's "
                          "MSN after that PSN is %u", psn, rel,
                          f->hist[psn % RP_HIST].msn);
-                rp_report(rp, frame, CHK_R_REPLAY_DIFF, m);
+                rp_report(rp, r->frame, CHK_R_REPLAY_DIFF, m);
             }
-            return;
+            return 1;
         }
         snprintf(m, sizeof m, "%s PSN 0x%06x%s%s: the reference sends no such "
-                 "response", ibw_opcode_info(p->opcode)->name, psn,
-                 a ? ", AETH " : "", a ? aeth_kind(syn) : "");
-        rp_report(rp, frame, CHK_R_REPLAY_EXTRA, m);
-        return;
+                 "response", ibw_opcode_info(r->opcode)->name, psn,
+                 r->has_aeth ? ", AETH " : "",
+                 r->has_aeth ? aeth_kind(r->syn) : "");
+        rp_report(rp, r->frame, CHK_R_REPLAY_EXTRA, m);
+        return 1;
     }
     x->matched = 1;
     int n = 0;
@@ -508,36 +924,34 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         if (n >= 0 && (size_t)n < sizeof m)                                    \
             n += snprintf(m + n, sizeof m - (size_t)n, __VA_ARGS__);           \
     } while (0)
-    if (x->opcode != p->opcode)
+    if (x->opcode != r->opcode)
         RP_DIFF("%sopcode %s, reference %s", n ? "; " : "",
-                ibw_opcode_info(p->opcode)->name,
+                ibw_opcode_info(r->opcode)->name,
                 ibw_opcode_info(x->opcode)->name);
-    if (a && x->has_aeth) {
+    if (r->has_aeth && x->has_aeth) {
         unsigned xk = x->syn >> 5 & 3;
-        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (syn & 0x1F)))
+        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (r->syn & 0x1F)))
             RP_DIFF("%sAETH %s code %u, reference %s code %u", n ? "; " : "",
-                    aeth_kind(syn), syn & 0x1Fu, aeth_kind(x->syn),
+                    aeth_kind(r->syn), r->syn & 0x1Fu, aeth_kind(x->syn),
                     x->syn & 0x1Fu);
         /* a READ's first response may carry the MSN before the READ
          * counts (the reference counts it at once) */
         int read_first = (x->opcode & 0x1F) == OP_READ_RESP_FIRST &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
-        if (rel != x->msn && !read_first)
+        if (!read_first && !x->any_msn && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
     }
-    if (x->paylen != p->payload_len)
-        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "",
-                p->payload_len, x->paylen);
-    const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
-    if (aa && x->atom_op) {
-        uint64_t orig = ibw_atomicacketh_get_origremdt(aa);
-        if (x->orig_known && orig != x->orig)
+    if (r->paylen_known && x->paylen != r->paylen)
+        RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", r->paylen,
+                x->paylen);
+    if (r->has_orig && x->atom_op) {
+        if (x->orig_known && r->orig != x->orig)
             RP_DIFF("%soriginal value 0x%016llx, reference 0x%016llx",
-                    n ? "; " : "", (unsigned long long)orig,
+                    n ? "; " : "", (unsigned long long)r->orig,
                     (unsigned long long)x->orig);
         if (!x->orig_known) {
             /* learn the word from the capture, and what the atomic made it */
-            uint64_t v = atomic_result(x->atom_op, orig, x->swap, x->cmp);
+            uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
             uint8_t *w = ibe_mem_ptr(f->e, x->atom_addr, 8);
             for (int i = 0; w && i < 8; i++)
                 w[i] = (uint8_t)(v >> (8 * i));
@@ -549,7 +963,111 @@ static void on_response(struct replay *rp, const struct chk_flow_summary *s,
         char full[400];
         snprintf(full, sizeof full, "PSN 0x%06x (request frame %llu): %s", psn,
                  (unsigned long long)x->req_frame, m);
-        rp_report(rp, frame, CHK_R_REPLAY_DIFF, full);
+        rp_report(rp, r->frame, CHK_R_REPLAY_DIFF, full);
+    }
+    return 1;
+}
+
+/* Judge the held responses the reference now answers; with `force`, or
+ * once held longer than the checker's skew window, the rest as they are. */
+static void retry_held(struct replay *rp, struct rp_flow *f, int force,
+                       uint64_t now)
+{
+    uint64_t ts = rp->c->ts_ns;
+    uint64_t win = rp->c->o.skew_ns ? rp->c->o.skew_ns : RP_SKEW_DEFAULT_NS;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nheld; i++) {
+        struct rp_resp *r = &f->held[i];
+        int expired = force || (ts >= r->ts_ns && ts - r->ts_ns > win);
+        if (!f->skipped && !judge_resp(rp, f, r, expired, now))
+            f->held[k++] = *r;
+    }
+    f->nheld = k;
+}
+
+static void hold_resp(struct rp_flow *f, const struct rp_resp *r)
+{
+    if (f->nheld == f->capheld) {
+        size_t n = f->capheld ? f->capheld * 2 : 8;
+        struct rp_resp *nh = realloc(f->held, n * sizeof *nh);
+        if (!nh)
+            return;
+        f->held = nh;
+        f->capheld = n;
+    }
+    f->held[f->nheld++] = *r;
+}
+
+static void on_response(struct replay *rp, const struct chk_flow_summary *s,
+                        const struct ibw_pkt *p, uint64_t frame)
+{
+    struct rp_flow *f = flow_find(rp, s);
+    if (!f || f->skipped)
+        return;
+    f->cm = (uint8_t)(s->cm_negotiated != 0);
+    f->skewed = s->skew_ns != 0;
+    /* what the reference produces from here on (fed again) is judged by
+     * the responses after this one */
+    uint64_t now = ++f->clock;
+    pmtu_learnt(rp, f, s, frame);
+    if (f->skipped)
+        return;
+    struct rp_resp r;
+    memset(&r, 0, sizeof r);
+    r.frame = frame;
+    r.ts_ns = rp->c->ts_ns;
+    r.psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    r.opcode = p->opcode;
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (p->cut && (oi->hdrs & (1u << IBW_HDR_AETH)) &&
+        !ibw_pkt_has(p, IBW_HDR_AETH))
+        return; /* cut before its AETH: ACK or NAK, the capture cannot tell */
+    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
+    r.has_aeth = a != NULL;
+    r.syn = a ? ibw_aeth_get_syndrome(a) : 0;
+    r.msn = a ? ibw_aeth_get_msn(a) : 0;
+    /* a cut frame's length fields tell what it carried */
+    r.paylen = p->cut ? p->payload_wire_len : p->payload_len;
+    r.paylen_known = !p->cut || p->cut_hdr == IBW_HDR_COUNT;
+    const uint8_t *aa = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
+    r.has_orig = aa != NULL;
+    r.orig = aa ? ibw_atomicacketh_get_origremdt(aa) : 0;
+    retry_held(rp, f, 0, now);
+    if (f->nheld || !judge_resp(rp, f, &r, 0, now))
+        hold_resp(f, &r); /* in order behind the ones held */
+}
+
+/*
+ * A corrupted response (the checker keeps it out of the flows: its bytes
+ * cannot be trusted) stands for the reference's answer at its PSN, so
+ * that no answer is reported missing for it; its fields are not compared.
+ * Its flow: the one whose responses go src -> dst, to its requester QP.
+ */
+static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
+{
+    if (!(ibw_opcode_info(p->opcode)->flags & IBW_OPF_RESPONSE))
+        return; /* a request: not fed, the responder never got it either */
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
+    for (unsigned i = 0; i < rp->nflows; i++) {
+        struct rp_flow *f = rp->flows[i];
+        if (f->skipped || !f->req_qpn_known ||
+            f->req_qpn != ibw_bth_get_destqp(b) || !chk_addr_eq(&f->resp, &src) ||
+            !chk_addr_eq(&f->req, &dst))
+            continue;
+        /* an ACK stands only for an ACK at its PSN (any other may be
+         * coalesced); a READ response or atomic ACK whose PSN names none
+         * for the next one of its opcode */
+        int ack = (p->opcode & 0x1F) == OP_ACK;
+        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
+        for (size_t k = 0; !x && !ack && k < f->nexp; k++)
+            if (!f->exp[k].matched && !f->exp[k].optional &&
+                f->exp[k].opcode == p->opcode)
+                x = &f->exp[k];
+        if (x)
+            x->matched = 3;
+        return;
     }
 }
 
@@ -557,8 +1075,17 @@ static void on_rc(void *user, const struct chk_flow_summary *s,
                   const struct ibw_pkt *p, uint64_t frame, int is_request)
 {
     struct replay *rp = user;
+    if (rp->c && !s) {
+        on_corrupt(rp, p);
+        return;
+    }
     if (!rp->c || !ibw_pkt_has(p, IBW_HDR_BTH) || !s->resp_qpn_known)
         return;
+    struct rp_flow *f = flow_find(rp, s);
+    if (f && s->req_qpn_known) {
+        f->req_qpn = s->req_qpn;
+        f->req_qpn_known = 1;
+    }
     if (is_request)
         on_request(rp, s, p, frame);
     else
@@ -585,9 +1112,19 @@ void replay_finish(struct replay *rp)
         if (f->skipped)
             continue;
         rp->c->cur_flow = chk_flow_get(rp->c, &f->req, &f->resp, f->resp_qpn, 0);
+        retry_held(rp, f, 1, ++f->clock);
+        /* The responder answers in order: a response the reference sends is
+         * missing when the capture has one the reference sends after it,
+         * or one at its PSN or a later one judged after it.  (Not merely
+         * any response after it: with the responder's direction recorded
+         * late, responses sent before a request are recorded after it.) */
+        size_t last_matched = 0;
+        for (size_t k = 0; k < f->nexp; k++)
+            if (f->exp[k].matched == 1)
+                last_matched = k + 1;
         for (size_t k = 0; k < f->nexp; k++) {
             struct rp_exp *x = &f->exp[k];
-            if (x->matched || x->optional || x->req_frame >= f->last_resp_frame)
+            if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
@@ -612,6 +1149,10 @@ void replay_free(struct replay *rp)
         if (f->w)
             ibe_world_destroy(f->w);
         free(f->exp);
+        free(f->held);
+        for (unsigned k = 0; k < f->capsnap; k++)
+            free(f->snap[k].pkt);
+        free(f->snap);
         free(f);
     }
     free(rp);

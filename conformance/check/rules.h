@@ -204,7 +204,9 @@
       "--replay: a response the reference responder sends for a request "      \
       "(ACK for AckReq, NAK, read response, atomic ACK) is in the capture; "   \
       "an ACK may be coalesced into any later response covering its PSN. "     \
-      "Judged only while the flow has captured responses after the request.", \
+      "Judged only when the capture has a response the reference sends "       \
+      "after it, or one at its PSN or a later one after the request (a "      \
+      "response recorded late may have been sent before the request).",      \
       "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
       "request frame, the reference's response")                               \
     X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \

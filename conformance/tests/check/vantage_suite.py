@@ -75,17 +75,14 @@ KNOWN_OPEN = [
 # With --replay only (the reference responder, replay.c): what it does not
 # follow yet.  Added to KNOWN_OPEN when --replay is given.
 KNOWN_OPEN_REPLAY = []
-# sim: RC runs whose link reorders, drops or duplicates requests: the
-# reference still takes another path than the simulated responder (MSNs
-# after requests reordered or duplicated after the capture point, a NAK
-# round rewound over a request that was only late, an atomic re-executed)
-for _seed in (1, 4, 7, 8, 9, 10, 12, 15, 16, 17, 19, 22, 24, 25, 26, 27, 28,
-              29, 31, 32, 33, 34, 36, 40, 42, 43, 44, 46, 47, 48, 50, 52, 53,
-              56, 57, 58, 60, 61, 63, 64, 66, 67, 72, 73, 74, 76, 77, 78, 80,
-              81, 82, 83, 86, 87, 88, 90, 92, 93, 95, 98, 99):
-    KNOWN_OPEN_REPLAY.append(("sim", "sim --seed %d --transport rc " % _seed,
-                              "--replay: the reference loses the simulated "
-                              "responder on a lossy link (open)"))
+# skew: retry rounds 4 us apart reordered by a 10-500 us delay of the
+# requester: the reference answers them in the order recorded and the RNR
+# NAKs it sees do not line up with its own
+KNOWN_OPEN_REPLAY.append(("skew", "engine-rc-rnr.pcap, 10.0.0.1 ",
+                          "--replay: retry rounds reordered by the delay"))
+# (sim --replay is not run in the suite: on links that reorder, drop and
+# duplicate after the capture point the reference still loses the simulated
+# responder in about one RC run in seven; see conformance/check/replay.c)
 known_seen = set()
 
 

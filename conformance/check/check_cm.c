@@ -7,7 +7,15 @@
  * the first packets of a connection before the REP that names its QPs and
  * PSNs.  Such a message is held while its cause may still come (the skew
  * window, capture time) and judged once it does, as the frame it was; one
- * whose cause never comes is judged as it stands. */
+ * whose cause never comes is judged as it stands.
+ *
+ * A capture with a snap length cuts CM MADs (capture-points.md): a message
+ * is judged on the fields captured whole, each rule only when all of its
+ * fields are, and what it negotiated that was captured goes to the flow
+ * tracker as from a whole one.  A REQ cut before its service type leaves
+ * the connection's transport open: its first frames wait (the skew window
+ * at most) for a response, which only RC (or XRC, RD) sends, to settle it;
+ * with none, the packets settle it as without CM. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +31,12 @@ enum cm_state {
     CM_CLOSED
 };
 
+/* What the exchange knows of the connection's transport service. */
+enum cm_tr { CM_TR_NONE = 0, CM_TR_KNOWN, CM_TR_CUT /* REQ cut before it */ };
+
+/* A QPN or starting PSN (24 bits) the capture cut away. */
+#define CM_CUT UINT32_MAX
+
 struct chk_cm {
     struct chk_addr client, server;
     uint32_t client_id, server_id;
@@ -34,7 +48,7 @@ struct chk_cm {
     uint8_t mra_seen;
     uint8_t dreq_from_client;
     uint8_t tr;             /* the REQ's service type (enum ibw_transport) */
-    uint8_t tr_known;
+    uint8_t tr_known;       /* enum cm_tr */
     uint32_t pmtu;          /* the REQ's path MTU in bytes, 0 if not valid */
     /* life: an exchange idle for the idle time whose flows ended (or that
      * never got that far) is forgotten and its slot reused */
@@ -48,6 +62,7 @@ struct cm_wait_msg {
     uint64_t frame, ts_ns;
     struct chk_addr src, dst;
     struct ibw_cm_msg m;
+    unsigned avail;         /* bytes of m's data captured */
 };
 
 /* A frame of a connection whose CM exchange waits for its REP (or for the
@@ -74,6 +89,15 @@ static const char *state_name(unsigned s)
                                     "established", "rejected", "DREQ sent",
                                     "closed"};
     return s < sizeof n / sizeof n[0] ? n[s] : "?";
+}
+
+/* Was field `name` of message m captured whole, with `avail` bytes of the
+ * message's data captured? */
+static int cm_has(const struct ibw_cm_msg *m, unsigned avail, const char *name)
+{
+    const struct ibw_format *fmt = ibw_cm_format(m->attributeid);
+    const struct ibw_field *f = fmt ? ibw_format_field(fmt, name) : NULL;
+    return f && ((size_t)f->pos + f->width + 7) / 8 <= avail;
 }
 
 void chk_cm_free(struct chk *c)
@@ -238,7 +262,7 @@ static struct chk_cm *by_server(struct chk *c, const struct chk_addr *server,
  * first packet is held to it too. */
 static void cm_transport(struct chk_flow *f, const struct chk_cm *e)
 {
-    if (e->tr_known && !f->s.requests && !f->s.responses) {
+    if (e->tr_known == CM_TR_KNOWN && !f->s.requests && !f->s.responses) {
         f->tr = e->tr;
         f->tr_known = 1;
     }
@@ -258,7 +282,6 @@ static void cm_flow(struct chk *c, struct chk_flow *f, const struct chk_cm *e)
     }
 }
 
-/* Tell the flow tracker what REQ/REP negotiated. */
 /* The flow of requests src -> dst:qpn for a connection a REP just set up.
  * A flow there with packets that an earlier exchange negotiated (or whose
  * connection closed) carried an earlier connection on the same QP numbers
@@ -277,12 +300,18 @@ static struct chk_flow *fresh_flow(struct chk *c, const struct chk_addr *src,
     return chk_flow_get(c, src, dst, qpn, 1);
 }
 
+/* Tell the flow tracker what REQ/REP negotiated, as far as the capture
+ * holds it: the connection needs both QPNs, the starting PSN check both
+ * PSNs (a side may start at either). */
 static void bind_flows(struct chk *c, const struct chk_cm *e)
 {
+    if (e->client_qpn == CM_CUT || e->server_qpn == CM_CUT)
+        return;
+    int psns = e->client_psn != CM_CUT && e->server_psn != CM_CUT;
     struct chk_flow *f = fresh_flow(c, &e->client, &e->server, e->server_qpn);
     if (f) {
         cm_flow(c, f, e);
-        if (!f->have_psn) {
+        if (!f->have_psn && psns) {
             f->cm_psn_pending = 1;
             f->cm_start_psn = e->client_psn;
             f->cm_alt_psn = e->server_psn;
@@ -293,7 +322,7 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     f = fresh_flow(c, &e->server, &e->client, e->client_qpn);
     if (f) {
         cm_flow(c, f, e);
-        if (!f->have_psn) {
+        if (!f->have_psn && psns) {
             f->cm_psn_pending = 1;
             f->cm_start_psn = e->server_psn;
             f->cm_alt_psn = e->client_psn;
@@ -303,13 +332,20 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     }
 }
 
+/* m->u.req: a field captured (HAS) or its value (V) else the cut mark */
+#define HAS(name) cm_has(mm, avail, #name)
+#define V(name) (HAS(name) ? m->name : CM_CUT)
+
 static void on_req(struct chk *c, const struct chk_addr *src,
-                   const struct chk_addr *dst, const struct ibw_cm_req *m)
+                   const struct chk_addr *dst, const struct ibw_cm_msg *mm,
+                   unsigned avail)
 {
-    if (m->pppmtu < 1 || m->pppmtu > 5)
+    const struct ibw_cm_req *m = &mm->u.req;
+    int mtu = HAS(pppmtu), svc = HAS(transpsvctype) && HAS(ext_transport);
+    if (mtu && (m->pppmtu < 1 || m->pppmtu > 5))
         chk_report(c, CHK_R_CM_FIELD, "REQ path MTU code %u, expected 1..5",
                    m->pppmtu);
-    if (m->transpsvctype == IBW_CM_TRANSPORT_EXTENDED &&
+    if (svc && m->transpsvctype == IBW_CM_TRANSPORT_EXTENDED &&
         m->ext_transport != IBW_CM_EXT_TRANSPORT_XRC)
         chk_report(c, CHK_R_CM_FIELD,
                    "REQ extended transport type %u, expected 1 (XRC)",
@@ -333,19 +369,24 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     e->client = *src;
     e->server = *dst;
     e->client_id = m->localcommid;
-    e->client_qpn = m->localqpn;
-    e->client_psn = m->startpsn;
+    e->client_qpn = V(localqpn);
+    e->client_psn = V(startpsn);
     e->req_ts = c->ts_ns;
-    e->rep_wait_ns = ibw_cm_timeout_ns(m->remoteresptout);
-    e->pmtu = m->pppmtu >= 1 && m->pppmtu <= 5 ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
+    /* a timeout not captured: no REP is late */
+    e->rep_wait_ns = HAS(remoteresptout) ? ibw_cm_timeout_ns(m->remoteresptout)
+                                         : UINT64_MAX;
+    e->pmtu = mtu && m->pppmtu >= 1 && m->pppmtu <= 5
+                  ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
     e->state = CM_REQ_SENT;
     struct chk_key k;
     cm_key(&k, src, m->localcommid, CHK_KEY_CM);
     chk_key_put(c, &k, cm_idx(c, e) + 1);
     if (hold_state(c))
         c->cm_hold->nreq_open++;
-    e->tr_known = 1;
-    if (m->transpsvctype == IBW_CM_TRANSPORT_RC)
+    e->tr_known = CM_TR_KNOWN;
+    if (!svc)
+        e->tr_known = CM_TR_CUT;
+    else if (m->transpsvctype == IBW_CM_TRANSPORT_RC)
         e->tr = IBW_TR_RC;
     else if (m->transpsvctype == IBW_CM_TRANSPORT_UC)
         e->tr = IBW_TR_UC;
@@ -354,13 +395,14 @@ static void on_req(struct chk *c, const struct chk_addr *src,
     else if (m->ext_transport == IBW_CM_EXT_TRANSPORT_XRC)
         e->tr = IBW_TR_XRC;
     else
-        e->tr_known = 0;
+        e->tr_known = CM_TR_NONE;
 }
 
 static int on_rep(struct chk *c, const struct chk_addr *src,
-                  const struct chk_addr *dst, const struct ibw_cm_rep *m,
-                  int can_wait)
+                  const struct chk_addr *dst, const struct ibw_cm_msg *mm,
+                  unsigned avail, int can_wait)
 {
+    const struct ibw_cm_rep *m = &mm->u.rep;
     struct chk_cm *e = by_client(c, dst, m->remotecommid);
     if (!e) {
         if (can_wait)
@@ -385,8 +427,8 @@ static int on_rep(struct chk *c, const struct chk_addr *src,
                    (unsigned long long)(e->rep_wait_ns / 1000));
     e->server = *src;
     e->server_id = m->localcommid;
-    e->server_qpn = m->localqpn;
-    e->server_psn = m->startpsn;
+    e->server_qpn = V(localqpn);
+    e->server_psn = V(startpsn);
     e->state = CM_REP_SENT;
     cm_touch(c, e);
     struct chk_key k;
@@ -422,9 +464,10 @@ static int on_rtu(struct chk *c, const struct chk_addr *src,
 }
 
 static int on_rej(struct chk *c, const struct chk_addr *src,
-                  const struct chk_addr *dst, const struct ibw_cm_rej *m,
-                  int can_wait)
+                  const struct chk_addr *dst, const struct ibw_cm_msg *mm,
+                  unsigned avail, int can_wait)
 {
+    const struct ibw_cm_rej *m = &mm->u.rej;
     struct chk_cm *e = m->msgrej == IBW_CM_MSG_REQ
                            ? by_client(c, dst, m->remotecommid)
                            : by_server(c, dst, m->remotecommid);
@@ -432,7 +475,7 @@ static int on_rej(struct chk *c, const struct chk_addr *src,
         e = by_client(c, src, m->localcommid);
     if (!e && can_wait && (m->remotecommid || m->msgrej != IBW_CM_MSG_REQ))
         return 1;
-    if (!ibw_cm_rej_reason_name(m->reason))
+    if (HAS(reason) && !ibw_cm_rej_reason_name(m->reason))
         chk_report(c, CHK_R_CM_FIELD, "REJ reason %u is not defined", m->reason);
     if (m->msgrej > IBW_CM_MSG_OTHER)
         chk_report(c, CHK_R_CM_FIELD, "REJ message rejected code %u, expected 0..2",
@@ -492,8 +535,9 @@ static struct chk_cm *by_ids(struct chk *c, const struct chk_addr *src,
 }
 
 static int on_dreq(struct chk *c, const struct chk_addr *src,
-                   const struct ibw_cm_dreq *m, int can_wait)
+                   const struct ibw_cm_msg *mm, unsigned avail, int can_wait)
 {
+    const struct ibw_cm_dreq *m = &mm->u.dreq;
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
@@ -506,7 +550,7 @@ static int on_dreq(struct chk *c, const struct chk_addr *src,
         return 0;
     }
     uint32_t peer = from_client ? e->server_qpn : e->client_qpn;
-    if (m->remoteqpneecn != peer)
+    if (HAS(remoteqpneecn) && peer != CM_CUT && m->remoteqpneecn != peer)
         chk_report(c, CHK_R_CM_QPN, "DREQ names remote QPN 0x%06x, the peer's "
                    "negotiated QPN is 0x%06x", m->remoteqpneecn, peer);
     if (e->state == CM_DREQ_SENT)
@@ -546,19 +590,31 @@ static int on_drep(struct chk *c, const struct chk_addr *src,
     return 0;
 }
 
-/* Judge CM message m from src to dst; 1 when it waits for its cause
- * instead (only when can_wait). */
+#undef V
+#undef HAS
+
+/* Judge CM message m from src to dst, of whose data avail bytes were
+ * captured; 1 when it waits for its cause instead (only when can_wait).
+ * A message cut before the IDs (and codes) that tie it to its exchange
+ * tells nothing. */
 static int cm_judge(struct chk *c, const struct chk_addr *src,
                     const struct chk_addr *dst, const struct ibw_cm_msg *m,
-                    int can_wait)
+                    unsigned avail, int can_wait)
 {
+    const char *code = m->attributeid == IBW_CM_ATTR_REJ   ? "msgrej"
+                       : m->attributeid == IBW_CM_ATTR_MRA ? "msgmraed"
+                                                           : NULL;
+    if (!cm_has(m, avail, "localcommid") ||
+        (m->attributeid != IBW_CM_ATTR_REQ && !cm_has(m, avail, "remotecommid")) ||
+        (code && !cm_has(m, avail, code)))
+        return 0;
     switch (m->attributeid) {
-    case IBW_CM_ATTR_REQ: on_req(c, src, dst, &m->u.req); return 0;
-    case IBW_CM_ATTR_REP: return on_rep(c, src, dst, &m->u.rep, can_wait);
+    case IBW_CM_ATTR_REQ: on_req(c, src, dst, m, avail); return 0;
+    case IBW_CM_ATTR_REP: return on_rep(c, src, dst, m, avail, can_wait);
     case IBW_CM_ATTR_RTU: return on_rtu(c, src, &m->u.rtu, can_wait);
-    case IBW_CM_ATTR_REJ: return on_rej(c, src, dst, &m->u.rej, can_wait);
+    case IBW_CM_ATTR_REJ: return on_rej(c, src, dst, m, avail, can_wait);
     case IBW_CM_ATTR_MRA: return on_mra(c, dst, &m->u.mra, can_wait);
-    case IBW_CM_ATTR_DREQ: return on_dreq(c, src, &m->u.dreq, can_wait);
+    case IBW_CM_ATTR_DREQ: return on_dreq(c, src, m, avail, can_wait);
     case IBW_CM_ATTR_DREP: return on_drep(c, src, &m->u.drep, can_wait);
     default: return 0; /* SIDR, LAP, APR: no rules yet */
     }
@@ -597,6 +653,43 @@ static int pair_pending(struct chk *c, const struct chk_addr *a,
     return 0;
 }
 
+/* The connection from a to b (to b's QP dqp, or any with CM_CUT) whose
+ * REQ was cut before its service type while the REQ and REP named both
+ * QPNs: its transport is still open. */
+static struct chk_cm *tr_open(struct chk *c, const struct chk_addr *a,
+                              const struct chk_addr *b, uint32_t dqp)
+{
+    for (uint32_t i = c->ncm; i-- > 0;) {
+        struct chk_cm *e = &c->cm[i];
+        if (e->tr_known != CM_TR_CUT || e->state < CM_REP_SENT ||
+            e->state == CM_REJECTED || e->client_qpn == CM_CUT ||
+            e->server_qpn == CM_CUT)
+            continue;
+        if (chk_addr_eq(&e->client, a) && chk_addr_eq(&e->server, b) &&
+            (dqp == CM_CUT || dqp == e->server_qpn))
+            return e;
+        if (chk_addr_eq(&e->server, a) && chk_addr_eq(&e->client, b) &&
+            (dqp == CM_CUT || dqp == e->client_qpn))
+            return e;
+    }
+    return NULL;
+}
+
+/* The transport of connection e is tr (known) or is left to its packets. */
+static void tr_decide(struct chk *c, struct chk_cm *e, unsigned tr, int known)
+{
+    e->tr = (uint8_t)tr;
+    e->tr_known = known ? CM_TR_KNOWN : CM_TR_NONE;
+    if (!known)
+        return;
+    struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 0);
+    if (f)
+        cm_transport(f, e);
+    f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 0);
+    if (f)
+        cm_transport(f, e);
+}
+
 static void frame_release(struct chk *c, unsigned i)
 {
     struct chk_cm_hold *w = c->cm_hold;
@@ -627,12 +720,17 @@ static void frames_settle(struct chk *c, int force)
     for (unsigned i = 0; w && i < w->nfr;) {
         struct cm_wait_frame *fr = &w->fr[i];
         int expired = c->ts_ns >= fr->h.ts_ns && c->ts_ns - fr->h.ts_ns > win;
-        if (!force && !expired && pair_pending(c, &fr->a, &fr->b)) {
+        if (!force && !expired &&
+            (pair_pending(c, &fr->a, &fr->b) || tr_open(c, &fr->a, &fr->b, CM_CUT))) {
             i++;
             continue;
         }
-        /* this frame and every later one of its pair, in order */
+        /* this frame and every later one of its pair, in order; a
+         * transport no response settled is left to the packets */
         struct chk_addr a = fr->a, b = fr->b;
+        struct chk_cm *e;
+        while ((e = tr_open(c, &a, &b, CM_CUT)) != NULL)
+            tr_decide(c, e, 0, 0);
         for (unsigned k = i; k < w->nfr;) {
             if (same_pair(&w->fr[k].a, &w->fr[k].b, &a, &b))
                 frame_release(c, k);
@@ -660,7 +758,8 @@ static void settle(struct chk *c, int force)
         c->frame = h->frame;
         c->ts_ns = h->ts_ns;
         c->cur_flow = NULL;
-        int waits = cm_judge(c, &h->src, &h->dst, &h->m, !force && !expired);
+        int waits = cm_judge(c, &h->src, &h->dst, &h->m, h->avail,
+                             !force && !expired);
         c->frame = frame;
         c->ts_ns = ts;
         c->cur_flow = cur;
@@ -677,7 +776,8 @@ static void settle(struct chk *c, int force)
 }
 
 static void hold_msg(struct chk *c, const struct chk_addr *src,
-                     const struct chk_addr *dst, const struct ibw_cm_msg *m)
+                     const struct chk_addr *dst, const struct ibw_cm_msg *m,
+                     unsigned avail)
 {
     struct chk_cm_hold *w = hold_state(c);
     if (w && w->nmsg == w->capmsg) {
@@ -689,7 +789,7 @@ static void hold_msg(struct chk *c, const struct chk_addr *src,
         }
     }
     if (!w || w->nmsg == w->capmsg) {
-        cm_judge(c, src, dst, m, 0); /* no memory: as it stands */
+        cm_judge(c, src, dst, m, avail, 0); /* no memory: as it stands */
         return;
     }
     struct cm_wait_msg *h = &w->msg[w->nmsg++];
@@ -698,6 +798,7 @@ static void hold_msg(struct chk *c, const struct chk_addr *src,
     h->src = *src;
     h->dst = *dst;
     h->m = *m;
+    h->avail = avail;
 }
 
 int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
@@ -710,10 +811,27 @@ int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
         return 0; /* MADs and QP0 traffic: no connection's */
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
-    if (chk_flow_get(c, &src, &dst, dqp, 0) ||
-        chk_flow_of_response(c, &src, &dst, dqp) ||
-        !pair_pending(c, &src, &dst))
+    struct chk_flow *f = chk_flow_get(c, &src, &dst, dqp, 0);
+    struct chk_flow *g = chk_flow_of_response(c, &src, &dst, dqp);
+    if (f || g) {
+        /* a connection CM set up with its transport cut away: its first
+         * frames wait for a response, which a UC QP never sends */
+        struct chk_cm *e;
+        if ((f && (f->s.requests || f->s.responses || f->nheld)) ||
+            (g && (g->s.requests || g->s.responses || g->nheld)) ||
+            !(e = tr_open(c, &src, &dst, dqp)))
+            return 0;
+        const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+        if ((oi->flags & IBW_OPF_RESPONSE) &&
+            (oi->transport == IBW_TR_RC || oi->transport == IBW_TR_RD ||
+             oi->transport == IBW_TR_XRC)) {
+            tr_decide(c, e, oi->transport, 1);
+            settle(c, 0); /* the frames before it, then it */
+            return 0;
+        }
+    } else if (!pair_pending(c, &src, &dst)) {
         return 0;
+    }
     struct chk_cm_hold *w = hold_state(c);
     if (!w)
         return 0;
@@ -758,15 +876,21 @@ void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
 {
     struct ibw_cm_msg m;
     struct chk_addr src, dst;
-    if (len < IBW_CM_DATA_OFFSET + IBW_CM_DATA_SIZE)
+    /* a MAD cut by the capture: the data it holds, the rest zero (and
+     * each rule looks only at the fields captured whole) */
+    uint8_t data[IBW_CM_DATA_SIZE] = {0};
+    if (len < IBW_CM_DATA_OFFSET)
         return;
+    unsigned avail = len - IBW_CM_DATA_OFFSET < IBW_CM_DATA_SIZE
+                         ? (unsigned)(len - IBW_CM_DATA_OFFSET)
+                         : IBW_CM_DATA_SIZE;
+    memcpy(data, mad + IBW_CM_DATA_OFFSET, avail);
     uint16_t attr = ibw_mad_hdr_get_attributeid(mad);
-    if (ibw_cm_decode(mad + IBW_CM_DATA_OFFSET, IBW_CM_DATA_SIZE, attr, &m) !=
-        IBW_OK)
+    if (ibw_cm_decode(data, sizeof data, attr, &m) != IBW_OK)
         return;
     chk_pkt_addrs(p, &src, &dst);
-    if (cm_judge(c, &src, &dst, &m, 1)) {
-        hold_msg(c, &src, &dst, &m);
+    if (cm_judge(c, &src, &dst, &m, avail, 1)) {
+        hold_msg(c, &src, &dst, &m, avail);
         return;
     }
     /* it may be what held messages and frames wait for */

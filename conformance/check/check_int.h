@@ -378,7 +378,8 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
 /* Add a response alias: responses dst -> src:req_qpn belong to flow f. */
 void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn);
 
-/* CM rules for a MAD to QP1 that decoded as a CM message. */
+/* CM rules for a MAD to QP1 that decoded as a CM message: its len bytes
+ * (fewer than a MAD's when the capture cut it). */
 void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
                 size_t len);
 

@@ -265,11 +265,20 @@ static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
                    p->payload_wire_len, (unsigned)IBW_MAD_SIZE);
         return;
     }
-    if (p->payload_len != IBW_MAD_SIZE)
-        return; /* cut by the capture: the MAD is not all there */
-    struct ibw_mad_view v;
+    /* A MAD cut by the capture: its header is judged when it is all
+     * there (the decoder reads no further for its verdict, so the missing
+     * bytes stand as zeros), its CM message as far as it was captured. */
+    uint8_t whole[IBW_MAD_SIZE];
     const uint8_t *mad = ibw_pkt_payload(p);
-    int e = ibw_mad_decode(mad, p->payload_len, &v);
+    if (p->payload_len != IBW_MAD_SIZE) {
+        if (p->payload_len < IBW_MAD_HDR_SIZE)
+            return;
+        memset(whole, 0, sizeof whole);
+        memcpy(whole, mad, p->payload_len);
+        mad = whole;
+    }
+    struct ibw_mad_view v;
+    int e = ibw_mad_decode(mad, IBW_MAD_SIZE, &v);
     if (e != IBW_OK) {
         chk_report(c, CHK_R_PKT_MAD, "mad.%s: %s (class 0x%02x method 0x%02x "
                    "attribute 0x%04x)", v.err_field ? v.err_field : "?",
@@ -302,7 +311,7 @@ static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
                    v.hdr.mgmtclass, dqp);
     c->st.cm_messages += v.kind == IBW_MAD_KIND_CM;
     if (v.kind == IBW_MAD_KIND_CM && v.hdr.attributeid != IBW_CM_ATTR_CLASSPORTINFO)
-        chk_cm_mad(c, p, mad, p->payload_len);
+        chk_cm_mad(c, p, ibw_pkt_payload(p), p->payload_len);
 }
 
 static void ip_csum_rule(struct chk *c, const struct ibw_pkt *p)

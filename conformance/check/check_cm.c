@@ -70,6 +70,8 @@ struct cm_wait_msg {
 struct cm_wait_frame {
     struct chk_addr a, b;
     struct chk_held h;
+    uint32_t dqp, psn;
+    uint8_t opcode;
 };
 
 struct chk_cm_hold {
@@ -653,18 +655,23 @@ static int pair_pending(struct chk *c, const struct chk_addr *a,
     return 0;
 }
 
-/* The connection from a to b (to b's QP dqp, or any with CM_CUT) whose
- * REQ was cut before its service type while the REQ and REP named both
- * QPNs: its transport is still open. */
+/* The connection between a and b whose REQ was cut before its service
+ * type: its transport is still open.  When the REQ and REP named both
+ * QPNs, only the frames from a to b's QP dqp (any, with CM_CUT) are its;
+ * when the cut took a QPN too, every frame between a and b may be. */
 static struct chk_cm *tr_open(struct chk *c, const struct chk_addr *a,
                               const struct chk_addr *b, uint32_t dqp)
 {
     for (uint32_t i = c->ncm; i-- > 0;) {
         struct chk_cm *e = &c->cm[i];
         if (e->tr_known != CM_TR_CUT || e->state < CM_REP_SENT ||
-            e->state == CM_REJECTED || e->client_qpn == CM_CUT ||
-            e->server_qpn == CM_CUT)
+            e->state == CM_REJECTED)
             continue;
+        if (e->client_qpn == CM_CUT || e->server_qpn == CM_CUT) {
+            if (same_pair(&e->client, &e->server, a, b))
+                return e;
+            continue;
+        }
         if (chk_addr_eq(&e->client, a) && chk_addr_eq(&e->server, b) &&
             (dqp == CM_CUT || dqp == e->server_qpn))
             return e;
@@ -675,19 +682,54 @@ static struct chk_cm *tr_open(struct chk *c, const struct chk_addr *a,
     return NULL;
 }
 
-/* The transport of connection e is tr (known) or is left to its packets. */
-static void tr_decide(struct chk *c, struct chk_cm *e, unsigned tr, int known)
+/* Flow f (created when it does not exist) takes transport tr while it has
+ * no packets. */
+static void tr_give(struct chk *c, const struct chk_addr *src,
+                    const struct chk_addr *dst, uint32_t qpn, unsigned tr)
+{
+    struct chk_flow *f = chk_flow_get(c, src, dst, qpn, 1);
+    if (f && !f->s.requests && !f->s.responses) {
+        f->tr = (uint8_t)tr;
+        f->tr_known = 1;
+    }
+}
+
+/* The transport of connection e is tr (known) or is left to its packets.
+ * A response from src to dst's QP q at PSN psn settled it; where the cut
+ * took the QPNs, the connection is taken to be that QP's and that of the
+ * held request from dst to src it answers (its PSN; requests at that PSN
+ * to several QPs, or none: left to the packets). */
+static void tr_decide(struct chk *c, struct chk_cm *e, unsigned tr, int known,
+                      const struct chk_addr *src, const struct chk_addr *dst,
+                      uint32_t q, uint32_t psn)
 {
     e->tr = (uint8_t)tr;
     e->tr_known = known ? CM_TR_KNOWN : CM_TR_NONE;
     if (!known)
         return;
-    struct chk_flow *f = chk_flow_get(c, &e->client, &e->server, e->server_qpn, 0);
-    if (f)
-        cm_transport(f, e);
-    f = chk_flow_get(c, &e->server, &e->client, e->client_qpn, 0);
-    if (f)
-        cm_transport(f, e);
+    if (e->client_qpn != CM_CUT && e->server_qpn != CM_CUT) {
+        tr_give(c, &e->client, &e->server, e->server_qpn, tr);
+        tr_give(c, &e->server, &e->client, e->client_qpn, tr);
+        return;
+    }
+    struct chk_cm_hold *w = c->cm_hold;
+    uint32_t r = CM_CUT;
+    for (unsigned i = 0; w && i < w->nfr; i++) {
+        const struct cm_wait_frame *fr = &w->fr[i];
+        const struct ibw_opcode_info *oi = ibw_opcode_info(fr->opcode);
+        if (!chk_addr_eq(&fr->a, dst) || !chk_addr_eq(&fr->b, src) ||
+            fr->psn != psn || !(oi->flags & IBW_OPF_REQUEST) ||
+            (oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
+             oi->transport != IBW_TR_XRC && oi->transport != IBW_TR_RD))
+            continue;
+        if (r != CM_CUT && r != fr->dqp)
+            return; /* requests to several QPs: which one is it? */
+        r = fr->dqp;
+    }
+    if (r == CM_CUT)
+        return;
+    tr_give(c, dst, src, r, tr);
+    tr_give(c, src, dst, q, tr);
 }
 
 static void frame_release(struct chk *c, unsigned i)
@@ -730,7 +772,7 @@ static void frames_settle(struct chk *c, int force)
         struct chk_addr a = fr->a, b = fr->b;
         struct chk_cm *e;
         while ((e = tr_open(c, &a, &b, CM_CUT)) != NULL)
-            tr_decide(c, e, 0, 0);
+            tr_decide(c, e, 0, 0, NULL, NULL, 0, 0);
         for (unsigned k = i; k < w->nfr;) {
             if (same_pair(&w->fr[k].a, &w->fr[k].b, &a, &b))
                 frame_release(c, k);
@@ -813,23 +855,22 @@ int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
     chk_pkt_addrs(p, &src, &dst);
     struct chk_flow *f = chk_flow_get(c, &src, &dst, dqp, 0);
     struct chk_flow *g = chk_flow_of_response(c, &src, &dst, dqp);
-    if (f || g) {
-        /* a connection CM set up with its transport cut away: its first
-         * frames wait for a response, which a UC QP never sends */
-        struct chk_cm *e;
-        if ((f && (f->s.requests || f->s.responses || f->nheld)) ||
-            (g && (g->s.requests || g->s.responses || g->nheld)) ||
-            !(e = tr_open(c, &src, &dst, dqp)))
-            return 0;
-        const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
-        if ((oi->flags & IBW_OPF_RESPONSE) &&
-            (oi->transport == IBW_TR_RC || oi->transport == IBW_TR_RD ||
-             oi->transport == IBW_TR_XRC)) {
-            tr_decide(c, e, oi->transport, 1);
-            settle(c, 0); /* the frames before it, then it */
-            return 0;
-        }
-    } else if (!pair_pending(c, &src, &dst)) {
+    /* A connection CM set up with its transport cut away: its first
+     * frames wait for a response, which a UC QP never sends. */
+    struct chk_cm *e = NULL;
+    if ((f && (f->s.requests || f->s.responses || f->nheld)) ||
+        (g && (g->s.requests || g->s.responses || g->nheld)))
+        return 0;
+    e = tr_open(c, &src, &dst, dqp);
+    if (!e && (f || g || !pair_pending(c, &src, &dst)))
+        return 0;
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    if (e && (oi->flags & IBW_OPF_RESPONSE) &&
+        (oi->transport == IBW_TR_RC || oi->transport == IBW_TR_RD ||
+         oi->transport == IBW_TR_XRC)) {
+        tr_decide(c, e, oi->transport, 1, &src, &dst, dqp,
+                  ibw_bth_get_psn(b));
+        settle(c, 0); /* the frames before it, then it */
         return 0;
     }
     struct chk_cm_hold *w = hold_state(c);
@@ -855,6 +896,9 @@ int chk_cm_hold_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
     fr->h.ts_ns = c->ts_ns;
     fr->a = src;
     fr->b = dst;
+    fr->dqp = dqp;
+    fr->psn = ibw_bth_get_psn(b);
+    fr->opcode = p->opcode;
     w->nfr++;
     return 1;
 }

@@ -80,6 +80,8 @@ struct chk_cm_hold {
     struct cm_wait_frame *fr;
     unsigned nfr, capfr;
     uint32_t nreq_open;     /* exchanges in state REQ sent */
+    uint32_t ntr_open;      /* at most this many with their transport open
+                             * (a REQ cut before it, a REP seen) */
     int busy;               /* releasing: no re-entry */
 };
 
@@ -438,6 +440,8 @@ static int on_rep(struct chk *c, const struct chk_addr *src,
     chk_key_put(c, &k, cm_idx(c, e) + 1);
     if (c->cm_hold && c->cm_hold->nreq_open)
         c->cm_hold->nreq_open--;
+    if (e->tr_known == CM_TR_CUT && hold_state(c))
+        c->cm_hold->ntr_open++;
     bind_flows(c, e);
     return 0;
 }
@@ -662,9 +666,11 @@ static int pair_pending(struct chk *c, const struct chk_addr *a,
 static struct chk_cm *tr_open(struct chk *c, const struct chk_addr *a,
                               const struct chk_addr *b, uint32_t dqp)
 {
+    if (!c->cm_hold || !c->cm_hold->ntr_open)
+        return NULL;
     for (uint32_t i = c->ncm; i-- > 0;) {
         struct chk_cm *e = &c->cm[i];
-        if (e->tr_known != CM_TR_CUT || e->state < CM_REP_SENT ||
+        if (!e->live || e->tr_known != CM_TR_CUT || e->state < CM_REP_SENT ||
             e->state == CM_REJECTED)
             continue;
         if (e->client_qpn == CM_CUT || e->server_qpn == CM_CUT) {
@@ -705,6 +711,8 @@ static void tr_decide(struct chk *c, struct chk_cm *e, unsigned tr, int known,
 {
     e->tr = (uint8_t)tr;
     e->tr_known = known ? CM_TR_KNOWN : CM_TR_NONE;
+    if (c->cm_hold->ntr_open)
+        c->cm_hold->ntr_open--;
     if (!known)
         return;
     if (e->client_qpn != CM_CUT && e->server_qpn != CM_CUT) {

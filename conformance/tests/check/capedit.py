@@ -29,6 +29,9 @@ Operations (each returns a new Capture; frames keep their bytes unless said):
   rdma(cap, i)            a light view of frame i's BTH (and AETH) for the
                           tests to choose frames with: source, destination,
                           opcode, PSN, dest QP, AckReq, AETH syndrome.
+  cm(cap, i)              the CM message frame i carries (a MAD of class
+                          0x07 to QP1): its attribute ID and where its data
+                          starts, in wire bytes (for what a cut keeps).
 
 Command line, for reproducing a failure by hand:
   capedit.py cut N keep|rewrite IN OUT
@@ -284,6 +287,32 @@ def rdma(cap, i):
         v["syndrome"] = d[b + 12]
         v["msn"] = struct.unpack(">I", b"\0" + d[b + 13:b + 16])[0]
     return v
+
+
+# The CM MAD (IBA Vol. 1 13.4.3, 12.6): after BTH (12 bytes), DETH (8)
+# and, for SEND ONLY WITH IMMEDIATE, ImmDt (4); class at MAD byte 1,
+# attribute ID at bytes 16-17, the message data from byte 24.
+UD_SEND_ONLY, UD_SEND_ONLY_IMM = 0x64, 0x65
+CM_CLASS = 0x07
+
+
+def cm(cap, i):
+    """A view of the CM message frame i (0-based) carries, or None: src,
+    dst, attr (attribute ID), data (wire offset of the message data, byte 0
+    of IBA's tables), d (the record) and w (its wrapper length)."""
+    fr = cap.frames[i]
+    src, dst, b = _locate(cap.linktype, fr.data)
+    d = fr.data
+    if b is None or len(d) < b + 12 or d[b] not in (UD_SEND_ONLY, UD_SEND_ONLY_IMM):
+        return None
+    if struct.unpack(">I", b"\0" + d[b + 5:b + 8])[0] != 1:
+        return None
+    mad = b + 12 + 8 + (4 if d[b] == UD_SEND_ONLY_IMM else 0)
+    if len(d) < mad + 24 or d[mad + 1] != CM_CLASS:
+        return None
+    w = wrapper_len(cap.linktype, d)
+    return {"src": src, "dst": dst, "attr": struct.unpack(">H", d[mad + 16:mad + 18])[0],
+            "data": mad + 24 - w, "d": d, "w": w}
 
 
 # ---------------------------------------------------------------------------

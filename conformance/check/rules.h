@@ -20,7 +20,10 @@
     X(CAP_TRUNCATED, "CAP-TRUNCATED", WARNING, PACKET,                         \
       "Frames cut short by the capture's snap length keep their flows (every " \
       "header that fits is judged); the rules needing the bytes cut off "      \
-      "(ICRC, VCRC, UDP checksum, MAD contents) are skipped on them.  Said "   \
+      "(ICRC, VCRC, UDP checksum, MAD fields) are skipped on them, and a CM "  \
+      "message is judged on the fields it kept and hands its flows what "      \
+      "those negotiated (a REQ cut before its service type: the first "        \
+      "response, which only RC/RD/XRC send, tells the transport).  Said "      \
       "once per capture, with the count and the snap length.  A capture "      \
       "tool that records the cut length as the original length too is "       \
       "recognised by many frames ending at one length short of their length "  \

@@ -5,6 +5,11 @@
  * --min-ratio R fails when checker/bare < R.
  *
  *   bench_check FILE [--packets N] [--runs N] [--min-ratio R]
+ *               [--jobs J] [--min-jobs-speedup S]
+ *
+ * With --jobs J (default 2) the checker also runs with J threads
+ * (chk_feed: the parsing spread over J - 1 workers), same file, same run;
+ * --min-jobs-speedup S fails when that is less than S times as fast.
  *
  * Both sides run N times (default 9), alternating which goes first, and
  * the best time of each is compared: on a busy machine noise only ever
@@ -99,7 +104,7 @@ static void no_report(void *user, const struct chk_finding *f)
     (*(unsigned long *)user)++;
 }
 
-static double check_loop(const char *path, unsigned long *count,
+static double check_loop(const char *path, unsigned jobs, unsigned long *count,
                          unsigned long *findings)
 {
     char err[256];
@@ -110,9 +115,8 @@ static double check_loop(const char *path, unsigned long *count,
         return -1;
     struct chk_opts o = {0, no_report, findings, NULL, NULL, 0, 0, NULL};
     struct chk *c = chk_new(&o);
-    struct cap_frame fr;
-    while (cap_next(r, &fr) == 1)
-        chk_frame(c, &fr);
+    if (chk_feed(c, r, jobs, NULL, NULL))
+        *findings += 1000000; /* a read error: no figure */
     chk_finish(c);
     *count = chk_stats(c)->frames;
     chk_free(c);
@@ -138,9 +142,11 @@ int main(int argc, char **argv)
 {
     unsigned long n = 1000000;
     int runs = 9;
-    double min_ratio = 0;
+    double min_ratio = 0, min_jobs = 0;
+    unsigned jobs = 2;
+    int keep = 0; /* --keep 1: leave FILE for other tools to time */
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_check FILE [--packets N] [--runs N] [--min-ratio R]\n");
+        fprintf(stderr, "usage: bench_check FILE [--packets N] [--runs N] [--min-ratio R] [--jobs J] [--min-jobs-speedup S]\n");
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -150,6 +156,12 @@ int main(int argc, char **argv)
             runs = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--min-ratio"))
             min_ratio = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--keep"))
+            keep = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--jobs"))
+            jobs = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--min-jobs-speedup"))
+            min_jobs = strtod(argv[i + 1], NULL);
     }
     if (write_capture(argv[1], n)) {
         fprintf(stderr, "bench_check: cannot write %s\n", argv[1]);
@@ -159,27 +171,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_check: --runs must be 1..%d\n", MAX_RUNS);
         return 2;
     }
-    unsigned long nb = 0, nc = 0, findings = 0;
-    double tb[MAX_RUNS], tc[MAX_RUNS];
+    unsigned long nb = 0, nc = 0, nj = 0, findings = 0, findings_j = 0;
+    double tb[MAX_RUNS], tc[MAX_RUNS], tj[MAX_RUNS];
     for (int rep = 0; rep < runs; rep++) {
         /* Alternate the order so that neither side always inherits the
          * other's cache state or a clock ramp. */
         if (rep % 2 == 0) {
             tb[rep] = bare_loop(argv[1], &nb);
-            tc[rep] = check_loop(argv[1], &nc, &findings);
+            tc[rep] = check_loop(argv[1], 1, &nc, &findings);
+            tj[rep] = jobs > 1 ? check_loop(argv[1], jobs, &nj, &findings_j) : 1;
         } else {
-            tc[rep] = check_loop(argv[1], &nc, &findings);
+            tj[rep] = jobs > 1 ? check_loop(argv[1], jobs, &nj, &findings_j) : 1;
+            tc[rep] = check_loop(argv[1], 1, &nc, &findings);
             tb[rep] = bare_loop(argv[1], &nb);
         }
-        if (tb[rep] < 0 || tc[rep] < 0) {
+        if (tb[rep] < 0 || tc[rep] < 0 || tj[rep] < 0) {
             fprintf(stderr, "bench_check: cannot read %s\n", argv[1]);
             return 2;
         }
     }
-    double best_b = tb[0], best_c = tc[0];
+    double best_b = tb[0], best_c = tc[0], best_j = tj[0];
     for (int rep = 1; rep < runs; rep++) {
         best_b = tb[rep] < best_b ? tb[rep] : best_b;
         best_c = tc[rep] < best_c ? tc[rep] : best_c;
+        best_j = tj[rep] < best_j ? tj[rep] : best_j;
     }
     double med_b = median(tb, runs), med_c = median(tc, runs);
     double ratio = best_b / best_c; /* checker speed / bare speed */
@@ -192,10 +207,24 @@ int main(int argc, char **argv)
            (best_c - best_b) * 1e9 / (double)nc);
     printf("speed ratio check/bare: %.3f best/best, %.3f median/median "
            "(required >= %.3f, best/best)\n", ratio, med_b / med_c, min_ratio);
-    remove(argv[1]);
+    int ok = ratio >= min_ratio;
+    if (jobs > 1) {
+        double jr = best_c / best_j;
+        printf("ibwire check -j %u: %lu packets, best of %d %.3f s (%.1f "
+               "ns/packet): %.2fx -j 1 (required >= %.2f), speed ratio to "
+               "the bare loop %.3f\n", jobs, nj, runs, best_j,
+               best_j * 1e9 / (double)nj, jr, min_jobs, best_b / best_j);
+        ok = ok && jr >= min_jobs;
+        if (nj != n || findings_j) {
+            fprintf(stderr, "bench_check: -j packet counts or findings wrong\n");
+            ok = 0;
+        }
+    }
+    if (!keep)
+        remove(argv[1]);
     if (nb != n || nc != n || findings) {
         fprintf(stderr, "bench_check: packet counts or findings wrong\n");
         return 1;
     }
-    return ratio >= min_ratio ? 0 : 1;
+    return ok ? 0 : 1;
 }

@@ -104,6 +104,11 @@ int cap_linktype(const struct cap_reader *r);
  * the last frame returned; 1 for classic pcap and live captures). */
 uint32_t cap_interfaces(const struct cap_reader *r);
 
+/* 1 when the reader's interface list cannot grow while it reads (classic
+ * pcap, live capture): then another thread may ask for interface names
+ * while this one reads. */
+int cap_interfaces_fixed(const struct cap_reader *r);
+
 /* Interface i's name (pcapng if_name, the live interface) or "ifI";
  * written into buf and returned. */
 const char *cap_interface_name(const struct cap_reader *r, uint32_t i,

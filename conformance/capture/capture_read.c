@@ -395,6 +395,8 @@ int cap_linktype(const struct cap_reader *r) { return r->linktype; }
 
 uint32_t cap_interfaces(const struct cap_reader *r) { return r->nifs; }
 
+int cap_interfaces_fixed(const struct cap_reader *r) { return r->pcap != NULL; }
+
 const char *cap_interface_name(const struct cap_reader *r, uint32_t i,
                                char *buf, size_t len)
 {

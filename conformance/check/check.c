@@ -473,11 +473,21 @@ void chk_addr_str(const struct chk_addr *a, char *buf, size_t len)
 
 /* ---- frames ---- */
 
+static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                         const struct ibw_pkt *pp, size_t len, int truncated);
+
 void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
                const uint8_t *data, size_t len, enum ibw_link link,
                int truncated)
 {
     struct ibw_pkt p;
+    ibw_parse(data, len, link, &p);
+    judge_parsed(c, frame, ts_ns, &p, len, truncated);
+}
+
+static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                         const struct ibw_pkt *pp, size_t len, int truncated)
+{
     c->frame = frame;
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
@@ -490,15 +500,14 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
         c->max_caplen = c->caplen;
     /* what waited for a CM message that did not come in time */
     chk_cm_expire(c);
-    ibw_parse(data, len, link, &p);
-    int go = chk_packet(c, &p, truncated);
+    int go = chk_packet(c, pp, truncated);
     c->caplen = 0;
-    if (go && !chk_cm_hold_frame(c, &p, truncated))
-        chk_flow_packet(c, &p, truncated);
-    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(&p, IBW_HDR_BTH) &&
-             (p.icrc_status == IBW_CRC_BAD || p.vcrc_status == IBW_CRC_BAD))
-        c->o.rc_hook(c->o.rc_hook_user, NULL, &p, frame,
-                     (ibw_opcode_info(p.opcode)->flags & IBW_OPF_REQUEST) != 0);
+    if (go && !chk_cm_hold_frame(c, pp, truncated))
+        chk_flow_packet(c, pp, truncated);
+    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(pp, IBW_HDR_BTH) &&
+             (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
+        c->o.rc_hook(c->o.rc_hook_user, NULL, pp, frame,
+                     (ibw_opcode_info(pp->opcode)->flags & IBW_OPF_REQUEST) != 0);
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)
@@ -517,6 +526,20 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
     }
     c->caplen = fr->caplen;
     chk_bytes(c, fr->number, ts, fr->iba, fr->iba_len, fr->link, fr->truncated);
+}
+
+void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
+                      const struct ibw_pkt *p)
+{
+    if (!fr->iba || !p) {
+        chk_frame(c, fr);
+        return;
+    }
+    uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (fr->caplen > c->max_caplen)
+        c->max_caplen = fr->caplen;
+    c->caplen = fr->caplen;
+    judge_parsed(c, fr->number, ts, p, fr->iba_len, fr->truncated);
 }
 
 void chk_finish(struct chk *c)

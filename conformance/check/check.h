@@ -123,6 +123,23 @@ struct chk *chk_new(const struct chk_opts *opts);
 /* Judge one frame as the capture reader returned it. */
 void chk_frame(struct chk *c, const struct cap_frame *fr);
 
+/* The same for a frame whose IBA bytes (fr->iba) were already parsed into
+ * *p by ibw_parse() (NULL when fr->iba is NULL). */
+void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
+                      const struct ibw_pkt *p);
+
+/* Judge every frame of reader rd in order (on_frame, if not NULL, sees each
+ * frame just before the checker, in this thread).  jobs > 1 reads on
+ * another thread (and with jobs > 2 parses on jobs - 2 more) while this one
+ * judges: the findings and their order are those of jobs = 1.  A reader
+ * whose interface list may grow (pcapng) is read in this thread.  0 at the
+ * end of the capture, -1 when it is damaged (cap_error()) or memory ran
+ * out. */
+#define CHK_MAX_JOBS 64
+int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
+             void (*on_frame)(void *user, const struct cap_frame *fr),
+             void *user);
+
 /* Judge one IBA frame given directly (bytes starting at the link header
  * named by `link`); frame is its 1-based number, ts_ns its time;
  * truncated: the capture recorded that it cut the frame (caplen < len). */

@@ -21,6 +21,11 @@
                                      starts, so the verdict is the original's
                                      twice: each flow twice with the same
                                      counts, each flow and CM finding twice
+  jobs IBWIRE PCAPS_DIR CAPTURES_DIR WORK
+                                     `-j 2` and `-j 3` print byte for byte
+                                     what `-j 1` prints (text and json), on
+                                     every bundled and shared capture, on a
+                                     damaged one and on several files
   cm-reuse IBWIRE WORK               `ibwire sim --cm` connects many QP pairs
                                      in turn, reusing QP numbers: each
                                      connection is its own pair of flows,
@@ -344,6 +349,33 @@ def idle(ibwire, pcaps, caps, work):
     return 0
 
 
+def jobs(ibwire, pcaps, caps, work):
+    os.makedirs(work, exist_ok=True)
+    paths = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
+             if n.endswith(".pcap")]
+    if os.path.isdir(caps):
+        paths += [os.path.join(caps, n) for n in sorted(os.listdir(caps))
+                  if n.endswith((".pcap", ".pcapng"))]
+    # a file damaged after its ninth frame: the frames before it are judged
+    damaged = os.path.join(work, "damaged.pcap")
+    with open(os.path.join(pcaps, "engine-rc-loss-nak.pcap"), "rb") as f:
+        data = f.read()
+    with open(damaged, "wb") as f:
+        f.write(data[:5000])
+    runs = [[p] for p in paths] + [[damaged], paths[:6]]
+    compared = 0
+    for files in runs:
+        for fmt in ("text", "json"):
+            one = run(ibwire, "check", "--format", fmt, *files)
+            for j in ("2", "3"):
+                other = run(ibwire, "check", "-j", j, "--format", fmt, *files)
+                compared += 1
+                check(other == one, "-j %s %s %s differs from -j 1:\n%s\n---\n%s"
+                      % (j, fmt, " ".join(files), other[1][:600], one[1][:600]))
+    check(compared > 100, "jobs: only %d comparisons" % compared)
+    return 0
+
+
 def cm_reuse(ibwire, work):
     os.makedirs(work, exist_ok=True)
     out = os.path.join(work, "cm-reuse.pcap")
@@ -377,6 +409,8 @@ def main():
         rc = real(sys.argv[2], sys.argv[3])
     elif mode == "formats":
         rc = formats(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif mode == "jobs":
+        rc = jobs(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif mode == "cm-reuse":
         rc = cm_reuse(sys.argv[2], sys.argv[3])
     elif mode == "idle":

@@ -398,6 +398,132 @@ static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
     return NULL;
 }
 
+/* ---- PSNs the capture saw sent out of sequence ----
+ * A gap in the new PSNs, or in a resend round, is capture loss only for
+ * PSNs the capture never saw at all: one carried by a frame with a bad CRC
+ * was sent and dropped by its receiver (network loss), and one a resend
+ * round or READ re-issue carried may be the copy the responder took. */
+
+static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
+{
+    if (f->nseen) {
+        struct chk_seen *l = &f->seen[(f->seen_head + f->nseen - 1) % CHK_SEEN];
+        if (l->corrupt == corrupt && l->hi == lo) {
+            l->hi = hi; /* the same round (or corrupted run) goes on */
+            return;
+        }
+    }
+    unsigned i;
+    if (f->nseen < CHK_SEEN) {
+        i = (f->seen_head + f->nseen++) % CHK_SEEN;
+    } else {
+        i = f->seen_head;
+        f->seen_head = (f->seen_head + 1) % CHK_SEEN;
+    }
+    f->seen[i].lo = lo;
+    f->seen[i].hi = hi;
+    f->seen[i].corrupt = (uint8_t)corrupt;
+}
+
+/* A range seen (corrupted, or also resent when resends) covering psn. */
+static const struct chk_seen *seen_of(const struct chk_flow *f, uint32_t psn,
+                                      int resends)
+{
+    for (unsigned k = 0; k < f->nseen; k++) {
+        const struct chk_seen *s = &f->seen[(f->seen_head + k) % CHK_SEEN];
+        if ((s->corrupt || resends) && chk_psn_diff(psn, s->lo) >= 0 &&
+            chk_psn_diff(psn, s->hi) < 0)
+            return s;
+    }
+    return NULL;
+}
+
+/* The first PSN in (psn, hi) where such a range starts; hi when none. */
+static uint32_t seen_next(const struct chk_flow *f, uint32_t psn, uint32_t hi,
+                          int resends)
+{
+    uint32_t e = hi;
+    for (unsigned k = 0; k < f->nseen; k++) {
+        const struct chk_seen *s = &f->seen[(f->seen_head + k) % CHK_SEEN];
+        if ((s->corrupt || resends) && chk_psn_diff(s->lo, psn) > 0 &&
+            chk_psn_diff(s->lo, e) < 0)
+            e = s->lo;
+    }
+    return e;
+}
+
+/* Was psn seen sent as a new request (or inside a READ's span)? */
+static int sent_seen(struct chk_flow *f, uint32_t psn)
+{
+    return hist_get(f, psn) || outst_find(f, psn, IBW_OPK_READ);
+}
+
+/* PSNs the request frames with a bad CRC from f's requester to its
+ * responder, recorded after frame `since` and before frame `until`, take:
+ * the PSNs in sequence there, whatever their damaged headers say. */
+static uint64_t corrupt_between(const struct chk *c, const struct chk_flow *f,
+                                uint64_t since, uint64_t until)
+{
+    uint64_t n = 0;
+    for (unsigned k = 0; k < c->ncorrupt; k++) {
+        const struct chk_corrupt *x =
+            &c->corrupt[(c->corrupt_head + k) % CHK_CORRUPT];
+        if (x->frame > since && x->frame < until &&
+            chk_addr_eq(&x->src, &f->s.req) && chk_addr_eq(&x->dst, &f->s.resp))
+            n += x->span;
+    }
+    return n;
+}
+
+enum { GAP_NONE, GAP_CORRUPT, GAP_RESENT, GAP_ANY };
+
+/* PSNs [lo, hi) missing from where the request stream had them: the parts
+ * the capture never saw are gaps (the first returned), the rest network
+ * loss.  seen: GAP_NONE, nothing explains a PSN (all of it is the gap);
+ * GAP_CORRUPT, only a copy with a bad CRC does (one
+ * carrying it, or any recorded between frames since and until, which take
+ * the missing PSNs in order); GAP_RESENT, a resent copy too; GAP_ANY, the
+ * original as well. */
+static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
+                                      uint32_t lo, uint32_t hi, int seen,
+                                      uint64_t since, uint64_t until)
+{
+    struct chk_gap *first = NULL;
+    uint64_t bad = since < until ? corrupt_between(c, f, since, until) : 0;
+    f->any_gap = 1; /* the requests seen are lower bounds either way */
+    while (chk_psn_diff(hi, lo) > 0) {
+        const struct chk_seen *s =
+            seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
+        if (s) {
+            lo = chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
+            continue;
+        }
+        uint32_t e = seen == GAP_NONE ? hi
+                                      : seen_next(f, lo, hi, seen >= GAP_RESENT);
+        int any = seen == GAP_ANY && chk_psn_diff(e, lo) <= (int32_t)CHK_HIST;
+        while (lo != e) {
+            /* a run [u, v) seen nowhere */
+            uint32_t u = lo;
+            while (any && u != e && sent_seen(f, u))
+                u = chk_psn_add(u, 1);
+            uint32_t v = any ? u : e;
+            while (v != e && !sent_seen(f, v))
+                v = chk_psn_add(v, 1);
+            uint32_t n = (uint32_t)chk_psn_diff(v, u);
+            uint32_t m = bad < n ? (uint32_t)bad : n;
+            bad -= m;
+            u = chk_psn_add(u, m);
+            if (u != v) {
+                struct chk_gap *g = gap_add(c, f, u, v);
+                if (!first)
+                    first = g;
+            }
+            lo = v;
+        }
+    }
+    return first;
+}
+
 /* A NAK named PSN `at` inside gap g: the responder received every PSN of g
  * before it, so g splits there; returns the part from `at` (g itself when
  * the table is full and the gap stays whole). */
@@ -744,6 +870,17 @@ static void back_settle(struct chk *c, struct chk_flow *f, int force)
     f->pending = CHK_PEND_NONE;
 }
 
+/* Was the request at prev a READ whose span is not known yet and may
+ * reach up to psn - 1 (the next request resent after it then skips
+ * nothing)? */
+static int read_may_span(struct chk_flow *f, uint32_t prev, uint32_t psn)
+{
+    const struct chk_outst *o = outst_find(f, prev, IBW_OPK_READ);
+    int32_t d = chk_psn_diff(psn, prev);
+    return o && o->psn == prev && !o->span && d > 0 &&
+           outst_covers(o, chk_psn_add(psn, CHK_PSN_MASK));
+}
+
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
 {
@@ -751,6 +888,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     uint32_t psn = ibw_bth_get_psn(b);
     uint16_t pkey = ibw_bth_get_pkey(b);
     unsigned pos = oi->flags & POS_MASK;
+    uint64_t since = f->req_frame; /* the request before this one */
+    f->req_frame = c->frame;
     f->s.requests++;
     if (f->pend_back)
         back_settle(c, f, 0);
@@ -798,10 +937,14 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_start = psn;
         } else if (jump && !(f->have_ack &&
                              chk_psn_diff(f->last_ack,
-                                          chk_psn_add(psn, CHK_PSN_MASK)) >= 0)) {
+                                          chk_psn_add(psn, CHK_PSN_MASK)) >= 0) &&
+                   !read_may_span(f, f->prev_psn, psn)) {
             /* A resend round skipping PSNs not acknowledged: their resends
-             * were not captured (or the requester skipped them). */
-            gap_add(c, f, f->prev_end, psn);
+             * were not captured (or the requester skipped them), unless
+             * the capture saw them resent already (a round this one
+             * interrupted to re-issue a READ goes on where it was). */
+            gap_add_unseen(c, f, f->prev_end, psn, GAP_RESENT, since,
+                           c->frame);
         }
         /* A resend round that starts at or before a gap's first PSN (where
          * the responder's NAK or the requester's timeout sends it back) and
@@ -815,7 +958,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
          * an original the capture never saw. */
         if (!g && chk_psn_diff(psn, f->first_psn) < 0 &&
             chk_psn_diff(f->next_psn, f->first_psn) >= 0) {
-            g = gap_add(c, f, psn, chk_psn_add(psn, 1));
+            g = gap_add_unseen(c, f, psn, chk_psn_add(psn, 1), GAP_CORRUPT,
+                               0, f->s.first_frame);
             if (g)
                 g->resent = 2; /* 2: its original never seen at all */
         }
@@ -902,6 +1046,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->span = 1;
             }
         }
+        seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
         return;
     }
@@ -924,7 +1069,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 }
             }
         } else {
-            gap_add(c, f, f->next_psn, psn);
+            gap_add_unseen(c, f, f->next_psn, psn, GAP_CORRUPT, since,
+                           c->frame);
             f->msg = CHK_MSG_UNKNOWN;
             f->wr_open = 0;
         }
@@ -1127,9 +1273,18 @@ static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
     if (nak && d == 0) {
         gbn_report(c, f);
     } else if (!nak && d >= 0) {
-        struct chk_gap *g = gap_add(c, f, f->gbn_e, f->gbn_x);
-        if (g)
-            g->frame = f->gbn_frame;
+        /* PSNs [E, X) reached the responder after its NAK.  After a
+         * sequence NAK any copy the capture saw may be the one it took:
+         * the original or a resend delayed on its way (reordered, or
+         * still in flight when the NAK was sent), a READ's span with the
+         * READ; only PSNs the capture never saw in any copy were resent
+         * unseen (capture loss).  An RNR NAK rejected the copy it names:
+         * the one taken came after it, and the capture missed it. */
+        uint64_t saved = c->frame;
+        c->frame = f->gbn_frame;
+        gap_add_unseen(c, f, f->gbn_e, f->gbn_x,
+                       f->gbn_suspect == CHK_PEND_RNR ? GAP_NONE : GAP_ANY, 0, 0);
+        c->frame = saved;
         f->gbn_suspect = 0;
     }
 }
@@ -1382,6 +1537,47 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     } else {
         response(c, f, p, truncated, waiting);
     }
+}
+
+void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
+{
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
+    if (!b)
+        return;
+    /* Its opcode may be the field hit as well: any frame between the
+     * endpoints counts where it was recorded (a flow's gap it does not
+     * belong to is then explained too: a note the less, never an error). */
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    struct chk_flow *f = chk_flow_get(c, &src, &dst, ibw_bth_get_destqp(b), 0);
+    uint32_t psn = ibw_bth_get_psn(b);
+    uint32_t pmtu = f ? flow_pmtu(c, f) : c->o.pmtu;
+    const uint8_t *reth = hdr(p, IBW_HDR_RETH);
+    uint32_t span = 1;
+    if (oi->kind == IBW_OPK_READ && reth) {
+        span = read_span(ibw_reth_get_dmalen(reth), pmtu ? pmtu : 256);
+        if (!span || span > CHK_AHEAD)
+            span = 1;
+    }
+    unsigned i;
+    if (c->ncorrupt < CHK_CORRUPT) {
+        i = (c->corrupt_head + c->ncorrupt++) % CHK_CORRUPT;
+    } else {
+        i = c->corrupt_head;
+        c->corrupt_head = (c->corrupt_head + 1) % CHK_CORRUPT;
+    }
+    c->corrupt[i].frame = c->frame;
+    c->corrupt[i].src = src;
+    c->corrupt[i].dst = dst;
+    c->corrupt[i].span = span;
+    /* Any bit may be the flipped one: a flow not seen, or a PSN far from
+     * the flow's, tells nothing. */
+    if (!f || f->dead || !f->have_psn || !(oi->flags & IBW_OPF_REQUEST) ||
+        chk_psn_diff(psn, f->next_psn) >= (int32_t)CHK_AHEAD ||
+        chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
+        return;
+    seen_add(f, psn, chk_psn_add(psn, span), 1);
 }
 
 /* ---- end of capture ---- */

@@ -531,6 +531,7 @@ static void crc_wait_end(struct chk *c, int wire_crcs)
         if (wire_crcs) {
             c->st.iba++;
             crc_report(c, &p);
+            chk_flow_corrupt(c, &p);
         } else if (chk_packet(c, &p, w[i].truncated)) {
             chk_flow_packet(c, &p, w[i].truncated);
         }
@@ -603,6 +604,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     if (iba && bad) {
         c->st.iba++;
         crc_report(c, p);
+        chk_flow_corrupt(c, p);
         return 0;
     }
     if (p->err != IBW_OK && !(cut && p->err == IBW_E_TRUNCATED)) {

@@ -404,12 +404,13 @@ static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
  * was sent and dropped by its receiver (network loss), and one a resend
  * round or READ re-issue carried may be the copy the responder took. */
 
-static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
+static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt,
+                     uint64_t frame)
 {
-    if (f->nseen) {
+    if (f->nseen && !corrupt) {
         struct chk_seen *l = &f->seen[(f->seen_head + f->nseen - 1) % CHK_SEEN];
-        if (l->corrupt == corrupt && l->hi == lo) {
-            l->hi = hi; /* the same round (or corrupted run) goes on */
+        if (!l->corrupt && l->hi == lo) {
+            l->hi = hi; /* the same round goes on */
             return;
         }
     }
@@ -423,6 +424,7 @@ static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
     f->seen[i].lo = lo;
     f->seen[i].hi = hi;
     f->seen[i].corrupt = (uint8_t)corrupt;
+    f->seen[i].frame = frame;
 }
 
 /* A range seen (corrupted, or also resent when resends) covering psn. */
@@ -452,10 +454,17 @@ static uint32_t seen_next(const struct chk_flow *f, uint32_t psn, uint32_t hi,
     return e;
 }
 
-/* Was psn seen sent as a new request (or inside a READ's span)? */
-static int sent_seen(struct chk_flow *f, uint32_t psn)
+enum { GAP_NONE, GAP_CORRUPT, GAP_RESENT, GAP_ANY };
+
+/* Does a missing psn need no copy of its own seen?  Not when it lies
+ * inside the span of a READ seen (the responder's PSNs, which the READ
+ * carries); and for seen == GAP_ANY not when its original was seen. */
+static int sent_seen(struct chk_flow *f, uint32_t psn, int seen)
 {
-    return hist_get(f, psn) || outst_find(f, psn, IBW_OPK_READ);
+    const struct chk_outst *o = outst_find(f, psn, IBW_OPK_READ);
+    if (o && (o->psn != psn || seen == GAP_ANY))
+        return 1;
+    return seen == GAP_ANY && hist_get(f, psn);
 }
 
 /* PSNs the request frames with a bad CRC from f's requester to its
@@ -475,39 +484,45 @@ static uint64_t corrupt_between(const struct chk *c, const struct chk_flow *f,
     return n;
 }
 
-enum { GAP_NONE, GAP_CORRUPT, GAP_RESENT, GAP_ANY };
-
 /* PSNs [lo, hi) missing from where the request stream had them: the parts
  * the capture never saw are gaps (the first returned), the rest network
  * loss.  seen: GAP_NONE, nothing explains a PSN (all of it is the gap);
  * GAP_CORRUPT, only a copy with a bad CRC does (one
  * carrying it, or any recorded between frames since and until, which take
- * the missing PSNs in order); GAP_RESENT, a resent copy too; GAP_ANY, the
- * original as well. */
+ * the missing PSNs in order); GAP_RESENT, a resent copy too (and a READ
+ * seen carries its span); GAP_ANY, the original as well. */
 static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
                                       uint32_t lo, uint32_t hi, int seen,
                                       uint64_t since, uint64_t until)
 {
     struct chk_gap *first = NULL;
     uint64_t bad = since < until ? corrupt_between(c, f, since, until) : 0;
+    /* those of them whose PSN (as they say) is in the gap take it there */
+    for (unsigned k = 0; bad && seen != GAP_NONE && k < f->nseen; k++) {
+        const struct chk_seen *x = &f->seen[(f->seen_head + k) % CHK_SEEN];
+        if (x->corrupt && x->frame > since && x->frame < until &&
+            chk_psn_diff(x->lo, lo) >= 0 && chk_psn_diff(x->lo, hi) < 0)
+            bad--;
+    }
     f->any_gap = 1; /* the requests seen are lower bounds either way */
     while (chk_psn_diff(hi, lo) > 0) {
         const struct chk_seen *s =
             seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
         if (s) {
-            lo = chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
+            /* past it (a corrupted READ: to the end of the gap) */
+            lo = s->corrupt != 2 && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
             continue;
         }
         uint32_t e = seen == GAP_NONE ? hi
                                       : seen_next(f, lo, hi, seen >= GAP_RESENT);
-        int any = seen == GAP_ANY && chk_psn_diff(e, lo) <= (int32_t)CHK_HIST;
+        int walk = seen >= GAP_RESENT && chk_psn_diff(e, lo) <= (int32_t)CHK_HIST;
         while (lo != e) {
             /* a run [u, v) seen nowhere */
             uint32_t u = lo;
-            while (any && u != e && sent_seen(f, u))
+            while (walk && u != e && sent_seen(f, u, seen))
                 u = chk_psn_add(u, 1);
-            uint32_t v = any ? u : e;
-            while (v != e && !sent_seen(f, v))
+            uint32_t v = walk ? u : e;
+            while (v != e && !sent_seen(f, v, seen))
                 v = chk_psn_add(v, 1);
             uint32_t n = (uint32_t)chk_psn_diff(v, u);
             uint32_t m = bad < n ? (uint32_t)bad : n;
@@ -1046,7 +1061,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->span = 1;
             }
         }
-        seen_add(f, psn, f->prev_end, 0);
+        seen_add(f, psn, f->prev_end, 0, c->frame);
         opseq(c, f, oi);
         return;
     }
@@ -1069,8 +1084,11 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 }
             }
         } else {
-            gap_add_unseen(c, f, f->next_psn, psn, GAP_CORRUPT, since,
-                           c->frame);
+            /* After a READ whose span is not known, the PSNs it may take
+             * are no part of the gap: it begins past the largest span. */
+            uint32_t lo = f->span_unknown ? chk_psn_add(f->prev_psn, f->span_max)
+                                          : f->next_psn;
+            gap_add_unseen(c, f, lo, psn, GAP_CORRUPT, since, c->frame);
             f->msg = CHK_MSG_UNKNOWN;
             f->wr_open = 0;
         }
@@ -1552,14 +1570,14 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
     chk_pkt_addrs(p, &src, &dst);
     struct chk_flow *f = chk_flow_get(c, &src, &dst, ibw_bth_get_destqp(b), 0);
     uint32_t psn = ibw_bth_get_psn(b);
-    uint32_t pmtu = f ? flow_pmtu(c, f) : c->o.pmtu;
-    const uint8_t *reth = hdr(p, IBW_HDR_RETH);
-    uint32_t span = 1;
-    if (oi->kind == IBW_OPK_READ && reth) {
-        span = read_span(ibw_reth_get_dmalen(reth), pmtu ? pmtu : 256);
-        if (!span || span > CHK_AHEAD)
-            span = 1;
-    }
+    /* A READ's length is no more to be trusted than the rest, and a frame
+     * whose opcode is no connected request's had its opcode hit (perhaps
+     * a READ's): either may have taken every PSN up to the next request
+     * seen. */
+    int req = (oi->flags & IBW_OPF_REQUEST) &&
+              (oi->transport == IBW_TR_RC || oi->transport == IBW_TR_UC ||
+               oi->transport == IBW_TR_XRC);
+    int read = !req || oi->kind == IBW_OPK_READ;
     unsigned i;
     if (c->ncorrupt < CHK_CORRUPT) {
         i = (c->corrupt_head + c->ncorrupt++) % CHK_CORRUPT;
@@ -1570,14 +1588,14 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
     c->corrupt[i].frame = c->frame;
     c->corrupt[i].src = src;
     c->corrupt[i].dst = dst;
-    c->corrupt[i].span = span;
+    c->corrupt[i].span = read ? CHK_PSN_MASK + 1 : 1;
     /* Any bit may be the flipped one: a flow not seen, or a PSN far from
      * the flow's, tells nothing. */
-    if (!f || f->dead || !f->have_psn || !(oi->flags & IBW_OPF_REQUEST) ||
+    if (!f || f->dead || !f->have_psn || !req ||
         chk_psn_diff(psn, f->next_psn) >= (int32_t)CHK_AHEAD ||
         chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
         return;
-    seen_add(f, psn, chk_psn_add(psn, span), 1);
+    seen_add(f, psn, chk_psn_add(psn, 1), read ? 2 : 1, c->frame);
 }
 
 /* ---- end of capture ---- */

@@ -89,8 +89,10 @@ struct chk_gap {
  * in sequence: a resend round (or READ re-issue) covered them, or a frame
  * with a bad CRC carried them (its receiver dropped it: network loss). */
 struct chk_seen {
+    uint64_t frame;     /* a corrupted one: where it was recorded */
     uint32_t lo, hi;
-    uint8_t corrupt;    /* 1: seen with a bad CRC; 0: seen resent */
+    uint8_t corrupt;    /* 0: seen resent; 1: seen with a bad CRC; 2: a
+                           READ seen with a bad CRC, its span not known */
 };
 
 /* A request frame with a bad CRC: any of its fields may be the one hit,
@@ -98,7 +100,7 @@ struct chk_seen {
 struct chk_corrupt {
     uint64_t frame;
     struct chk_addr src, dst;
-    uint32_t span;      /* PSNs it takes, as it says (1 but for a READ) */
+    uint32_t span;      /* PSNs it takes: 1, any number for a READ */
 };
 
 /* A response held until its request is seen (one direction recorded late)

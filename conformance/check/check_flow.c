@@ -467,50 +467,45 @@ static int sent_seen(struct chk_flow *f, uint32_t psn, int seen)
     return seen == GAP_ANY && hist_get(f, psn);
 }
 
-/* PSNs the request frames with a bad CRC from f's requester to its
- * responder, recorded after frame `since` and before frame `until`, take:
- * the PSNs in sequence there, whatever their damaged headers say. */
-static uint64_t corrupt_between(const struct chk *c, const struct chk_flow *f,
-                                uint64_t since, uint64_t until)
+/* Was a frame with a bad CRC from f's requester to its responder recorded
+ * after frame `since` and before frame `until`?  Whatever its damaged
+ * header says, it may have been any request there, a READ taking any
+ * number of PSNs among them. */
+static int corrupt_between(const struct chk *c, const struct chk_flow *f,
+                           uint64_t since, uint64_t until)
 {
-    uint64_t n = 0;
     for (unsigned k = 0; k < c->ncorrupt; k++) {
         const struct chk_corrupt *x =
             &c->corrupt[(c->corrupt_head + k) % CHK_CORRUPT];
         if (x->frame > since && x->frame < until &&
             chk_addr_eq(&x->src, &f->s.req) && chk_addr_eq(&x->dst, &f->s.resp))
-            n += x->span;
+            return 1;
     }
-    return n;
+    return 0;
 }
 
 /* PSNs [lo, hi) missing from where the request stream had them: the parts
  * the capture never saw are gaps (the first returned), the rest network
- * loss.  seen: GAP_NONE, nothing explains a PSN (all of it is the gap);
- * GAP_CORRUPT, only a copy with a bad CRC does (one
- * carrying it, or any recorded between frames since and until, which take
- * the missing PSNs in order); GAP_RESENT, a resent copy too (and a READ
- * seen carries its span); GAP_ANY, the original as well. */
+ * loss.  A frame with a bad CRC, recorded between frames since and until
+ * (the requests either side of the gap) or saying its PSN is in the gap,
+ * explains all of it from there: any field of it may be the one hit, its
+ * opcode or a READ's length among them.  seen: GAP_NONE, nothing else
+ * explains a PSN; GAP_CORRUPT, just those; GAP_RESENT, a resent copy too
+ * (and a READ seen carries its span); GAP_ANY, the original as well. */
 static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
                                       uint32_t lo, uint32_t hi, int seen,
                                       uint64_t since, uint64_t until)
 {
     struct chk_gap *first = NULL;
-    uint64_t bad = since < until ? corrupt_between(c, f, since, until) : 0;
-    /* those of them whose PSN (as they say) is in the gap take it there */
-    for (unsigned k = 0; bad && seen != GAP_NONE && k < f->nseen; k++) {
-        const struct chk_seen *x = &f->seen[(f->seen_head + k) % CHK_SEEN];
-        if (x->corrupt && x->frame > since && x->frame < until &&
-            chk_psn_diff(x->lo, lo) >= 0 && chk_psn_diff(x->lo, hi) < 0)
-            bad--;
-    }
     f->any_gap = 1; /* the requests seen are lower bounds either way */
+    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until))
+        return NULL;
     while (chk_psn_diff(hi, lo) > 0) {
         const struct chk_seen *s =
             seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
         if (s) {
-            /* past it (a corrupted READ: to the end of the gap) */
-            lo = s->corrupt != 2 && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
+            /* past it (a corrupted frame: to the end of the gap) */
+            lo = !s->corrupt && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
             continue;
         }
         uint32_t e = seen == GAP_NONE ? hi
@@ -524,10 +519,6 @@ static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
             uint32_t v = walk ? u : e;
             while (v != e && !sent_seen(f, v, seen))
                 v = chk_psn_add(v, 1);
-            uint32_t n = (uint32_t)chk_psn_diff(v, u);
-            uint32_t m = bad < n ? (uint32_t)bad : n;
-            bad -= m;
-            u = chk_psn_add(u, m);
             if (u != v) {
                 struct chk_gap *g = gap_add(c, f, u, v);
                 if (!first)
@@ -1562,22 +1553,11 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
     const uint8_t *b = hdr(p, IBW_HDR_BTH);
     if (!b)
         return;
-    /* Its opcode may be the field hit as well: any frame between the
-     * endpoints counts where it was recorded (a flow's gap it does not
-     * belong to is then explained too: a note the less, never an error). */
-    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    /* Any field may be the one hit, the opcode too: the frame counts where
+     * it was recorded, between its endpoints (a gap of a flow it does not
+     * belong to is explained too: a note the less, never an error). */
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
-    struct chk_flow *f = chk_flow_get(c, &src, &dst, ibw_bth_get_destqp(b), 0);
-    uint32_t psn = ibw_bth_get_psn(b);
-    /* A READ's length is no more to be trusted than the rest, and a frame
-     * whose opcode is no connected request's had its opcode hit (perhaps
-     * a READ's): either may have taken every PSN up to the next request
-     * seen. */
-    int req = (oi->flags & IBW_OPF_REQUEST) &&
-              (oi->transport == IBW_TR_RC || oi->transport == IBW_TR_UC ||
-               oi->transport == IBW_TR_XRC);
-    int read = !req || oi->kind == IBW_OPK_READ;
     unsigned i;
     if (c->ncorrupt < CHK_CORRUPT) {
         i = (c->corrupt_head + c->ncorrupt++) % CHK_CORRUPT;
@@ -1588,14 +1568,16 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
     c->corrupt[i].frame = c->frame;
     c->corrupt[i].src = src;
     c->corrupt[i].dst = dst;
-    c->corrupt[i].span = read ? CHK_PSN_MASK + 1 : 1;
-    /* Any bit may be the flipped one: a flow not seen, or a PSN far from
-     * the flow's, tells nothing. */
-    if (!f || f->dead || !f->have_psn || !req ||
+    /* And at the PSN it says, when that is one of its flow's: a gap found
+     * later (a resend round's) is explained from there. */
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    struct chk_flow *f = chk_flow_get(c, &src, &dst, ibw_bth_get_destqp(b), 0);
+    uint32_t psn = ibw_bth_get_psn(b);
+    if (!f || f->dead || !f->have_psn || !(oi->flags & IBW_OPF_REQUEST) ||
         chk_psn_diff(psn, f->next_psn) >= (int32_t)CHK_AHEAD ||
         chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
         return;
-    seen_add(f, psn, chk_psn_add(psn, 1), read ? 2 : 1, c->frame);
+    seen_add(f, psn, chk_psn_add(psn, 1), 1, c->frame);
 }
 
 /* ---- end of capture ---- */

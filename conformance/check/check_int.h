@@ -12,7 +12,7 @@
 #define CHK_OUTSTANDING 64 /* per-flow READ/atomic requests remembered */
 #define CHK_GAPS 16        /* per-flow PSN gaps remembered individually */
 #define CHK_SEEN 32        /* per-flow PSN ranges seen resent or corrupted */
-#define CHK_CORRUPT 16     /* request frames with a bad CRC remembered */
+#define CHK_CORRUPT 16     /* frames with a bad CRC remembered */
 #define CHK_HELD_MAX 64    /* responses a flow holds for their requests */
 #define CHK_AHEAD 4096     /* how far past the requests seen a response may
                               be and still be waited for (PSNs) */
@@ -91,16 +91,15 @@ struct chk_gap {
 struct chk_seen {
     uint64_t frame;     /* a corrupted one: where it was recorded */
     uint32_t lo, hi;
-    uint8_t corrupt;    /* 0: seen resent; 1: seen with a bad CRC; 2: a
-                           READ seen with a bad CRC, its span not known */
+    uint8_t corrupt;    /* 0: seen resent; 1: seen with a bad CRC (any
+                           span: it may have been a READ) */
 };
 
-/* A request frame with a bad CRC: any of its fields may be the one hit,
- * so it is placed by where it was recorded, between its endpoints. */
+/* A frame with a bad CRC: any of its fields may be the one hit, so it is
+ * placed by where it was recorded, between its endpoints. */
 struct chk_corrupt {
     uint64_t frame;
     struct chk_addr src, dst;
-    uint32_t span;      /* PSNs it takes: 1, any number for a READ */
 };
 
 /* A response held until its request is seen (one direction recorded late)

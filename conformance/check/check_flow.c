@@ -404,8 +404,7 @@ static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
  * was sent and dropped by its receiver (network loss), and one a resend
  * round or READ re-issue carried may be the copy the responder took. */
 
-static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt,
-                     uint64_t frame)
+static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
 {
     if (f->nseen && !corrupt) {
         struct chk_seen *l = &f->seen[(f->seen_head + f->nseen - 1) % CHK_SEEN];
@@ -424,7 +423,6 @@ static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt,
     f->seen[i].lo = lo;
     f->seen[i].hi = hi;
     f->seen[i].corrupt = (uint8_t)corrupt;
-    f->seen[i].frame = frame;
 }
 
 /* A range seen (corrupted, or also resent when resends) covering psn. */
@@ -1052,7 +1050,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->span = 1;
             }
         }
-        seen_add(f, psn, f->prev_end, 0, c->frame);
+        seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
         return;
     }
@@ -1577,7 +1575,7 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
         chk_psn_diff(psn, f->next_psn) >= (int32_t)CHK_AHEAD ||
         chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
         return;
-    seen_add(f, psn, chk_psn_add(psn, 1), 1, c->frame);
+    seen_add(f, psn, chk_psn_add(psn, 1), 1);
 }
 
 /* ---- end of capture ---- */

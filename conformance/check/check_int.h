@@ -89,7 +89,6 @@ struct chk_gap {
  * in sequence: a resend round (or READ re-issue) covered them, or a frame
  * with a bad CRC carried them (its receiver dropped it: network loss). */
 struct chk_seen {
-    uint64_t frame;     /* a corrupted one: where it was recorded */
     uint32_t lo, hi;
     uint8_t corrupt;    /* 0: seen resent; 1: seen with a bad CRC (any
                            span: it may have been a READ) */

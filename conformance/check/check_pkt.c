@@ -530,8 +530,8 @@ static void crc_wait_end(struct chk *c, int wire_crcs)
         c->cur_flow = NULL;
         if (wire_crcs) {
             c->st.iba++;
-            crc_report(c, &p);
             chk_flow_corrupt(c, &p);
+            crc_report(c, &p);
         } else if (chk_packet(c, &p, w[i].truncated)) {
             chk_flow_packet(c, &p, w[i].truncated);
         }
@@ -603,8 +603,8 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
      * of its other bytes can be trusted, so it is judged by that alone. */
     if (iba && bad) {
         c->st.iba++;
-        crc_report(c, p);
         chk_flow_corrupt(c, p);
+        crc_report(c, p);
         return 0;
     }
     if (p->err != IBW_OK && !(cut && p->err == IBW_E_TRUNCATED)) {

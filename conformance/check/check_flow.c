@@ -443,6 +443,136 @@ static struct chk_gap *gap_of(struct chk_flow *f, uint32_t psn)
     return NULL;
 }
 
+/* ---- PSNs the capture saw sent out of sequence ----
+ * A gap in the new PSNs, or in a resend round, is capture loss only for
+ * PSNs the capture never saw at all: one carried by a frame with a bad CRC
+ * was sent and dropped by its receiver (network loss), and one a resend
+ * round or READ re-issue carried may be the copy the responder took. */
+
+static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
+{
+    if (f->nseen && !corrupt) {
+        struct chk_seen *l = &f->seen[(f->seen_head + f->nseen - 1) % CHK_SEEN];
+        if (!l->corrupt && l->hi == lo) {
+            l->hi = hi; /* the same round goes on */
+            return;
+        }
+    }
+    unsigned i;
+    if (f->nseen < CHK_SEEN) {
+        i = (f->seen_head + f->nseen++) % CHK_SEEN;
+    } else {
+        i = f->seen_head;
+        f->seen_head = (f->seen_head + 1) % CHK_SEEN;
+    }
+    f->seen[i].lo = lo;
+    f->seen[i].hi = hi;
+    f->seen[i].corrupt = (uint8_t)corrupt;
+}
+
+/* A range seen (corrupted, or also resent when resends) covering psn. */
+static const struct chk_seen *seen_of(const struct chk_flow *f, uint32_t psn,
+                                      int resends)
+{
+    for (unsigned k = 0; k < f->nseen; k++) {
+        const struct chk_seen *s = &f->seen[(f->seen_head + k) % CHK_SEEN];
+        if ((s->corrupt || resends) && chk_psn_diff(psn, s->lo) >= 0 &&
+            chk_psn_diff(psn, s->hi) < 0)
+            return s;
+    }
+    return NULL;
+}
+
+/* The first PSN in (psn, hi) where such a range starts; hi when none. */
+static uint32_t seen_next(const struct chk_flow *f, uint32_t psn, uint32_t hi,
+                          int resends)
+{
+    uint32_t e = hi;
+    for (unsigned k = 0; k < f->nseen; k++) {
+        const struct chk_seen *s = &f->seen[(f->seen_head + k) % CHK_SEEN];
+        if ((s->corrupt || resends) && chk_psn_diff(s->lo, psn) > 0 &&
+            chk_psn_diff(s->lo, e) < 0)
+            e = s->lo;
+    }
+    return e;
+}
+
+enum { GAP_NONE, GAP_CORRUPT, GAP_RESENT, GAP_ANY };
+
+/* Does a missing psn need no copy of its own seen?  Not when it lies
+ * inside the span of a READ seen (the responder's PSNs, which the READ
+ * carries); and for seen == GAP_ANY not when its original was seen. */
+static int sent_seen(struct chk_flow *f, uint32_t psn, int seen)
+{
+    const struct chk_outst *o = outst_find(f, psn, IBW_OPK_READ);
+    if (o && (o->psn != psn || seen == GAP_ANY))
+        return 1;
+    return seen == GAP_ANY && hist_get(f, psn);
+}
+
+/* Was a frame with a bad CRC from f's requester to its responder recorded
+ * after frame `since` and before frame `until`?  Whatever its damaged
+ * header says, it may have been any request there, a READ taking any
+ * number of PSNs among them. */
+static int corrupt_between(const struct chk *c, const struct chk_flow *f,
+                           uint64_t since, uint64_t until)
+{
+    for (unsigned k = 0; k < c->ncorrupt; k++) {
+        const struct chk_corrupt *x =
+            &c->corrupt[(c->corrupt_head + k) % CHK_CORRUPT];
+        if (x->frame > since && x->frame < until &&
+            chk_addr_eq(&x->src, &f->s.req) && chk_addr_eq(&x->dst, &f->s.resp))
+            return 1;
+    }
+    return 0;
+}
+
+/* PSNs [lo, hi) missing from where the request stream had them: the parts
+ * the capture never saw are gaps (the first returned), the rest network
+ * loss.  A frame with a bad CRC, recorded between frames since and until
+ * (the requests either side of the gap) or saying its PSN is in the gap,
+ * explains all of it from there: any field of it may be the one hit, its
+ * opcode or a READ's length among them.  seen: GAP_NONE, nothing else
+ * explains a PSN; GAP_CORRUPT, just those; GAP_RESENT, a resent copy too
+ * (and a READ seen carries its span); GAP_ANY, the original as well. */
+static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
+                                      uint32_t lo, uint32_t hi, int seen,
+                                      uint64_t since, uint64_t until)
+{
+    struct chk_gap *first = NULL;
+    f->any_gap = 1; /* the requests seen are lower bounds either way */
+    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until))
+        return NULL;
+    while (chk_psn_diff(hi, lo) > 0) {
+        const struct chk_seen *s =
+            seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
+        if (s) {
+            /* past it (a corrupted frame: to the end of the gap) */
+            lo = !s->corrupt && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
+            continue;
+        }
+        uint32_t e = seen == GAP_NONE ? hi
+                                      : seen_next(f, lo, hi, seen >= GAP_RESENT);
+        int walk = seen >= GAP_RESENT && chk_psn_diff(e, lo) <= (int32_t)CHK_HIST;
+        while (lo != e) {
+            /* a run [u, v) seen nowhere */
+            uint32_t u = lo;
+            while (walk && u != e && sent_seen(f, u, seen))
+                u = chk_psn_add(u, 1);
+            uint32_t v = walk ? u : e;
+            while (v != e && !sent_seen(f, v, seen))
+                v = chk_psn_add(v, 1);
+            if (u != v) {
+                struct chk_gap *g = gap_add(c, f, u, v);
+                if (!first)
+                    first = g;
+            }
+            lo = v;
+        }
+    }
+    return first;
+}
+
 /* A NAK named PSN `at` inside gap g: the responder received every PSN of g
  * before it, so g splits there; returns the part from `at` (g itself when
  * the table is full and the gap stays whole). */
@@ -848,6 +978,17 @@ static void back_settle(struct chk *c, struct chk_flow *f, int force)
     f->pending = CHK_PEND_NONE;
 }
 
+/* Was the request at prev a READ whose span is not known yet and may
+ * reach up to psn - 1 (the next request resent after it then skips
+ * nothing)? */
+static int read_may_span(struct chk_flow *f, uint32_t prev, uint32_t psn)
+{
+    const struct chk_outst *o = outst_find(f, prev, IBW_OPK_READ);
+    int32_t d = chk_psn_diff(psn, prev);
+    return o && o->psn == prev && !o->span && d > 0 &&
+           outst_covers(o, chk_psn_add(psn, CHK_PSN_MASK));
+}
+
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
 {
@@ -855,6 +996,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     uint32_t psn = ibw_bth_get_psn(b);
     uint16_t pkey = ibw_bth_get_pkey(b);
     unsigned pos = oi->flags & POS_MASK;
+    uint64_t since = f->req_frame; /* the request before this one */
+    f->req_frame = c->frame;
     f->s.requests++;
     if (f->pend_back)
         back_settle(c, f, 0);
@@ -902,10 +1045,14 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_start = psn;
         } else if (jump && !(f->have_ack &&
                              chk_psn_diff(f->last_ack,
-                                          chk_psn_add(psn, CHK_PSN_MASK)) >= 0)) {
+                                          chk_psn_add(psn, CHK_PSN_MASK)) >= 0) &&
+                   !read_may_span(f, f->prev_psn, psn)) {
             /* A resend round skipping PSNs not acknowledged: their resends
-             * were not captured (or the requester skipped them). */
-            gap_add(c, f, f->prev_end, psn);
+             * were not captured (or the requester skipped them), unless
+             * the capture saw them resent already (a round this one
+             * interrupted to re-issue a READ goes on where it was). */
+            gap_add_unseen(c, f, f->prev_end, psn, GAP_RESENT, since,
+                           c->frame);
         }
         /* A resend round that starts at or before a gap's first PSN (where
          * the responder's NAK or the requester's timeout sends it back) and
@@ -919,7 +1066,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
          * an original the capture never saw. */
         if (!g && chk_psn_diff(psn, f->first_psn) < 0 &&
             chk_psn_diff(f->next_psn, f->first_psn) >= 0) {
-            g = gap_add(c, f, psn, chk_psn_add(psn, 1));
+            g = gap_add_unseen(c, f, psn, chk_psn_add(psn, 1), GAP_CORRUPT,
+                               0, f->s.first_frame);
             if (g)
                 g->resent = 2; /* 2: its original never seen at all */
         }
@@ -1006,6 +1154,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->span = 1;
             }
         }
+        seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
         return;
     }
@@ -1028,7 +1177,11 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 }
             }
         } else {
-            gap_add(c, f, f->next_psn, psn);
+            /* After a READ whose span is not known, the PSNs it may take
+             * are no part of the gap: it begins past the largest span. */
+            uint32_t lo = f->span_unknown ? chk_psn_add(f->prev_psn, f->span_max)
+                                          : f->next_psn;
+            gap_add_unseen(c, f, lo, psn, GAP_CORRUPT, since, c->frame);
             f->msg = CHK_MSG_UNKNOWN;
             f->wr_open = 0;
         }
@@ -1231,9 +1384,18 @@ static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
     if (nak && d == 0) {
         gbn_report(c, f);
     } else if (!nak && d >= 0) {
-        struct chk_gap *g = gap_add(c, f, f->gbn_e, f->gbn_x);
-        if (g)
-            g->frame = f->gbn_frame;
+        /* PSNs [E, X) reached the responder after its NAK.  After a
+         * sequence NAK any copy the capture saw may be the one it took:
+         * the original or a resend delayed on its way (reordered, or
+         * still in flight when the NAK was sent), a READ's span with the
+         * READ; only PSNs the capture never saw in any copy were resent
+         * unseen (capture loss).  An RNR NAK rejected the copy it names:
+         * the one taken came after it, and the capture missed it. */
+        uint64_t saved = c->frame;
+        c->frame = f->gbn_frame;
+        gap_add_unseen(c, f, f->gbn_e, f->gbn_x,
+                       f->gbn_suspect == CHK_PEND_RNR ? GAP_NONE : GAP_ANY, 0, 0);
+        c->frame = saved;
         f->gbn_suspect = 0;
     }
 }
@@ -1487,6 +1649,38 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     } else {
         response(c, f, p, truncated, waiting);
     }
+}
+
+void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
+{
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
+    if (!b)
+        return;
+    /* Any field may be the one hit, the opcode too: the frame counts where
+     * it was recorded, between its endpoints (a gap of a flow it does not
+     * belong to is explained too: a note the less, never an error). */
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    unsigned i;
+    if (c->ncorrupt < CHK_CORRUPT) {
+        i = (c->corrupt_head + c->ncorrupt++) % CHK_CORRUPT;
+    } else {
+        i = c->corrupt_head;
+        c->corrupt_head = (c->corrupt_head + 1) % CHK_CORRUPT;
+    }
+    c->corrupt[i].frame = c->frame;
+    c->corrupt[i].src = src;
+    c->corrupt[i].dst = dst;
+    /* And at the PSN it says, when that is one of its flow's: a gap found
+     * later (a resend round's) is explained from there. */
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    struct chk_flow *f = chk_flow_get(c, &src, &dst, ibw_bth_get_destqp(b), 0);
+    uint32_t psn = ibw_bth_get_psn(b);
+    if (!f || f->dead || !f->have_psn || !(oi->flags & IBW_OPF_REQUEST) ||
+        chk_psn_diff(psn, f->next_psn) >= (int32_t)CHK_AHEAD ||
+        chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
+        return;
+    seen_add(f, psn, chk_psn_add(psn, 1), 1);
 }
 
 /* ---- end of capture ---- */

@@ -13,6 +13,8 @@
 #define CHK_OUTSTANDING 64 /* per-flow READ/atomic requests remembered */
 #define CHK_OUT_SMALL 4    /* ... held in the flow until a 5th is needed */
 #define CHK_GAPS 16        /* per-flow PSN gaps remembered individually */
+#define CHK_SEEN 32        /* per-flow PSN ranges seen resent or corrupted */
+#define CHK_CORRUPT 16     /* frames with a bad CRC remembered */
 #define CHK_HELD_MAX 64    /* responses a flow holds for their requests */
 #define CHK_AHEAD 4096     /* how far past the requests seen a response may
                               be and still be waited for (PSNs) */
@@ -85,6 +87,22 @@ struct chk_gap {
     uint8_t naked;      /* a NAK named a PSN of it */
     uint8_t acked;      /* the responder is known to have received all of it
                            (a NAK named the PSN after it) */
+};
+
+/* Request PSNs [lo, hi) the capture saw sent although not as a new request
+ * in sequence: a resend round (or READ re-issue) covered them, or a frame
+ * with a bad CRC carried them (its receiver dropped it: network loss). */
+struct chk_seen {
+    uint32_t lo, hi;
+    uint8_t corrupt;    /* 0: seen resent; 1: seen with a bad CRC (any
+                           span: it may have been a READ) */
+};
+
+/* A frame with a bad CRC: any of its fields may be the one hit, so it is
+ * placed by where it was recorded, between its endpoints. */
+struct chk_corrupt {
+    uint64_t frame;
+    struct chk_addr src, dst;
 };
 
 /* A response held until its request is seen (one direction recorded late)
@@ -186,6 +204,9 @@ struct chk_flow {
     struct chk_gap gaps[CHK_GAPS];
     unsigned ngaps;
     uint64_t gap_overflow;  /* PSNs of gaps beyond CHK_GAPS (unexplained) */
+    struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
+    unsigned nseen, seen_head;
+    uint64_t req_frame;     /* frame of the last request seen */
     /* responses held for their requests */
     struct chk_held *held;
     unsigned nheld, capheld;
@@ -288,6 +309,8 @@ struct chk {
     struct chk_crc_wait crc_wait[CHK_CRC_PATTERN];
     unsigned ncrc_wait;
     uint8_t crc_nowait;     /* bad-CRC frames are judged whole at once */
+    struct chk_corrupt corrupt[CHK_CORRUPT]; /* ring: the newest ones */
+    unsigned ncorrupt, corrupt_head;
     int finished;
     char msg[512];
 };
@@ -316,6 +339,10 @@ void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
  * any one is held to the transport of the flows its QP has.  truncated:
  * the capture recorded the cut (for a held copy). */
 void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated);
+
+/* A frame with a bad CRC, which its receiver dropped: a request in it
+ * shows the PSN sent and lost in the network, not by the capture. */
+void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p);
 
 /* End of capture for the flows: drain held responses, report the notes. */
 void chk_flows_finish(struct chk *c);

@@ -539,6 +539,7 @@ static void crc_wait_end(struct chk *c, int wire_crcs)
         c->cur_flow = NULL;
         if (wire_crcs) {
             c->st.iba++;
+            chk_flow_corrupt(c, &p);
             crc_report(c, &p);
         } else {
             /* judged at its own time: flows idle by then end first */
@@ -614,6 +615,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
      * of its other bytes can be trusted, so it is judged by that alone. */
     if (iba && bad) {
         c->st.iba++;
+        chk_flow_corrupt(c, p);
         crc_report(c, p);
         return 0;
     }

@@ -47,7 +47,14 @@ original:
         and corrupt probabilities up to 0.10 chosen per seed, 100 seeds
         each, captured with -w: no error finding but PKT-ICRC / PKT-VCRC.
         The simulated engines are checked by sim itself (exit 0: every
-        message delivered exactly once, in order, verified).
+        message delivered exactly once, in order, verified).  The tap
+        records every frame as its sender puts it on the link, before the
+        link drops, duplicates, reorders or delivers it (a corrupted one
+        with its bad CRC): the capture point lost nothing, so no run may
+        carry CAP-LOSS, and no RC or UC run FLOW-PSN-GAP.  For UC too: a
+        PSN the link loses is still in the capture (dropped after the tap,
+        or recorded with a bad CRC, which the checker counts as network
+        loss), so a UC gap here could only be one the checker made up.
 
 --replay adds --replay to every check command line (REPLAY-* errors then
 count as errors like any other; KNOWN_OPEN_REPLAY joins KNOWN_OPEN).  Every failure prints what to run to see it
@@ -623,6 +630,9 @@ def mode_loss(pcaps, shared, work):
 SIM_CONFIGS = [(t, ib) for t in ("rc", "uc", "ud") for ib in (False, True)]
 SIM_SEEDS = 100
 CRC_RULES = {"PKT-ICRC", "PKT-VCRC"}
+# Notes that say the capture point missed requests: false on a sim capture,
+# whose tap saw every frame sent (mode_sim).
+SIM_NO_LOSS = {"CAP-LOSS", "FLOW-PSN-GAP"}
 
 
 def sim_options(transport, ib, seed):
@@ -665,8 +675,12 @@ def mode_sim(work):
                                                 for f in bad[:6]),
                       " (%d on frames with a bad CRC)" % len(on_corrupt) if on_corrupt else "",
                       res.get("unreadable", ""), again))
+            lossy = [f for f in res["findings"] if f["rule"] in SIM_NO_LOSS]
+            check(not lossy, "sim %s: the tap saw every frame, yet [%s] (%s)" % (
+                " ".join(opts), "; ".join("frame %d %s: %s" % (f["frame"], f["rule"], f["message"])
+                                          for f in lossy[:4]), again))
             tally.add({f["rule"] + ("(on corrupt frame)" if f in on_corrupt else "")
-                       for f in bad})
+                       for f in bad} | {f["rule"] for f in lossy})
     os.remove(out) if os.path.exists(out) else None
     print("sim: %d runs in %.1f s" % (len(SIM_CONFIGS) * SIM_SEEDS, time.time() - t0))
     tally.report("sim")

@@ -113,13 +113,20 @@ static int slots_grow(struct chk *c)
     return 0;
 }
 
-void chk_make_key(struct chk_key *k, const struct chk_addr *src,
-                  const struct chk_addr *dst, uint32_t qpn, uint8_t role)
+static inline void make_key(struct chk_key *k, const struct chk_addr *src,
+                            const struct chk_addr *dst, uint32_t qpn,
+                            uint8_t role)
 {
     memcpy(&k->w[0], src->a, 16);
     memcpy(&k->w[2], dst->a, 16);
     k->w[4] = (uint64_t)src->kind | (uint64_t)dst->kind << 8 |
               (uint64_t)role << 16 | (uint64_t)qpn << 32;
+}
+
+void chk_make_key(struct chk_key *k, const struct chk_addr *src,
+                  const struct chk_addr *dst, uint32_t qpn, uint8_t role)
+{
+    make_key(k, src, dst, qpn, role);
 }
 
 uint32_t chk_key_get(struct chk *c, const struct chk_key *k)
@@ -177,6 +184,7 @@ static uint32_t fidx(const struct chk *c, const struct chk_flow *f)
 
 static void lru_unlink(struct chk *c, struct chk_flow *f)
 {
+    c->tail_flow = NULL;
     if (f->lru_prev)
         c->flows[f->lru_prev - 1].lru_next = f->lru_next;
     else
@@ -190,6 +198,7 @@ static void lru_unlink(struct chk *c, struct chk_flow *f)
 
 static void lru_append(struct chk *c, struct chk_flow *f)
 {
+    c->tail_flow = NULL;
     uint32_t me = fidx(c, f) + 1;
     f->lru_prev = c->lru_tail;
     f->lru_next = 0;
@@ -235,12 +244,13 @@ void chk_flow_touch(struct chk *c, struct chk_flow *f)
 {
     if (c->ts_ns > f->last_ts) /* a frame judged late keeps the newest */
         f->last_ts = c->ts_ns;
-    if (f->closing)
+    if (f->closing || c->tail_flow == f)
         return; /* a late frame of a closed connection: it still ends */
     if (c->lru_tail != fidx(c, f) + 1) {
         lru_unlink(c, f);
         lru_append(c, f);
     }
+    c->tail_flow = f;
 }
 
 static uint64_t idle_ns(const struct chk *c)
@@ -253,6 +263,9 @@ static uint64_t idle_ns(const struct chk *c)
 void chk_flows_expire(struct chk *c, uint64_t now)
 {
     uint64_t idle = idle_ns(c);
+    /* the next look at most a millisecond of capture time later: flows
+     * end that much after their time at most */
+    c->expire_at = now + CHK_EXPIRE_STEP_NS;
     while (c->close_head) {
         struct chk_flow *f = &c->flows[c->close_head - 1];
         if (now < f->close_at)
@@ -308,7 +321,7 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
                               int create)
 {
     struct chk_key k;
-    chk_make_key(&k, src, dst, qpn, CHK_KEY_REQUEST);
+    make_key(&k, src, dst, qpn, CHK_KEY_REQUEST);
     uint32_t h = key_hash(&k);
     struct chk_slot *s = slot_find(c, &k, h);
     if (s->flow)
@@ -333,6 +346,7 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
             if (c->cur_flow) /* the same flow at its new place */
                 c->cur_flow = nf + (c->cur_flow - c->flows);
             c->flows = nf;
+            c->tail_flow = NULL;
             c->capflows = n;
         }
         idx = c->nflows++;
@@ -408,8 +422,8 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
                                       const struct chk_addr *dst, uint32_t qpn)
 {
     struct chk_key k;
-    chk_make_key(&k, src, dst, qpn, CHK_KEY_RESPONSE);
-    uint32_t v = chk_key_get(c, &k);
+    make_key(&k, src, dst, qpn, CHK_KEY_RESPONSE);
+    uint32_t v = slot_find(c, &k, key_hash(&k))->flow;
     return v ? &c->flows[v - 1] : NULL;
 }
 
@@ -491,7 +505,7 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->frame = frame;
     c->ts_ns = ts_ns;
     c->cur_flow = NULL;
-    if (c->lru_head | c->close_head | c->cm_head)
+    if (ts_ns >= c->expire_at) /* (a check per frame would cost) */
         chk_flows_expire(c, ts_ns);
     c->st.frames++;
     if (!c->caplen)
@@ -502,7 +516,7 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
     chk_cm_expire(c);
     int go = chk_packet(c, pp, truncated);
     c->caplen = 0;
-    if (go && !chk_cm_hold_frame(c, pp, truncated))
+    if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))
         chk_flow_packet(c, pp, truncated);
     else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(pp, IBW_HDR_BTH) &&
              (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
@@ -520,7 +534,7 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
         c->ts_ns = ts;
         c->st.frames++;
         c->st.not_iba++;
-        if (c->lru_head | c->close_head | c->cm_head)
+        if (ts >= c->expire_at)
             chk_flows_expire(c, ts);
         return;
     }

@@ -23,6 +23,8 @@
                               length fields that make it a snap length */
 #define CHK_PAIR_INDEXED 8 /* request PSNs of a flow not paired yet that
                               the pairing index holds */
+#define CHK_EXPIRE_STEP_NS 1000000u /* how often (capture time) idle flows
+                                       are looked for */
 #define CHK_CRC_PATTERN 4  /* IBA frames, none with a good CRC, that make the
                               capture one without wire CRCs */
 
@@ -280,6 +282,9 @@ struct chk {
     struct chk_flow *flows;
     uint32_t nflows, capflows; /* slots used (live or free), allocated */
     uint32_t lru_head, lru_tail; /* live flows by last activity (index + 1) */
+    const struct chk_flow *tail_flow; /* the last one touched: no need to
+                                         move it (NULL after any change) */
+    uint64_t expire_at;     /* capture time of the next look for idle flows */
     uint32_t free_head;     /* slots of flows that ended (index + 1) */
     uint64_t next_id;       /* summary ids: 1, 2, ... by creation */
     uint64_t ended_flows;

@@ -240,12 +240,8 @@ void chk_flow_close(struct chk *c, struct chk_flow *f)
     c->close_tail = me;
 }
 
-void chk_flow_touch(struct chk *c, struct chk_flow *f)
+void chk_flow_touch_move(struct chk *c, struct chk_flow *f)
 {
-    if (c->ts_ns > f->last_ts) /* a frame judged late keeps the newest */
-        f->last_ts = c->ts_ns;
-    if (f->closing || c->tail_flow == f)
-        return; /* a late frame of a closed connection: it still ends */
     if (c->lru_tail != fidx(c, f) + 1) {
         lru_unlink(c, f);
         lru_append(c, f);
@@ -513,7 +509,8 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
     if (c->caplen > c->max_caplen)
         c->max_caplen = c->caplen;
     /* what waited for a CM message that did not come in time */
-    chk_cm_expire(c);
+    if (c->cm_hold)
+        chk_cm_expire(c);
     int go = chk_packet(c, pp, truncated);
     c->caplen = 0;
     if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))

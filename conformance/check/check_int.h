@@ -386,8 +386,16 @@ void chk_flow_close(struct chk *c, struct chk_flow *f);
 /* Forget the CM exchanges idle at capture time now whose flows ended. */
 void chk_cm_idle(struct chk *c, uint64_t now, uint64_t idle);
 
-/* Flow f was active now: it moves to the young end of the live list. */
-void chk_flow_touch(struct chk *c, struct chk_flow *f);
+/* Flow f was active now: it moves to the young end of the live list
+ * (per packet: the common case inline). */
+void chk_flow_touch_move(struct chk *c, struct chk_flow *f);
+static inline void chk_flow_touch(struct chk *c, struct chk_flow *f)
+{
+    if (c->ts_ns > f->last_ts) /* a frame judged late keeps the newest */
+        f->last_ts = c->ts_ns;
+    if (!f->closing && c->tail_flow != f) /* closed: it still ends */
+        chk_flow_touch_move(c, f);
+}
 
 /* Settle flow f as at the end of the capture (held responses, open
  * questions, once-per-flow notes) and free it; its summary goes to the

@@ -180,47 +180,46 @@ static uint32_t fidx(const struct chk *c, const struct chk_flow *f)
     return (uint32_t)(f - c->flows);
 }
 
-/* ---- the live list: flows by last activity ---- */
+/* ---- the live and closing lists: flows by last activity / closing time,
+ * doubly linked through lru_prev/lru_next (index + 1) ---- */
 
-static void lru_unlink(struct chk *c, struct chk_flow *f)
+static void list_unlink(struct chk *c, uint32_t *head, uint32_t *tail,
+                        struct chk_flow *f)
 {
     c->tail_flow = NULL;
     if (f->lru_prev)
         c->flows[f->lru_prev - 1].lru_next = f->lru_next;
     else
-        c->lru_head = f->lru_next;
+        *head = f->lru_next;
     if (f->lru_next)
         c->flows[f->lru_next - 1].lru_prev = f->lru_prev;
     else
-        c->lru_tail = f->lru_prev;
+        *tail = f->lru_prev;
     f->lru_prev = f->lru_next = 0;
+}
+
+static void list_append(struct chk *c, uint32_t *head, uint32_t *tail,
+                        struct chk_flow *f)
+{
+    c->tail_flow = NULL;
+    uint32_t me = fidx(c, f) + 1;
+    f->lru_prev = *tail;
+    f->lru_next = 0;
+    if (*tail)
+        c->flows[*tail - 1].lru_next = me;
+    else
+        *head = me;
+    *tail = me;
+}
+
+static void lru_unlink(struct chk *c, struct chk_flow *f)
+{
+    list_unlink(c, &c->lru_head, &c->lru_tail, f);
 }
 
 static void lru_append(struct chk *c, struct chk_flow *f)
 {
-    c->tail_flow = NULL;
-    uint32_t me = fidx(c, f) + 1;
-    f->lru_prev = c->lru_tail;
-    f->lru_next = 0;
-    if (c->lru_tail)
-        c->flows[c->lru_tail - 1].lru_next = me;
-    else
-        c->lru_head = me;
-    c->lru_tail = me;
-}
-
-/* The closing list (flows whose connection CM closed), oldest first. */
-static void close_unlink(struct chk *c, struct chk_flow *f)
-{
-    if (f->lru_prev)
-        c->flows[f->lru_prev - 1].lru_next = f->lru_next;
-    else
-        c->close_head = f->lru_next;
-    if (f->lru_next)
-        c->flows[f->lru_next - 1].lru_prev = f->lru_prev;
-    else
-        c->close_tail = f->lru_prev;
-    f->lru_prev = f->lru_next = 0;
+    list_append(c, &c->lru_head, &c->lru_tail, f);
 }
 
 void chk_flow_close(struct chk *c, struct chk_flow *f)
@@ -228,16 +227,9 @@ void chk_flow_close(struct chk *c, struct chk_flow *f)
     if (!f->live || f->closing)
         return;
     lru_unlink(c, f);
-    uint32_t me = fidx(c, f) + 1;
     f->closing = 1;
     f->close_at = c->ts_ns + chk_skew_window(c);
-    f->lru_prev = c->close_tail;
-    f->lru_next = 0;
-    if (c->close_tail)
-        c->flows[c->close_tail - 1].lru_next = me;
-    else
-        c->close_head = me;
-    c->close_tail = me;
+    list_append(c, &c->close_head, &c->close_tail, f);
 }
 
 void chk_flow_touch_move(struct chk *c, struct chk_flow *f)
@@ -301,7 +293,7 @@ void chk_flow_end(struct chk *c, struct chk_flow *f)
     free(f->hist_big);
     free(f->out_big);
     if (f->closing)
-        close_unlink(c, f);
+        list_unlink(c, &c->close_head, &c->close_tail, f);
     else
         lru_unlink(c, f);
     if (c->cur_flow == f)

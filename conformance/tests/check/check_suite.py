@@ -304,13 +304,19 @@ def twice(cap, gap_ns):
     return cap.copy(cap.frames + again)
 
 
-def idle(ibwire, pcaps, caps, work):
-    os.makedirs(work, exist_ok=True)
+def capture_paths(pcaps, caps, exts=(".pcap",)):
+    """The bundled captures, then those of caps when it exists."""
     paths = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
              if n.endswith(".pcap")]
     if os.path.isdir(caps):
         paths += [os.path.join(caps, n) for n in sorted(os.listdir(caps))
-                  if n.endswith(".pcap")]
+                  if n.endswith(exts)]
+    return paths
+
+
+def idle(ibwire, pcaps, caps, work):
+    os.makedirs(work, exist_ok=True)
+    paths = capture_paths(pcaps, caps)
     out = os.path.join(work, "twice.pcap")
     for path in paths:
         name = os.path.basename(path)
@@ -351,11 +357,7 @@ def idle(ibwire, pcaps, caps, work):
 
 def jobs(ibwire, pcaps, caps, work):
     os.makedirs(work, exist_ok=True)
-    paths = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
-             if n.endswith(".pcap")]
-    if os.path.isdir(caps):
-        paths += [os.path.join(caps, n) for n in sorted(os.listdir(caps))
-                  if n.endswith((".pcap", ".pcapng"))]
+    paths = capture_paths(pcaps, caps, (".pcap", ".pcapng"))
     # a file damaged after its ninth frame: the frames before it are judged
     damaged = os.path.join(work, "damaged.pcap")
     with open(os.path.join(pcaps, "engine-rc-loss-nak.pcap"), "rb") as f:

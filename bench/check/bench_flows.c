@@ -174,6 +174,7 @@ static int check_in_child(const char *path, struct result *res)
 }
 
 static int runs = 5;
+static int keep; /* --keep 1: leave the captures for other tools */
 
 /* Write the capture, check it `runs` times: the best time (on a busy
  * machine noise only adds time) and the largest peak RSS. */
@@ -195,7 +196,8 @@ static int run(const char *dir, const char *name, unsigned long messages,
         if (!rc && again.peak_rss_kb > res->peak_rss_kb)
             res->peak_rss_kb = again.peak_rss_kb;
     }
-    remove(path);
+    if (!keep)
+        remove(path);
     if (rc) {
         fprintf(stderr, "bench_flows: checking %s failed\n", path);
         return -1;
@@ -223,6 +225,8 @@ int main(int argc, char **argv)
             min_ratio = strtod(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--max-rss-mb"))
             max_rss_mb = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--keep"))
+            keep = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--runs"))
             runs = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
     }

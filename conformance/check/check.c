@@ -41,7 +41,10 @@ struct chk *chk_new(const struct chk_opts *opts)
     c->o = *opts;
     c->nslots = 1024;
     c->slots = calloc(c->nslots, sizeof *c->slots);
-    if (!c->slots) {
+    c->keys = malloc(c->nslots * sizeof *c->keys);
+    if (!c->slots || !c->keys) {
+        free(c->keys);
+        free(c->slots);
         free(c);
         return NULL;
     }
@@ -61,6 +64,7 @@ void chk_free(struct chk *c)
             free(c->cutlen[i].msgs[k]);
     free(c->flows);
     free(c->slots);
+    free(c->keys);
     chk_cm_free(c);
     free(c);
 }
@@ -85,31 +89,42 @@ static int key_eq(const struct chk_key *a, const struct chk_key *b)
             (a->w[3] ^ b->w[3]) | (a->w[4] ^ b->w[4])) == 0;
 }
 
-static struct chk_slot *slot_find(struct chk *c, const struct chk_key *k,
-                                  uint32_t hash)
+/* Where key k is (its slot's flow not 0), or the empty slot it would go. */
+static uint32_t slot_find(const struct chk *c, const struct chk_key *k,
+                          uint32_t hash)
 {
     uint32_t mask = c->nslots - 1, i = hash & mask;
     while (c->slots[i].flow) {
-        if (c->slots[i].hash == hash && key_eq(&c->slots[i].key, k))
-            return &c->slots[i];
+        if (c->slots[i].hash == hash && key_eq(&c->keys[i], k))
+            return i;
         i = (i + 1) & mask;
     }
-    return &c->slots[i];
+    return i;
 }
 
 static int slots_grow(struct chk *c)
 {
     struct chk_slot *old = c->slots;
+    struct chk_key *oldk = c->keys;
     uint32_t n = c->nslots;
     struct chk_slot *ns = calloc((size_t)n * 2, sizeof *ns);
-    if (!ns)
+    struct chk_key *nk = malloc((size_t)n * 2 * sizeof *nk);
+    if (!ns || !nk) {
+        free(ns);
+        free(nk);
         return -1;
+    }
     c->slots = ns;
+    c->keys = nk;
     c->nslots = n * 2;
     for (uint32_t i = 0; i < n; i++)
-        if (old[i].flow)
-            *slot_find(c, &old[i].key, old[i].hash) = old[i];
+        if (old[i].flow) {
+            uint32_t j = slot_find(c, &oldk[i], old[i].hash);
+            ns[j] = old[i];
+            nk[j] = oldk[i];
+        }
     free(old);
+    free(oldk);
     return 0;
 }
 
@@ -131,7 +146,7 @@ void chk_make_key(struct chk_key *k, const struct chk_addr *src,
 
 uint32_t chk_key_get(struct chk *c, const struct chk_key *k)
 {
-    return slot_find(c, k, key_hash(k))->flow;
+    return c->slots[slot_find(c, k, key_hash(k))].flow;
 }
 
 int chk_key_put(struct chk *c, const struct chk_key *k, uint32_t value)
@@ -139,27 +154,22 @@ int chk_key_put(struct chk *c, const struct chk_key *k, uint32_t value)
     if ((c->used + 1) * 2 > c->nslots && slots_grow(c))
         return -1;
     uint32_t h = key_hash(k);
-    struct chk_slot *s = slot_find(c, k, h);
-    if (!s->flow) {
-        s->key = *k;
-        s->hash = h;
+    uint32_t i = slot_find(c, k, h);
+    if (!c->slots[i].flow) {
+        c->keys[i] = *k;
+        c->slots[i].hash = h;
         c->used++;
     }
-    s->flow = value;
+    c->slots[i].flow = value;
     return 0;
 }
 
-/* Remove key k if it holds value (0: whatever it holds).  Linear probing
- * without tombstones: the entries after the hole that would no longer be
- * found are moved back into it, so a table with many flows ending stays
- * as fast as a new one. */
-void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value)
+/* Empty slot `hole`.  Linear probing without tombstones: the entries
+ * after the hole that would no longer be found are moved back into it, so
+ * a table with many flows ending stays as fast as a new one. */
+static void slot_clear(struct chk *c, uint32_t hole)
 {
-    uint32_t mask = c->nslots - 1;
-    struct chk_slot *s = slot_find(c, k, key_hash(k));
-    if (!s->flow || (value && s->flow != value))
-        return;
-    uint32_t hole = (uint32_t)(s - c->slots), i = hole;
+    uint32_t mask = c->nslots - 1, i = hole;
     for (;;) {
         i = (i + 1) & mask;
         if (!c->slots[i].flow)
@@ -169,10 +179,33 @@ void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value)
         if (hole <= i ? (home > hole && home <= i) : (home > hole || home <= i))
             continue;
         c->slots[hole] = c->slots[i];
+        c->keys[hole] = c->keys[i];
         hole = i;
     }
     memset(&c->slots[hole], 0, sizeof c->slots[hole]);
     c->used--;
+}
+
+/* Remove key k if it holds value (0: whatever it holds). */
+void chk_key_del(struct chk *c, const struct chk_key *k, uint32_t value)
+{
+    uint32_t i = slot_find(c, k, key_hash(k));
+    if (c->slots[i].flow && (!value || c->slots[i].flow == value))
+        slot_clear(c, i);
+}
+
+/* Remove the key of hash h that holds flow + 1 = value, found by the slots
+ * alone: every key of an ending flow goes, so which of two with one hash
+ * goes first does not matter, and its key (cold by then) is not read. */
+static void key_del_ending(struct chk *c, const struct chk_key *k,
+                           uint32_t value)
+{
+    uint32_t h = key_hash(k), mask = c->nslots - 1;
+    for (uint32_t i = h & mask; c->slots[i].flow; i = (i + 1) & mask)
+        if (c->slots[i].hash == h && c->slots[i].flow == value) {
+            slot_clear(c, i);
+            return;
+        }
 }
 
 static uint32_t fidx(const struct chk *c, const struct chk_flow *f)
@@ -281,11 +314,11 @@ void chk_flow_end(struct chk *c, struct chk_flow *f)
         c->o.flow_end(c->o.user, &f->s);
     chk_flow_unpair(c, f);
     struct chk_key k;
-    chk_make_key(&k, &f->s.req, &f->s.resp, f->key_qpn, CHK_KEY_REQUEST);
-    chk_key_del(c, &k, me);
+    make_key(&k, &f->s.req, &f->s.resp, f->key_qpn, CHK_KEY_REQUEST);
+    key_del_ending(c, &k, me);
     if (f->s.req_qpn_known) {
-        chk_make_key(&k, &f->s.resp, &f->s.req, f->s.req_qpn, CHK_KEY_RESPONSE);
-        chk_key_del(c, &k, me);
+        make_key(&k, &f->s.resp, &f->s.req, f->s.req_qpn, CHK_KEY_RESPONSE);
+        key_del_ending(c, &k, me);
     }
     for (unsigned i = 0; i < f->nheld; i++)
         free(f->held[i].bytes);
@@ -311,15 +344,15 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
     struct chk_key k;
     make_key(&k, src, dst, qpn, CHK_KEY_REQUEST);
     uint32_t h = key_hash(&k);
-    struct chk_slot *s = slot_find(c, &k, h);
-    if (s->flow)
-        return &c->flows[s->flow - 1];
+    uint32_t si = slot_find(c, &k, h);
+    if (c->slots[si].flow)
+        return &c->flows[c->slots[si].flow - 1];
     if (!create)
         return NULL;
     if ((c->used + 1) * 2 > c->nslots) {
         if (slots_grow(c))
             return NULL;
-        s = slot_find(c, &k, h);
+        si = slot_find(c, &k, h);
     }
     uint32_t idx;
     if (c->free_head) {
@@ -339,9 +372,9 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
         }
         idx = c->nflows++;
     }
-    s->key = k;
-    s->hash = h;
-    s->flow = idx + 1;
+    c->keys[si] = k;
+    c->slots[si].hash = h;
+    c->slots[si].flow = idx + 1;
     c->used++;
     struct chk_flow *f = &c->flows[idx];
     /* all but the gap table, which ngaps = 0 makes empty (a new flow is
@@ -381,11 +414,18 @@ void chk_flow_bind(struct chk *c, struct chk_flow *f, uint32_t req_qpn)
 struct chk_pair *chk_pair_get(struct chk *c, const struct chk_addr *a,
                               const struct chk_addr *b, int create)
 {
+    if (c->last_pair) { /* most frames of a capture are between few hosts */
+        struct chk_pair *pr = &c->pairs[c->last_pair - 1];
+        if (chk_addr_eq(&pr->a, a) && chk_addr_eq(&pr->b, b))
+            return pr;
+    }
     struct chk_key k;
     chk_make_key(&k, a, b, 0, CHK_KEY_PAIR);
     uint32_t v = chk_key_get(c, &k);
-    if (v)
+    if (v) {
+        c->last_pair = v;
         return &c->pairs[v - 1];
+    }
     if (!create)
         return NULL;
     if (c->npairs == c->cappairs) {
@@ -411,7 +451,7 @@ struct chk_flow *chk_flow_of_response(struct chk *c, const struct chk_addr *src,
 {
     struct chk_key k;
     make_key(&k, src, dst, qpn, CHK_KEY_RESPONSE);
-    uint32_t v = slot_find(c, &k, key_hash(&k))->flow;
+    uint32_t v = c->slots[slot_find(c, &k, key_hash(&k))].flow;
     return v ? &c->flows[v - 1] : NULL;
 }
 

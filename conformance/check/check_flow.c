@@ -630,50 +630,77 @@ static void psn_key(struct chk_key *k, const struct chk_addr *a,
     chk_make_key(k, a, b, psn, CHK_KEY_PSN);
 }
 
-static void pair_index(struct chk *c, struct chk_flow *f, uint32_t psn)
+/* Put request PSN psn of flow f in the pairing index. */
+static void psn_index_put(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    struct chk_key k;
+    psn_key(&k, &f->s.req, &f->s.resp, psn);
+    uint32_t me = flow_index(c, f) + 1, v = chk_key_get(c, &k);
+    if (v != me)
+        chk_key_put(c, &k, v ? CHK_SLOT_AMBIGUOUS : me);
+}
+
+/* Flow f (waiting in pair pr) sent request PSN psn: remember it, and index
+ * it when the pair uses its index. */
+static void pair_index(struct chk *c, struct chk_flow *f,
+                       const struct chk_pair *pr, uint32_t psn)
 {
     for (unsigned i = 0; i < f->nindexed; i++)
         if (f->indexed[i] == psn)
             return;
     if (f->nindexed == CHK_PAIR_INDEXED)
         return;
-    struct chk_key k;
-    psn_key(&k, &f->s.req, &f->s.resp, psn);
-    uint32_t me = flow_index(c, f) + 1, v = chk_key_get(c, &k);
-    if (v == me || chk_key_put(c, &k, v ? CHK_SLOT_AMBIGUOUS : me))
-        return;
     f->indexed[f->nindexed++] = psn;
+    if (pr->indexed)
+        psn_index_put(c, f, psn);
 }
 
 void chk_flow_unpair(struct chk *c, struct chk_flow *f)
 {
     uint32_t me = flow_index(c, f) + 1;
-    for (unsigned i = 0; i < f->nindexed; i++) {
+    if (!f->pair) {
+        f->nindexed = 0;
+        return;
+    }
+    struct chk_pair *pr = &c->pairs[f->pair - 1];
+    for (unsigned i = 0; pr->indexed && i < f->nindexed; i++) {
         struct chk_key k;
         psn_key(&k, &f->s.req, &f->s.resp, f->indexed[i]);
         chk_key_del(c, &k, me);
     }
     f->nindexed = 0;
-    if (!f->pair)
-        return;
-    struct chk_pair *pr = &c->pairs[f->pair - 1];
     pair_remove(pr->req, &pr->nreq, me - 1);
     pair_remove(pr->resp, &pr->nresp, me - 1);
     f->pair = 0;
 }
 
-/* A request flow with no responses paired yet waits in its endpoint pair. */
+/* A request flow with no responses paired yet waits in its endpoint pair.
+ * While few wait, a response finds its flow by scanning them; once more
+ * than CHK_PAIR_SCAN wait at once, the pair switches to the PSN index for
+ * good (every waiting flow's PSNs go in), so the look-up stays constant
+ * time however many QPs the two hosts share. */
 static void pair_enlist(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
     if (f->s.req_qpn_known || (f->tr_known && f->tr == IBW_TR_UC))
         return; /* paired, or no responses to pair (UC) */
+    struct chk_pair *pr;
     if (!f->pair) {
-        struct chk_pair *pr = chk_pair_get(c, &f->s.req, &f->s.resp, 1);
+        pr = chk_pair_get(c, &f->s.req, &f->s.resp, 1);
         if (!pr || pair_push(&pr->req, &pr->nreq, &pr->capreq, flow_index(c, f)))
             return;
         f->pair = (uint32_t)(pr - c->pairs) + 1;
+        if (!pr->indexed && pr->nreq > CHK_PAIR_SCAN) {
+            pr->indexed = 1;
+            for (uint32_t i = 0; i < pr->nreq; i++) {
+                struct chk_flow *g = &c->flows[pr->req[i]];
+                for (unsigned k = 0; k < g->nindexed; k++)
+                    psn_index_put(c, g, g->indexed[k]);
+            }
+        }
+    } else {
+        pr = &c->pairs[f->pair - 1];
     }
-    pair_index(c, f, psn);
+    pair_index(c, f, pr, psn);
 }
 
 /* The one unbound request flow of transport tr from a to b whose requests
@@ -684,8 +711,11 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
     struct chk_flow *fit = NULL;
     unsigned n = 0;
     struct chk_key k;
-    psn_key(&k, &pr->a, &pr->b, r);
-    uint32_t v = chk_key_get(c, &k);
+    uint32_t v = 0;
+    if (pr->indexed) {
+        psn_key(&k, &pr->a, &pr->b, r);
+        v = chk_key_get(c, &k);
+    }
     if (v && v != CHK_SLOT_AMBIGUOUS) {
         struct chk_flow *g = &c->flows[v - 1];
         if (g->live && !g->s.req_qpn_known && !(g->tr_known && g->tr != tr) &&

@@ -21,6 +21,8 @@
 #define CHK_CUT_LENGTHS 8  /* unrecorded cut lengths tracked */
 #define CHK_CUT_PATTERN 4  /* frames ending at one length short of their
                               length fields that make it a snap length */
+#define CHK_PAIR_SCAN 8    /* request flows waiting in an endpoint pair that
+                              a scan finds faster than the PSN index */
 #define CHK_PAIR_INDEXED 8 /* request PSNs of a flow not paired yet that
                               the pairing index holds */
 #define CHK_EXPIRE_STEP_NS 1000000u /* how often (capture time) idle flows
@@ -124,6 +126,8 @@ struct chk_pair {
     uint32_t nreq, capreq;
     uint32_t *resp;         /* flow indices: unpaired response streams */
     uint32_t nresp, capresp;
+    uint8_t indexed;        /* the PSN index is in use for its flows (once
+                               more than CHK_PAIR_SCAN wait at once) */
 };
 
 enum chk_msg_state {
@@ -136,6 +140,29 @@ enum chk_msg_state {
 enum chk_pending { CHK_PEND_NONE = 0, CHK_PEND_NAK_SEQ, CHK_PEND_RNR };
 
 struct chk_flow {
+    /* What a flow's end and the per-frame bookkeeping read, together at
+     * the front: a flow ends long after its last frame, when the rest of
+     * it has left the caches. */
+    uint64_t last_ts;       /* capture time of its last frame */
+    uint64_t close_at;      /* closing: it ends at this capture time */
+    uint32_t lru_prev, lru_next; /* flow index + 1 in the live (or closing)
+                                    list, oldest first; lru_next chains the
+                                    free slots of a flow that ended */
+    uint32_t key_qpn;       /* the QPN of its request key (a response
+                               stream's is marked, see flow_for_response) */
+    uint32_t pair;          /* endpoint-pair record index + 1, 0 none */
+    uint8_t live;
+    uint8_t closing;        /* in the closing list, not the live one */
+    uint8_t dead;           /* an unpaired stream merged into its flow */
+    uint8_t pend_back;      /* the NAK pending was recorded after the last
+                               round, which may have followed it still */
+    uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
+                               after the NAK's PSN, not settled yet */
+    unsigned ngaps;
+    unsigned nheld, capheld;
+    struct chk_held *held;  /* responses held for their requests */
+    struct chk_hist *hist_big;          /* CHK_HIST entries, or NULL */
+    struct chk_outst *out_big;          /* CHK_OUTSTANDING entries, or NULL */
     struct chk_flow_summary s;
     uint8_t tr;             /* enum ibw_transport */
     uint8_t tr_known;       /* tr set: by the first packet or by CM's REQ */
@@ -162,9 +189,7 @@ struct chk_flow {
      * with the full sizes, so it remembers exactly as much either way and
      * a new flow costs little to set up. */
     struct chk_hist hist_small[CHK_HIST_SMALL];
-    struct chk_hist *hist_big;          /* CHK_HIST entries, or NULL */
     struct chk_outst out_small[CHK_OUT_SMALL];
-    struct chk_outst *out_big;          /* CHK_OUTSTANDING entries, or NULL */
     unsigned nout, out_head;
     /* responses */
     uint8_t have_ack;
@@ -186,46 +211,26 @@ struct chk_flow {
     uint64_t lat_ts;
     int64_t lat_min;        /* least (response - request) recorded time, ns */
     uint8_t round_open;     /* the last resend round, no NAK judged yet */
-    uint8_t pend_back;      /* the NAK pending was recorded after the last
-                               round, which may have followed it still */
     uint64_t round_ts, round_frame;
     uint8_t pmtu_src;       /* enum chk_pmtu_src */
     uint8_t any_gap;        /* request PSNs were missed (or the flow started
                                mid-stream): counts from requests are lower
                                bounds only */
-    uint8_t dead;           /* an unpaired stream merged into its flow */
-    uint32_t pair;          /* endpoint-pair record index + 1, 0 none */
     uint32_t prev_psn;      /* PSN of the last request seen */
     uint32_t round_start;   /* first PSN of the current resend round */
     uint32_t prev_end;      /* PSN after the last request's (its span) */
-    uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
-                               after the NAK's PSN, not settled yet */
     uint32_t gbn_e, gbn_x;  /* ... the PSN named and where the round began */
     uint64_t gbn_frame;
     /* gaps */
     struct chk_gap gaps[CHK_GAPS];
-    unsigned ngaps;
     uint64_t gap_overflow;  /* PSNs of gaps beyond CHK_GAPS (unexplained) */
     struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
     unsigned nseen, seen_head;
     uint64_t req_frame;     /* frame of the last request seen */
     /* responses held for their requests */
-    struct chk_held *held;
-    unsigned nheld, capheld;
     uint64_t skew_frame;    /* first response found recorded early */
     uint64_t unsent_frame;  /* first response to an unseen request */
     uint64_t cut_frame;     /* first cut frame */
-    /* life: flows idle longer than the idle time (or closed by CM) end,
-     * are summarized and their slot is reused */
-    uint64_t last_ts;       /* capture time of its last frame */
-    uint32_t lru_prev, lru_next; /* flow index + 1 in the live list, oldest
-                                    activity first; lru_next chains the free
-                                    slots of a flow that ended */
-    uint8_t live;
-    uint8_t closing;        /* in the closing list, not the live one */
-    uint64_t close_at;      /* ... it ends at this capture time */
-    uint32_t key_qpn;       /* the QPN of its request key (a response
-                               stream's is marked, see flow_for_response) */
     uint8_t nindexed;       /* request PSNs in the pairing index */
     uint32_t indexed[CHK_PAIR_INDEXED];
 };
@@ -252,8 +257,7 @@ struct chk_key {
 };
 
 struct chk_slot {
-    struct chk_key key;
-    uint32_t hash;          /* of key: most probes end on it, not memcmp */
+    uint32_t hash;          /* of the key: most probes end on it */
     uint32_t flow;          /* index + 1; 0 = empty slot (roles 1, 2, 3), or
                                CHK_SLOT_AMBIGUOUS (role 4) */
 };
@@ -288,10 +292,14 @@ struct chk {
     uint32_t free_head;     /* slots of flows that ended (index + 1) */
     uint64_t next_id;       /* summary ids: 1, 2, ... by creation */
     uint64_t ended_flows;
-    struct chk_slot *slots;
+    struct chk_slot *slots;  /* 8 bytes a slot, so that a probe that misses
+                                touches one cache line; the keys, read only
+                                when the hash matches, apart in keys */
+    struct chk_key *keys;
     uint32_t nslots, used;
     struct chk_pair *pairs;
     uint32_t npairs, cappairs;
+    uint32_t last_pair;     /* the pair record asked for last (index + 1) */
     struct chk_cm *cm;
     uint32_t ncm, capcm;    /* slots used (live or free), allocated */
     uint32_t cm_head, cm_tail; /* live exchanges by last activity (+ 1) */

@@ -424,6 +424,7 @@ static struct chk_gap *gap_add(struct chk *c, struct chk_flow *f, uint32_t lo,
     f->any_gap = 1;
     if (f->ngaps == CHK_GAPS) {
         f->gap_overflow += (uint32_t)chk_psn_diff(hi, lo);
+        f->noted = 1;
         return NULL;
     }
     struct chk_gap *g = &f->gaps[f->ngaps++];
@@ -834,6 +835,7 @@ static void drain(struct chk *c, struct chk_flow *f, int force)
                         f->skew_frame = h->frame;
                     if (sk > f->s.skew_ns)
                         f->s.skew_ns = sk;
+                    f->noted = 1;
                 }
             } else if (psn_ahead(f, r)) {
                 break;
@@ -1458,6 +1460,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     }
     int in_window = resp_in_window(f, p, r);
     if (!in_window) {
+        f->noted = 1;
         if (!f->s.ack_unsent++)
             f->unsent_frame = c->frame;
     }
@@ -1733,6 +1736,8 @@ static void add_range(char *buf, size_t n, uint32_t lo, uint32_t hi)
 
 static void flow_notes(struct chk *c, struct chk_flow *f)
 {
+    if (!f->ngaps && !f->noted)
+        return; /* (capture_lost and unexplained stay 0) */
     char lost[160] = "", open[160] = "";
     uint64_t nlost = 0, nopen = f->gap_overflow;
     uint64_t lost_frame = 0, open_frame = 0;

@@ -158,6 +158,9 @@ struct chk_flow {
                                round, which may have followed it still */
     uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
                                after the NAK's PSN, not settled yet */
+    uint8_t noted;          /* something for its end notes besides gaps
+                               (gap overflow, responses to unseen requests,
+                               skew): most flows have nothing to note */
     unsigned ngaps;
     unsigned nheld, capheld;
     struct chk_held *held;  /* responses held for their requests */

@@ -26,7 +26,8 @@
  * - cut frames: the headers kept are fed, the payload as long as the
  *   length fields say; a READ split before the PMTU was learnt is fed again;
  * - one direction recorded late: a response the reference does not answer
- *   yet waits (the checker's skew window) for the request that causes it;
+ *   yet waits (the checker's skew window) for the request that causes it,
+ *   and the responses recorded after it wait behind it;
  * - requests the capture lost (acknowledged, never resent): the reference
  *   skips the hole and resumes at the next message start, the MSNs of the
  *   messages in it unknown (msn_slack);
@@ -126,6 +127,8 @@ struct rp_flow {
     /* the request being fed, for the expectations it produces */
     uint64_t cur_frame, cur_tick;
     uint8_t cur_dup;      /* feeding a duplicate the capture did not see */
+    uint8_t rnr;          /* the reference was rewound by an RNR NAK at */
+    uint32_t rnr_psn;     /* ... this PSN and has not taken it since */
     uint8_t cur_atom, cur_atom_known;
     uint64_t cur_atom_addr, cur_swap, cur_cmp;
 };
@@ -245,6 +248,15 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     x->opcode = h.opcode;
     x->syn = h.syndrome;
     x->has_aeth = (eng_opflags(h.opcode) & OPF_AETH) != 0;
+    /* After an RNR NAK, whether the requests behind it also get a PSN
+     * sequence NAK differs between responders (the reference sends one),
+     * whether they were fed again by the rewind or recorded after it. */
+    if (f->rnr && chk_psn_diff(eng_qp(f->e, f->qpn)->epsn, f->rnr_psn) > 0)
+        f->rnr = 0;
+    if (f->rnr && h.psn == f->rnr_psn && x->has_aeth &&
+        (h.syndrome >> 5 & 3) == 3 &&
+        (h.syndrome & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+        x->optional = 1;
     x->orig = h.orig;
     if ((h.opcode & 0x1F) == OP_ATOMIC_ACK && f->cur_atom) {
         x->atom_op = f->cur_atom;
@@ -479,13 +491,9 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     if (at == RP_NONE || chk_psn_diff(q->epsn, psn) <= 0)
         return -1;
-    size_t first_new = refeed(f, at, 1, arrived, 0, 0, 0);
-    /* After an RNR NAK, whether the requests behind it also get a PSN
-     * sequence NAK differs between responders (the reference sends one). */
-    for (size_t i = first_new; arrived && i < f->nexp; i++)
-        if ((f->exp[i].syn >> 5 & 3) == 3 &&
-            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
-            f->exp[i].optional = 1;
+    f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
+    f->rnr_psn = psn;
+    refeed(f, at, 1, arrived, 0, 0, 0);
     return 0;
 }
 
@@ -852,7 +860,12 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (kind == 0 && ahead >= 0) {
         /* the responder has PSNs the reference never got: the checker
          * holds responses recorded before their requests, so the capture
-         * lost them */
+         * lost them.  Unless the reference was rewound over that PSN (an
+         * RNR NAK): the checker has seen it, and with one direction
+         * recorded late the resend it answers may still come. */
+        if (!final && f->skewed && f->hist[psn % RP_HIST].valid &&
+            f->hist[psn % RP_HIST].psn == psn)
+            return 0;
         capture_lost(rp, f, psn, r->frame);
         if (f->skipped)
             return 1;
@@ -969,7 +982,10 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
 }
 
 /* Judge the held responses the reference now answers; with `force`, or
- * once held longer than the checker's skew window, the rest as they are. */
+ * once held longer than the checker's skew window, the rest as they are.
+ * In the order recorded: the responder answers in order, so a response
+ * behind one still waiting for its request waits too (a retry round's
+ * ACK must not be judged before the RNR NAKs of the rounds before it). */
 static void retry_held(struct replay *rp, struct rp_flow *f, int force,
                        uint64_t now)
 {
@@ -979,7 +995,9 @@ static void retry_held(struct replay *rp, struct rp_flow *f, int force,
     for (size_t i = 0; i < f->nheld; i++) {
         struct rp_resp *r = &f->held[i];
         int expired = force || (ts >= r->ts_ns && ts - r->ts_ns > win);
-        if (!f->skipped && !judge_resp(rp, f, r, expired, now))
+        if (k && !expired)
+            f->held[k++] = *r;
+        else if (!f->skipped && !judge_resp(rp, f, r, expired, now))
             f->held[k++] = *r;
     }
     f->nheld = k;

@@ -87,11 +87,6 @@ KNOWN_OPEN = [
 # With --replay only (the reference responder, replay.c): what it does not
 # follow yet.  Added to KNOWN_OPEN when --replay is given.
 KNOWN_OPEN_REPLAY = []
-# skew: retry rounds 4 us apart reordered by a 10-500 us delay of the
-# requester: the reference answers them in the order recorded and the RNR
-# NAKs it sees do not line up with its own
-KNOWN_OPEN_REPLAY.append(("skew", "engine-rc-rnr.pcap, 10.0.0.1 ",
-                          "--replay: retry rounds reordered by the delay"))
 # (sim --replay is not run in the suite: on links that reorder, drop and
 # duplicate after the capture point the reference still loses the simulated
 # responder in about one RC run in seven; see conformance/check/replay.c)

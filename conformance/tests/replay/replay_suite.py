@@ -143,6 +143,34 @@ def main():
     rc, got, out = mutate("engine-rc-ops.pcap", "first-orig.pcap", acks[0] + 1, orig)
     check(got and all(fn > acks[0] + 1 for fn, _ in got),
           "unknown word: original learnt, not judged: %s" % got)
+
+    # engine-rc-rnr with the requester recorded 10/100/500 us late: its RNR
+    # NAKs are recorded before the resends they refuse.  Frame 16 is the
+    # ACK of the fourth SEND at PSN 0xf001, MSN 2 (AETH bytes 55..57):
+    # claim MSN 6; frame 14 is a PSN sequence NAK (syndrome 0x60, byte
+    # 54): make it NAK invalid request.  The edited frame keeps its place
+    # among the responses (capedit moves only 10.0.0.1's frames), so it is
+    # found where tshark numbers it in the delayed file: 11/8/8 and 7.
+    capedit = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "..", "check", "capedit.py")
+    def rnr_skewed(name, frame, fn, want):
+        for us, at in want:
+            mutate("engine-rc-rnr.pcap", name, frame, fn)
+            path = os.path.join(work, name)
+            late = os.path.join(work, "late-" + name)
+            subprocess.run([sys.executable, capedit, "delay", "10.0.0.1",
+                            str(us), path, late], check=True)
+            rc, got, out = findings(ibwire, late)
+            check(rc == 1 and got == [(at, "REPLAY-DIFF")],
+                  "%s, requester %d us late: %s" % (name, us, out))
+    def rnr_msn(f):
+        check(f[55:58] == b"\x00\x00\x02", "frame 16 carries MSN 2")
+        f[55:58] = b"\x00\x00\x06"
+    rnr_skewed("rnr-msn.pcap", 16, rnr_msn, [(10, 11), (100, 8), (500, 8)])
+    def rnr_nak(f):
+        check(f[54] == 0x60, "frame 14 is the PSN sequence NAK")
+        f[54] = 0x61
+    rnr_skewed("rnr-nak.pcap", 14, rnr_nak, [(10, 7), (100, 7), (500, 7)])
     return 1 if fails else 0
 
 

@@ -377,11 +377,10 @@ struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,
     c->slots[si].flow = idx + 1;
     c->used++;
     struct chk_flow *f = &c->flows[idx];
-    /* all but the gap table, which ngaps = 0 makes empty (a new flow is
-     * set up once per connection: with many short ones this counts) */
+    /* all but the tables at the end, which their counts (0) make empty: a
+     * new flow is set up once per connection, and with many short ones
+     * this counts */
     memset(f, 0, offsetof(struct chk_flow, gaps));
-    memset((char *)f + offsetof(struct chk_flow, gaps) + sizeof f->gaps, 0,
-           sizeof *f - offsetof(struct chk_flow, gaps) - sizeof f->gaps);
     f->live = 1;
     f->key_qpn = qpn;
     f->s.req = *src;

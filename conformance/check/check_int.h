@@ -225,9 +225,7 @@ struct chk_flow {
     uint32_t gbn_e, gbn_x;  /* ... the PSN named and where the round began */
     uint64_t gbn_frame;
     /* gaps */
-    struct chk_gap gaps[CHK_GAPS];
     uint64_t gap_overflow;  /* PSNs of gaps beyond CHK_GAPS (unexplained) */
-    struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
     unsigned nseen, seen_head;
     uint64_t req_frame;     /* frame of the last request seen */
     /* responses held for their requests */
@@ -236,6 +234,10 @@ struct chk_flow {
     uint64_t cut_frame;     /* first cut frame */
     uint8_t nindexed;       /* request PSNs in the pairing index */
     uint32_t indexed[CHK_PAIR_INDEXED];
+    /* Tables read only up to their counts (ngaps, nseen): last, and left
+     * out of the zeroing a new flow gets. */
+    struct chk_gap gaps[CHK_GAPS];
+    struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
 };
 
 enum chk_pmtu_src { CHK_PMTU_NONE = 0, CHK_PMTU_OPTION, CHK_PMTU_CM, CHK_PMTU_PAYLOAD };

@@ -192,7 +192,6 @@ struct chk_flow {
      * with the full sizes, so it remembers exactly as much either way and
      * a new flow costs little to set up. */
     struct chk_hist hist_small[CHK_HIST_SMALL];
-    struct chk_outst out_small[CHK_OUT_SMALL];
     unsigned nout, out_head;
     /* responses */
     uint8_t have_ack;
@@ -233,10 +232,11 @@ struct chk_flow {
     uint64_t unsent_frame;  /* first response to an unseen request */
     uint64_t cut_frame;     /* first cut frame */
     uint8_t nindexed;       /* request PSNs in the pairing index */
-    uint32_t indexed[CHK_PAIR_INDEXED];
-    /* Tables read only up to their counts (ngaps, nseen): last, and left
-     * out of the zeroing a new flow gets. */
+    /* Tables read only up to their counts (ngaps, nseen, nout, nindexed):
+     * last, and left out of the zeroing a new flow gets. */
     struct chk_gap gaps[CHK_GAPS];
+    struct chk_outst out_small[CHK_OUT_SMALL];
+    uint32_t indexed[CHK_PAIR_INDEXED];
     struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
 };
 

@@ -62,4 +62,8 @@ int cap_live_wait(struct cap_reader *r);
 /* Append an interface (all formats); -1 when out of memory. */
 int cap_add_iface(struct cap_reader *r, const struct cap_iface *ifc);
 
+/* A new reader of libpcap handle p with its one interface (link type lt,
+ * name or NULL, nanosecond times); NULL when out of memory (p untouched). */
+struct cap_reader *cap_new_pcap_reader(pcap_t *p, int lt, const char *name);
+
 #endif

@@ -67,20 +67,12 @@ struct cap_reader *cap_open_live(const char *iface, const char *filter,
         pcap_close(p);
         return NULL;
     }
-    struct cap_reader *r = calloc(1, sizeof *r);
-    struct cap_iface one;
-    memset(&one, 0, sizeof one);
-    one.linktype = lt;
-    one.units = 1000000000u;
-    snprintf(one.name, sizeof one.name, "%s", iface);
-    if (!r || cap_add_iface(r, &one)) {
+    struct cap_reader *r = cap_new_pcap_reader(p, lt, iface);
+    if (!r) {
         snprintf(err, errlen, "interface %s: out of memory", iface);
-        free(r);
         pcap_close(p);
         return NULL;
     }
-    r->pcap = p;
-    r->linktype = lt;
     r->live = 1;
     r->live_timeout_ms = timeout_ms > 0 ? timeout_ms : 100;
     r->micro = pcap_get_tstamp_precision(p) != PCAP_TSTAMP_PRECISION_NANO;

@@ -145,6 +145,24 @@ int cap_add_iface(struct cap_reader *r, const struct cap_iface *ifc)
     return 0;
 }
 
+struct cap_reader *cap_new_pcap_reader(pcap_t *p, int lt, const char *name)
+{
+    struct cap_reader *r = calloc(1, sizeof *r);
+    struct cap_iface one;
+    memset(&one, 0, sizeof one);
+    one.linktype = lt;
+    one.units = 1000000000u;
+    if (name)
+        snprintf(one.name, sizeof one.name, "%s", name);
+    if (!r || cap_add_iface(r, &one)) {
+        free(r);
+        return NULL;
+    }
+    r->pcap = p;
+    r->linktype = lt;
+    return r;
+}
+
 static int parse_idb(struct cap_reader *r, size_t n)
 {
     const uint8_t *b = r->buf;

@@ -199,21 +199,14 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
         free(iobuf);
         return NULL;
     }
-    struct cap_reader *r = calloc(1, sizeof *r);
-    struct cap_iface one;
-    memset(&one, 0, sizeof one);
-    one.linktype = lt;
-    one.units = 1000000000u;
-    if (!r || cap_add_iface(r, &one)) {
+    struct cap_reader *r = cap_new_pcap_reader(p, lt, NULL);
+    if (!r) {
         snprintf(err, errlen, "%s: out of memory", path);
-        free(r);
         pcap_close(p);
         free(iobuf);
         return NULL;
     }
-    r->pcap = p;
     r->iobuf = iobuf;
-    r->linktype = lt;
     r->classic = 1;
     snprintf(r->path, sizeof r->path, "%s", path);
     return r;

@@ -2,7 +2,7 @@
  * hdr_parser.c - HeaderParser: parses every received packet (ibw_parse),
  * drops what fails the ICRC or does not parse, applies the RoCE receive
  * checks that need no QP state beyond existence (DestQP > 1 and enabled,
- * P_Key match) and routes: requests to the ExecutionEngine (E18),
+ * P_Key match, the opcode of the QP's service type) and routes: requests to the ExecutionEngine (E18),
  * responses to RequesterRecvControl (E19), CNPs to the requester.
  */
 #include "eng.h"
@@ -41,7 +41,12 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         return;
     }
     uint32_t f = eng_opflags(h.opcode);
-    if (!(f & OPF_VALID)) {
+    /* An opcode of another service type than the QP's (RD, XRC or any
+     * other to an RC/UC/UD QP) is dropped, as by any receiver; its headers
+     * would not fit the QP's records either. */
+    unsigned svc = h.opcode >> 5;
+    int qp_type = svc == 0 ? IBE_RC : svc == 1 ? IBE_UC : svc == 3 ? IBE_UD : -1;
+    if (!(f & OPF_VALID) || qp_type != v.type) {
         e->st.malformed_drops++;
         return;
     }

@@ -592,15 +592,6 @@ static struct chk_gap *gap_split(struct chk_flow *f, struct chk_gap *g,
 
 /* ---- pairing responses with request flows ---- */
 
-static void pair_remove(uint32_t *v, uint32_t *n, uint32_t x)
-{
-    for (uint32_t i = 0; i < *n; i++)
-        if (v[i] == x) {
-            v[i] = v[--*n];
-            return;
-        }
-}
-
 static int pair_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
 {
     if (*n == *cap) {
@@ -620,22 +611,11 @@ static uint32_t flow_index(const struct chk *c, const struct chk_flow *f)
     return (uint32_t)(f - c->flows);
 }
 
-/* The pairing index: (requester, responder, request PSN) -> the one flow
- * not paired yet that sent it (CHK_SLOT_AMBIGUOUS when several did), for
- * the first CHK_PAIR_INDEXED request PSNs of each such flow.  An ACK names
- * a PSN its flow sent, so most responses find their flow in one look-up
- * however many QPs two hosts share. */
-static void psn_key(struct chk_key *k, const struct chk_addr *a,
-                    const struct chk_addr *b, uint32_t psn)
-{
-    chk_make_key(k, a, b, psn, CHK_KEY_PSN);
-}
-
 /* Put request PSN psn of flow f in the pairing index. */
 static void psn_index_put(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
     struct chk_key k;
-    psn_key(&k, &f->s.req, &f->s.resp, psn);
+    chk_psn_key(&k, &f->s.req, &f->s.resp, psn);
     uint32_t me = flow_index(c, f) + 1, v = chk_key_get(c, &k);
     if (v != me)
         chk_key_put(c, &k, v ? CHK_SLOT_AMBIGUOUS : me);
@@ -654,25 +634,6 @@ static void pair_index(struct chk *c, struct chk_flow *f,
     f->indexed[f->nindexed++] = psn;
     if (pr->indexed)
         psn_index_put(c, f, psn);
-}
-
-void chk_flow_unpair(struct chk *c, struct chk_flow *f)
-{
-    uint32_t me = flow_index(c, f) + 1;
-    if (!f->pair) {
-        f->nindexed = 0;
-        return;
-    }
-    struct chk_pair *pr = &c->pairs[f->pair - 1];
-    for (unsigned i = 0; pr->indexed && i < f->nindexed; i++) {
-        struct chk_key k;
-        psn_key(&k, &f->s.req, &f->s.resp, f->indexed[i]);
-        chk_key_del(c, &k, me);
-    }
-    f->nindexed = 0;
-    pair_remove(pr->req, &pr->nreq, me - 1);
-    pair_remove(pr->resp, &pr->nresp, me - 1);
-    f->pair = 0;
 }
 
 /* A request flow with no responses paired yet waits in its endpoint pair.
@@ -714,7 +675,7 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
     struct chk_key k;
     uint32_t v = 0;
     if (pr->indexed) {
-        psn_key(&k, &pr->a, &pr->b, r);
+        chk_psn_key(&k, &pr->a, &pr->b, r);
         v = chk_key_get(c, &k);
     }
     if (v && v != CHK_SLOT_AMBIGUOUS) {
@@ -852,7 +813,7 @@ static void merge_stream(struct chk *c, struct chk_flow *s, struct chk_flow *f,
 {
     struct chk_pair *pr = s->pair ? &c->pairs[s->pair - 1] : NULL;
     if (pr)
-        pair_remove(pr->resp, &pr->nresp, flow_index(c, s));
+        chk_pair_remove(pr->resp, &pr->nresp, flow_index(c, s));
     s->pair = 0;
     chk_flow_bind(c, f, qpn);
     f->s.paired_by = "psn";

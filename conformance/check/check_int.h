@@ -1,4 +1,13 @@
-/* check_int.h - what the checker's files share (not for users). */
+/* check_int.h - what the checker's files share (not for users).
+ *
+ * The files call downwards only (conformance/tests/lint checks it):
+ *   check_parallel.c -> check.c (entry: options, frames, dispatch, finish)
+ *   check.c -> check_pkt.c -> check_expire.c -> check_cm.c -> check_flow.c
+ *   every one of them -> check_table.c, check_report.c, check_addr.c
+ *   replay.c (the reference responder) -> check_table.c, check_report.c,
+ *   check_addr.c
+ * so the flow table, the reporting and the addresses, at the bottom, name
+ * no rule file. */
 #ifndef IBWIRE_CHECK_INT_H
 #define IBWIRE_CHECK_INT_H
 
@@ -383,7 +392,7 @@ void chk_crc_finish(struct chk *c);
  * finish): judged whole, as in a capture without wire CRCs. */
 void chk_crc_wait_finish(struct chk *c);
 
-/* Hash-table primitives over struct chk_key (check.c). */
+/* Hash-table primitives over struct chk_key (check_table.c). */
 void chk_make_key(struct chk_key *k, const struct chk_addr *src,
                   const struct chk_addr *dst, uint32_t qpn, uint8_t role);
 uint32_t chk_key_get(struct chk *c, const struct chk_key *k);
@@ -412,12 +421,20 @@ static inline void chk_flow_touch(struct chk *c, struct chk_flow *f)
 
 /* Settle flow f as at the end of the capture (held responses, open
  * questions, once-per-flow notes) and free it; its summary goes to the
- * flow_end callback.  (check_flow.c: the settling; check.c: the freeing) */
+ * flow_end callback.  (check_flow.c: the settling; check_table.c: the
+ * freeing) */
 void chk_flow_settle(struct chk *c, struct chk_flow *f);
 void chk_flow_end(struct chk *c, struct chk_flow *f);
 
 /* Take flow f out of the pairing structures (pair lists, PSN index). */
 void chk_flow_unpair(struct chk *c, struct chk_flow *f);
+
+/* Remove flow index x from a pair record's list v of *n. */
+void chk_pair_remove(uint32_t *v, uint32_t *n, uint32_t x);
+
+/* The pairing-index key of request PSN psn sent from a to b. */
+void chk_psn_key(struct chk_key *k, const struct chk_addr *a,
+                 const struct chk_addr *b, uint32_t psn);
 
 /* Look up / create the flow of requests src -> dst:qpn. */
 struct chk_flow *chk_flow_get(struct chk *c, const struct chk_addr *src,

@@ -7,49 +7,6 @@
 #include "ibwire/cm.h"
 #include "ibwire/mad.h"
 
-/* A GID or IPv6 address: an IPv4-mapped one (::ffff:a.b.c.d) names the
- * same endpoint as IPv4 a.b.c.d (RoCEv1 one way and RoCEv2 the other on
- * one connection is seen on real hosts), and a RoCEv1 GID the same one as
- * the equal RoCEv2 IPv6 address. */
-static void addr_gid(struct chk_addr *a, const uint8_t *gid)
-{
-    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-    if (!memcmp(gid, mapped, sizeof mapped)) {
-        a->kind = CHK_ADDR_IP4;
-        memcpy(a->a, gid + 12, 4);
-    } else {
-        a->kind = CHK_ADDR_IP6;
-        memcpy(a->a, gid, 16);
-    }
-}
-
-void chk_pkt_addrs(const struct ibw_pkt *p, struct chk_addr *src,
-                   struct chk_addr *dst)
-{
-    const uint8_t *d = p->data;
-    memset(src, 0, sizeof *src);
-    memset(dst, 0, sizeof *dst);
-    if (ibw_pkt_has(p, IBW_HDR_IPV4)) {
-        const uint8_t *ip = d + p->off[IBW_HDR_IPV4];
-        src->kind = dst->kind = CHK_ADDR_IP4;
-        memcpy(src->a, ibw_ipv4_get_saddr(ip), 4);
-        memcpy(dst->a, ibw_ipv4_get_daddr(ip), 4);
-    } else if (ibw_pkt_has(p, IBW_HDR_IPV6)) {
-        const uint8_t *ip = d + p->off[IBW_HDR_IPV6];
-        addr_gid(src, ibw_ipv6_get_saddr(ip));
-        addr_gid(dst, ibw_ipv6_get_daddr(ip));
-    } else if (ibw_pkt_has(p, IBW_HDR_LRH)) {
-        const uint8_t *l = d + p->off[IBW_HDR_LRH];
-        src->kind = dst->kind = CHK_ADDR_LID;
-        ibw_store_be16(src->a + 14, ibw_lrh_get_slid(l));
-        ibw_store_be16(dst->a + 14, ibw_lrh_get_dlid(l));
-    } else if (ibw_pkt_has(p, IBW_HDR_GRH)) {
-        const uint8_t *g = d + p->off[IBW_HDR_GRH];
-        addr_gid(src, ibw_grh_get_sgid(g));
-        addr_gid(dst, ibw_grh_get_dgid(g));
-    }
-}
-
 /* Is the frame meant to be IBA at all (so that a parse error is a finding
  * and not just foreign traffic)? */
 static int meant_as_iba(const struct ibw_pkt *p)

@@ -62,7 +62,9 @@ sources_for() {
     capture) echo "conformance/capture/capture_read.c conformance/capture/capture_write.c" ;;
     check) echo "conformance/check/rules.c conformance/check/check.c" \
                 "conformance/check/check_pkt.c conformance/check/check_flow.c" \
-                "conformance/check/check_cm.c" ;;
+                "conformance/check/check_cm.c conformance/check/check_expire.c" \
+                "conformance/check/check_table.c conformance/check/check_report.c" \
+                "conformance/check/check_addr.c" ;;
     engine) echo conformance/engine/*.c ;;
     esac
 }

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Fail when the C files of a directory call each other in a circle.
+
+For each .c file of DIR: the functions it defines with external linkage
+and the identifiers it calls.  File A depends on file B when A calls a
+function B defines.  The dependency graph must have no cycle; a cycle is
+printed as the chain of files with, for each step, a function called.
+
+The reading is lexical (comments, strings and preprocessor lines are
+dropped first), which is enough for code that defines one function per
+top-level brace and does not hide calls behind macros.
+
+usage: call_cycles.py DIR [--exclude FILE.c ...] [--show]
+"""
+import argparse
+import os
+import re
+import sys
+
+KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'do',
+            'else', '_Alignof', '_Static_assert', '_Generic', 'defined',
+            '__attribute__', 'offsetof', 'case', 'goto'}
+
+
+def strip_source(text):
+    """Source without comments, string and character literals, or
+    preprocessor lines (continued lines included)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            out.append('\n' * text.count('\n', i, j))
+            i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            i = n if j < 0 else j
+        elif ch in '"\'':
+            j = i + 1
+            while j < n and text[j] != ch:
+                j += 2 if text[j] == '\\' else 1
+            out.append(ch + ch)
+            i = j + 1
+        else:
+            out.append(ch)
+            i += 1
+    lines = []
+    continued = False
+    for line in ''.join(out).split('\n'):
+        directive = continued or line.lstrip().startswith('#')
+        continued = directive and line.rstrip().endswith('\\')
+        lines.append('' if directive else line)
+    return '\n'.join(lines)
+
+
+def top_level_chunks(src):
+    """(head, body) for each top-level brace block: head is the text since
+    the previous top-level ';' or '}', body the text inside the braces."""
+    depth = 0
+    head_start = 0
+    body_start = None
+    for i, ch in enumerate(src):
+        if ch == '{':
+            if depth == 0:
+                body_start = i + 1
+            depth += 1
+        elif ch == '}':
+            depth -= 1
+            if depth == 0:
+                yield src[head_start:body_start - 1], src[body_start:i]
+                head_start = i + 1
+        elif ch == ';' and depth == 0:
+            head_start = i + 1
+
+
+DEF_RE = re.compile(r'([A-Za-z_]\w*)\s*\(([^()]|\([^()]*\))*\)\s*'
+                    r'(__attribute__\s*\(\(.*?\)\)\s*)*$', re.S)
+CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def read_file(path):
+    """(functions defined with external linkage, identifiers called)."""
+    with open(path, encoding='utf-8') as f:
+        src = strip_source(f.read())
+    defined, called = set(), set()
+    for head, body in top_level_chunks(src):
+        m = DEF_RE.search(head.strip())
+        if m and '=' not in head:
+            words = head[:m.start()].split()
+            if 'static' not in words:
+                defined.add(m.group(1))
+        called.update(name for name in CALL_RE.findall(body)
+                      if name not in KEYWORDS)
+    return defined, called
+
+
+def find_cycle(graph):
+    """One cycle as a list of nodes (first repeated last), or None."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    colour = {node: WHITE for node in graph}
+    stack = []
+
+    def visit(node):
+        colour[node] = GREY
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if colour[nxt] == GREY:
+                return stack[stack.index(nxt):] + [nxt]
+            if colour[nxt] == WHITE:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        colour[node] = BLACK
+        return None
+
+    for node in sorted(graph):
+        if colour[node] == WHITE:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('dir')
+    ap.add_argument('--exclude', action='append', default=[],
+                    help='a .c file of DIR left out (e.g. a separate program)')
+    ap.add_argument('--show', action='store_true',
+                    help='print every dependency with the functions behind it')
+    args = ap.parse_args()
+
+    files = sorted(f for f in os.listdir(args.dir)
+                   if f.endswith('.c') and f not in args.exclude)
+    if not files:
+        print(f'call_cycles: no .c file in {args.dir}', file=sys.stderr)
+        return 1
+    defined, called = {}, {}
+    for name in files:
+        defined[name], called[name] = read_file(os.path.join(args.dir, name))
+    owner = {}
+    for name in files:
+        for fn in defined[name]:
+            if fn in owner:
+                print(f'call_cycles: {fn} defined in {owner[fn]} and {name}',
+                      file=sys.stderr)
+                return 1
+            owner[fn] = name
+    graph = {name: {} for name in files}
+    for name in files:
+        for fn in called[name]:
+            target = owner.get(fn)
+            if target and target != name:
+                graph[name].setdefault(target, set()).add(fn)
+    if args.show:
+        for name in files:
+            for target, fns in sorted(graph[name].items()):
+                print(f'{name} -> {target}: {", ".join(sorted(fns))}')
+    cycle = find_cycle(graph)
+    if cycle:
+        print(f'call_cycles: {args.dir}: the files call each other in a circle:')
+        for a, b in zip(cycle, cycle[1:]):
+            print(f'  {a} -> {b} ({", ".join(sorted(graph[a][b]))})')
+        return 1
+    print(f'call_cycles: {len(files)} files of {args.dir}, no cycle')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

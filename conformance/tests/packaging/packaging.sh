@@ -1,44 +1,73 @@
 #!/bin/sh
-# ibwire as its users consume it: (1) as a meson subproject, where only the
-# dependency is built (no tool, tests, fuzzers or examples), and (2) installed,
-# through its pkg-config file.  Args: SOURCE_ROOT CC
+# ibwire as its users consume it.  Args: MODE SOURCE_ROOT CC
+#   subproject: parent/ (a project of its own) builds ibwire as a meson
+#     subproject: only the dependency is configured (no tool, tests,
+#     fuzzers or examples), and `meson install --destdir` installs the
+#     parent's program and nothing of ibwire.
+#   installed: ibwire installed on its own, used through its pkg-config file.
 set -eu
-src=$(cd "$1" && pwd)
-cc=$2
+mode=$1
+src=$(cd "$2" && pwd)
+cc=$3
+here=$src/conformance/tests/packaging
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# (1) subproject
-mkdir -p "$work/consumer/subprojects"
-ln -s "$src" "$work/consumer/subprojects/ibwire"
-cp "$src/conformance/tests/packaging/use_ibwire.c" "$work/consumer/"
-cat > "$work/consumer/meson.build" <<'MESON'
-project('consumer', 'c', default_options : ['c_std=c11', 'warning_level=3', 'werror=true'])
-ibwire = dependency('ibwire', fallback : ['ibwire', 'ibwire_dep'])
-test('use', executable('use_ibwire', 'use_ibwire.c', dependencies : ibwire))
-MESON
-(cd "$work/consumer" && CC=$cc meson setup b >"$work/setup.log" 2>&1) || { cat "$work/setup.log"; exit 1; }
-ninja -C "$work/consumer/b" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-"$work/consumer/b/use_ibwire"
-if find "$work/consumer/b/subprojects" -name 'ibwire' -type f -perm -u+x | grep -q .; then
-    echo "FAIL: the ibwire tool was built inside a subproject" >&2
-    exit 1
-fi
-if [ -d "$work/consumer/b/subprojects/ibwire/conformance" ]; then
-    echo "FAIL: conformance/ was configured inside a subproject" >&2
-    exit 1
-fi
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Run a step quietly; show its log when it fails.
+step() {
+    log=$1; shift
+    "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; fail "$*"; }
+}
 
-# (2) installed, used through pkg-config
-(cd "$src" && CC=$cc meson setup "$work/inst-build" --prefix=/usr >"$work/isetup.log" 2>&1) || { cat "$work/isetup.log"; exit 1; }
-# Headers and the .pc file carry the 'devel' install tag: no build needed.
-DESTDIR="$work/root" meson install -C "$work/inst-build" --tags devel --no-rebuild \
-    >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
-pc=$(find "$work/root" -name ibwire.pc | head -n1)
-[ -n "$pc" ] || { echo "FAIL: no ibwire.pc installed" >&2; exit 1; }
-[ -f "$work/root/usr/include/ibwire.h" ] || { echo "FAIL: ibwire.h not installed" >&2; exit 1; }
-[ -f "$work/root/usr/include/ibwire/packet.h" ] || { echo "FAIL: ibwire/packet.h not installed" >&2; exit 1; }
-cflags=$(PKG_CONFIG_SYSROOT_DIR="$work/root" PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags ibwire)
-$cc -std=c11 -Wall -Wextra -Wpedantic -Werror $cflags "$src/conformance/tests/packaging/use_ibwire.c" -o "$work/use_installed"
-"$work/use_installed"
-echo "packaging: subproject and pkg-config consumers OK"
+case $mode in
+subproject)
+    p=$work/parent
+    cp -R "$here/parent" "$p"
+    cp "$here/use_ibwire.c" "$p/"
+    mkdir -p "$p/subprojects"
+    ln -s "$src" "$p/subprojects/ibwire"
+    # forced: an ibwire installed on this machine must not stand in for it
+    step setup.log env CC="$cc" meson setup "$p/b" "$p" --prefix=/usr \
+        --force-fallback-for=ibwire
+    step build.log ninja -C "$p/b"
+    "$p/b/use_ibwire"
+    if find "$p/b/subprojects" -name 'ibwire' -type f -perm -u+x | grep -q .; then
+        fail "the ibwire tool was built inside a subproject"
+    fi
+    [ ! -d "$p/b/subprojects/ibwire/conformance" ] ||
+        fail "conformance/ was configured inside a subproject"
+    step install.log meson install -C "$p/b" --destdir "$work/root" --no-rebuild
+    installed=$(cd "$work/root" && find . ! -type d | sort)
+    [ "$installed" = "./usr/bin/use_ibwire" ] ||
+        fail "the parent installed more than its program:
+$installed"
+    echo "packaging: subproject builds only the dependency, installs nothing of ibwire"
+    ;;
+installed)
+    step isetup.log env CC="$cc" meson setup "$work/inst-build" "$src" --prefix=/usr
+    # Headers and the .pc file carry the 'devel' install tag: no build needed.
+    step install.log env DESTDIR="$work/root" meson install -C "$work/inst-build" \
+        --tags devel --no-rebuild
+    pc=$(find "$work/root" -name ibwire.pc | head -n1)
+    [ -n "$pc" ] || fail "no ibwire.pc installed"
+    [ -f "$work/root/usr/include/ibwire.h" ] || fail "ibwire.h not installed"
+    [ -f "$work/root/usr/include/ibwire/packet.h" ] || fail "ibwire/packet.h not installed"
+    cflags=$(PKG_CONFIG_SYSROOT_DIR="$work/root" PKG_CONFIG_PATH=$(dirname "$pc") \
+        pkg-config --cflags ibwire)
+    version=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --modversion ibwire)
+    # shellcheck disable=SC2086
+    $cc -std=c11 -Wall -Wextra -Wpedantic -Werror $cflags "$here/use_ibwire.c" \
+        -o "$work/use_installed"
+    out=$("$work/use_installed")
+    # the header compiled in is the version the .pc file announces
+    case $out in
+    "ibwire $version:"*) ;;
+    *) fail "pkg-config says $version, the installed header: $out" ;;
+    esac
+    echo "packaging: installed headers and pkg-config consumer OK ($version)"
+    ;;
+*)
+    fail "unknown mode $mode"
+    ;;
+esac

@@ -11,7 +11,8 @@
 # -error_exitcode=1 -timeout=10 -rss_limit_mb=2048 plus the harness's .dict
 # and .options.  New corpus entries accumulate in build/fuzz/run/NAME/corpus;
 # fuzz/corpus/NAME, fuzz/regressions/NAME and the frames cut from pcaps/ and
-# ../shared/captures (build/fuzz/seeds/NAME) are only read.  A crash, leak,
+# the real captures (-Dcaptures_dir, default ../shared/captures;
+# build/fuzz/seeds/NAME) are only read.  A crash, leak,
 # timeout or out-of-memory input is copied to fuzz/regressions/NAME/ (so it
 # becomes a replay test once committed) and the script exits 1 after the
 # other harnesses have run.  One summary line per harness: exec/s, coverage
@@ -41,7 +42,15 @@ if [ -z "${FUZZ_BIN:-}" ]; then
         { tail -n 30 "$BUILD/compile.log" >&2; exit 1; }
 fi
 BIN=${FUZZ_BIN:-$BUILD/fuzz}
-python3 fuzz/pcap_seeds.py "$BUILD/seeds" pcaps ../shared/captures >/dev/null
+# the real captures where the build's -Dcaptures_dir says (empty, or no
+# meson build: ../shared/captures, as meson.build)
+captures=$(meson introspect --buildoptions "$BUILD" 2>/dev/null | python3 -c '
+import json, sys
+try:
+    print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "captures_dir"))
+except Exception:
+    pass' || true)
+python3 fuzz/pcap_seeds.py "$BUILD/seeds" pcaps "${captures:-../shared/captures}" >/dev/null
 
 # "key = value" lines of the [libfuzzer] section -> -key=value
 options_of() {

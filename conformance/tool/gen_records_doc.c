@@ -144,7 +144,7 @@ static void generate(struct text *t)
         "registry\n"
         "     (include/ibwire/registry.h). Do not edit by hand: regenerate "
         "with\n"
-        "     `build/conformance/tests/records/gen_records_doc -o "
+        "     `build/conformance/tool/gen_records_doc -o "
         "docs/records.md`.\n"
         "     The records_docs_sync test fails when this file and the "
         "registry differ. -->\n"

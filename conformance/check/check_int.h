@@ -1,13 +1,13 @@
 /* check_int.h - what the checker's files share (not for users).
  *
- * The files call downwards only (conformance/tests/lint checks it):
- *   check_parallel.c -> check.c (entry: options, frames, dispatch, finish)
- *   check.c -> check_pkt.c -> check_expire.c -> check_cm.c -> check_flow.c
- *   every one of them -> check_table.c, check_report.c, check_addr.c
- *   replay.c (the reference responder) -> check_table.c, check_report.c,
- *   check_addr.c
- * so the flow table, the reporting and the addresses, at the bottom, name
- * no rule file. */
+ * The files call downwards only (conformance/tests/lint checks it): each
+ * calls only files after it in
+ *   check_parallel.c, check.c (entry: options, frames, dispatch, finish),
+ *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c,
+ *   check_table.c, check_report.c, check_addr.c, rules.c
+ * and replay.c (the reference responder) only check_table.c,
+ * check_report.c and check_addr.c.  The flow table, the reporting and the
+ * addresses, at the bottom, call none of the others (rules.c aside). */
 #ifndef IBWIRE_CHECK_INT_H
 #define IBWIRE_CHECK_INT_H
 

@@ -693,6 +693,10 @@ int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t)
     return 1;
 }
 
+/* tshark's first infiniband.vendor item: the bytes after the BTH up to
+ * this many. */
+#define TSHARK_VENDOR_ITEM 4u
+
 static unsigned get_vendor(const struct dump_frame *fr, struct dump_val *v)
 {
     if (!vendor_view(fr))
@@ -703,9 +707,10 @@ static unsigned get_vendor(const struct dump_frame *fr, struct dump_val *v)
     if (end <= start)
         return 0;
     size_t n = end - start;
-    if (p->cut && n < 4)
-        return 0; /* tshark's 4-byte vendor item cannot be read */
-    dump_put_bytes(&v[0], p->data + start, n < 4 ? n : 4);
+    if (p->cut && n < TSHARK_VENDOR_ITEM)
+        return 0; /* tshark's first vendor item cannot be read */
+    dump_put_bytes(&v[0], p->data + start,
+                   n < TSHARK_VENDOR_ITEM ? n : TSHARK_VENDOR_ITEM);
     dump_put_bytes(&v[1], p->data + start, n);
     return 2;
 }
@@ -737,15 +742,19 @@ static unsigned get_vcrc(const struct dump_frame *fr, struct dump_val *v)
     return dump_put_u(v, ibw_load_be16(p->data + t.vcrc_off));
 }
 
+/* What tshark takes for the header of a raw packet (LNH raw or IP) after
+ * the LRH and leaves out of its data. */
+#define TSHARK_RAW_HEADER 4u
+
 /* Undissected bytes after the headers: payload and pad, or for a raw packet
- * what follows its 4-byte raw header, up to the VCRC. */
+ * what follows tshark's raw header, up to the VCRC. */
 static unsigned get_data(const struct dump_frame *fr, struct dump_val *v)
 {
     const struct ibw_pkt *p = fr->pkt;
     if (!p)
         return 0;
     if (p->transport == IBW_TK_IB_RAW) {
-        size_t start = ibw_lrh_SIZE + 4;
+        size_t start = ibw_lrh_SIZE + TSHARK_RAW_HEADER;
         if (p->err != IBW_OK || p->vcrc_off <= start)
             return 0;
         return dump_put_bytes(v, p->data + start, p->vcrc_off - start);

@@ -560,31 +560,38 @@ static const struct ibw_mad_view *mad_view(const struct dump_frame *fr,
     return &decoded.view;
 }
 
-static unsigned get_ibw_mad_class(const struct dump_frame *fr,
-                                  struct dump_val *v)
+/* ibwire.mad.class, .method, .attribute: the library's names for the MAD
+ * ibw_mad_decode() read, absent where it has none. */
+enum mad_name_kind { MAD_NAME_CLASS, MAD_NAME_METHOD, MAD_NAME_ATTRIBUTE };
+
+static unsigned mad_name(const struct dump_frame *fr, struct dump_val *v,
+                         enum mad_name_kind kind)
 {
     int rc;
     const struct ibw_mad_view *mv = mad_view(fr, &rc);
-    const char *s = mv ? ibw_mad_class_name(mv->hdr.mgmtclass) : NULL;
-    return s ? (v->s = s, 1u) : 0u;
+    if (!mv)
+        return 0;
+    uint8_t c = mv->hdr.mgmtclass;
+    const char *s = kind == MAD_NAME_CLASS ? ibw_mad_class_name(c)
+                  : kind == MAD_NAME_METHOD
+                      ? ibw_mad_method_name(c, mv->hdr.method)
+                      : ibw_mad_attr_name(c, mv->hdr.attributeid);
+    return s ? dump_put_str(v, s) : 0;
+}
+static unsigned get_ibw_mad_class(const struct dump_frame *fr,
+                                  struct dump_val *v)
+{
+    return mad_name(fr, v, MAD_NAME_CLASS);
 }
 static unsigned get_ibw_mad_method(const struct dump_frame *fr,
                                    struct dump_val *v)
 {
-    int rc;
-    const struct ibw_mad_view *mv = mad_view(fr, &rc);
-    const char *s =
-        mv ? ibw_mad_method_name(mv->hdr.mgmtclass, mv->hdr.method) : NULL;
-    return s ? (v->s = s, 1u) : 0u;
+    return mad_name(fr, v, MAD_NAME_METHOD);
 }
 static unsigned get_ibw_mad_attribute(const struct dump_frame *fr,
                                       struct dump_val *v)
 {
-    int rc;
-    const struct ibw_mad_view *mv = mad_view(fr, &rc);
-    const char *s =
-        mv ? ibw_mad_attr_name(mv->hdr.mgmtclass, mv->hdr.attributeid) : NULL;
-    return s ? (v->s = s, 1u) : 0u;
+    return mad_name(fr, v, MAD_NAME_ATTRIBUTE);
 }
 
 static char mad_error_text[96];

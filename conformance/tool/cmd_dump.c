@@ -235,7 +235,7 @@ static void print_fields(struct dump_out *out, const struct dump_opts *o,
         if (i)
             dump_out_char(out, o->separator);
         const struct dump_field *f = o->fields[i];
-        unsigned n = f->get(fr, v);
+        unsigned n = dump_field_get(f, fr, v);
         for (unsigned j = 0; j < n; j++) {
             if (j)
                 dump_out_char(out, o->aggregator);
@@ -255,7 +255,7 @@ static void print_json_fields(struct dump_out *out, const struct dump_opts *o,
     dump_out_char(out, '{');
     for (size_t i = 0; i < o->nfields; i++) {
         const struct dump_field *f = o->fields[i];
-        unsigned n = f->get(fr, v);
+        unsigned n = dump_field_get(f, fr, v);
         if (!n)
             continue;
         if (!first)

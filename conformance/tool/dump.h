@@ -3,11 +3,13 @@
  *
  * A field is a name (Wireshark's, or ibwire.* for what Wireshark lacks), a
  * print type that reproduces how tshark 4.0 `-T fields` prints a field of
- * that Wireshark type and base, and a getter that returns the field's
- * occurrences in one frame.  Families of fields live in separate tables
- * (dump_fields.c: frame, Ethernet, IP, UDP, ERF, InfiniBand transport,
- * ibwire.*; dump_fields_mad.c: MAD and CM) that dump_field_find() searches
- * in turn.
+ * that Wireshark type and base, and the way to its occurrences in one frame.
+ * The table is built once from the library's descriptors (dump_fields.c):
+ * every header and MAD field where its format sits in the frame, named by
+ * ibw_wire_tshark_name() / ibw_mad_tshark_name(), with tshark's deliberate
+ * differences in one table there; beside them the entries computed from
+ * more than one field or from no field at all (frame, CRCs, payload,
+ * ibwire's verdicts; dump_fields_mad.c's MAD items).
  */
 #ifndef IBWIRE_DUMP_H
 #define IBWIRE_DUMP_H
@@ -67,12 +69,82 @@ struct dump_frame {
 typedef unsigned (*dump_get_fn)(const struct dump_frame *fr,
                                 struct dump_val *v);
 
+struct dump_layer;
+
+/* A table entry computed by getter g. */
+#define DUMP_COMPUTED(n, t, g, d) {.name = (n), .type = (t), .get = (g), .desc = (d)}
+
+/* A field is either computed by `get` (frame metadata, tshark's items that
+ * span fields, ibwire's verdicts) or read through the library's descriptor
+ * `fld` of a format that `layer` finds in the frame (every header and MAD
+ * field: its position is the descriptor's, never the tool's). */
 struct dump_field {
     const char *name;
     uint8_t type;         /* enum dump_type */
-    dump_get_fn get;
+    dump_get_fn get;      /* NULL for a descriptor field */
     const char *desc;
+    const struct dump_layer *layer;
+    const struct ibw_field *fld;
+    /* where tshark finds the same name in another format (the AtomicETH's
+     * VA under reth.va, a directed-route SMP's M_Key under smplid.mkey):
+     * read when `layer` is absent */
+    const struct dump_layer *layer2;
+    const struct ibw_field *fld2;
+    uint16_t need;        /* bytes of the format tshark reads for it */
+    uint8_t span;         /* one item over this many following fields */
+    uint8_t twice;        /* tshark shows the value twice */
+    uint8_t scale;        /* tshark shows the value times this (0: 1) */
 };
+
+/* Where a format sits in a frame, for a field that reads the format's
+ * first `need` bytes: pointers to its first byte in at[] (one per
+ * occurrence, up to DUMP_MAX_OCC), their count the result; 0 when the
+ * frame does not carry it or tshark does not show it there. */
+typedef unsigned (*dump_locate_fn)(const struct dump_frame *fr,
+                                   const struct dump_layer *l, size_t need,
+                                   const uint8_t **at);
+
+struct dump_layer {
+    const struct ibw_format *(*format)(void);
+    dump_locate_fn locate;
+    unsigned arg;   /* for the locator: a header index, an attribute ID */
+    uint8_t naming; /* enum dump_naming */
+    /* for a locator of one occurrence that needs no more than the frame */
+    const uint8_t *(*find)(const struct dump_frame *fr);
+};
+
+/* How a family of formats is named and printed by default. */
+enum dump_naming {
+    DUMP_NAMES_WIRE, /* ibw_wire_tshark_name(); integers decimal, 1-bit
+                        flags boolean, addresses by their size */
+    DUMP_NAMES_MAD,  /* ibw_mad_tshark_name(); integers hex as wide as
+                        the field, 16-byte fields as GIDs (IPv6) */
+    DUMP_NAMES_OWN   /* ibwire.* beside the MAD name tshark does not
+                        dissect; every field shown, hex, bytes */
+};
+
+/* The occurrences of field f in frame fr, whichever way it is read. */
+unsigned dump_field_get(const struct dump_field *f,
+                        const struct dump_frame *fr, struct dump_val *v);
+
+/* The MAD layers (dump_fields_mad.c), ended by an entry with format NULL,
+ * and the places a MAD field shows only under a condition (the
+ * differences table in dump_fields.c picks them). */
+extern const struct dump_layer dump_mad_layers[];
+enum dump_mad_variant {
+    DUMP_MV_NEVER,            /* nowhere */
+    DUMP_MV_RMPP_NONE,        /* SA MAD, RMPP type 0 */
+    DUMP_MV_RMPP_DATA,        /* SA MAD, RMPP DATA */
+    DUMP_MV_RMPP_ACK,         /* SA MAD, RMPP ACK */
+    DUMP_MV_RMPP_DATA_OR_ACK,
+    DUMP_MV_REQ_GID6,         /* REQ not over RoCEv2/IPv4 */
+    DUMP_MV_REQ_GID4,         /* REQ over RoCEv2/IPv4 */
+    DUMP_MV_REQ_NOT_IP,       /* REQ of no IP CM service ID */
+    DUMP_MV_IPCM_V4,          /* IP CM header of IP version 4 */
+    DUMP_MV_IPCM_NOT_V4,
+    DUMP_MV_COUNT
+};
+extern const struct dump_layer dump_mad_variants[DUMP_MV_COUNT];
 
 /* Getter building blocks: each fills the one occurrence v and returns 1,
  * the count a getter returns. */
@@ -128,8 +200,8 @@ struct dump_tail {
  * there: no BTH, an opcode it does not know, a header cut short. */
 int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t);
 
-/* Field tables, each ended by an entry with name NULL. */
-extern const struct dump_field dump_fields_base[];
+/* The MAD entries no descriptor field gives (dump_fields_mad.c), ended by
+ * an entry with name NULL. */
 extern const struct dump_field dump_fields_mad[];
 
 /* The field called `name`, or NULL. */

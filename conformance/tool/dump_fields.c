@@ -1,7 +1,10 @@
 /*
- * dump_fields.c - the field table of `ibwire dump -T fields`: frame,
- * Ethernet, 802.1Q, IPv4, IPv6, UDP, ERF, the InfiniBand transport
- * headers, and ibwire's own names.
+ * dump_fields.c - the field table of `ibwire dump -T fields`, built from
+ * the library's descriptors: frame, Ethernet, 802.1Q, IPv4, IPv6, UDP, ERF,
+ * the InfiniBand transport headers, ibwire's own names, and the MAD layers
+ * of dump_fields_mad.c.  No field position is written here: each comes
+ * from its format's descriptor; what tshark does otherwise than the
+ * naming rules say is in tshark_diffs[].
  *
  * Wireshark names print what tshark 4.0 prints for them, including its
  * quirks (all checked against tshark by conformance/tests/dump):
@@ -17,8 +20,8 @@
  *     BTH, then every byte after the BTH to the end of the packet (ICRC and
  *     VCRC included); no CRC field.  ibwire's own decode of those packets is
  *     in -T text / -T json and the ibwire.* names.
- * tshark mis-decodes RD (0x40-0x55) as a vendor transport; there ibwire
- * prints its own decode under the same names (rdeth.eecnxt, deth.*, ...).
+ * tshark mis-decodes RD as a vendor transport; there ibwire prints its
+ * own decode under the same names (rdeth.eecnxt, deth.*, ...).
  *
  * Frames cut short (snap length; ibw_pkt.cut), as tshark 4.0 shows them:
  *   - every header captured whole prints in full; of the header the cut
@@ -44,23 +47,30 @@
 
 #include "dump.h"
 #include "ibwire/mad.h"
+#include "ibwire/registry.h"
 
-/* How tshark 4.0 treats an opcode. */
+/* How tshark 4.0 treats an opcode: it decodes the RC, UC and UD opcodes of
+ * IBA 1.2 (not FLUSH or ATOMIC WRITE, which came later), mis-decodes RD
+ * (there ibwire decodes), and shows every other one as "Unknown OpCode". */
 enum tshark_view {
-    TV_KNOWN,  /* decoded: RC 0x00-0x14, 0x16, 0x17; UC 0x20-0x2B; UD 0x64,
-                  0x65 */
-    TV_RD,     /* RD: tshark is no reference; ibwire decodes */
-    TV_VENDOR  /* "Unknown OpCode": BTH + vendor bytes only */
+    TV_KNOWN,
+    TV_RD,
+    TV_VENDOR
 };
 
 static enum tshark_view tshark_view(uint8_t op)
 {
-    if (op <= 0x14 || op == 0x16 || op == 0x17 || (op >= 0x20 && op <= 0x2B) ||
-        op == 0x64 || op == 0x65)
-        return TV_KNOWN;
-    if (op >= 0x40 && op <= 0x55 && ibw_opcode_valid(op))
-        return TV_RD;
-    return TV_VENDOR;
+    const struct ibw_opcode_info *info = ibw_opcode_info(op);
+    if (!(info->flags & IBW_OPF_VALID) || info->kind == IBW_OPK_FLUSH ||
+        info->kind == IBW_OPK_ATOMIC_WRITE)
+        return TV_VENDOR;
+    switch (info->transport) {
+    case IBW_TR_RC:
+    case IBW_TR_UC:
+    case IBW_TR_UD: return TV_KNOWN;
+    case IBW_TR_RD: return TV_RD;
+    default: return TV_VENDOR;
+    }
 }
 
 /* Header h of the frame for a field that reads its first `need` bytes, or
@@ -89,16 +99,418 @@ static const uint8_t *ext_hdr(const struct dump_frame *fr, enum ibw_hdr h,
     return p;
 }
 
-/* A getter for one integer: `expr` over the header pointer h, which FIND
- * (hdr or ext_hdr) looks up for a field tshark reads from the first NEED
- * bytes of the header; absent when those are. */
-#define INT_GETTER(fn, FIND, H, NEED, expr)                                   \
-    DUMP_INT_GETTER(fn, h, FIND(fr, H, NEED), expr)
+/* ---- locating the headers ---------------------------------------------- */
 
-/* A getter for a byte field (address, GID) of n bytes at `expr`. */
-#define BYTES_GETTER(fn, H, NEED, expr, n)                                    \
-    DUMP_BYTES_GETTER(fn, h, hdr(fr, H, NEED), expr, n)
+static unsigned at_hdr(const struct dump_frame *fr, const struct dump_layer *l,
+                       size_t need, const uint8_t **at)
+{
+    at[0] = hdr(fr, (enum ibw_hdr)l->arg, need);
+    return at[0] != NULL;
+}
 
+static unsigned at_ext(const struct dump_frame *fr, const struct dump_layer *l,
+                       size_t need, const uint8_t **at)
+{
+    at[0] = ext_hdr(fr, (enum ibw_hdr)l->arg, need);
+    return at[0] != NULL;
+}
+
+/* Wireshark's vlan.* are the 0x8100 tags; an 802.1ad (0x88A8) tag is
+ * another protocol to it.  The TPID is the EtherType field of the header
+ * before the tag, whose last two bytes it is. */
+static unsigned at_vlan(const struct dump_frame *fr, const struct dump_layer *l,
+                        size_t need, const uint8_t **at)
+{
+    static const enum ibw_hdr which[2] = {IBW_HDR_VLAN, IBW_HDR_VLAN2};
+    size_t tpid = ibw_format_field(ibw_vlan_format(), "ethertype")->width / 8;
+    unsigned n = 0;
+    (void)l;
+    for (unsigned i = 0; i < 2; i++) {
+        const uint8_t *t = hdr(fr, which[i], need);
+        if (t && ibw_load_be16(t - tpid) == IBW_ETHERTYPE_VLAN)
+            at[n++] = t;
+    }
+    return n;
+}
+
+/* The framing and transport headers tshark dissects, in its order. */
+#define WIRE_LAYER(fmt, at, h)                                                \
+    {.format = (fmt), .locate = (at), .arg = (h), .naming = DUMP_NAMES_WIRE}
+static const struct dump_layer wire_layers[] = {
+    WIRE_LAYER(ibw_eth_format, at_hdr, IBW_HDR_ETH),
+    WIRE_LAYER(ibw_vlan_format, at_vlan, IBW_HDR_VLAN),
+    WIRE_LAYER(ibw_ipv4_format, at_hdr, IBW_HDR_IPV4),
+    WIRE_LAYER(ibw_ipv6_format, at_hdr, IBW_HDR_IPV6),
+    WIRE_LAYER(ibw_udp_format, at_hdr, IBW_HDR_UDP),
+    WIRE_LAYER(ibw_lrh_format, at_hdr, IBW_HDR_LRH),
+    WIRE_LAYER(ibw_grh_format, at_hdr, IBW_HDR_GRH),
+    WIRE_LAYER(ibw_bth_format, at_hdr, IBW_HDR_BTH),
+    WIRE_LAYER(ibw_rdeth_format, at_ext, IBW_HDR_RDETH),
+    WIRE_LAYER(ibw_deth_format, at_ext, IBW_HDR_DETH),
+    WIRE_LAYER(ibw_reth_format, at_ext, IBW_HDR_RETH),
+    WIRE_LAYER(ibw_atomiceth_format, at_ext, IBW_HDR_ATOMICETH),
+    WIRE_LAYER(ibw_aeth_format, at_ext, IBW_HDR_AETH),
+    WIRE_LAYER(ibw_atomicacketh_format, at_ext, IBW_HDR_ATOMICACKETH),
+    WIRE_LAYER(ibw_immdt_format, at_ext, IBW_HDR_IMMDT),
+    WIRE_LAYER(ibw_ieth_format, at_ext, IBW_HDR_IETH),
+    WIRE_LAYER(ibw_xrceth_format, at_hdr, IBW_HDR_XRCETH),
+    WIRE_LAYER(ibw_feth_format, at_hdr, IBW_HDR_FETH),
+    {.format = NULL}};
+
+/* tshark reads a header of the IP layers field by field (a field of a cut
+ * header shows when its own bytes were captured) and every IBA header as
+ * one block. */
+static int read_by_field(const struct dump_layer *l)
+{
+    return l->arg == IBW_HDR_VLAN || l->arg == IBW_HDR_IPV4 ||
+           l->arg == IBW_HDR_IPV6 || l->arg == IBW_HDR_UDP;
+}
+
+/* ---- what tshark does differently ---------------------------------------- */
+
+/* A field tshark shows otherwise than its family's rule (dump.h,
+ * enum dump_naming) says: under another name or none, printed another way,
+ * found under another condition.  A descriptor field with entries here
+ * yields one table entry per entry, none of its own. */
+struct tshark_diff {
+    const char *format, *field;
+    const char *name;   /* NULL: the family's name for it; "": not shown */
+    uint8_t as;         /* AS(enum dump_type); 0: the family's default */
+    const struct dump_layer *layer; /* NULL: the family's */
+    uint8_t need;       /* bytes tshark reads for it; 0: its own */
+    uint8_t span;       /* one item over this many following fields too */
+    uint8_t twice;      /* the header item and its field share the name */
+    uint8_t scale;      /* shown times this */
+};
+#define AS(t) ((uint8_t)((t) + 1))
+#define MV(variant) (&dump_mad_variants[variant])
+
+static const struct tshark_diff tshark_diffs[] = {
+    /* Wireshark prints these in hex (BASE_HEX), its wire default being
+     * decimal; DETH's Q_Key and SrcQP as wider fields than they are */
+    {"eth", "ethertype", .as = AS(DT_HEX16)},
+    {"vlan", "ethertype", .as = AS(DT_HEX16)},
+    {"ipv4", "id", .as = AS(DT_HEX16)},
+    {"ipv4", "checksum", .as = AS(DT_HEX16)},
+    {"ipv6", "flowlabel", .as = AS(DT_HEX24)},
+    {"udp", "checksum", .as = AS(DT_HEX16)},
+    {"lrh", "vl", .as = AS(DT_HEX8)},
+    {"lrh", "lnh", .as = AS(DT_HEX8)},
+    {"bth", "destqp", .as = AS(DT_HEX24)},
+    {"deth", "qkey", .as = AS(DT_HEX64)},
+    {"deth", "srcqp", .as = AS(DT_HEX32)},
+    {"reth", "va", .as = AS(DT_HEX64)},
+    {"reth", "rkey", .as = AS(DT_HEX32)},
+    /* IPv4: the header length in bytes, not words; the DS byte is an item
+     * of its own beside its two fields; the flags and the fragment offset
+     * are read as one 16-bit word */
+    {"ipv4", "ihl", .scale = 4},
+    {"ipv4", "dscp", .name = "ip.dsfield", .as = AS(DT_HEX8), .span = 1},
+    {"ipv4", "dscp", .name = NULL},
+    {"ipv4", "resv", .need = 8},
+    {"ipv4", "df", .need = 8},
+    {"ipv4", "mf", .need = 8},
+    {"ipv4", "frag_offset", .need = 8},
+    /* IPv6: the traffic class is read from the 4-byte first word (and
+     * printed as it), the payload length only with the next header */
+    {"ipv6", "tclass", .as = AS(DT_HEX32), .need = 4},
+    {"ipv6", "paylen", .need = 7},
+    /* Wireshark's IPv6 dissector adds the version under IPv4's name too */
+    {"ipv6", "version", .name = NULL},
+    {"ipv6", "version", .name = "ip.version"},
+    /* UDP: the two ports are read together */
+    {"udp", "sport", .need = 4},
+    /* ImmDt and IETH: tshark's header item and its field are one name,
+     * bytes, shown twice */
+    {"immdt", "imm", .as = AS(DT_BYTES), .twice = 1},
+    {"ieth", "rkey", .as = AS(DT_BYTES), .twice = 1},
+    /* what tshark 4.0 does not dissect, under ibwire's names */
+    {"bth", "fecn", .name = "ibwire.bth.fecn"},
+    {"bth", "becn", .name = "ibwire.bth.becn"},
+    {"xrceth", "xrcsrq", .name = "ibwire.xrceth.xrcsrq", .as = AS(DT_HEX24)},
+    {"feth", "sel", .name = "ibwire.feth.sel"},
+    {"feth", "plt", .name = "ibwire.feth.plt"},
+
+    /* RMPP data words take their names from the RMPP type */
+    {"rmpp", "data1", .layer = MV(DUMP_MV_RMPP_NONE)},
+    {"rmpp", "data1", .name = "infiniband.rmpp.segmentnumber",
+     .layer = MV(DUMP_MV_RMPP_DATA_OR_ACK)},
+    {"rmpp", "data2", .layer = MV(DUMP_MV_RMPP_NONE)},
+    {"rmpp", "data2", .name = "infiniband.rmpp.payloadlength",
+     .layer = MV(DUMP_MV_RMPP_DATA)},
+    {"rmpp", "data2", .name = "infiniband.rmpp.newwindowlast",
+     .layer = MV(DUMP_MV_RMPP_ACK)},
+    /* its SA attribute parse never fails, so the fallback item does not
+     * appear */
+    {"sa", "subnetadmindata", .layer = MV(DUMP_MV_NEVER)},
+    /* tshark's D is a 64-bit field (reading the wrong bits: dump_mad
+     * checks the IBA value) */
+    {"smpdirected", "d", .as = AS(DT_HEX64)},
+    /* not in tshark 4.0's PortInfo, PathRecord */
+    {"portinfo", "mcastpkeytrapsuppress", .name = ""},
+    {"portinfo", "capabilitymask2", .name = ""},
+    {"portinfo", "linkspeedextactive", .name = ""},
+    {"portinfo", "linkspeedextsupported", .name = ""},
+    {"portinfo", "linkspeedextenabled", .name = ""},
+    {"pathrecord", "serviceid", .name = ""},
+    {"pathrecord", "qosclass", .name = ""},
+    {"pathrecord", "sl", .as = AS(DT_HEX16)},
+    /* the trap hop limit is the second classportinfo.reserved (computed
+     * in dump_fields_mad.c with byte 32) */
+    {"classportinfo", "traphl", .name = ""},
+    /* REQ: LIDs in decimal; the flow label, reserved bits and rate of a
+     * path as 32-bit words; the primary GIDs as IPv4 addresses over
+     * RoCEv2/IPv4; the alternate GIDs as bytes; SAP supported inside
+     * alt_reserved1 (dump_fields_mad.c); the private data only when it is
+     * no IP CM header */
+    {"cm_req", "prim_locallid", .as = AS(DT_DEC)},
+    {"cm_req", "prim_remotelid", .as = AS(DT_DEC)},
+    {"cm_req", "alt_locallid", .as = AS(DT_DEC)},
+    {"cm_req", "alt_remotelid", .as = AS(DT_DEC)},
+    {"cm_req", "prim_localgid", .layer = MV(DUMP_MV_REQ_GID6)},
+    {"cm_req", "prim_localgid", .name = "infiniband.cm.req.prim_localgid_ipv4",
+     .as = AS(DT_IPV4), .layer = MV(DUMP_MV_REQ_GID4)},
+    {"cm_req", "prim_remotegid", .layer = MV(DUMP_MV_REQ_GID6)},
+    {"cm_req", "prim_remotegid",
+     .name = "infiniband.cm.req.prim_remotegid_ipv4", .as = AS(DT_IPV4),
+     .layer = MV(DUMP_MV_REQ_GID4)},
+    {"cm_req", "prim_flowlabel", .as = AS(DT_HEX32)},
+    {"cm_req", "rsvd90", .name = "infiniband.cm.req.prim_reserved0",
+     .as = AS(DT_HEX32)},
+    {"cm_req", "prim_pktrate", .as = AS(DT_HEX32)},
+    {"cm_req", "rsvd94", .name = "infiniband.cm.req.prim_reserved1"},
+    {"cm_req", "rsvd95", .name = "infiniband.cm.req.prim_reserved2"},
+    {"cm_req", "alt_localgid", .as = AS(DT_BYTES)},
+    {"cm_req", "alt_remotegid", .as = AS(DT_BYTES)},
+    {"cm_req", "alt_flowlabel", .as = AS(DT_HEX32)},
+    {"cm_req", "rsvd134", .name = "infiniband.cm.req.alt_reserved0",
+     .as = AS(DT_HEX32)},
+    {"cm_req", "alt_pktrate", .as = AS(DT_HEX32)},
+    {"cm_req", "sap_supported", .name = ""},
+    {"cm_req", "private_data", .layer = MV(DUMP_MV_REQ_NOT_IP)},
+    /* reserved bits tshark names */
+    {"cm_rep", "rsvd27", .name = "infiniband.cm.rep.reserved"},
+    {"cm_rej", "rsvd8", .name = "infiniband.cm.rej.reserved0"},
+    {"cm_rej", "rsvd9", .name = "infiniband.cm.rej.reserved1"},
+    {"ip_cm", "rsvd1", .name = NULL},
+    /* IP CM addresses: IPv6 unless the header says IPv4 */
+    {"ip_cm", "sip", .layer = MV(DUMP_MV_IPCM_NOT_V4)},
+    {"ip_cm", "sip", .name = "infiniband.cm.req.ip_cm.sip4",
+     .as = AS(DT_IPV4), .layer = MV(DUMP_MV_IPCM_V4)},
+    {"ip_cm", "dip", .layer = MV(DUMP_MV_IPCM_NOT_V4)},
+    {"ip_cm", "dip", .name = "infiniband.cm.req.ip_cm.dip4",
+     .as = AS(DT_IPV4), .layer = MV(DUMP_MV_IPCM_V4)},
+};
+
+/* ---- reading a descriptor field ------------------------------------------ */
+
+/* Bits from field f's first to the end of the span'th field after it. */
+static uint32_t span_width(const struct ibw_field *f, unsigned span)
+{
+    const struct ibw_field *last = f + span;
+    return last->pos + last->width - f->pos;
+}
+
+static void read_value(const struct dump_field *f, const struct ibw_field *fld,
+                       const uint8_t *at, struct dump_val *v)
+{
+    uint32_t width = span_width(fld, f->span);
+    switch (f->type) {
+    case DT_BYTES:
+    case DT_ETHER:
+    case DT_IPV4:
+    case DT_IPV6: {
+        size_t len = width / 8;
+        const uint8_t *p = at + fld->pos / 8;
+        /* an IPv4 address in a GID or IP CM address: its last 4 bytes */
+        if (f->type == DT_IPV4 && len > 4) {
+            p += len - 4;
+            len = 4;
+        }
+        dump_put_bytes(v, p, len);
+        break;
+    }
+    default:
+        dump_put_u(v, ibw_wire_get(at, fld->pos, width) *
+                          (f->scale ? f->scale : 1u));
+    }
+}
+
+unsigned dump_field_get(const struct dump_field *f,
+                        const struct dump_frame *fr, struct dump_val *v)
+{
+    if (f->get)
+        return f->get(fr, v);
+    const uint8_t *at[DUMP_MAX_OCC];
+    const struct ibw_field *fld = f->fld;
+    unsigned n = f->layer->locate(fr, f->layer, f->need, at);
+    if (n == 0 && f->layer2) {
+        fld = f->fld2;
+        n = f->layer2->locate(fr, f->layer2, f->need, at);
+    }
+    for (unsigned i = 0; i < n; i++)
+        read_value(f, fld, at[i], &v[i]);
+    if (f->twice && n == 1)
+        v[n++] = v[0];
+    return n;
+}
+
+/* ---- building the table -------------------------------------------------- */
+
+#define TABLE_MAX 640
+
+static struct dump_field table[TABLE_MAX];
+static char table_names[TABLE_MAX][80];
+static char table_descs[TABLE_MAX][128];
+static size_t table_len;
+
+static struct dump_field *table_find(const char *name)
+{
+    for (size_t i = 0; i < table_len; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+/* Adds e unless its name is taken: a computed entry (added first) keeps
+ * the name; a descriptor field of another format under a name already
+ * read from a descriptor becomes that entry's fallback. */
+static void table_add(const struct dump_field *e, const char *name,
+                      const char *desc)
+{
+    struct dump_field *old = table_find(name);
+    if (old) {
+        if (!old->get && e->layer && !old->layer2 && old->layer != e->layer) {
+            old->layer2 = e->layer;
+            old->fld2 = e->fld;
+        }
+        return;
+    }
+    if (table_len == TABLE_MAX)
+        return; /* about 440 names today; a family that outgrows the room
+                   loses its last names from --list-fields, which the dump
+                   tests read */
+    struct dump_field *t = &table[table_len];
+    *t = *e;
+    snprintf(table_names[table_len], sizeof table_names[0], "%s", name);
+    snprintf(table_descs[table_len], sizeof table_descs[0], "%s", desc);
+    t->name = table_names[table_len];
+    t->desc = table_descs[table_len];
+    table_len++;
+}
+
+static uint8_t hex_by_width(uint32_t width)
+{
+    return width <= 8 ? DT_HEX8 : width <= 16 ? DT_HEX16
+         : width <= 24 ? DT_HEX24 : width <= 32 ? DT_HEX32 : DT_HEX64;
+}
+
+/* The family's default print type (dump.h, enum dump_naming). */
+static uint8_t default_type(const struct dump_layer *l,
+                            const struct ibw_field *f)
+{
+    int bytes = f->kind == IBW_FK_BYTES;
+    switch (l->naming) {
+    case DUMP_NAMES_WIRE:
+        if (bytes)
+            return f->width == 128 ? DT_IPV6 : f->width == 48 ? DT_ETHER
+                 : f->width == 32 ? DT_IPV4 : DT_BYTES;
+        return f->width == 1 ? DT_BOOL : DT_DEC;
+    case DUMP_NAMES_MAD:
+        if (bytes)
+            return f->width == 128 ? DT_IPV6 : DT_BYTES;
+        return hex_by_width(f->width);
+    default: return bytes ? DT_BYTES : hex_by_width(f->width);
+    }
+}
+
+/* The family's name for a field; 0 when it shows none.  Reserved MAD bits
+ * have tshark names only where the differences table lists them
+ * (`listed`). */
+static int family_name(const struct dump_layer *l, const struct ibw_format *fmt,
+                       const struct ibw_field *f, int listed, char *buf,
+                       size_t n)
+{
+    static const char own[] = "ibwire.", theirs[] = "infiniband.";
+    int reserved = !listed && strncmp(f->name, "rsvd", 4) == 0;
+    switch (l->naming) {
+    case DUMP_NAMES_WIRE:
+        return ibw_wire_tshark_name(fmt->name, f->name, buf, n) == IBW_OK;
+    case DUMP_NAMES_MAD:
+        return !reserved &&
+               ibw_mad_tshark_name(fmt->name, f->name, buf, n) == IBW_OK;
+    default: {
+        /* the MAD name's prefix, then the field as the descriptor names it */
+        char tshark[80];
+        if (ibw_mad_tshark_name(fmt->name, f->name, tshark, sizeof tshark) !=
+                IBW_OK ||
+            strncmp(tshark, theirs, sizeof theirs - 1) != 0)
+            return 0;
+        char *dot = strrchr(tshark, '.');
+        *dot = '\0';
+        snprintf(buf, n, "%s%s.%s", own, tshark + sizeof theirs - 1, f->name);
+        return 1;
+    }
+    }
+}
+
+static void add_field(const struct dump_layer *l, const struct ibw_format *fmt,
+                      const struct ibw_field *f, const struct tshark_diff *d)
+{
+    char name[80], desc[128];
+    if (d && d->name) {
+        if (!d->name[0])
+            return;
+        snprintf(name, sizeof name, "%s", d->name);
+    } else if (!family_name(l, fmt, f, d != NULL, name, sizeof name)) {
+        return;
+    }
+    struct dump_field e = {0};
+    e.layer = d && d->layer ? d->layer : l;
+    e.fld = f;
+    e.type = d && d->as ? (uint8_t)(d->as - 1) : default_type(l, f);
+    e.span = d ? d->span : 0;
+    e.twice = d ? d->twice : 0;
+    e.scale = d ? d->scale : 0;
+    if (d && d->need)
+        e.need = d->need;
+    else if (l->naming == DUMP_NAMES_WIRE && read_by_field(l))
+        e.need = (uint16_t)((f->pos + span_width(f, e.span) + 7) / 8);
+    else
+        e.need = (uint16_t)ibw_format_bytes(fmt);
+    snprintf(desc, sizeof desc, "%s %s", fmt->name, f->desc);
+    table_add(&e, name, desc);
+}
+
+static void add_layers(const struct dump_layer *layers)
+{
+    for (const struct dump_layer *l = layers; l->format; l++) {
+        const struct ibw_format *fmt = l->format();
+        for (size_t i = 0; i < fmt->nfields; i++) {
+            const struct ibw_field *f = &fmt->fields[i];
+            int diffs = 0;
+            for (size_t j = 0; j < sizeof tshark_diffs / sizeof tshark_diffs[0];
+                 j++) {
+                const struct tshark_diff *d = &tshark_diffs[j];
+                if (strcmp(d->format, fmt->name) == 0 &&
+                    strcmp(d->field, f->name) == 0) {
+                    add_field(l, fmt, f, d);
+                    diffs++;
+                }
+            }
+            if (!diffs)
+                add_field(l, fmt, f, NULL);
+        }
+    }
+}
+
+static void add_computed(const struct dump_field *list)
+{
+    for (const struct dump_field *f = list; f->name; f++)
+        table_add(f, f->name, f->desc);
+}
+
+/* ---- frame ------------------------------------------------------------- */
 /* ---- frame ------------------------------------------------------------- */
 
 static unsigned get_frame_number(const struct dump_frame *fr,
@@ -127,140 +539,15 @@ static unsigned get_erf_types(const struct dump_frame *fr, struct dump_val *v)
     return fr->cap->erf_type >= 0 ? dump_put_u(v, (uint64_t)fr->cap->erf_type) : 0;
 }
 
-/* ---- Ethernet, 802.1Q ---------------------------------------------------- */
 
-BYTES_GETTER(get_eth_dst, IBW_HDR_ETH, ibw_eth_SIZE, ibw_eth_get_dmac(h), 6)
-BYTES_GETTER(get_eth_src, IBW_HDR_ETH, ibw_eth_SIZE, ibw_eth_get_smac(h), 6)
-INT_GETTER(get_eth_type, hdr, IBW_HDR_ETH, ibw_eth_SIZE, ibw_eth_get_ethertype(h))
+/* ---- AETH syndrome ------------------------------------------------------- */
 
-/* Wireshark's vlan.* are the 0x8100 tags; an 802.1ad (0x88A8) tag is
- * another protocol to it.  The TPID sits in the two bytes before a tag.
- * `need`: the bytes of the tag the field reads (2 for the TCI, 4 for the
- * EtherType after it). */
-static unsigned vlan_tags(const struct dump_frame *fr, const uint8_t **tags,
-                          size_t need)
+static unsigned get_aeth_kind(const struct dump_frame *fr, struct dump_val *v)
 {
-    static const enum ibw_hdr which[2] = {IBW_HDR_VLAN, IBW_HDR_VLAN2};
-    unsigned n = 0;
-    for (unsigned i = 0; i < 2; i++) {
-        const uint8_t *t = hdr(fr, which[i], need);
-        if (t && ibw_load_be16(t - 2) == IBW_ETHERTYPE_VLAN)
-            tags[n++] = t;
-    }
-    return n;
+    const uint8_t *h = ext_hdr(fr, IBW_HDR_AETH, ibw_aeth_SIZE);
+    return h ? dump_put_u(v, ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(h)))
+             : 0;
 }
-
-#define VLAN_GETTER(fn, NEED, expr)                                           \
-    static unsigned fn(const struct dump_frame *fr, struct dump_val *v)      \
-    {                                                                         \
-        const uint8_t *tags[2];                                               \
-        unsigned n = vlan_tags(fr, tags, NEED);                               \
-        for (unsigned i = 0; i < n; i++) {                                    \
-            const uint8_t *h = tags[i];                                       \
-            v[i].u = (uint64_t)(expr);                                        \
-        }                                                                     \
-        return n;                                                             \
-    }
-VLAN_GETTER(get_vlan_priority, 2, ibw_vlan_get_pcp(h))
-VLAN_GETTER(get_vlan_dei, 2, ibw_vlan_get_dei(h))
-VLAN_GETTER(get_vlan_id, 2, ibw_vlan_get_vid(h))
-VLAN_GETTER(get_vlan_etype, 4, ibw_vlan_get_ethertype(h))
-
-/* ---- IPv4, IPv6, UDP ----------------------------------------------------- */
-
-BYTES_GETTER(get_ip_src, IBW_HDR_IPV4, 16, ibw_ipv4_get_saddr(h), 4)
-BYTES_GETTER(get_ip_dst, IBW_HDR_IPV4, 20, ibw_ipv4_get_daddr(h), 4)
-INT_GETTER(get_ip_hdr_len, hdr, IBW_HDR_IPV4, 1, ibw_ipv4_hdr_len(h))
-INT_GETTER(get_ip_dsfield, hdr, IBW_HDR_IPV4, 2, h[1])
-INT_GETTER(get_ip_dscp, hdr, IBW_HDR_IPV4, 2, ibw_ipv4_get_dscp(h))
-INT_GETTER(get_ip_ecn, hdr, IBW_HDR_IPV4, 2, ibw_ipv4_get_ecn(h))
-INT_GETTER(get_ip_len, hdr, IBW_HDR_IPV4, 4, ibw_ipv4_get_total_length(h))
-INT_GETTER(get_ip_id, hdr, IBW_HDR_IPV4, 6, ibw_ipv4_get_id(h))
-INT_GETTER(get_ip_df, hdr, IBW_HDR_IPV4, 8, ibw_ipv4_get_df(h))
-INT_GETTER(get_ip_ttl, hdr, IBW_HDR_IPV4, 9, ibw_ipv4_get_ttl(h))
-INT_GETTER(get_ip_proto, hdr, IBW_HDR_IPV4, 10, ibw_ipv4_get_protocol(h))
-INT_GETTER(get_ip_checksum, hdr, IBW_HDR_IPV4, 12, ibw_ipv4_get_checksum(h))
-
-BYTES_GETTER(get_ipv6_src, IBW_HDR_IPV6, 24, ibw_ipv6_get_saddr(h), 16)
-BYTES_GETTER(get_ipv6_dst, IBW_HDR_IPV6, 40, ibw_ipv6_get_daddr(h), 16)
-INT_GETTER(get_ipv6_tclass, hdr, IBW_HDR_IPV6, 4, ibw_ipv6_get_tclass(h))
-INT_GETTER(get_ipv6_flow, hdr, IBW_HDR_IPV6, 4, ibw_ipv6_get_flowlabel(h))
-INT_GETTER(get_ipv6_plen, hdr, IBW_HDR_IPV6, 7, ibw_ipv6_get_paylen(h))
-INT_GETTER(get_ipv6_nxt, hdr, IBW_HDR_IPV6, 7, ibw_ipv6_get_nexthdr(h))
-INT_GETTER(get_ipv6_hlim, hdr, IBW_HDR_IPV6, 8, ibw_ipv6_get_hoplimit(h))
-
-INT_GETTER(get_udp_srcport, hdr, IBW_HDR_UDP, 4, ibw_udp_get_sport(h))
-INT_GETTER(get_udp_dstport, hdr, IBW_HDR_UDP, 4, ibw_udp_get_dport(h))
-INT_GETTER(get_udp_length, hdr, IBW_HDR_UDP, 6, ibw_udp_get_length(h))
-INT_GETTER(get_udp_checksum, hdr, IBW_HDR_UDP, 8, ibw_udp_get_checksum(h))
-
-/* ---- LRH, GRH, BTH ------------------------------------------------------- */
-
-INT_GETTER(get_lrh_vl, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_vl(h))
-INT_GETTER(get_lrh_lver, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_lver(h))
-INT_GETTER(get_lrh_sl, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_sl(h))
-INT_GETTER(get_lrh_lnh, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_lnh(h))
-INT_GETTER(get_lrh_dlid, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_dlid(h))
-INT_GETTER(get_lrh_pktlen, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_pktlen(h))
-INT_GETTER(get_lrh_slid, hdr, IBW_HDR_LRH, ibw_lrh_SIZE, ibw_lrh_get_slid(h))
-
-INT_GETTER(get_grh_ipver, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_ipver(h))
-INT_GETTER(get_grh_tclass, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_tclass(h))
-INT_GETTER(get_grh_flowlabel, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_flowlabel(h))
-INT_GETTER(get_grh_paylen, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_paylen(h))
-INT_GETTER(get_grh_nxthdr, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_nxthdr(h))
-INT_GETTER(get_grh_hoplmt, hdr, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_hoplmt(h))
-BYTES_GETTER(get_grh_sgid, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_sgid(h), 16)
-BYTES_GETTER(get_grh_dgid, IBW_HDR_GRH, ibw_grh_SIZE, ibw_grh_get_dgid(h), 16)
-
-INT_GETTER(get_bth_opcode, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_opcode(h))
-INT_GETTER(get_bth_se, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_se(h))
-INT_GETTER(get_bth_m, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_m(h))
-INT_GETTER(get_bth_padcnt, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_padcnt(h))
-INT_GETTER(get_bth_tver, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_tver(h))
-INT_GETTER(get_bth_pkey, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_pkey(h))
-INT_GETTER(get_bth_destqp, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_destqp(h))
-INT_GETTER(get_bth_a, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_ackreq(h))
-INT_GETTER(get_bth_psn, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_psn(h))
-INT_GETTER(get_bth_fecn, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_fecn(h))
-INT_GETTER(get_bth_becn, hdr, IBW_HDR_BTH, ibw_bth_SIZE, ibw_bth_get_becn(h))
-
-/* ---- extended transport headers ------------------------------------------ */
-
-INT_GETTER(get_rdeth_eecnxt, ext_hdr, IBW_HDR_RDETH, ibw_rdeth_SIZE, ibw_rdeth_get_eecnxt(h))
-INT_GETTER(get_deth_qkey, ext_hdr, IBW_HDR_DETH, ibw_deth_SIZE, ibw_deth_get_qkey(h))
-INT_GETTER(get_deth_srcqp, ext_hdr, IBW_HDR_DETH, ibw_deth_SIZE, ibw_deth_get_srcqp(h))
-INT_GETTER(get_reth_dmalen, ext_hdr, IBW_HDR_RETH, ibw_reth_SIZE, ibw_reth_get_dmalen(h))
-
-/* VA and R_Key of the RETH or, under the same names, of the AtomicETH. */
-static unsigned get_reth_va(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = ext_hdr(fr, IBW_HDR_RETH, ibw_reth_SIZE);
-    if (h)
-        return dump_put_u(v, ibw_reth_get_va(h));
-    h = ext_hdr(fr, IBW_HDR_ATOMICETH, ibw_atomiceth_SIZE);
-    return h ? dump_put_u(v, ibw_atomiceth_get_va(h)) : 0;
-}
-static unsigned get_reth_rkey(const struct dump_frame *fr, struct dump_val *v)
-{
-    const uint8_t *h = ext_hdr(fr, IBW_HDR_RETH, ibw_reth_SIZE);
-    if (h)
-        return dump_put_u(v, ibw_reth_get_rkey(h));
-    h = ext_hdr(fr, IBW_HDR_ATOMICETH, ibw_atomiceth_SIZE);
-    return h ? dump_put_u(v, ibw_atomiceth_get_rkey(h)) : 0;
-}
-
-INT_GETTER(get_atomiceth_swapdt, ext_hdr, IBW_HDR_ATOMICETH, ibw_atomiceth_SIZE,
-           ibw_atomiceth_get_swapdt(h))
-INT_GETTER(get_atomiceth_cmpdt, ext_hdr, IBW_HDR_ATOMICETH, ibw_atomiceth_SIZE,
-           ibw_atomiceth_get_cmpdt(h))
-INT_GETTER(get_atomicacketh_origremdt, ext_hdr, IBW_HDR_ATOMICACKETH, ibw_atomicacketh_SIZE,
-           ibw_atomicacketh_get_origremdt(h))
-
-INT_GETTER(get_aeth_syndrome, ext_hdr, IBW_HDR_AETH, ibw_aeth_SIZE, ibw_aeth_get_syndrome(h))
-INT_GETTER(get_aeth_kind, ext_hdr, IBW_HDR_AETH, ibw_aeth_SIZE,
-           ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(h)))
-INT_GETTER(get_aeth_msn, ext_hdr, IBW_HDR_AETH, ibw_aeth_SIZE, ibw_aeth_get_msn(h))
 
 /* The 5-bit syndrome value, under the name its kind gives it. */
 static unsigned aeth_value(const struct dump_frame *fr, struct dump_val *v,
@@ -288,23 +575,8 @@ static unsigned get_aeth_error(const struct dump_frame *fr, struct dump_val *v)
     return aeth_value(fr, v, IBW_AETH_NAK);
 }
 
-/* ImmDt and IETH: tshark shows the 4 bytes twice (header item + field). */
-static unsigned twice(struct dump_val *v, const uint8_t *h)
-{
-    if (!h)
-        return 0;
-    dump_put_bytes(&v[0], h, 4);
-    dump_put_bytes(&v[1], h, 4);
-    return 2;
-}
-static unsigned get_immdt(const struct dump_frame *fr, struct dump_val *v)
-{
-    return twice(v, ext_hdr(fr, IBW_HDR_IMMDT, ibw_immdt_SIZE));
-}
-static unsigned get_ieth(const struct dump_frame *fr, struct dump_val *v)
-{
-    return twice(v, ext_hdr(fr, IBW_HDR_IETH, ibw_ieth_SIZE));
-}
+
+/* ---- after the headers --------------------------------------------------- */
 
 /* Never printed: tshark 4.0 hands IBA payloads to the data dissector
  * (data.data) and fills infiniband.payload only for EtherType-encapsulated
@@ -323,10 +595,13 @@ static int vendor_view(const struct dump_frame *fr)
 }
 
 /* The opcodes whose bytes after the headers tshark hands to its payload
- * code: those with a payload, and RDMA READ REQUEST (none per the IBA). */
+ * code: those with a payload, and the RC RDMA READ REQUEST (none per the
+ * IBA). */
 static int tshark_has_payload(uint8_t op)
 {
-    return (ibw_opcode_info(op)->flags & IBW_OPF_PAYLOAD) || op == 0x0C;
+    const struct ibw_opcode_info *info = ibw_opcode_info(op);
+    return (info->flags & IBW_OPF_PAYLOAD) ||
+           (info->transport == IBW_TR_RC && info->kind == IBW_OPK_READ);
 }
 
 /* UD to or from QP0/QP1: tshark hands the payload to its MAD dissector. */
@@ -418,6 +693,10 @@ int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t)
     return 1;
 }
 
+/* tshark's first infiniband.vendor item: the bytes after the BTH up to
+ * this many. */
+#define TSHARK_VENDOR_ITEM 4u
+
 static unsigned get_vendor(const struct dump_frame *fr, struct dump_val *v)
 {
     if (!vendor_view(fr))
@@ -428,9 +707,10 @@ static unsigned get_vendor(const struct dump_frame *fr, struct dump_val *v)
     if (end <= start)
         return 0;
     size_t n = end - start;
-    if (p->cut && n < 4)
-        return 0; /* tshark's 4-byte vendor item cannot be read */
-    dump_put_bytes(&v[0], p->data + start, n < 4 ? n : 4);
+    if (p->cut && n < TSHARK_VENDOR_ITEM)
+        return 0; /* tshark's first vendor item cannot be read */
+    dump_put_bytes(&v[0], p->data + start,
+                   n < TSHARK_VENDOR_ITEM ? n : TSHARK_VENDOR_ITEM);
     dump_put_bytes(&v[1], p->data + start, n);
     return 2;
 }
@@ -462,15 +742,19 @@ static unsigned get_vcrc(const struct dump_frame *fr, struct dump_val *v)
     return dump_put_u(v, ibw_load_be16(p->data + t.vcrc_off));
 }
 
+/* What tshark takes for the header of a raw packet (LNH raw or IP) after
+ * the LRH and leaves out of its data. */
+#define TSHARK_RAW_HEADER 4u
+
 /* Undissected bytes after the headers: payload and pad, or for a raw packet
- * what follows its 4-byte raw header, up to the VCRC. */
+ * what follows tshark's raw header, up to the VCRC. */
 static unsigned get_data(const struct dump_frame *fr, struct dump_val *v)
 {
     const struct ibw_pkt *p = fr->pkt;
     if (!p)
         return 0;
     if (p->transport == IBW_TK_IB_RAW) {
-        size_t start = ibw_lrh_SIZE + 4;
+        size_t start = ibw_lrh_SIZE + TSHARK_RAW_HEADER;
         if (p->err != IBW_OK || p->vcrc_off <= start)
             return 0;
         return dump_put_bytes(v, p->data + start, p->vcrc_off - start);
@@ -604,164 +888,86 @@ static unsigned get_wire_len(const struct dump_frame *fr, struct dump_val *v)
     const struct ibw_pkt *p = fr->pkt;
     return p && p->wire_len ? dump_put_u(v, p->wire_len) : 0;
 }
-INT_GETTER(get_xrceth_srq, hdr, IBW_HDR_XRCETH, ibw_xrceth_SIZE, ibw_xrceth_get_xrcsrq(h))
-INT_GETTER(get_feth_sel, hdr, IBW_HDR_FETH, ibw_feth_SIZE, ibw_feth_get_sel(h))
-INT_GETTER(get_feth_plt, hdr, IBW_HDR_FETH, ibw_feth_SIZE, ibw_feth_get_plt(h))
 
 /* ---- the table ------------------------------------------------------------ */
 
-const struct dump_field dump_fields_base[] = {
-    {"frame.number", DT_DEC, get_frame_number, "frame number, from 1"},
-    {"frame.len", DT_DEC, get_frame_len, "frame length on the wire"},
-    {"frame.cap_len", DT_DEC, get_frame_cap_len, "bytes captured"},
-    {"frame.time_epoch", DT_TIME, get_frame_time_epoch,
-     "capture time, seconds since 1970"},
-    {"erf.types", DT_HEX8, get_erf_types, "ERF record type byte"},
+/* What no descriptor holds: the capture's own fields, tshark's items after
+ * the headers, the AETH syndrome's parts, ibwire's verdicts. */
+static const struct dump_field computed[] = {
+    DUMP_COMPUTED("frame.number", DT_DEC, get_frame_number, "frame number, from 1"),
+    DUMP_COMPUTED("frame.len", DT_DEC, get_frame_len, "frame length on the wire"),
+    DUMP_COMPUTED("frame.cap_len", DT_DEC, get_frame_cap_len, "bytes captured"),
+    DUMP_COMPUTED("frame.time_epoch", DT_TIME, get_frame_time_epoch,
+     "capture time, seconds since 1970"),
+    DUMP_COMPUTED("erf.types", DT_HEX8, get_erf_types, "ERF record type byte"),
+    DUMP_COMPUTED("infiniband.aeth.syndrome.opcode", DT_DEC, get_aeth_kind,
+     "AETH syndrome kind: 0 ACK, 1 RNR NAK, 2 reserved, 3 NAK"),
+    DUMP_COMPUTED("infiniband.aeth.syndrome.credit_count", DT_DEC, get_aeth_credit,
+     "AETH credit code (ACK)"),
+    DUMP_COMPUTED("infiniband.aeth.syndrome.timer", DT_DEC, get_aeth_timer,
+     "AETH RNR timer code (RNR NAK)"),
+    DUMP_COMPUTED("infiniband.aeth.syndrome.error_code", DT_DEC, get_aeth_error,
+     "AETH NAK code"),
+    DUMP_COMPUTED("infiniband.payload", DT_BYTES, get_none,
+     "never set (tshark uses data.data)"),
+    DUMP_COMPUTED("infiniband.vendor", DT_BYTES, get_vendor,
+     "bytes after the BTH of an opcode tshark does not know"),
+    DUMP_COMPUTED("infiniband.invariant.crc", DT_HEX32, get_icrc,
+     "ICRC wire bytes as a big-endian number"),
+    DUMP_COMPUTED("infiniband.variant.crc", DT_HEX16, get_vcrc,
+     "VCRC wire bytes as a big-endian number"),
+    DUMP_COMPUTED("data.data", DT_BYTES, get_data, "payload and pad bytes"),
 
-    {"eth.dst", DT_ETHER, get_eth_dst, "destination MAC"},
-    {"eth.src", DT_ETHER, get_eth_src, "source MAC"},
-    {"eth.type", DT_HEX16, get_eth_type, "EtherType of the Ethernet header"},
-    {"vlan.priority", DT_DEC, get_vlan_priority, "802.1Q priority (PCP)"},
-    {"vlan.dei", DT_BOOL, get_vlan_dei, "802.1Q drop eligible"},
-    {"vlan.id", DT_DEC, get_vlan_id, "802.1Q VLAN ID"},
-    {"vlan.etype", DT_HEX16, get_vlan_etype, "EtherType after the tag"},
-
-    {"ip.src", DT_IPV4, get_ip_src, "IPv4 source"},
-    {"ip.dst", DT_IPV4, get_ip_dst, "IPv4 destination"},
-    {"ip.hdr_len", DT_DEC, get_ip_hdr_len, "IPv4 header bytes"},
-    {"ip.dsfield", DT_HEX8, get_ip_dsfield, "IPv4 TOS byte"},
-    {"ip.dsfield.dscp", DT_DEC, get_ip_dscp, "IPv4 DSCP"},
-    {"ip.dsfield.ecn", DT_DEC, get_ip_ecn, "IPv4 ECN"},
-    {"ip.len", DT_DEC, get_ip_len, "IPv4 total length"},
-    {"ip.id", DT_HEX16, get_ip_id, "IPv4 identification"},
-    {"ip.flags.df", DT_BOOL, get_ip_df, "IPv4 don't fragment"},
-    {"ip.ttl", DT_DEC, get_ip_ttl, "IPv4 TTL"},
-    {"ip.proto", DT_DEC, get_ip_proto, "IPv4 protocol"},
-    {"ip.checksum", DT_HEX16, get_ip_checksum, "IPv4 header checksum"},
-    {"ipv6.src", DT_IPV6, get_ipv6_src, "IPv6 source"},
-    {"ipv6.dst", DT_IPV6, get_ipv6_dst, "IPv6 destination"},
-    {"ipv6.tclass", DT_HEX32, get_ipv6_tclass, "IPv6 traffic class"},
-    {"ipv6.flow", DT_HEX24, get_ipv6_flow, "IPv6 flow label"},
-    {"ipv6.plen", DT_DEC, get_ipv6_plen, "IPv6 payload length"},
-    {"ipv6.nxt", DT_DEC, get_ipv6_nxt, "IPv6 next header"},
-    {"ipv6.hlim", DT_DEC, get_ipv6_hlim, "IPv6 hop limit"},
-    {"udp.srcport", DT_DEC, get_udp_srcport, "UDP source port"},
-    {"udp.dstport", DT_DEC, get_udp_dstport, "UDP destination port"},
-    {"udp.length", DT_DEC, get_udp_length, "UDP length"},
-    {"udp.checksum", DT_HEX16, get_udp_checksum, "UDP checksum"},
-
-    {"infiniband.lrh.vl", DT_HEX8, get_lrh_vl, "LRH virtual lane"},
-    {"infiniband.lrh.lver", DT_DEC, get_lrh_lver, "LRH link version"},
-    {"infiniband.lrh.sl", DT_DEC, get_lrh_sl, "LRH service level"},
-    {"infiniband.lrh.lnh", DT_HEX8, get_lrh_lnh, "LRH link next header"},
-    {"infiniband.lrh.dlid", DT_DEC, get_lrh_dlid, "LRH destination LID"},
-    {"infiniband.lrh.pktlen", DT_DEC, get_lrh_pktlen,
-     "LRH packet length (words)"},
-    {"infiniband.lrh.slid", DT_DEC, get_lrh_slid, "LRH source LID"},
-    {"infiniband.grh.ipver", DT_DEC, get_grh_ipver, "GRH IP version"},
-    {"infiniband.grh.tclass", DT_DEC, get_grh_tclass, "GRH traffic class"},
-    {"infiniband.grh.flowlabel", DT_DEC, get_grh_flowlabel, "GRH flow label"},
-    {"infiniband.grh.paylen", DT_DEC, get_grh_paylen, "GRH payload length"},
-    {"infiniband.grh.nxthdr", DT_DEC, get_grh_nxthdr, "GRH next header"},
-    {"infiniband.grh.hoplmt", DT_DEC, get_grh_hoplmt, "GRH hop limit"},
-    {"infiniband.grh.sgid", DT_IPV6, get_grh_sgid, "GRH source GID"},
-    {"infiniband.grh.dgid", DT_IPV6, get_grh_dgid, "GRH destination GID"},
-    {"infiniband.bth.opcode", DT_DEC, get_bth_opcode, "BTH opcode"},
-    {"infiniband.bth.se", DT_BOOL, get_bth_se, "BTH solicited event"},
-    {"infiniband.bth.m", DT_BOOL, get_bth_m, "BTH migration request"},
-    {"infiniband.bth.padcnt", DT_DEC, get_bth_padcnt, "BTH pad count"},
-    {"infiniband.bth.tver", DT_DEC, get_bth_tver, "BTH transport version"},
-    {"infiniband.bth.p_key", DT_DEC, get_bth_pkey, "BTH partition key"},
-    {"infiniband.bth.destqp", DT_HEX24, get_bth_destqp, "BTH destination QP"},
-    {"infiniband.bth.a", DT_BOOL, get_bth_a, "BTH acknowledge request"},
-    {"infiniband.bth.psn", DT_DEC, get_bth_psn, "BTH PSN"},
-    {"infiniband.rdeth.eecnxt", DT_DEC, get_rdeth_eecnxt, "RDETH EE context"},
-    {"infiniband.deth.q_key", DT_HEX64, get_deth_qkey, "DETH Q_Key"},
-    {"infiniband.deth.srcqp", DT_HEX32, get_deth_srcqp, "DETH source QP"},
-    {"infiniband.reth.va", DT_HEX64, get_reth_va,
-     "RETH (or AtomicETH) virtual address"},
-    {"infiniband.reth.r_key", DT_HEX32, get_reth_rkey,
-     "RETH (or AtomicETH) R_Key"},
-    {"infiniband.reth.dmalen", DT_DEC, get_reth_dmalen, "RETH DMA length"},
-    {"infiniband.atomiceth.swapdt", DT_DEC, get_atomiceth_swapdt,
-     "AtomicETH swap/add data"},
-    {"infiniband.atomiceth.cmpdt", DT_DEC, get_atomiceth_cmpdt,
-     "AtomicETH compare data"},
-    {"infiniband.atomicacketh.origremdt", DT_DEC, get_atomicacketh_origremdt,
-     "AtomicAckETH original remote data"},
-    {"infiniband.aeth.syndrome", DT_DEC, get_aeth_syndrome, "AETH syndrome"},
-    {"infiniband.aeth.syndrome.opcode", DT_DEC, get_aeth_kind,
-     "AETH syndrome kind: 0 ACK, 1 RNR NAK, 2 reserved, 3 NAK"},
-    {"infiniband.aeth.syndrome.credit_count", DT_DEC, get_aeth_credit,
-     "AETH credit code (ACK)"},
-    {"infiniband.aeth.syndrome.timer", DT_DEC, get_aeth_timer,
-     "AETH RNR timer code (RNR NAK)"},
-    {"infiniband.aeth.syndrome.error_code", DT_DEC, get_aeth_error,
-     "AETH NAK code"},
-    {"infiniband.aeth.msn", DT_DEC, get_aeth_msn, "AETH MSN"},
-    {"infiniband.immdt", DT_BYTES, get_immdt, "immediate data (twice)"},
-    {"infiniband.ieth", DT_BYTES, get_ieth, "IETH R_Key (twice)"},
-    {"infiniband.payload", DT_BYTES, get_none,
-     "never set (tshark uses data.data)"},
-    {"infiniband.vendor", DT_BYTES, get_vendor,
-     "bytes after the BTH of an opcode tshark does not know"},
-    {"infiniband.invariant.crc", DT_HEX32, get_icrc,
-     "ICRC wire bytes as a big-endian number"},
-    {"infiniband.variant.crc", DT_HEX16, get_vcrc,
-     "VCRC wire bytes as a big-endian number"},
-    {"data.data", DT_BYTES, get_data, "payload and pad bytes"},
-
-    {"ibwire.error", DT_STRING, get_error,
-     "why the frame does not decode: header.field: problem"},
-    {"ibwire.not_iba", DT_STRING, get_not_iba,
-     "why the frame holds no IBA bytes (link framing)"},
-    {"ibwire.truncated", DT_BOOL, get_truncated, "cut short at capture"},
-    {"ibwire.transport", DT_STRING, get_transport,
-     "ib-local, ib-global, ib-raw, rocev1, rocev2-ipv4, rocev2-ipv6, none"},
-    {"ibwire.opcode.name", DT_STRING, get_opcode_name, "IBA opcode name"},
-    {"ibwire.payload.len", DT_DEC, get_payload_len,
-     "payload bytes (no pad); of a cut frame, those captured"},
-    {"ibwire.payload.wire_len", DT_DEC, get_payload_wire_len,
-     "payload bytes the packet carried (no pad), cut or not"},
-    {"ibwire.cut", DT_BOOL, get_cut,
-     "the bytes end before the length fields say (snap length)"},
-    {"ibwire.cut.header", DT_STRING, get_cut_header,
-     "of a cut frame: the first header not wholly captured, or payload"},
-    {"ibwire.wire_len", DT_DEC, get_wire_len,
+    DUMP_COMPUTED("ibwire.error", DT_STRING, get_error,
+     "why the frame does not decode: header.field: problem"),
+    DUMP_COMPUTED("ibwire.not_iba", DT_STRING, get_not_iba,
+     "why the frame holds no IBA bytes (link framing)"),
+    DUMP_COMPUTED("ibwire.truncated", DT_BOOL, get_truncated, "cut short at capture"),
+    DUMP_COMPUTED("ibwire.transport", DT_STRING, get_transport,
+     "ib-local, ib-global, ib-raw, rocev1, rocev2-ipv4, rocev2-ipv6, none"),
+    DUMP_COMPUTED("ibwire.opcode.name", DT_STRING, get_opcode_name, "IBA opcode name"),
+    DUMP_COMPUTED("ibwire.payload.len", DT_DEC, get_payload_len,
+     "payload bytes (no pad); of a cut frame, those captured"),
+    DUMP_COMPUTED("ibwire.payload.wire_len", DT_DEC, get_payload_wire_len,
+     "payload bytes the packet carried (no pad), cut or not"),
+    DUMP_COMPUTED("ibwire.cut", DT_BOOL, get_cut,
+     "the bytes end before the length fields say (snap length)"),
+    DUMP_COMPUTED("ibwire.cut.header", DT_STRING, get_cut_header,
+     "of a cut frame: the first header not wholly captured, or payload"),
+    DUMP_COMPUTED("ibwire.wire_len", DT_DEC, get_wire_len,
      "bytes to the end of the IBA (or IP) packet, as its length fields "
-     "say"},
-    {"ibwire.bth.fecn", DT_BOOL, get_bth_fecn, "BTH FECN"},
-    {"ibwire.bth.becn", DT_BOOL, get_bth_becn, "BTH BECN"},
-    {"ibwire.xrceth.xrcsrq", DT_HEX24, get_xrceth_srq, "XRCETH XRC SRQ"},
-    {"ibwire.feth.sel", DT_DEC, get_feth_sel, "FETH selectivity level"},
-    {"ibwire.feth.plt", DT_DEC, get_feth_plt, "FETH placement type"},
-    {"ibwire.icrc.status", DT_STRING, get_icrc_status,
-     "ICRC verdict: good, bad, unchecked (frame cut), absent"},
-    {"ibwire.icrc.wire", DT_HEX32, get_icrc_wire, "ICRC value carried"},
-    {"ibwire.icrc.calc", DT_HEX32, get_icrc_calc, "ICRC value computed"},
-    {"ibwire.vcrc.status", DT_STRING, get_vcrc_status,
-     "VCRC verdict: good, bad, unchecked (frame cut), absent"},
-    {"ibwire.vcrc.wire", DT_HEX16, get_vcrc_wire, "VCRC value carried"},
-    {"ibwire.vcrc.calc", DT_HEX16, get_vcrc_calc, "VCRC value computed"},
-    {"ibwire.ip.checksum.status", DT_STRING, get_ip_csum_status,
-     "IPv4 header checksum verdict: good, bad, unchecked (options cut)"},
-    {NULL, 0, NULL, NULL}};
+     "say"),
+    DUMP_COMPUTED("ibwire.icrc.status", DT_STRING, get_icrc_status,
+     "ICRC verdict: good, bad, unchecked (frame cut), absent"),
+    DUMP_COMPUTED("ibwire.icrc.wire", DT_HEX32, get_icrc_wire, "ICRC value carried"),
+    DUMP_COMPUTED("ibwire.icrc.calc", DT_HEX32, get_icrc_calc, "ICRC value computed"),
+    DUMP_COMPUTED("ibwire.vcrc.status", DT_STRING, get_vcrc_status,
+     "VCRC verdict: good, bad, unchecked (frame cut), absent"),
+    DUMP_COMPUTED("ibwire.vcrc.wire", DT_HEX16, get_vcrc_wire, "VCRC value carried"),
+    DUMP_COMPUTED("ibwire.vcrc.calc", DT_HEX16, get_vcrc_calc, "VCRC value computed"),
+    DUMP_COMPUTED("ibwire.ip.checksum.status", DT_STRING, get_ip_csum_status,
+     "IPv4 header checksum verdict: good, bad, unchecked (options cut)"),
+    {.name = NULL}};
 
-static const struct dump_field *const families[] = {dump_fields_base,
-                                                   dump_fields_mad};
+static void table_init(void)
+{
+    if (table_len)
+        return;
+    add_computed(computed);
+    add_layers(wire_layers);
+    add_computed(dump_fields_mad);
+    add_layers(dump_mad_layers);
+}
 
 const struct dump_field *dump_field_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        for (const struct dump_field *f = families[i]; f->name; f++)
-            if (strcmp(f->name, name) == 0)
-                return f;
-    return NULL;
+    table_init();
+    return table_find(name);
 }
 
 void dump_field_each(void (*fn)(const struct dump_field *, void *), void *arg)
 {
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        for (const struct dump_field *f = families[i]; f->name; f++)
-            fn(f, arg);
+    table_init();
+    for (size_t i = 0; i < table_len; i++)
+        fn(&table[i], arg);
 }

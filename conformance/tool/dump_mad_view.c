@@ -15,7 +15,7 @@ static const uint8_t *frame_mad(const struct dump_frame *fr)
 {
     struct dump_val v;
     const struct dump_field *f = dump_field_find("infiniband.mad");
-    return f && f->get(fr, &v) ? v.p : NULL;
+    return f && dump_field_get(f, fr, &v) ? v.p : NULL;
 }
 
 /* What the views show of a frame's MAD. */

@@ -102,6 +102,102 @@ static inline const struct ibw_format *ibw_registry_find(const char *name)
     return NULL;
 }
 
+/*
+ * The Wireshark (tshark 4.0) display-filter name of field `field` of a
+ * transport header (lrh ... feth) or framing header (eth, vlan, ipv4, ipv6,
+ * udp), written to buf (n bytes): "infiniband." + format + "." + field for
+ * the transport headers, Wireshark's protocol prefix (eth, vlan, ip, ipv6,
+ * udp) for the framing, with the renames tabled below.  Reserved bits and
+ * the fields tshark 4.0 does not dissect (BTH FECN/BECN, XRCETH, FETH, the
+ * CNP) have no name: IBW_E_FIELD, as for a format of another family.
+ * IBW_E_NOSPACE when the name does not fit.
+ */
+static inline int ibw_wire_tshark_name(const char *format, const char *field,
+                                       char *buf, size_t n)
+{
+    /* Per format: its prefix (field NULL), then Wireshark's own spelling
+     * of the fields it renames, "" for a field it does not dissect. */
+    static const struct {
+        const char *format, *field, *name;
+    } names[] = {
+        {"eth", NULL, "eth"},
+        {"eth", "dmac", "eth.dst"},
+        {"eth", "smac", "eth.src"},
+        {"eth", "ethertype", "eth.type"},
+        {"vlan", NULL, "vlan"},
+        {"vlan", "pcp", "vlan.priority"},
+        {"vlan", "vid", "vlan.id"},
+        {"vlan", "ethertype", "vlan.etype"},
+        {"ipv4", NULL, "ip"},
+        {"ipv4", "ihl", "ip.hdr_len"}, /* shown in bytes, IHL * 4 */
+        {"ipv4", "dscp", "ip.dsfield.dscp"},
+        {"ipv4", "ecn", "ip.dsfield.ecn"},
+        {"ipv4", "total_length", "ip.len"},
+        {"ipv4", "resv", "ip.flags.rb"},
+        {"ipv4", "df", "ip.flags.df"},
+        {"ipv4", "mf", "ip.flags.mf"},
+        {"ipv4", "protocol", "ip.proto"},
+        {"ipv4", "saddr", "ip.src"},
+        {"ipv4", "daddr", "ip.dst"},
+        {"ipv6", NULL, "ipv6"},
+        {"ipv6", "flowlabel", "ipv6.flow"},
+        {"ipv6", "paylen", "ipv6.plen"},
+        {"ipv6", "nexthdr", "ipv6.nxt"},
+        {"ipv6", "hoplimit", "ipv6.hlim"},
+        {"ipv6", "saddr", "ipv6.src"},
+        {"ipv6", "daddr", "ipv6.dst"},
+        {"udp", NULL, "udp"},
+        {"udp", "sport", "udp.srcport"},
+        {"udp", "dport", "udp.dstport"},
+        {"lrh", NULL, "infiniband.lrh"},
+        {"grh", NULL, "infiniband.grh"},
+        {"bth", NULL, "infiniband.bth"},
+        {"bth", "pkey", "infiniband.bth.p_key"},
+        {"bth", "ackreq", "infiniband.bth.a"},
+        {"bth", "fecn", ""},
+        {"bth", "becn", ""},
+        {"rdeth", NULL, "infiniband.rdeth"},
+        {"deth", NULL, "infiniband.deth"},
+        {"deth", "qkey", "infiniband.deth.q_key"},
+        {"reth", NULL, "infiniband.reth"},
+        {"reth", "rkey", "infiniband.reth.r_key"},
+        {"atomiceth", NULL, "infiniband.atomiceth"},
+        /* one name for the VA and R_Key of RETH and AtomicETH */
+        {"atomiceth", "va", "infiniband.reth.va"},
+        {"atomiceth", "rkey", "infiniband.reth.r_key"},
+        {"aeth", NULL, "infiniband.aeth"},
+        {"atomicacketh", NULL, "infiniband.atomicacketh"},
+        /* the header item and its one field share the name */
+        {"immdt", "imm", "infiniband.immdt"},
+        {"ieth", "rkey", "infiniband.ieth"},
+    };
+    const char *prefix = NULL;
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(names[i].format, format) != 0)
+            continue;
+        if (!names[i].field)
+            prefix = names[i].name;
+        else if (strcmp(names[i].field, field) == 0)
+            name = names[i].name;
+    }
+    if (name && !name[0])
+        return IBW_E_FIELD;
+    if (!name && (!prefix || strncmp(field, "resv", 4) == 0))
+        return IBW_E_FIELD;
+    /* the whole name, or the prefix, a dot and the field */
+    const char *parts[3] = {name ? name : prefix, name ? "" : ".",
+                            name ? "" : field};
+    size_t len[3], total = 1;
+    for (size_t i = 0; i < 3; i++)
+        total += len[i] = strlen(parts[i]);
+    if (total > n)
+        return IBW_E_NOSPACE;
+    for (size_t i = 0, at = 0; i < 3; at += len[i], i++)
+        memcpy(buf + at, parts[i], len[i] + (i == 2));
+    return IBW_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* One record field through its descriptor (bus order, word array)          */
 /* ------------------------------------------------------------------------ */

@@ -38,6 +38,7 @@ frame.number frame.len frame.cap_len frame.time_epoch erf.types
 eth.dst eth.src eth.type vlan.priority vlan.dei vlan.id vlan.etype
 ip.src ip.dst ip.hdr_len ip.dsfield ip.dsfield.dscp ip.dsfield.ecn ip.len
 ip.id ip.flags.df ip.ttl ip.proto ip.checksum
+ip.version ip.flags.rb ip.flags.mf ip.frag_offset ipv6.version
 ipv6.src ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.nxt ipv6.hlim
 udp.srcport udp.dstport udp.length udp.checksum
 infiniband.lrh.vl infiniband.lrh.lver infiniband.lrh.sl infiniband.lrh.lnh

@@ -612,12 +612,12 @@ static uint64_t since(uint64_t ts, uint64_t t0)
 
 static void fmt_time(char *buf, size_t n, uint64_t ns)
 {
-    if (ns >= 10000000000ull)
-        snprintf(buf, n, "%.2f s", (double)ns / 1e9);
-    else if (ns >= 10000000)
-        snprintf(buf, n, "%.3f ms", (double)ns / 1e6);
+    if (ns >= 1000000000ull)
+        snprintf(buf, n, "%.6g s", (double)ns / 1e9);
+    else if (ns >= 1000000)
+        snprintf(buf, n, "%.6g ms", (double)ns / 1e6);
     else
-        snprintf(buf, n, "%.3f us", (double)ns / 1e3);
+        snprintf(buf, n, "%.6g us", (double)ns / 1e3);
 }
 
 static void fmt_rate(char *buf, size_t n, uint64_t bytes, uint64_t ns)
@@ -738,17 +738,47 @@ static void draw_grid(FILE *o, const struct axes *a)
             CT + PH + 28);
 }
 
-/* Ticks for the packets of series s, at most `budget` of them. */
+/* Coordinate v to a tenth, as %.1f would print it but without a trailing
+ * ".0": the plain packets are most of the page, and printf's floating
+ * point conversion most of the time spent writing them. */
+static void num(FILE *o, double v)
+{
+    char buf[32], *e = buf + sizeof buf, *p = e;
+    long t = (long)(v * 10 + (v < 0 ? -0.5 : 0.5));
+    unsigned long u = t < 0 ? (unsigned long)-t : (unsigned long)t;
+    if (u % 10) {
+        *--p = (char)('0' + u % 10);
+        *--p = '.';
+    }
+    u /= 10;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (t < 0)
+        *--p = '-';
+    fwrite(p, 1, (size_t)(e - p), o);
+}
+
+/* A vertical segment per packet of series s, as tall as one PSN (within
+ * what stays visible), at most `budget` of them. */
 static void draw_series(FILE *o, const char *cls, const struct series *s,
                         const struct axes *a, uint32_t budget)
 {
     if (!s->n)
         return;
     size_t step = (s->n + budget - 1) / budget;
+    double h = a->y1 > a->y0 ? PH / (double)(a->y1 - a->y0) : 8;
+    h = h < 3 ? 3 : h > 14 ? 14 : h;
     fprintf(o, "<path class=\"%s\" d=\"", cls);
-    for (size_t i = 0; i < s->n; i += step)
-        fprintf(o, "M%.1f %.1fv-4", ax_x(a, s->v[i].ts),
-                ax_y(a, s->v[i].y) + 2);
+    for (size_t i = 0; i < s->n; i += step) {
+        fputc('M', o);
+        num(o, ax_x(a, s->v[i].ts));
+        fputc(' ', o);
+        num(o, ax_y(a, s->v[i].y) + h / 2);
+        fputs("v-", o);
+        num(o, h);
+    }
     fputs("\"/>", o);
 }
 
@@ -776,7 +806,10 @@ static void draw_ack(FILE *o, const struct series *s, const struct axes *a,
             hi = s->v[i].y;
         if (i % step && !last)
             continue;
-        fprintf(o, "H%.1fV%.1f", ax_x(a, s->v[i].ts), ax_y(a, hi));
+        fputc('H', o);
+        num(o, ax_x(a, s->v[i].ts));
+        fputc('V', o);
+        num(o, ax_y(a, hi));
     }
     fputs("\"/>", o);
 }
@@ -928,7 +961,7 @@ static void draw_chart(FILE *o, size_t fi, const struct rfile *f,
     if (a.file_t0 > a.t0)
         a.file_t0 = a.t0;
     if (a.t1 > a.t0) { /* a margin so that edge markers show whole */
-        uint64_t m = (a.t1 - a.t0) / 100;
+        uint64_t m = (a.t1 - a.t0) / 40;
         a.t0 = since(a.t0, a.file_t0) > m ? a.t0 - m : a.file_t0;
         a.t1 += m;
     }
@@ -947,9 +980,9 @@ static void draw_chart(FILE *o, size_t fi, const struct rfile *f,
             CW, CH, CW, CH, fl->s.id, fl->s.first_frame, fl->s.last_frame);
     draw_grid(o, &a);
     draw_spans(o, fl, &a);
+    draw_ack(o, &fl->ack, &a, budget); /* under the packets it answers */
     draw_series(o, "req", &fl->req, &a, budget);
     draw_series(o, "rresp", &fl->rresp, &a, budget);
-    draw_ack(o, &fl->ack, &a, budget);
     draw_marks(o, f, fl, &a);
     draw_throughput(o, fl, &a);
     fputs("</svg>", o);
@@ -1088,7 +1121,9 @@ static const char css[] =
     "td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;"
     "vertical-align:top}th{background:#f3f3f3}"
     ".bad{color:#b00020;font-weight:600}.ok{color:#176f2c;font-weight:600}"
-    ".notes{font-size:12px;max-width:260px}.note{font-size:12px;color:#555}"
+    ".flows{font-size:12px}.flows td{white-space:nowrap}"
+    ".flows td.notes{white-space:normal;min-width:180px;max-width:260px}"
+    ".note{font-size:12px;color:#555}.wide{overflow-x:auto}"
     "figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:4px}"
     "svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}"
     "svg text{font:11px system-ui,sans-serif;fill:#333}"
@@ -1175,10 +1210,10 @@ static void write_file(FILE *o, size_t fi, const struct rfile *f,
         }
         fputs("</table>\n", o);
     }
-    fputs("<h3>Flows</h3><table class=\"flows\"><tr><th>flow</th><th>"
+    fputs("<h3>Flows</h3><div class=\"wide\"><table class=\"flows\"><tr><th>flow</th><th>"
           "transport</th><th>requester</th><th>responder</th><th>PMTU "
           "(from)</th><th>requests</th><th>responses</th><th>messages</th>"
-          "<th>payload bytes</th><th>goodput</th><th>retransmitted</th><th>"
+          "<th>payload bytes</th><th>goodput</th><th>resent</th><th>"
           "NAKs (by code)</th><th>RNR NAKs</th><th>CNPs</th><th>ECN marks"
           "</th><th>capture-point notes</th><th>findings</th></tr>\n", o);
     size_t nflows = 0;
@@ -1187,7 +1222,7 @@ static void write_file(FILE *o, size_t fi, const struct rfile *f,
             flow_row(o, fi, f->flows[k]);
             nflows++;
         }
-    fputs("</table>\n", o);
+    fputs("</table></div>\n", o);
     if (!nflows)
         fputs("<p>No RC, UC or XRC flow.</p>\n", o);
     if (f->flows_over)

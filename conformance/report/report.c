@@ -27,7 +27,7 @@
 #define MAX_FLOWS 1000        /* flows drawn and tabulated per file */
 #define SERIES_CAP 4096       /* points a series keeps before thinning */
 #define POINT_BUDGET 120000   /* plain points drawn over the whole report */
-#define CHART_MIN_POINTS 300  /* ... but at least this many per series */
+#define CHART_MIN_POINTS 100  /* ... but at least this many per series */
 #define CHART_MAX_POINTS 3000 /* ... and at most this many */
 #define TP_BINS 120           /* throughput strip bars */
 #define OPEN_SPANS 16         /* READs waiting for their last response */
@@ -684,8 +684,9 @@ static double ax_x(const struct axes *a, uint64_t ts)
 {
     if (a->t1 <= a->t0)
         return CL + PW / 2;
+    /* inset so that markers at the first and last packet show whole */
     uint64_t d = since(ts, a->t0);
-    return CL + (double)d / (double)(a->t1 - a->t0) * PW;
+    return CL + 8 + (double)d / (double)(a->t1 - a->t0) * (PW - 16);
 }
 
 static double ax_y(const struct axes *a, int64_t y)
@@ -960,11 +961,6 @@ static void draw_chart(FILE *o, size_t fi, const struct rfile *f,
         a.t0 = a.t1 = f->first_ts;
     if (a.file_t0 > a.t0)
         a.file_t0 = a.t0;
-    if (a.t1 > a.t0) { /* a margin so that edge markers show whole */
-        uint64_t m = (a.t1 - a.t0) / 40;
-        a.t0 = since(a.t0, a.file_t0) > m ? a.t0 - m : a.file_t0;
-        a.t1 += m;
-    }
     a.y0 -= 1;
     a.y1 += 1;
     fprintf(o, "<figure class=\"flow\" id=\"f%zu-flow-%" PRIu64 "\">"

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import zlib
 
-WIDTH, HEIGHT = 1200, 1400
+WIDTH, HEIGHT = 1100, 1250
 
 
 def chromium():
@@ -67,7 +67,7 @@ def main():
     if os.path.exists(shot):
         os.remove(shot)
     r = subprocess.run([ibwire, "check", "--report", page,
-                        os.path.join(pcaps, "engine-rc-loss-nak.pcap")],
+                        os.path.join(pcaps, "crafted-loss-clean.pcap")],
                        capture_output=True, text=True, timeout=60)
     if r.returncode not in (0, 1):
         print("check --report failed:", r.stderr)

@@ -57,7 +57,8 @@ class Page(html.parser.HTMLParser):
         if tag in ("script", "link", "img", "iframe", "object"):
             self.external.append((tag, "tag", ""))
         if tag == "section" and a.get("class") == "file":
-            self.files.append({"title": "", "charts": [], "loose": 0})
+            self.files.append({"title": "", "charts": [], "loose": 0,
+                               "finding_frames": []})
             self.want_title = True
         if tag == "h2":
             self.in_h2 = self.want_title
@@ -74,6 +75,8 @@ class Page(html.parser.HTMLParser):
             if kind not in KINDS:
                 raise AssertionError("unknown data-kind %r" % kind)
             frame = int(a["data-frame"])
+            if kind == "finding" and self.files:
+                self.files[-1]["finding_frames"].append(frame)
             if self.chart is not None:
                 self.chart["kinds"][kind] += 1
                 self.chart["frames"].append(frame)
@@ -146,6 +149,9 @@ class ReportTest(unittest.TestCase):
             drawn = sum(c["kinds"]["finding"] for c in pf["charts"])
             self.assertEqual(drawn + pf["loose"], len(jf["findings"]),
                              jf["file"])
+            self.assertEqual(sorted(pf["finding_frames"]),
+                             sorted(x["frame"] for x in jf["findings"]),
+                             "%s: the frames findings name" % jf["file"])
         return totals, text
 
     def test_bundled(self):

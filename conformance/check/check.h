@@ -88,6 +88,39 @@ typedef void (*chk_rc_hook_fn)(void *user, const struct chk_flow_summary *flow,
                                const struct ibw_pkt *pkt, uint64_t frame,
                                int is_request);
 
+/*
+ * What the checker saw happen, for a caller that draws it (`--report`):
+ * every packet a flow judged (REQUEST, RESPONSE), and one event at each
+ * place a flow summary counter named after the kind is incremented, so a
+ * caller counting them per flow gets the summary's numbers.  CM: every CM
+ * message decoded, in capture order.
+ */
+enum chk_event_kind {
+    CHK_EV_REQUEST = 1,   /* a request packet, after it was judged */
+    CHK_EV_RESPONSE,      /* a response packet, after it was judged (a
+                             response held for its request comes late, with
+                             its own frame and time) */
+    CHK_EV_RETRANSMISSION,/* summary.retransmissions */
+    CHK_EV_NAK,           /* summary.naks */
+    CHK_EV_RNR,           /* summary.rnr_naks */
+    CHK_EV_CNP,           /* summary.cnps */
+    CHK_EV_ECN,           /* summary.ecn_marks */
+    CHK_EV_CM,            /* a CM message (flow NULL) */
+};
+
+struct ibw_cm_msg;
+
+/* Valid during the callback only. */
+struct chk_event {
+    unsigned kind;                       /* enum chk_event_kind */
+    uint64_t frame, ts_ns;
+    const struct chk_flow_summary *flow; /* NULL for CM */
+    const struct ibw_pkt *pkt;           /* the packet of the frame */
+    uint32_t psn;                        /* BTH PSN */
+    const struct ibw_cm_msg *cm;         /* CHK_EV_CM: the decoded message */
+    const struct chk_addr *src, *dst;    /* CHK_EV_CM: its endpoints */
+};
+
 struct chk_opts {
     uint32_t pmtu;            /* bytes; 0 = learn per flow */
     chk_report_fn report;
@@ -105,6 +138,8 @@ struct chk_opts {
      * closed by CM): its final summary, valid during the call.  The flows
      * still live at the end are those chk_flows() lists.  May be NULL. */
     void (*flow_end)(void *user, const struct chk_flow_summary *s);
+    /* Each event as it happens (chk_event); NULL for none.  Gets `user`. */
+    void (*event)(void *user, const struct chk_event *e);
 };
 
 /* Counters of one run. */

@@ -941,6 +941,12 @@ void chk_cm_mad(struct chk *c, const struct ibw_pkt *p, const uint8_t *mad,
     if (ibw_cm_decode(data, sizeof data, attr, &m) != IBW_OK)
         return;
     chk_pkt_addrs(p, &src, &dst);
+    if (c->o.event) {
+        struct chk_event e = {CHK_EV_CM, c->frame, c->ts_ns, NULL, p,
+                              ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
+                              &m, &src, &dst};
+        c->o.event(c->o.user, &e);
+    }
     if (cm_judge(c, &src, &dst, &m, avail, 1)) {
         hold_msg(c, &src, &dst, &m, avail);
         return;

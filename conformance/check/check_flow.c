@@ -704,6 +704,19 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
 static void judge_response(struct chk *c, struct chk_flow *f,
                            const struct ibw_pkt *p);
 
+/* Hand what flow f saw in the frame being judged to the caller's event
+ * hook (check.h: chk_event), when there is one. */
+static inline void flow_event(struct chk *c, const struct chk_flow *f,
+                              unsigned kind, const struct ibw_pkt *p,
+                              uint32_t psn)
+{
+    if (!c->o.event)
+        return;
+    struct chk_event e = {kind, c->frame, c->ts_ns, &f->s, p, psn,
+                          NULL, NULL, NULL};
+    c->o.event(c->o.user, &e);
+}
+
 /* Hold a copy of response p on flow f until its request shows up. */
 static void hold(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                  int truncated)
@@ -1033,6 +1046,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (d < 0) {
         /* Back to a PSN already sent: a retransmission. */
         f->s.retransmissions++;
+        flow_event(c, f, CHK_EV_RETRANSMISSION, p, psn);
         int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
         if (round) {
             f->round_start = psn;
@@ -1445,6 +1459,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             note_ack(f, r);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;
+            flow_event(c, f, CHK_EV_RNR, p, r);
             uint32_t us = ibw_rnr_timer_usec(ibw_aeth_syndrome_value(syn));
             /* the RNR NAK before, at the same PSN: a resend recorded after
              * this one may have been sent before it */
@@ -1458,6 +1473,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             nak_after_round(c, f);
         } else if (kind == IBW_AETH_NAK) {
             f->s.naks++;
+            flow_event(c, f, CHK_EV_NAK, p, r);
             struct chk_gap *g = gap_of(f, r);
             if (g)
                 gap_split(f, g, r)->naked = 1;
@@ -1498,6 +1514,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     }
     default: break;
     }
+    flow_event(c, f, CHK_EV_RESPONSE, p, r);
     if (c->o.rc_hook && f->tr == IBW_TR_RC)
         c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 0);
 }
@@ -1577,8 +1594,10 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
          * whose responses go there. */
         chk_pkt_addrs(p, &src, &dst);
         f = chk_flow_of_response(c, &src, &dst, dqp);
-        if (f)
+        if (f) {
             f->s.cnps++;
+            flow_event(c, f, CHK_EV_CNP, p, ibw_bth_get_psn(b));
+        }
         return;
     }
     if (dqp <= 1 || oi->transport == IBW_TR_RESERVED ||
@@ -1629,9 +1648,12 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         f->cut_frame = c->frame;
     if (is_req) {
         f->s.last_frame = c->frame;
-        if (congestion_marked(p))
+        if (congestion_marked(p)) {
             f->s.ecn_marks++;
+            flow_event(c, f, CHK_EV_ECN, p, ibw_bth_get_psn(b));
+        }
         request(c, f, p, oi);
+        flow_event(c, f, CHK_EV_REQUEST, p, ibw_bth_get_psn(b));
         if (c->o.rc_hook && oi->transport == IBW_TR_RC)
             c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 1);
         if (!f->s.req_qpn_known) {

@@ -3,7 +3,7 @@
  *
  *   ibwire check [--format text|json|junit] [--annotate OUT.pcapng]
  *                [--pmtu N] [--skew US] [--flow-idle S] [-j N] [--replay]
- *                [FILE...]
+ *                [--report OUT.html] [FILE...]
  *   ibwire check -i IFACE [-f BPF] [--duration S] [--interval S]
  *                [-w OUT.pcapng] [--format ...] [--pmtu N] [--skew US]
  *
@@ -13,7 +13,8 @@
  * number left out), then a summary per file and per flow; json: one object for the
  * whole run; junit: one testcase per rule per file.  --annotate writes a
  * pcapng copy of the (single) input with each frame's findings as its
- * packet comment.  With no FILE, checks every capture in the bundled pcaps/
+ * packet comment.  --report writes an HTML page with a time-sequence chart
+ * per flow (conformance/report), besides the chosen output.  With no FILE, checks every capture in the bundled pcaps/
  * directory ($IBWIRE_PCAPS, else ./pcaps) against its expected verdict
  * (NAME.expect next to it).  Exit 0: no error found (or every bundled
  * verdict as expected); 1: errors (or a verdict differs); 2: an input could
@@ -35,6 +36,7 @@
 #include "capture.h"
 #include "check.h"
 #include "replay.h"
+#include "report.h"
 #include "tool.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
@@ -60,6 +62,7 @@ struct run {
     uint32_t pmtu;
     const char *annotate;
     int replay;
+    struct report *rep;     /* --report, else NULL */
     FILE *out;
     /* per file */
     const char *file;
@@ -115,6 +118,9 @@ static uint64_t mono_ns(void)
 static void note_iface(struct run *r, const struct cap_frame *fr)
 {
     r->last_frame = fr->number;
+    if (r->rep)
+        report_frame(r->rep, fr->number,
+                     (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec);
     if (!r->ifring && cap_interfaces(r->rd) > 1)
         r->ifring = calloc(IFRING, sizeof *r->ifring);
     if (r->ifring)
@@ -145,7 +151,7 @@ static void usage(FILE *f)
             "usage: ibwire check [--format text|json|junit] [--annotate "
             "OUT.pcapng]\n"
             "                    [--pmtu N] [--skew US] [--flow-idle S] [-j N]\n"
-            "                    [--replay] [FILE...]\n"
+            "                    [--replay] [--report OUT.html] [FILE...]\n"
             "       ibwire check -i IFACE [-f BPF] [--duration S] "
             "[--interval S]\n"
             "                    [-w OUT.pcapng] [--format ...] [--pmtu N] "
@@ -166,6 +172,9 @@ static void usage(FILE *f)
             "-j N       parse a file's frames on N threads (the verdict and "
             "its output\n"
             "           are the same for every N; default 1)\n"
+            "--report OUT.html  also write an HTML report: per flow a "
+            "PSN/time chart\n"
+            "           with retransmissions, NAKs, CNPs and findings marked\n"
             "-i IFACE   check live traffic on IFACE (libpcap); findings as "
             "they come\n"
             "-f BPF     capture filter (default on Ethernet: \"%s\")\n"
@@ -290,6 +299,8 @@ static void on_finding(void *user, const struct chk_finding *f)
     const struct chk_rule_info *ri = chk_rule(f->rule);
     char ifn[80];
     int have_if = frame_iface(r, f->frame, ifn, sizeof ifn);
+    if (r->rep)
+        report_finding(r->rep, f);
     if (r->verdict_out)
         fprintf(r->verdict_out, "finding %llu %s\n",
                 (unsigned long long)f->frame, ri->id);
@@ -477,6 +488,8 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
 static void flow_ended(void *user, const struct chk_flow_summary *s)
 {
     struct run *r = user;
+    if (r->rep)
+        report_flow(r->rep, s);
     if (!r->out || (r->fmt != FMT_TEXT && r->fmt != FMT_JSON))
         return;
     if (r->nended < ENDED_KEEP) {
@@ -679,6 +692,18 @@ static int live_tick(struct run *r, struct chk *c)
     return 0;
 }
 
+/* --report: what the checker saw, for the charts. */
+static void report_on_event(void *user, const struct chk_event *e)
+{
+    report_event(((struct run *)user)->rep, e);
+}
+
+/* --report: a flow still live at the end of the file. */
+static void report_live_flow(void *user, const struct chk_flow_summary *s)
+{
+    report_flow(user, s);
+}
+
 /* Open the input: a capture file, or with -i the interface. */
 static struct cap_reader *open_input(const struct run *r, const char *path,
                                      char *err, size_t errlen)
@@ -730,7 +755,16 @@ static int check_file(struct run *r, const char *path, int first_file)
     r->first_finding = 1;
     r->first_flow = 1;
     struct chk_opts o = {r->pmtu,  on_finding,      r,         NULL, NULL,
-                         r->skew_ns, r->flow_idle_ns, flow_ended};
+                         r->skew_ns, r->flow_idle_ns, flow_ended, NULL};
+    if (r->rep) {
+        if (report_file_begin(r->rep, path)) {
+            fprintf(stderr, "ibwire check: out of memory\n");
+            cap_close(rd);
+            cap_writer_close(w);
+            return TOOL_EXIT_USAGE;
+        }
+        o.event = report_on_event;
+    }
     struct replay *rp = NULL;
     if (r->replay && replay_attach(&o, &rp)) {
         cap_close(rd);
@@ -797,6 +831,10 @@ static int check_file(struct run *r, const char *path, int first_file)
     if (r->annotate && annotate(r, path, lt))
         status = TOOL_EXIT_USAGE;
     const struct chk_stats *st = chk_stats(c);
+    if (r->rep) {
+        chk_flows(c, report_live_flow, r->rep);
+        report_file_end(r->rep, st, rc < 0);
+    }
     if (status == TOOL_EXIT_OK && st->errors)
         status = TOOL_EXIT_FINDINGS;
     r->tot_errors += st->errors;
@@ -1000,12 +1038,28 @@ static int check_bundled(struct run *r)
     return status;
 }
 
+/* --report: write the page once every file is checked; the exit status,
+ * made 2 when the page cannot be written. */
+static int report_done(struct run *r, const char *path, int status)
+{
+    if (!r->rep)
+        return status;
+    if (report_write(r->rep, path)) {
+        fprintf(stderr, "ibwire check: cannot write %s\n", path);
+        status = TOOL_EXIT_USAGE;
+    }
+    report_free(r->rep);
+    r->rep = NULL;
+    return status;
+}
+
 int cmd_check(int argc, char **argv)
 {
     struct run r;
     memset(&r, 0, sizeof r);
     r.fmt = FMT_TEXT;
     r.out = stdout;
+    const char *report_path = NULL;
     /* Options may stand before or after the files (as with GNU tools);
      * the file arguments are gathered, in order, at the front of argv[1..]
      * (argv[0] keeps the command name).  After "--" everything is a file. */
@@ -1074,6 +1128,8 @@ int cmd_check(int argc, char **argv)
             r.flow_idle_ns = (uint64_t)(v * 1e9);
             if (!r.flow_idle_ns)
                 r.flow_idle_ns = 1;
+        } else if (!strcmp(a, "--report") && i + 1 < argc) {
+            report_path = argv[++i];
         } else if (!strcmp(a, "--replay")) {
             r.replay = 1;
         } else if (!strcmp(a, "-i") && i + 1 < argc) {
@@ -1127,8 +1183,12 @@ int cmd_check(int argc, char **argv)
         argv[1] = (char *)r.iface;
         nfiles = 1;
     }
+    if (report_path && !(r.rep = report_new())) {
+        fprintf(stderr, "ibwire check: out of memory\n");
+        return TOOL_EXIT_USAGE;
+    }
     if (nfiles == 0)
-        return check_bundled(&r);
+        return report_done(&r, report_path, check_bundled(&r));
     if (r.fmt == FMT_JSON)
         fprintf(r.out, "{\"files\": [");
     if (r.fmt == FMT_JUNIT)
@@ -1146,5 +1206,5 @@ int cmd_check(int argc, char **argv)
         fprintf(r.out, "\n  ], \"errors\": %llu, \"warnings\": %llu}\n",
                 (unsigned long long)r.tot_errors,
                 (unsigned long long)r.tot_warnings);
-    return status;
+    return report_done(&r, report_path, status);
 }

@@ -194,7 +194,7 @@ static void check_mad(const uint8_t *p, size_t len, struct fuzz_in *vals)
     FUZZ_CHECK(ibw_mad_method_valid(v.hdr.mgmtclass, v.hdr.method));
     FUZZ_CHECK(ibw_mad_class_name(v.hdr.mgmtclass) != NULL);
     FUZZ_CHECK(v.nlayers >= 1 && v.nlayers <= IBW_MAD_MAX_LAYERS);
-    FUZZ_CHECK(v.layers[0].fmt == ibw_gmp_format() && v.layers[0].off == 0);
+    FUZZ_CHECK(ibw_format_same(v.layers[0].fmt, ibw_gmp_format()) && v.layers[0].off == 0);
     for (unsigned i = 0; i < v.nlayers; i++) {
         const struct ibw_mad_layer *l = &v.layers[i];
         FUZZ_CHECK_AT(l->off + ibw_format_bytes(l->fmt) <= IBW_MAD_SIZE,
@@ -202,11 +202,11 @@ static void check_mad(const uint8_t *p, size_t len, struct fuzz_in *vals)
         check_wire_descriptors(l->fmt, p + l->off, vals);
     }
     if (v.attr_fmt) {
-        FUZZ_CHECK(v.layers[v.nlayers - 1].fmt == v.attr_fmt &&
+        FUZZ_CHECK(ibw_format_same(v.layers[v.nlayers - 1].fmt, v.attr_fmt) &&
                    v.layers[v.nlayers - 1].off == v.attr_off);
         /* The decoded attribute re-encodes to every covered bit. */
         for (size_t i = 0; i < N_CASES; i++)
-            if (cases[i].format() == v.attr_fmt)
+            if (ibw_format_same(cases[i].format(), v.attr_fmt))
                 cases[i].typed(p + v.attr_off, IBW_MAD_SIZE - v.attr_off);
     }
     if (v.kind == IBW_MAD_KIND_CM &&

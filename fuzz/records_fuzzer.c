@@ -40,7 +40,7 @@ static const struct typed_case typed[] = {
 static const struct typed_case *typed_for(const struct ibw_format *fmt)
 {
     for (size_t i = 0; i < N_TYPED; i++)
-        if (typed[i].format() == fmt)
+        if (ibw_format_same(typed[i].format(), fmt))
             return &typed[i];
     return NULL;
 }

@@ -617,7 +617,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     if ((pkey & 0x7FFFu) == 0)
         chk_report(c, CHK_R_PKT_PKEY, "bth.pkey 0x%04x is invalid", pkey);
     uint32_t dqp = ibw_bth_get_destqp(b);
-    if (p->opcode == 0x81) {
+    if (p->opcode == IBW_OP_CNP) {
         if (p->transport != IBW_TK_ROCE_V2_IP4 &&
             p->transport != IBW_TK_ROCE_V2_IP6)
             chk_report(c, CHK_R_PKT_CNP, "CNP outside RoCEv2");

@@ -28,6 +28,43 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * Naming.  Every public name starts with ibw_ (IBW_ for macros and
+ * constants); ibw__ marks a helper that is not part of the API.  A function
+ * that converts between two forms of the same thing is named
+ * <format>_<verb>, the verb last, and the verb says which two forms:
+ *
+ *   _decode / _encode  bytes of one format, in its own byte order (wire
+ *                      formats big-endian, host formats as the device reads
+ *                      them) -> struct of its fields / back.  Take a length,
+ *                      return 0 or a negative enum ibw_err.  A variant that
+ *                      also takes a byte layout is _decode_layout /
+ *                      _encode_layout (WQE segments and CQEs, which the
+ *                      HanGu and mthca layouts store in different orders).
+ *                      A format carried inside a MAD has _mad_decode /
+ *                      _mad_encode for the whole 256-byte MAD.
+ *   _unpack / _pack    an engine record's 32-bit word array (Verilog bus
+ *                      order, fixed size) -> struct / back.  Cannot fail.
+ *   _get_F / _set_F    one field F in place, no length check.
+ *   ibw_parse / _build several formats in one buffer: a frame -> a view of
+ *                      all its headers (packet.h), a WQE -> its segments
+ *                      (ibw_wqe_walk), and back (ibw_build, ibw_wqe_build_*).
+ *   _load / _store     an integer from / to memory in a stated byte order.
+ *   A_to_B / A_from_B  the same value in two numbering schemes (an IBA code
+ *                      and bytes, the RTL encoding and the document's).
+ *
+ * Not found.  A lookup by name, number or key that finds nothing returns
+ * NULL when its result is a pointer and -1 when it is an integer.  A value
+ * conversion (A_to_B) given a value outside its domain returns 0, and says
+ * so, only where 0 is never a valid result (sizes, MTU codes and bytes).
+ *
+ * Descriptor identity.  The descriptor tables (struct ibw_format, the
+ * opcode table, the registry) are static data inside static inline
+ * functions, so every translation unit that calls them has its own copy:
+ * two pointers to "the same" format taken in two files compare unequal.
+ * Compare formats with ibw_format_same() (by name), never with ==.
+ */
+
 #define IBW_VERSION_MAJOR 0
 #define IBW_VERSION_MINOR 1
 #define IBW_VERSION_PATCH 0
@@ -301,6 +338,16 @@ ibw_format_field(const struct ibw_format *fmt, const char *name)
         if (strcmp(fmt->fields[i].name, name) == 0)
             return &fmt->fields[i];
     return NULL;
+}
+
+/* Non-zero when a and b describe the same format.  Compares names, not
+ * pointers: each translation unit has its own copy of a descriptor table. */
+static inline int ibw_format_same(const struct ibw_format *a,
+                                  const struct ibw_format *b)
+{
+    if (a == b)
+        return 1;
+    return a && b && strcmp(a->name, b->name) == 0;
 }
 
 /* Bytes a format occupies: wire formats width/8, records 4 bytes per

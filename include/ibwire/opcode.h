@@ -658,6 +658,15 @@ static inline int ibw_opcode_has_payload(uint8_t op)
     return ibw__opcode_flag(op, IBW_OPF_PAYLOAD);
 }
 
+/* The opcode of op's operation in transport tr: IBA 9.2 gives each
+ * operation the same low five bits in every transport (RC SEND FIRST
+ * 0x00, UD SEND ONLY 0x64 like RC SEND ONLY 0x04).  The result need not be
+ * defined (an RDMA READ REQUEST has no UC opcode): see ibw_opcode_valid(). */
+static inline uint8_t ibw_opcode_in_transport(uint8_t op, enum ibw_transport tr)
+{
+    return (uint8_t)(((unsigned)tr << 5) | (op & 0x1Fu));
+}
+
 /* Short name of a transport ("RC", ..., "reserved", "MSP"); never NULL. */
 static inline const char *ibw_transport_name(unsigned tr)
 {

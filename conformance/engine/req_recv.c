@@ -27,7 +27,7 @@
  *                               Retry Exceeded, flush, QP -> Error
  *   bad request (E17)           waits until the buffers are empty, then
  *                               completes in error and moves the QP to Error
- * Two choices the document leaves open, made here (see the report):
+ * Two choices the document leaves open, made here (README.md lists them):
  * invalid-request and remote-access NAKs are retried as the document says
  * but count against retry_cnt, and when it is exhausted the WQE completes
  * with the NAK's own status; on a loss-timer expiry everything from UPSN

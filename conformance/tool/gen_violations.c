@@ -109,9 +109,10 @@ static void ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
     gen_put(o, &s);
 }
 
-#define SYN_ACK 0x1F                  /* ACK, credits not limited */
-#define SYN_NAK_SEQ 0x60              /* NAK PSN sequence error */
-#define SYN_RNR(t) (uint8_t)(0x20 | (t))
+/* ACK without end-to-end credits, NAK PSN sequence error, RNR NAK */
+#define SYN_ACK ibw_aeth_syndrome(IBW_AETH_ACK, IBW_AETH_CREDIT_INVALID)
+#define SYN_NAK_SEQ ibw_aeth_syndrome(IBW_AETH_NAK, IBW_NAK_PSN_SEQ_ERROR)
+#define SYN_RNR(t) ibw_aeth_syndrome(IBW_AETH_RNR_NAK, (t))
 
 static void read_req(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                      uint32_t len)

@@ -103,11 +103,13 @@ enum ibw_op_kind {
 /*
  * Every defined opcode by name.  The names are Linux's ib_pack.h
  * IB_OPCODE_<transport>_<operation> with the library prefix, so
- * IBW_OP_X is the opcode whose ibw_opcode_info() cname is "X"; the table
- * below is keyed by these constants.  Values are the BTH OpCode byte.
+ * IBW_OP_X is the opcode whose ibw_opcode_info() cname is "X" (the table
+ * below takes its C names from these identifiers).  Values are the BTH
+ * OpCode byte.
  */
 enum ibw_opcode {
-    /* reliable connected (IBA Vol. 1 table 38; FLUSH and ATOMIC WRITE from IBA 1.5) */
+    /* reliable connected (IBA Vol. 1 table 38; FLUSH and ATOMIC WRITE from
+     * IBA 1.5) */
     IBW_OP_RC_SEND_FIRST = 0x00,
     IBW_OP_RC_SEND_MIDDLE = 0x01,
     IBW_OP_RC_SEND_LAST = 0x02,

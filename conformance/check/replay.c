@@ -227,7 +227,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     const uint8_t *pl;
     const char *why;
     if (eng_wire_parse(pkt, len, IBE_FRAME_ROCEV2, &h, &pl, &why) ||
-        h.opcode == OP_CNP)
+        h.opcode == IBW_OP_CNP)
         return;
     if (f->nexp == f->cap) {
         size_t n = f->cap ? f->cap * 2 : 64;
@@ -247,7 +247,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     x->paylen = h.paylen;
     x->opcode = h.opcode;
     x->syn = h.syndrome;
-    x->has_aeth = (eng_opflags(h.opcode) & OPF_AETH) != 0;
+    x->has_aeth = (uint8_t)ibw_opcode_has_hdr(h.opcode, IBW_HDR_AETH);
     /* After an RNR NAK, whether the requests behind it also get a PSN
      * sequence NAK differs between responders (the reference sends one),
      * whether they were fed again by the rewind or recorded after it. */
@@ -258,7 +258,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         (h.syndrome & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
         x->optional = 1;
     x->orig = h.orig;
-    if ((h.opcode & 0x1F) == OP_ATOMIC_ACK && f->cur_atom) {
+    if ((h.opcode & 0x1F) == IBW_OP_RC_ATOMIC_ACKNOWLEDGE && f->cur_atom) {
         x->atom_op = f->cur_atom;
         x->orig_known = f->cur_atom_known;
         x->atom_addr = f->cur_atom_addr;
@@ -707,7 +707,7 @@ static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
     for (size_t i = 0; i < f->nexp; i++) {
         struct rp_exp *x = &f->exp[i];
         int32_t d = chk_psn_diff(x->psn, psn);
-        if (!x->matched && (x->opcode & 0x1F) == OP_ACK && !(x->syn >> 5 & 3) &&
+        if (!x->matched && (x->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE && !(x->syn >> 5 & 3) &&
             (d < 0 || (inclusive && d == 0)))
             x->matched = 1;
     }
@@ -716,7 +716,7 @@ static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
 static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
                               uint64_t cmp)
 {
-    return op == OP_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
+    return op == IBW_OP_RC_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
 }
 
 /*
@@ -790,7 +790,7 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (!ack_only || (f->exp[i].opcode & 0x1F) == OP_ACK))
+            (!ack_only || (f->exp[i].opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE))
             return &f->exp[i];
     return NULL;
 }
@@ -887,15 +887,15 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             return 0;
         rewind_to(f, psn, 0);
     }
-    int plain_ack = r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK;
+    int plain_ack = r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE;
     struct rp_exp *x = exp_at(f, psn, plain_ack);
     /* with one direction recorded late (the checker saw skew), the request
      * it answers may still come: a duplicate only once that wait is over */
-    if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) &&
+    if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE) &&
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
     if (!x && !final &&
-        !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK))
+        !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE))
         return 0;
     if (r->has_aeth && !f->have_off) {
         f->have_off = 1;
@@ -909,7 +909,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             chk_psn_diff(psn, f->exp[i].psn) >= 0)
             f->exp[i].passed = 1;
     if (!x) {
-        if (r->has_aeth && kind == 0 && (r->opcode & 0x1F) == OP_ACK) {
+        if (r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE) {
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
@@ -949,7 +949,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
                     x->syn & 0x1Fu);
         /* a READ's first response may carry the MSN before the READ
          * counts (the reference counts it at once) */
-        int read_first = (x->opcode & 0x1F) == OP_READ_RESP_FIRST &&
+        int read_first = (x->opcode & 0x1F) == IBW_OP_RC_RDMA_READ_RESPONSE_FIRST &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
         if (!read_first && !x->any_msn && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
@@ -1077,7 +1077,7 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
         /* an ACK stands only for an ACK at its PSN (any other may be
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
-        int ack = (p->opcode & 0x1F) == OP_ACK;
+        int ack = (p->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE;
         struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
         for (size_t k = 0; !x && !ack && k < f->nexp; k++)
             if (!f->exp[k].matched && !f->exp[k].optional &&

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "ibwire/opcode.h"
 
 /* ------------------------------------------------------------------ */
 /* virtual time (evq.c)                                                */
@@ -67,31 +68,25 @@ struct eng_hdr {
     uint32_t paylen;
 };
 
-/* opcode facts (eng_wire.c) */
-enum {
-    OPF_RETH = 1u << 0, OPF_IMM = 1u << 1, OPF_IETH = 1u << 2,
-    OPF_ATOMIC = 1u << 3, OPF_AETH = 1u << 4, OPF_ATOMICACK = 1u << 5,
-    OPF_DETH = 1u << 6, OPF_PAYLOAD = 1u << 7, OPF_FIRST = 1u << 8,
-    OPF_MIDDLE = 1u << 9, OPF_LAST = 1u << 10, OPF_ONLY = 1u << 11,
-    OPF_RESP = 1u << 12, OPF_SEND = 1u << 13, OPF_WRITE = 1u << 14,
-    OPF_READ = 1u << 15, OPF_ATOMICOP = 1u << 16, OPF_VALID = 1u << 17
-};
-uint32_t eng_opflags(uint8_t opcode);
-/* Low five bits of the opcodes (IBA table 35). */
-enum {
-    OP_SEND_FIRST = 0x00, OP_SEND_MIDDLE = 0x01, OP_SEND_LAST = 0x02,
-    OP_SEND_LAST_IMM = 0x03, OP_SEND_ONLY = 0x04, OP_SEND_ONLY_IMM = 0x05,
-    OP_WRITE_FIRST = 0x06, OP_WRITE_MIDDLE = 0x07, OP_WRITE_LAST = 0x08,
-    OP_WRITE_LAST_IMM = 0x09, OP_WRITE_ONLY = 0x0A, OP_WRITE_ONLY_IMM = 0x0B,
-    OP_READ_REQ = 0x0C, OP_READ_RESP_FIRST = 0x0D, OP_READ_RESP_MIDDLE = 0x0E,
-    OP_READ_RESP_LAST = 0x0F, OP_READ_RESP_ONLY = 0x10, OP_ACK = 0x11,
-    OP_ATOMIC_ACK = 0x12, OP_CMP_SWAP = 0x13, OP_FETCH_ADD = 0x14,
-    OP_SEND_LAST_INV = 0x16, OP_SEND_ONLY_INV = 0x17
-};
-#define OP_RC 0x00
-#define OP_UC 0x20
-#define OP_UD 0x60
-#define OP_CNP 0x81
+/* Questions the modules ask of an opcode, beyond the library's
+ * ibw_opcode_*(): does the packet continue a message an earlier packet
+ * began (Middle, Last), do more packets of its message follow (First,
+ * Middle)?  An Only packet does neither. */
+static inline bool eng_op_continues(uint8_t op)
+{
+    return !ibw_opcode_is_first(op) &&
+           (ibw_opcode_is_middle(op) || ibw_opcode_is_last(op));
+}
+static inline bool eng_op_more_follow(uint8_t op)
+{
+    return !ibw_opcode_is_last(op) &&
+           (ibw_opcode_is_first(op) || ibw_opcode_is_middle(op));
+}
+/* The transport of a QP's service type (IBE_RC, IBE_UC, IBE_UD). */
+static inline enum ibw_transport eng_transport_of(uint8_t type)
+{
+    return type == IBE_UD ? IBW_TR_UD : type == IBE_UC ? IBW_TR_UC : IBW_TR_RC;
+}
 
 /* Encode header + payload into a framed packet with ICRC; returns length
  * or 0 when it does not fit. */
@@ -104,7 +99,7 @@ int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
                    const char **why);
 
 /* ------------------------------------------------------------------ */
-/* host memory, regions (hostmem.c, addr_xlate.c), DMA (dma.c)         */
+/* host memory (engine.c), regions (addr_xlate.c), DMA (dma.c)         */
 /* ------------------------------------------------------------------ */
 struct eng_mr {
     uint8_t valid;
@@ -483,7 +478,9 @@ void rec_hdr_put(struct ibe_engine *e, int ch, int from, int to, int rec_id,
 void rec_hdr_get(struct ibe_engine *e, int ch, struct eng_hdr *h);
 void rec_resp_put(struct ibe_engine *e, const struct rec_resp *r);
 void rec_resp_get(struct ibe_engine *e, struct rec_resp *r);
-/* Header bytes from the BTH on <-> metadata (eng_wire.c). */
+/* Header bytes from the BTH on <-> metadata, through ibw_build_headers()
+ * and ibw_parse_headers() (eng_wire.c).  to_bytes: the length, 0 when the
+ * headers do not fit cap; from_bytes: 0 or an ibw_err. */
 size_t eng_hdr_to_bytes(const struct eng_hdr *h, uint8_t *out, size_t cap);
 int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h);
 /* Bit-width converters (bitwidth.c): a packet's bytes as E25

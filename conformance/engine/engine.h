@@ -1,5 +1,5 @@
 /*
- * engine.h - the reference RDMA engine (issue 5): public API.
+ * engine.h - the conformance suite's reference RDMA engine: public API.
  *
  * A transaction-level model of the HanGu RDMA engine (seed 000) with the
  * RoCEv2 behaviour of seed 003 and the DMA engine of seed 004.  Engines live

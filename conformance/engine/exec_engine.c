@@ -60,13 +60,13 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
 {
     if (code == IBW_NAK_PSN_SEQ_ERROR)
         e->st.seq_naks_tx++;
-    respond(e, q, OP_ACK, EV.epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
+    respond(e, q, IBW_OP_RC_ACKNOWLEDGE, EV.epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
 }
 
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
-    respond(e, q, OP_ACK, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
+    respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }
 
@@ -79,8 +79,10 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
     uint8_t buf[4096];
     for (uint32_t i = 0; i < n; i++) {
         uint32_t chunk = len - i * pmtu < pmtu ? len - i * pmtu : pmtu;
-        uint8_t op = n == 1 ? OP_READ_RESP_ONLY : i == 0 ? OP_READ_RESP_FIRST
-                   : i + 1 == n ? OP_READ_RESP_LAST : OP_READ_RESP_MIDDLE;
+        uint8_t op = n == 1 ? IBW_OP_RC_RDMA_READ_RESPONSE_ONLY
+                   : i == 0 ? IBW_OP_RC_RDMA_READ_RESPONSE_FIRST
+                   : i + 1 == n ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
+                                : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
         eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
         respond(e, q, op, psn_add(psn, i), ack_syndrome(q), buf, chunk, 0);
     }
@@ -150,11 +152,10 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
 {
     struct ibe_wc wc;
     memset(&wc, 0, sizeof wc);
-    uint32_t f = eng_opflags(h->opcode);
     wc.status = status;
     wc.opcode = opcode;
     wc.byte_len = len;
-    wc.has_imm = (f & OPF_IMM) != 0;
+    wc.has_imm = (uint8_t)ibw_opcode_has_hdr(h->opcode, IBW_HDR_IMMDT);
     wc.imm = h->imm;
     wc.solicited = h->se;
     wc.src_qp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
@@ -179,8 +180,8 @@ static void abandon_wqe(struct ibe_engine *e, struct eng_qp *q)
 static void ud_request(struct ibe_engine *e, struct eng_qp *q,
                        const struct eng_hdr *h, const uint8_t *p)
 {
-    uint32_t op = h->opcode & 0x1F;
-    if ((op != OP_SEND_ONLY && op != OP_SEND_ONLY_IMM) || h->qkey != EV.qkey ||
+    if ((h->opcode != IBW_OP_UD_SEND_ONLY &&
+         h->opcode != IBW_OP_UD_SEND_ONLY_WITH_IMMEDIATE) || h->qkey != EV.qkey ||
         h->paylen > EV.pmtu)
         return; /* UD: silently dropped */
     if (fetch_wqe(e, q) == RQR_INVALID_WQE)
@@ -194,7 +195,7 @@ static void ud_request(struct ibe_engine *e, struct eng_qp *q,
 }
 
 /* UC: no ACKs; a gap drops the message in progress, which never completes. */
-static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h, uint32_t f)
+static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h)
 {
     int32_t d = psn_diff(h->psn, EV.epsn);
     if (d < 0)
@@ -204,7 +205,7 @@ static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng
         abandon_wqe(e, q);
         q->uc_drop = 1;
     }
-    if (f & (OPF_FIRST | OPF_ONLY)) {
+    if (ibw_opcode_is_first(h->opcode)) {
         q->uc_drop = 0;
         q->recv_active = 0;
         abandon_wqe(e, q);
@@ -223,14 +224,12 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
     cxt_read(e, M_EXEC, CXT_RD_QP, CXR_RST, q->qpn, &EV);
     if (EV.state != IBE_QPS_RTR && EV.state != IBE_QPS_RTS)
         return;
-    uint8_t svc = (uint8_t)(h->opcode & 0xE0);
-    if ((EV.type == IBE_RC && svc != OP_RC) || (EV.type == IBE_UC && svc != OP_UC) ||
-        (EV.type == IBE_UD && svc != OP_UD))
+    if (ibw_opcode_transport(h->opcode) != eng_transport_of(EV.type))
         return;
     if (h->fecn) {
         struct rec_resp r;
         memset(&r, 0, sizeof r);
-        r.h.opcode = OP_CNP;
+        r.h.opcode = IBW_OP_CNP;
         r.h.pkey = EV.pkey;
         r.h.destqp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
         r.h.becn = 1;
@@ -241,8 +240,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         ud_request(e, q, h, p);
         return;
     }
-    uint32_t f = eng_opflags(h->opcode);
-    uint8_t op = h->opcode & 0x1F;
+    enum ibw_op_kind kind = ibw_opcode_kind(h->opcode);
     uint32_t pmtu = EV.pmtu;
     bool rc = EV.type == IBE_RC;
 
@@ -257,35 +255,39 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         }
         if (d < 0) { /* duplicate region */
             e->st.dup_requests++;
-            if (op == OP_READ_REQ) {
+            if (kind == IBW_OPK_READ) {
                 if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va,
                               h->dmalen, IBE_ACC_REMOTE_READ) == XL_OK)
                     read_responses(e, q, h->psn, h->va, h->dmalen);
-            } else if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
+            } else if (kind == IBW_OPK_ATOMIC) {
                 for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
                     if (q->acache[i].valid && q->acache[i].psn == h->psn) {
-                        respond(e, q, OP_ATOMIC_ACK, h->psn, ack_syndrome(q), NULL, 0,
+                        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
+                                ack_syndrome(q), NULL, 0,
                                 q->acache[i].orig);
                         break;
                     }
             } else {
-                respond(e, q, OP_ACK, psn_add(EV.epsn, PSN_MASK), ack_syndrome(q),
+                respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn_add(EV.epsn, PSN_MASK),
+                        ack_syndrome(q),
                         NULL, 0, 0);
             }
             return;
         }
         q->nak_armed = 1;
-    } else if (!uc_sequence(e, q, h, f)) {
+    } else if (!uc_sequence(e, q, h)) {
         return;
     }
 
     /* opcode sequence and length */
     bool in_send = q->recv_active == 1, in_write = q->recv_active == 2;
-    bool cont = (f & (OPF_MIDDLE | OPF_LAST)) != 0;
-    bool ok_seq = cont ? ((f & OPF_SEND) ? in_send : (f & OPF_WRITE) ? in_write : false)
-                       : !(in_send || in_write);
-    bool ok_len = (f & (OPF_FIRST | OPF_MIDDLE)) ? h->paylen == pmtu : h->paylen <= pmtu;
-    if (!rc && !(f & (OPF_SEND | OPF_WRITE)))
+    bool send = kind == IBW_OPK_SEND, write = kind == IBW_OPK_WRITE;
+    bool ok_seq = eng_op_continues(h->opcode)
+                      ? (send ? in_send : write ? in_write : false)
+                      : !(in_send || in_write);
+    bool ok_len = eng_op_more_follow(h->opcode) ? h->paylen == pmtu
+                                                : h->paylen <= pmtu;
+    if (!rc && !send && !write)
         ok_seq = false;
     if (!ok_seq || !ok_len) {
         if (rc)
@@ -295,7 +297,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         return;
     }
 
-    if (op == OP_READ_REQ) {
+    if (kind == IBW_OPK_READ) {
         if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                       IBE_ACC_REMOTE_READ) != XL_OK) {
             nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
@@ -307,7 +309,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         read_responses(e, q, h->psn, h->va, h->dmalen);
         return;
     }
-    if (op == OP_CMP_SWAP || op == OP_FETCH_ADD) {
+    if (kind == IBW_OPK_ATOMIC) {
         if ((h->va & 7) ||
             eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, 8,
                       IBE_ACC_REMOTE_ATOMIC) != XL_OK) {
@@ -319,8 +321,9 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         uint64_t orig = 0;
         for (int i = 7; i >= 0; i--)
             orig = orig << 8 | b[i];
-        uint64_t nv = op == OP_FETCH_ADD ? orig + h->swap
-                                         : (orig == h->cmp ? h->swap : orig);
+        uint64_t nv = h->opcode == IBW_OP_RC_FETCH_ADD
+                          ? orig + h->swap
+                          : (orig == h->cmp ? h->swap : orig);
         for (int i = 0; i < 8; i++)
             b[i] = (uint8_t)(nv >> (8 * i));
         eng_dma_write(e, M_EXEC, h->va, b, 8);
@@ -330,13 +333,14 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         q->acache_next = (q->acache_next + 1) % ENG_ATOMIC_CACHE;
         set_epsn(e, q, psn_add(EV.epsn, 1));
         q->msn++;
-        respond(e, q, OP_ATOMIC_ACK, h->psn, ack_syndrome(q), NULL, 0, orig);
+        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL,
+                0, orig);
         return;
     }
 
-    bool last = (f & (OPF_LAST | OPF_ONLY)) != 0;
-    if (f & OPF_SEND) {
-        if (f & (OPF_FIRST | OPF_ONLY)) {
+    bool last = ibw_opcode_is_last(h->opcode);
+    if (send) {
+        if (ibw_opcode_is_first(h->opcode)) {
             if (fetch_wqe(e, q) == RQR_INVALID_WQE) {
                 if (rc)
                     rnr_nak(e, q, h->psn);
@@ -359,7 +363,8 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         }
         q->recv_active = last ? 0 : 1;
         if (last) {
-            if (f & OPF_IETH) { /* Send with Invalidate: the R_Key goes */
+            if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_IETH)) {
+                /* Send with Invalidate: the R_Key goes */
                 const struct eng_mr *m = &e->mr[(h->imm >> 8) % ENG_MAX_MR];
                 if (m->valid && m->key == h->imm && m->pd == EV.pd)
                     ibe_mr_dereg(e, h->imm);
@@ -369,7 +374,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
     } else { /* RDMA Write */
         uint32_t rkey;
         uint64_t va;
-        if (f & (OPF_FIRST | OPF_ONLY)) {
+        if (ibw_opcode_is_first(h->opcode)) {
             if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                           IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen) {
                 if (rc)
@@ -393,7 +398,8 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
                 return;
             }
         }
-        if ((f & OPF_IMM) && fetch_wqe(e, q) == RQR_INVALID_WQE) {
+        bool imm = ibw_opcode_has_hdr(h->opcode, IBW_HDR_IMMDT);
+        if (imm && fetch_wqe(e, q) == RQR_INVALID_WQE) {
             if (rc)
                 rnr_nak(e, q, h->psn);
             else
@@ -405,7 +411,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         if (!last)
             wat_write(e, q->qpn, rkey, va + h->paylen);
         q->recv_active = last ? 0 : 2;
-        if (last && (f & OPF_IMM))
+        if (last && imm)
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RDMA_WRITE_IMM);
     }
     if (rc) {
@@ -413,6 +419,6 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
         if (last)
             q->msn++;
         if (h->ackreq)
-            respond(e, q, OP_ACK, h->psn, ack_syndrome(q), NULL, 0, 0);
+            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL, 0, 0);
     }
 }

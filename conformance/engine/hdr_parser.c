@@ -20,7 +20,7 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
     const char *why;
     e->st.pkts_rx++;
     int err = eng_wire_parse(pkt, len, e->cfg.framing, &h, &payload, &why);
-    if (err == -9 /* IBW_E_CRC */) {
+    if (err == IBW_E_CRC) {
         e->st.icrc_drops++;
         return;
     }
@@ -36,21 +36,19 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         e->st.malformed_drops++;
         return;
     }
-    if (h.opcode == OP_CNP) {
+    if (h.opcode == IBW_OP_CNP) {
         rrc_cnp(e, q);
         return;
     }
-    uint32_t f = eng_opflags(h.opcode);
     /* An opcode of another service type than the QP's (RD, XRC or any
      * other to an RC/UC/UD QP) is dropped, as by any receiver; its headers
      * would not fit the QP's records either. */
-    unsigned svc = h.opcode >> 5;
-    int qp_type = svc == 0 ? IBE_RC : svc == 1 ? IBE_UC : svc == 3 ? IBE_UD : -1;
-    if (!(f & OPF_VALID) || qp_type != v.type) {
+    if (!ibw_opcode_valid(h.opcode) ||
+        ibw_opcode_transport(h.opcode) != eng_transport_of(v.type)) {
         e->st.malformed_drops++;
         return;
     }
-    if (f & OPF_RESP) {
+    if (ibw_opcode_is_response(h.opcode)) {
         rec_hdr_put(e, CH_RRC_IN, M_HDRPARSER, M_REQRECV, 19, &h);
         rrc_response(e, payload);
     } else {

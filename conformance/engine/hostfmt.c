@@ -9,11 +9,6 @@
 
 #include "ibwire/host.h"
 
-static unsigned service_of(uint8_t type)
-{
-    return type == IBE_UD ? IBW_TR_UD : type == IBE_UC ? IBW_TR_UC : IBW_TR_RC;
-}
-
 static int wr_opcode(uint8_t op, uint32_t *out)
 {
     switch (op) {
@@ -153,7 +148,7 @@ int hf_split_recv_wqe(const uint8_t *win, size_t len, uint8_t type,
                       struct ibe_sge *sg, uint8_t *n)
 {
     struct ibw_wqe_walk_cfg cfg = {IBW_WQE_LAYOUT_HANGU, IBW_WQ_RECV,
-                                   (uint8_t)service_of(type), 0, 0, 0, 0};
+                                   (uint8_t)eng_transport_of(type), 0, 0, 0, 0};
     struct ibw_wqe_info wi;
     size_t cnt = 0;
     memset(&wi, 0, sizeof wi);
@@ -182,7 +177,7 @@ void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_offset,
         c.my_qpn = wc->qpn;
         c.syndrome = wc->status;
         c.wqe = wqe_offset;
-        c.opcode = 0xFF;
+        c.opcode = IBW_WQE_OP_INVALID;
         c.owner = 0; /* software owns it now */
         ibw_hg_err_cqe_encode(&c, cqe, ENG_CQE);
         /* the is_send byte stays where a good CQE has it */

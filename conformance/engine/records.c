@@ -114,7 +114,7 @@ void rec_md_put(struct ibe_engine *e, int ch, int from, int to,
 {
     struct ibw_common_meta s;
     memset(&s, 0, sizeof s);
-    s.opcode = r->opcode & 0x1F;
+    s.opcode = r->opcode;
     s.service_type = r->svc;
     s.fence = r->fence;
     s.inline_flag = r->inl;
@@ -188,7 +188,7 @@ void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
 
 void rec_bad_put(struct ibe_engine *e, const struct rec_bad *r)
 {
-    struct ibw_bad_req_meta s = {r->qpn, r->errtype, (uint8_t)(r->opcode & 0x1F),
+    struct ibw_bad_req_meta s = {r->qpn, r->errtype, r->opcode,
                                  r->wqe_off * ENG_SQ_SLOT};
     PUT(e, CH_BAD, 17, ibw_bad_req_meta, M_REQTRANS, M_REQRECV, s);
 }

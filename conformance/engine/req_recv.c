@@ -27,7 +27,7 @@
  *                               Retry Exceeded, flush, QP -> Error
  *   bad request (E17)           waits until the buffers are empty, then
  *                               completes in error and moves the QP to Error
- * Two choices the document leaves open, made here (see the report):
+ * Two choices the document leaves open, made here (README.md lists them):
  * invalid-request and remote-access NAKs are retried as the document says
  * but count against retry_cnt, and when it is exhausted the WQE completes
  * with the NAK's own status; on a loss-timer expiry everything from UPSN
@@ -317,9 +317,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
                          const struct eng_hdr *h, const uint8_t *payload,
                          uint32_t upsn, int kind)
 {
-    uint32_t f = eng_opflags(h->opcode);
-    bool atomic = h->opcode == OP_ATOMIC_ACK;
-    bool first_like = atomic || (f & (OPF_FIRST | OPF_ONLY));
+    bool atomic = h->opcode == IBW_OP_RC_ATOMIC_ACKNOWLEDGE;
+    bool first_like = atomic || ibw_opcode_is_first(h->opcode);
     if (mq_empty(e, MQ_RPB, q->qpn))
         return;
     if (psn_diff(h->psn, upsn) > 0) {
@@ -364,8 +363,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
         len = 8;
         last = true;
     } else {
-        bool mid = (f & (OPF_FIRST | OPF_MIDDLE)) != 0;
-        bool is_first = (f & (OPF_FIRST | OPF_ONLY)) != 0;
+        bool mid = eng_op_more_follow(h->opcode);
+        bool is_first = ibw_opcode_is_first(h->opcode);
         if (r->done == 0 ? !is_first
                          : (is_first && !(r->rereq && r->rereq_psn == h->psn)))
             return; /* First/Only at the start (or where the read was
@@ -409,7 +408,7 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
         return; /* nothing outstanding: a duplicate */
     if (psn_diff(h->psn, upsn) < 0 || psn_diff(h->psn, v.npsn) >= 0)
         return; /* duplicate or invalid region */
-    if (h->opcode == OP_ACK) {
+    if (h->opcode == IBW_OP_RC_ACKNOWLEDGE) {
         if (ibw_aeth_syndrome_kind(h->syndrome) == IBW_AETH_ACK)
             on_ack(e, q, h);
         else

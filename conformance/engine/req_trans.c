@@ -10,26 +10,37 @@
  */
 #include "eng.h"
 
-static uint8_t seg_opcode(uint8_t op, uint32_t i, uint32_t n)
+/* The RC opcode of packet i of n of a Send or Write; seg_opcode() moves it
+ * to the QP's transport. */
+static uint8_t seg_rc_opcode(uint8_t op, uint32_t i, uint32_t n)
 {
     bool only = n == 1, first = i == 0, last = i + 1 == n;
     switch (op) {
     case IBE_WR_SEND:
-        return only ? OP_SEND_ONLY : first ? OP_SEND_FIRST : last ? OP_SEND_LAST : OP_SEND_MIDDLE;
+        return only ? IBW_OP_RC_SEND_ONLY : first ? IBW_OP_RC_SEND_FIRST
+             : last ? IBW_OP_RC_SEND_LAST : IBW_OP_RC_SEND_MIDDLE;
     case IBE_WR_SEND_IMM:
-        return only ? OP_SEND_ONLY_IMM : first ? OP_SEND_FIRST : last ? OP_SEND_LAST_IMM : OP_SEND_MIDDLE;
+        return only ? IBW_OP_RC_SEND_ONLY_WITH_IMMEDIATE
+             : first ? IBW_OP_RC_SEND_FIRST
+             : last ? IBW_OP_RC_SEND_LAST_WITH_IMMEDIATE : IBW_OP_RC_SEND_MIDDLE;
     case IBE_WR_SEND_INV:
-        return only ? OP_SEND_ONLY_INV : first ? OP_SEND_FIRST : last ? OP_SEND_LAST_INV : OP_SEND_MIDDLE;
+        return only ? IBW_OP_RC_SEND_ONLY_WITH_INVALIDATE
+             : first ? IBW_OP_RC_SEND_FIRST
+             : last ? IBW_OP_RC_SEND_LAST_WITH_INVALIDATE : IBW_OP_RC_SEND_MIDDLE;
     case IBE_WR_RDMA_WRITE:
-        return only ? OP_WRITE_ONLY : first ? OP_WRITE_FIRST : last ? OP_WRITE_LAST : OP_WRITE_MIDDLE;
+        return only ? IBW_OP_RC_RDMA_WRITE_ONLY : first ? IBW_OP_RC_RDMA_WRITE_FIRST
+             : last ? IBW_OP_RC_RDMA_WRITE_LAST : IBW_OP_RC_RDMA_WRITE_MIDDLE;
     default: /* IBE_WR_RDMA_WRITE_IMM */
-        return only ? OP_WRITE_ONLY_IMM : first ? OP_WRITE_FIRST : last ? OP_WRITE_LAST_IMM : OP_WRITE_MIDDLE;
+        return only ? IBW_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE
+             : first ? IBW_OP_RC_RDMA_WRITE_FIRST
+             : last ? IBW_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE
+                    : IBW_OP_RC_RDMA_WRITE_MIDDLE;
     }
 }
 
-static uint8_t svc_bits(uint8_t type)
+static uint8_t seg_opcode(uint8_t svc, uint8_t op, uint32_t i, uint32_t n)
 {
-    return type == IBE_UC ? OP_UC : type == IBE_UD ? OP_UD : OP_RC;
+    return ibw_opcode_in_transport(seg_rc_opcode(op, i, n), eng_transport_of(svc));
 }
 
 /* NPST view: state (and the service type beside it); latches NextPSN. */
@@ -68,7 +79,7 @@ void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     /* Every WQE yields a CQE here (the sim counts them); the signalled flag
      * is carried for the CQE's consumer. */
-    cxt_cq_push(e, v.cqn, &wc, idx * ENG_SQ_SLOT, 1, q->qpn, opcode & 0x1F);
+    cxt_cq_push(e, v.cqn, &wc, idx * ENG_SQ_SLOT, 1, q->qpn, opcode);
 }
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
@@ -93,23 +104,23 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
 {
     fill_common(md, h);
     uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
-    h->opcode = (uint8_t)(svc_bits(md->svc) | seg_opcode(md->opcode, i, n));
+    h->opcode = seg_opcode(md->svc, md->opcode, i, n);
     h->psn = q->rtc_npsn;
     q->rtc_npsn = psn_add(q->rtc_npsn, 1);
     h->paylen = len;
-    uint32_t f = eng_opflags(h->opcode);
-    if (f & OPF_RETH) {
+    if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_RETH)) {
         h->va = md->raddr;
         h->rkey = md->rkey;
         h->dmalen = md->msgsize;
     }
-    if (f & (OPF_IMM | OPF_IETH))
+    if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_IMMDT) ||
+        ibw_opcode_has_hdr(h->opcode, IBW_HDR_IETH))
         h->imm = md->imm;
-    if (f & OPF_DETH) {
+    if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_DETH)) {
         h->qkey = md->qkey;
         h->srcqp = q->qpn;
     }
-    if ((f & (OPF_LAST | OPF_ONLY)) && md->solicited &&
+    if (ibw_opcode_is_last(h->opcode) && md->solicited &&
         md->opcode != IBE_WR_RDMA_WRITE)
         h->se = 1;
     return len;
@@ -210,11 +221,12 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         r->h.va = md->raddr;
         r->h.rkey = md->rkey;
         if (md->opcode == IBE_WR_RDMA_READ) {
-            r->h.opcode = OP_READ_REQ;
+            r->h.opcode = IBW_OP_RC_RDMA_READ_REQUEST;
             r->h.dmalen = md->msgsize;
             r->npsn = npkts(md->msgsize, md->pmtu);
         } else {
-            r->h.opcode = md->opcode == IBE_WR_ATOMIC_CS ? OP_CMP_SWAP : OP_FETCH_ADD;
+            r->h.opcode = md->opcode == IBE_WR_ATOMIC_CS ? IBW_OP_RC_COMPARE_SWAP
+                                                         : IBW_OP_RC_FETCH_ADD;
             r->h.swap = md->swap;
             r->h.cmp = md->cmp;
             r->npsn = 1;

@@ -16,7 +16,7 @@ void resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
     uint8_t orig[8];
     const uint8_t *data = payload;
     uint32_t len = out->h.paylen;
-    if ((out->h.opcode & 0x1F) == OP_ATOMIC_ACK && out->h.opcode != OP_CNP) {
+    if (ibw_opcode_kind(out->h.opcode) == IBW_OPK_ATOMIC_ACK) {
         ibw_store_be64(orig, out->h.orig);
         data = orig;
         len = 8;
@@ -24,7 +24,7 @@ void resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
     rec_resp_put(e, out);
     struct rec_resp r;
     rec_resp_get(e, &r);
-    if ((r.h.opcode & 0x1F) == OP_ATOMIC_ACK && r.h.opcode != OP_CNP) {
+    if (ibw_opcode_kind(r.h.opcode) == IBW_OPK_ATOMIC_ACK) {
         r.h.orig = ibw_load_be64(data);
         data = NULL;
         len = 0;

@@ -274,7 +274,7 @@ static void ge_send_inv(struct ge *g, uint32_t len)
     struct eng_qp *q = eng_qp(g->a, g->qa);
     struct eng_hdr h;
     memset(&h, 0, sizeof h);
-    h.opcode = OP_RC | OP_SEND_ONLY_INV;
+    h.opcode = IBW_OP_RC_SEND_ONLY_WITH_INVALIDATE;
     h.pkey = 0xFFFF;
     h.destqp = g->qb;
     h.psn = q->npsn;

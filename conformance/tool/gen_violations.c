@@ -87,7 +87,7 @@ static void req_dma(struct gen_out *o, unsigned tk, int from, uint8_t op,
     s.reth.rkey = 0x1234;
     s.reth.dmalen = dmalen;
     s.immdt.imm = 0xCAFE;
-    s.bth.ackreq = (ibw_opcode_info(op)->flags & IBW_OPF_LAST) != 0;
+    s.bth.ackreq = ibw_opcode_is_last(op) != 0;
     gen_put(o, &s);
 }
 
@@ -103,21 +103,22 @@ static void ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                 uint8_t syndrome, uint32_t msn)
 {
     struct ibw_build_spec s;
-    rc(&s, tk, from, 0x11, psn);
+    rc(&s, tk, from, IBW_OP_RC_ACKNOWLEDGE, psn);
     s.aeth.syndrome = syndrome;
     s.aeth.msn = msn;
     gen_put(o, &s);
 }
 
-#define SYN_ACK 0x1F                  /* ACK, credits not limited */
-#define SYN_NAK_SEQ 0x60              /* NAK PSN sequence error */
-#define SYN_RNR(t) (uint8_t)(0x20 | (t))
+/* ACK without end-to-end credits, NAK PSN sequence error, RNR NAK */
+#define SYN_ACK ibw_aeth_syndrome(IBW_AETH_ACK, IBW_AETH_CREDIT_INVALID)
+#define SYN_NAK_SEQ ibw_aeth_syndrome(IBW_AETH_NAK, IBW_NAK_PSN_SEQ_ERROR)
+#define SYN_RNR(t) ibw_aeth_syndrome(IBW_AETH_RNR_NAK, (t))
 
 static void read_req(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                      uint32_t len)
 {
     struct ibw_build_spec s;
-    rc(&s, tk, from, 0x0C, psn);
+    rc(&s, tk, from, IBW_OP_RC_RDMA_READ_REQUEST, psn);
     s.reth.va = 0x20000;
     s.reth.rkey = 0x5678;
     s.reth.dmalen = len;
@@ -140,7 +141,7 @@ static void fetch_add(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                       uint64_t va)
 {
     struct ibw_build_spec s;
-    rc(&s, tk, from, 0x14, psn);
+    rc(&s, tk, from, IBW_OP_RC_FETCH_ADD, psn);
     s.atomiceth.va = va;
     s.atomiceth.rkey = 0x9ABC;
     s.atomiceth.swapdt = 1;
@@ -152,7 +153,7 @@ static void atomic_ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                        uint32_t msn)
 {
     struct ibw_build_spec s;
-    rc(&s, tk, from, 0x12, psn);
+    rc(&s, tk, from, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, psn);
     s.aeth.syndrome = SYN_ACK;
     s.aeth.msn = msn;
     s.atomicacketh.origremdt = 41;
@@ -166,7 +167,7 @@ static void ud(struct gen_out *o, unsigned tk, int from, uint32_t dqp,
 {
     struct ibw_build_spec s;
     base(&s, tk, from);
-    s.bth.opcode = 0x64;
+    s.bth.opcode = IBW_OP_UD_SEND_ONLY;
     s.bth.destqp = dqp;
     s.deth.qkey = qkey;
     s.deth.srcqp = sqp;
@@ -262,22 +263,23 @@ static void rc_clean(struct gen_out *o)
     cm_req(o, V2, 3, PSN_A);
     cm_rep(o, V2, PSN_B);
     cm_rtu(o, V2, CID_B);
-    req(o, V2, A, 0x00, PSN_A, 1024);
-    req(o, V2, A, 0x01, PSN_A + 1, 1024);
-    req(o, V2, A, 0x02, PSN_A + 2, 100);
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, PSN_A, 1024);
+    req(o, V2, A, IBW_OP_RC_SEND_MIDDLE, PSN_A + 1, 1024);
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, PSN_A + 2, 100);
     ack(o, V2, B, PSN_A + 2, SYN_ACK, 1);
-    req(o, V2, A, 0x0A, PSN_A + 3, 64);
+    req(o, V2, A, IBW_OP_RC_RDMA_WRITE_ONLY, PSN_A + 3, 64);
     ack(o, V2, B, PSN_A + 3, SYN_ACK, 2);
     read_req(o, V2, A, PSN_A + 4, 2500);
-    read_resp(o, V2, B, 0x0D, PSN_A + 4, 1024, 2);
-    read_resp(o, V2, B, 0x0E, PSN_A + 5, 1024, 2);
-    read_resp(o, V2, B, 0x0F, PSN_A + 6, 452, 3);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, PSN_A + 4, 1024, 2);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE,
+              PSN_A + 5, 1024, 2);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, PSN_A + 6, 452, 3);
     fetch_add(o, V2, A, PSN_A + 7, 0x3000);
     atomic_ack(o, V2, B, PSN_A + 7, 4);
-    req(o, V2, B, 0x05, PSN_B, 32);
+    req(o, V2, B, IBW_OP_RC_SEND_ONLY_WITH_IMMEDIATE, PSN_B, 32);
     ack(o, V2, A, PSN_B, SYN_ACK, 1);
-    req_dma(o, V2, A, 0x06, PSN_A + 8, 1024, 1034);
-    req(o, V2, A, 0x08, PSN_A + 9, 10);
+    req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_FIRST, PSN_A + 8, 1024, 1034);
+    req(o, V2, A, IBW_OP_RC_RDMA_WRITE_LAST, PSN_A + 9, 10);
     ack(o, V2, B, PSN_A + 9, SYN_ACK, 5);
     cm_dreq_drep(o, V2);
 }
@@ -286,35 +288,35 @@ static void rc_clean(struct gen_out *o)
  * (NAK, Go-Back-N), an RNR NAK and the wait, a timeout and resend. */
 static void loss_clean(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);            /* 1 */
-    req(o, V2, A, 0x04, 1, 64);            /* 2, lost after the capture */
-    req(o, V2, A, 0x04, 2, 64);            /* 3 */
-    ack(o, V2, B, 0, SYN_ACK, 1);          /* 4 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);      /* 5 expected PSN 1 */
-    req(o, V2, A, 0x04, 1, 64);            /* 6 resent */
-    req(o, V2, A, 0x04, 2, 64);            /* 7 resent */
-    ack(o, V2, B, 2, SYN_ACK, 3);          /* 8 */
-    req(o, V2, A, 0x04, 3, 64);            /* 9 */
-    ack(o, V2, B, 3, SYN_RNR(1), 3);       /* 10 RNR, 10 us */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2, lost after the capture */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    ack(o, V2, B, 0, SYN_ACK, 1);              /* 4 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 5 expected PSN 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 6 resent */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 7 resent */
+    ack(o, V2, B, 2, SYN_ACK, 3);              /* 8 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 9 */
+    ack(o, V2, B, 3, SYN_RNR(1), 3);           /* 10 RNR, 10 us */
     o->ts_ns += 20000;
-    req(o, V2, A, 0x04, 3, 64);            /* 11 resent after 30 us */
-    ack(o, V2, B, 3, SYN_ACK, 4);          /* 12 */
-    req(o, V2, A, 0x04, 4, 64);            /* 13, its ACK is lost */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 11 resent after 30 us */
+    ack(o, V2, B, 3, SYN_ACK, 4);              /* 12 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 13, its ACK is lost */
     o->ts_ns += 1000000;
-    req(o, V2, A, 0x04, 4, 64);            /* 14 resent after the timeout */
-    ack(o, V2, B, 4, SYN_ACK, 5);          /* 15 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 14 resent after the timeout */
+    ack(o, V2, B, 4, SYN_ACK, 5);              /* 15 */
 }
 
 /* UC WRITE of 2 PMTUs + 5 bytes, UD SENDs, a CNP. */
 static void uc_ud_clean(struct gen_out *o)
 {
-    req_dma(o, V2, A, 0x26, 0x10, 1024, 2053);
-    req(o, V2, A, 0x27, 0x11, 1024);
-    req(o, V2, A, 0x28, 0x12, 5);
+    req_dma(o, V2, A, IBW_OP_UC_RDMA_WRITE_FIRST, 0x10, 1024, 2053);
+    req(o, V2, A, IBW_OP_UC_RDMA_WRITE_MIDDLE, 0x11, 1024);
+    req(o, V2, A, IBW_OP_UC_RDMA_WRITE_LAST, 0x12, 5);
     ud(o, V2, A, 0x33, 0x44, 0x11111111, pattern(), 100, 0);
     struct ibw_build_spec s;
     base(&s, V2, B);
-    s.bth.opcode = 0x65;
+    s.bth.opcode = IBW_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
     s.bth.destqp = 0x44;
     s.deth.qkey = 0x11111111;
     s.deth.srcqp = 0x33;
@@ -322,7 +324,7 @@ static void uc_ud_clean(struct gen_out *o)
     pl(&s, 0);
     gen_put(o, &s);
     base(&s, V2, B);
-    s.bth.opcode = 0x81;
+    s.bth.opcode = IBW_OP_CNP;
     s.bth.destqp = QPN_A;
     s.bth.becn = 1;
     gen_put(o, &s);
@@ -337,14 +339,14 @@ static void ib_clean(struct gen_out *o)
     ud(o, IBW_TK_IB_LOCAL, A, 0, 0, 0, mad, sizeof mad, 15);
     ibw_mad_make_response(mad, sizeof mad, 0);
     ud(o, IBW_TK_IB_LOCAL, B, 0, 0, 0, mad, sizeof mad, 15);
-    req(o, IBW_TK_IB_LOCAL, A, 0x04, 7, 200);
+    req(o, IBW_TK_IB_LOCAL, A, IBW_OP_RC_SEND_ONLY, 7, 200);
     ack(o, IBW_TK_IB_LOCAL, B, 7, SYN_ACK, 1);
 }
 
 /* RoCEv1: RDMA WRITE ONLY + ACK. */
 static void rocev1_clean(struct gen_out *o)
 {
-    req(o, IBW_TK_ROCE_V1, A, 0x0A, 0x500, 300);
+    req(o, IBW_TK_ROCE_V1, A, IBW_OP_RC_RDMA_WRITE_ONLY, 0x500, 300);
     ack(o, IBW_TK_ROCE_V1, B, 0x500, SYN_ACK, 1);
 }
 
@@ -355,7 +357,7 @@ static void rocev1_clean(struct gen_out *o)
 /* A SEND ONLY + ACK before the violation, so flows exist. */
 static void prologue(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
     ack(o, V2, B, 0, SYN_ACK, 1);
 }
 
@@ -365,7 +367,7 @@ static void bad_malformed(struct gen_out *o)
     struct ibw_build_spec s;
     size_t len = 0;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     ibw_build(&s, f, sizeof f, &len);
     ibw_store_be16(f + 14 + 20 + 4, 0x20); /* UDP Length says 32 bytes */
@@ -376,7 +378,7 @@ static void bad_icrc(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     s.flags = IBW_BUILD_BAD_ICRC;
     gen_put(o, &s);
@@ -385,7 +387,7 @@ static void bad_icrc(struct gen_out *o)
 static void bad_vcrc(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    rc(&s, IBW_TK_IB_LOCAL, A, 0x04, 0);
+    rc(&s, IBW_TK_IB_LOCAL, A, IBW_OP_RC_SEND_ONLY, 0);
     pl(&s, 64);
     s.flags = IBW_BUILD_BAD_VCRC;
     gen_put(o, &s);
@@ -397,7 +399,7 @@ static void bad_ip_csum(struct gen_out *o)
     struct ibw_build_spec s;
     size_t len = 0;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     ibw_build(&s, f, sizeof f, &len);
     f[14 + 10] ^= 0x01; /* the ICRC masks the checksum: still valid */
@@ -410,7 +412,7 @@ static void bad_ip_version(struct gen_out *o)
     struct ibw_build_spec s;
     size_t len = 0;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     ibw_build(&s, f, sizeof f, &len);
     f[14] = 0x55; /* version 5, IHL 5; UDP to 4791 still at byte 34 */
@@ -426,7 +428,7 @@ static void bad_ip_frag(struct gen_out *o)
     struct ibw_build_spec s;
     size_t len = 0;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     ibw_build(&s, f, sizeof f, &len);
     f[14 + 6] |= 0x20; /* MF: a fragment the parser leaves undecoded */
@@ -437,7 +439,7 @@ static void bad_udp_csum(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     s.udp_csum = 0x1234;
     gen_put(o, &s);
@@ -447,7 +449,7 @@ static void bad_version(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     s.bth.tver = 1;
     gen_put(o, &s);
@@ -457,7 +459,8 @@ static void bad_opcode(struct gen_out *o)
 {
     struct ibw_build_spec s;
     base(&s, V2, A);
-    s.bth.opcode = 0x60; /* UD SEND FIRST does not exist */
+    /* UD SEND FIRST does not exist */
+    s.bth.opcode = ibw_opcode_in_transport(IBW_OP_RC_SEND_FIRST, IBW_TR_UD);
     s.bth.destqp = 0x33;
     s.flags = IBW_BUILD_ANY_OPCODE;
     pl(&s, 64);
@@ -468,7 +471,7 @@ static void bad_reserved(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     s.bth.resv7 = 0x01;
     gen_put(o, &s);
@@ -478,7 +481,7 @@ static void bad_pad(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 4);
     s.bth.padcnt = 1;
     s.flags = IBW_BUILD_KEEP_PADCNT;
@@ -489,7 +492,7 @@ static void bad_no_payload(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x0C, 1);
+    rc(&s, V2, A, IBW_OP_RC_RDMA_READ_REQUEST, 1);
     s.reth.dmalen = 64;
     pl(&s, 8); /* a READ request carries no payload */
     gen_put(o, &s);
@@ -497,15 +500,16 @@ static void bad_no_payload(struct gen_out *o)
 
 static void bad_len_full(struct gen_out *o)
 {
-    req(o, V2, A, 0x00, 0, 1000); /* no PMTU is 1000 bytes */
-    req(o, V2, A, 0x02, 1, 10);
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1000); /* no PMTU is 1000 bytes */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 10);
     ack(o, V2, B, 1, SYN_ACK, 1);
 }
 
 static void bad_len_last(struct gen_out *o)
 {
-    req(o, V2, A, 0x00, 0, 1024);
-    req(o, V2, A, 0x02, 1, 2000); /* more than the PMTU of 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);
+    /* more than the PMTU of 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 2000);
     ack(o, V2, B, 1, SYN_ACK, 1);
 }
 
@@ -519,7 +523,7 @@ static void bad_atomic_align(struct gen_out *o)
 static void bad_pkey(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    rc(&s, V2, A, 0x04, 0);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 0);
     pl(&s, 64);
     s.bth.pkey = 0x8000;
     gen_put(o, &s);
@@ -528,7 +532,7 @@ static void bad_pkey(struct gen_out *o)
 static void bad_qp01_ud(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    rc(&s, V2, A, 0x04, 0);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 0);
     s.bth.destqp = 1;
     pl(&s, 64);
     gen_put(o, &s);
@@ -544,7 +548,7 @@ static void bad_qp0_vl15(struct gen_out *o)
 
 static void bad_aeth(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
     ack(o, V2, B, 0, 0x40, 1); /* syndrome kind 2 is reserved */
 }
 
@@ -552,7 +556,7 @@ static void bad_cnp(struct gen_out *o)
 {
     struct ibw_build_spec s;
     base(&s, V2, B);
-    s.bth.opcode = 0x81;
+    s.bth.opcode = IBW_OP_CNP;
     s.bth.destqp = QPN_A;
     s.bth.becn = 1;
     s.bth.ackreq = 1;
@@ -578,16 +582,17 @@ static void bad_qp1_qkey(struct gen_out *o)
 
 static void bad_opseq(struct gen_out *o)
 {
-    req(o, V2, A, 0x00, 0, 1024);
-    req(o, V2, A, 0x04, 1, 64); /* a new message inside the open SEND */
-    req(o, V2, A, 0x02, 2, 10);
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);
+    /* a new message inside the open SEND */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 2, 10);
 }
 
 static void bad_flow_pkey(struct gen_out *o)
 {
     struct ibw_build_spec s;
     prologue(o);
-    rc(&s, V2, A, 0x04, 1);
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
     pl(&s, 64);
     s.bth.pkey = 0xFFFE;
     s.bth.ackreq = 1;
@@ -596,80 +601,82 @@ static void bad_flow_pkey(struct gen_out *o)
 
 static void bad_retrans_diff(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
-    req(o, V2, A, 0x04, 1, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64);
     o->ts_ns += 1000000;
-    req(o, V2, A, 0x04, 0, 32); /* resent with another length */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 32); /* resent with another length */
 }
 
 static void bad_gbn(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);       /* 1 */
-    req(o, V2, A, 0x04, 1, 64);       /* 2 */
-    req(o, V2, A, 0x04, 2, 64);       /* 3 */
-    req(o, V2, A, 0x04, 3, 64);       /* 4 */
-    ack(o, V2, B, 0, SYN_ACK, 1);     /* 5 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 1); /* 6 expected PSN 1 */
-    req(o, V2, A, 0x04, 2, 64);       /* 7 resends from 2, not 1 */
-    req(o, V2, A, 0x04, 3, 64);       /* 8 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
+    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 7 resends from 2, not 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 8 */
 }
 
 static void bad_resend_unseen(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0x100, 64); /* 1 the flow's first PSN */
-    ack(o, V2, B, 0x100, SYN_ACK, 1); /* 2 */
-    req(o, V2, A, 0x04, 0x0FF, 64); /* 3 "resends" a PSN before the first */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x100, 64); /* 1 the flow's first PSN */
+    ack(o, V2, B, 0x100, SYN_ACK, 1);              /* 2 */
+    /* 3 "resends" a PSN before the first */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x0FF, 64);
 }
 
 static void bad_rnr_wait(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
     ack(o, V2, B, 0, SYN_RNR(14), 0); /* wait 1.28 ms */
-    req(o, V2, A, 0x04, 0, 64);       /* 10 us later */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);       /* 10 us later */
 }
 
 static void bad_nak_psn(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);       /* 1 */
-    req(o, V2, A, 0x04, 1, 64);       /* 2 */
-    req(o, V2, A, 0x04, 2, 64);       /* 3 */
-    ack(o, V2, B, 1, SYN_ACK, 2);     /* 4 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 2); /* 5 names an acknowledged PSN */
-    req(o, V2, A, 0x04, 1, 64);       /* 6 */
-    req(o, V2, A, 0x04, 2, 64);       /* 7 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    ack(o, V2, B, 1, SYN_ACK, 2);              /* 4 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 2);          /* 5 names an acknowledged PSN */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 6 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 7 */
 }
 
 static void bad_msn(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
-    req(o, V2, A, 0x04, 1, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64);
     ack(o, V2, B, 0, SYN_ACK, 5);
     ack(o, V2, B, 1, SYN_ACK, 4); /* MSN goes back */
 }
 
 static void bad_resp_match(struct gen_out *o)
 {
-    req(o, V2, A, 0x04, 0, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
     atomic_ack(o, V2, B, 0, 1); /* an atomic ACK for a SEND */
 }
 
 static void bad_read_resp(struct gen_out *o)
 {
-    req(o, V2, A, 0x00, 0, 1024); /* teaches the PMTU, 1024 */
-    req(o, V2, A, 0x02, 1, 24);
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024); /* teaches the PMTU, 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);
     ack(o, V2, B, 1, SYN_ACK, 1);
     read_req(o, V2, A, 2, 2048);
-    read_resp(o, V2, B, 0x0D, 2, 1024, 1);
-    read_resp(o, V2, B, 0x0F, 3, 512, 2); /* 1536 of 2048 bytes */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 1);
+    /* 1536 of 2048 bytes */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 512, 2);
 }
 
 static void bad_read_reissue(struct gen_out *o)
 {
-    req(o, V2, A, 0x00, 0, 1024); /* teaches the PMTU, 1024 */
-    req(o, V2, A, 0x02, 1, 24);
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024); /* teaches the PMTU, 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);
     ack(o, V2, B, 1, SYN_ACK, 1);
     read_req(o, V2, A, 2, 2048);  /* 4: PSNs 2..3 */
-    read_resp(o, V2, B, 0x0D, 2, 1024, 1);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 1);
     read_req(o, V2, A, 3, 2048);  /* 6: re-issued at PSN 3, still 2048 bytes */
 }
 
@@ -679,23 +686,28 @@ static void bad_flow_transport(struct gen_out *o)
     cm_req(o, V2, 3, PSN_A);            /* 1-3 CM sets up an RC connection */
     cm_rep(o, V2, PSN_B);
     cm_rtu(o, V2, CID_B);
-    req(o, V2, A, 0x24, PSN_A, 64);     /* 4 UC SEND ONLY: the REQ said RC */
-    req(o, V2, A, 0x04, PSN_A, 64);     /* 5 the RC SEND */
-    ack(o, V2, B, PSN_A, SYN_ACK, 1);   /* 6 */
-    req(o, V2, A, 0x24, PSN_A + 1, 64); /* 7 a UC SEND ONLY to the RC QP */
+    /* 4 UC SEND ONLY: the REQ said RC */
+    req(o, V2, A, IBW_OP_UC_SEND_ONLY, PSN_A, 64);
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, PSN_A, 64); /* 5 the RC SEND */
+    ack(o, V2, B, PSN_A, SYN_ACK, 1);              /* 6 */
+    /* 7 a UC SEND ONLY to the RC QP */
+    req(o, V2, A, IBW_OP_UC_SEND_ONLY, PSN_A + 1, 64);
     ud(o, V2, B, QPN_A, QPN_B, 0x1111, dg, sizeof dg, 0); /* 8 a datagram to
                                            the RC requester's QP */
-    req(o, V2, A, 0x04, PSN_A + 1, 64); /* 9 the RC flow goes on */
+    /* 9 the RC flow goes on */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, PSN_A + 1, 64);
     ack(o, V2, B, PSN_A + 1, SYN_ACK, 2); /* 10 */
 }
 
 static void bad_write_len(struct gen_out *o)
 {
     prologue(o);                                 /* 1-2 */
-    req_dma(o, V2, A, 0x0A, 1, 64, 60);          /* 3 WRITE ONLY, 64 of 60 */
-    req_dma(o, V2, A, 0x06, 2, 1024, 2048);      /* 4 a WRITE of 2048 bytes */
-    req(o, V2, A, 0x08, 3, 10);                  /* 5 ends after 1034 */
-    ack(o, V2, B, 3, SYN_ACK, 3);                /* 6 */
+    /* 3 WRITE ONLY, 64 of 60 */
+    req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_ONLY, 1, 64, 60);
+    /* 4 a WRITE of 2048 bytes */
+    req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_FIRST, 2, 1024, 2048);
+    req(o, V2, A, IBW_OP_RC_RDMA_WRITE_LAST, 3, 10); /* 5 ends after 1034 */
+    ack(o, V2, B, 3, SYN_ACK, 3);                    /* 6 */
 }
 
 static void bad_cm_seq(struct gen_out *o)
@@ -717,7 +729,7 @@ static void bad_cm_qpn(struct gen_out *o)
     cm_req(o, V2, 3, PSN_A);
     cm_rep(o, V2, PSN_B);
     cm_rtu(o, V2, CID_B);
-    req(o, V2, A, 0x04, 0x999, 64); /* neither negotiated PSN */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x999, 64); /* neither negotiated PSN */
     ack(o, V2, B, 0x999, SYN_ACK, 1);
 }
 

@@ -103,11 +103,13 @@ enum ibw_op_kind {
 /*
  * Every defined opcode by name.  The names are Linux's ib_pack.h
  * IB_OPCODE_<transport>_<operation> with the library prefix, so
- * IBW_OP_X is the opcode whose ibw_opcode_info() cname is "X"; the table
- * below is keyed by these constants.  Values are the BTH OpCode byte.
+ * IBW_OP_X is the opcode whose ibw_opcode_info() cname is "X" (the table
+ * below takes its C names from these identifiers).  Values are the BTH
+ * OpCode byte.
  */
 enum ibw_opcode {
-    /* reliable connected (IBA Vol. 1 table 38; FLUSH and ATOMIC WRITE from IBA 1.5) */
+    /* reliable connected (IBA Vol. 1 table 38; FLUSH and ATOMIC WRITE from
+     * IBA 1.5) */
     IBW_OP_RC_SEND_FIRST = 0x00,
     IBW_OP_RC_SEND_MIDDLE = 0x01,
     IBW_OP_RC_SEND_LAST = 0x02,
@@ -285,11 +287,20 @@ struct ibw_opcode_info {
 #define IBW__F_COMP IBW_OPF_COMP
 #define IBW__F_IMM IBW_OPF_IMM
 #define IBW__F_INV IBW_OPF_INV
-#define IBW__OP(cn, tr, iname, kd, fl, seq)              \
-    [IBW_OP_##cn] = {iname, #cn, IBW_TR_##tr, IBW_OPK_##kd, \
-                     (uint16_t)((fl) | IBW_OPF_VALID), seq},
+#define IBW__OP(cn, tr, iname, kd, fl, seq)                   \
+    {iname, #cn, IBW_TR_##tr, IBW_OPK_##kd,                      \
+     (uint16_t)((fl) | IBW_OPF_VALID), seq},
+/* Runs of reserved values: 1, 2, 4, ... zero entries. */
+#define IBW__R1 {NULL, NULL, 0, 0, 0, 0, {0}, 0u, 0},
+#define IBW__R2 IBW__R1 IBW__R1
+#define IBW__R4 IBW__R2 IBW__R2
+#define IBW__R8 IBW__R4 IBW__R4
+#define IBW__R16 IBW__R8 IBW__R8
 
-/* The defined opcodes; entries left zero are reserved. */
+/* The 256 opcodes in order, reserved ones as zero entries.  Positional,
+ * not designated ([op] = ...), so that the header also compiles as C++;
+ * test_packet_opcodes checks every defined slot's name and the reserved
+ * ones against the spec, so an entry out of place fails there. */
 static inline const struct ibw_opcode_info *ibw__opcode_table(void)
 {
     static const struct ibw_opcode_info table[256] = {
@@ -356,18 +367,21 @@ static inline const struct ibw_opcode_info *ibw__opcode_table(void)
     IBW__OP(RC_FETCH_ADD, RC, "RC FETCH ADD", ATOMIC,
             IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ1(ATOMICETH))
+    /* 0x15 */ IBW__R1
     IBW__OP(RC_SEND_LAST_WITH_INVALIDATE, RC, "RC SEND LAST WITH INVALIDATE", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_LAST|IBW__F_INV,
             IBW__SEQ1(IETH))
     IBW__OP(RC_SEND_ONLY_WITH_INVALIDATE, RC, "RC SEND ONLY WITH INVALIDATE", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_RWR|IBW__F_FIRST|IBW__F_LAST|IBW__F_INV,
             IBW__SEQ1(IETH))
+    /* 0x18-0x1B */ IBW__R4
     IBW__OP(RC_FLUSH, RC, "RC FLUSH", FLUSH,
             IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ2(FETH, RETH))
     IBW__OP(RC_ATOMIC_WRITE, RC, "RC ATOMIC WRITE", ATOMIC_WRITE,
             IBW__F_PL|IBW__F_PLREQ|IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ1(RETH))
+    /* 0x1E-0x1F */ IBW__R2
     IBW__OP(UC_SEND_FIRST, UC, "UC SEND FIRST", SEND,
             IBW__F_PL|IBW__F_PLREQ|IBW__F_REQ|IBW__F_RWR|IBW__F_FIRST,
             IBW__SEQ0())
@@ -404,6 +418,7 @@ static inline const struct ibw_opcode_info *ibw__opcode_table(void)
     IBW__OP(UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, UC, "UC RDMA WRITE ONLY WITH IMMEDIATE", WRITE,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_RWR|IBW__F_FIRST|IBW__F_LAST|IBW__F_IMM,
             IBW__SEQ2(RETH, IMMDT))
+    /* 0x2C-0x3F */ IBW__R16 IBW__R4
     IBW__OP(RD_SEND_FIRST, RD, "RD SEND FIRST", SEND,
             IBW__F_PL|IBW__F_PLREQ|IBW__F_REQ|IBW__F_RWR|IBW__F_FIRST,
             IBW__SEQ2(RDETH, DETH))
@@ -470,18 +485,22 @@ static inline const struct ibw_opcode_info *ibw__opcode_table(void)
     IBW__OP(RD_RESYNC, RD, "RD RESYNC", RESYNC,
             IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ2(RDETH, DETH))
+    /* 0x56-0x5B */ IBW__R4 IBW__R2
     IBW__OP(RD_FLUSH, RD, "RD FLUSH", FLUSH,
             IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ4(RDETH, DETH, FETH, RETH))
+    /* 0x5D-0x63 */ IBW__R4 IBW__R2 IBW__R1
     IBW__OP(UD_SEND_ONLY, UD, "UD SEND ONLY", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_RWR|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ1(DETH))
     IBW__OP(UD_SEND_ONLY_WITH_IMMEDIATE, UD, "UD SEND ONLY WITH IMMEDIATE", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_RWR|IBW__F_FIRST|IBW__F_LAST|IBW__F_IMM,
             IBW__SEQ2(DETH, IMMDT))
+    /* 0x66-0x80 */ IBW__R16 IBW__R8 IBW__R2 IBW__R1
     IBW__OP(CNP, CNP, "CNP", CNP,
             0,
             IBW__SEQ1(CNP))
+    /* 0x82-0x9F */ IBW__R16 IBW__R8 IBW__R4 IBW__R2
     IBW__OP(XRC_SEND_FIRST, XRC, "XRC SEND FIRST", SEND,
             IBW__F_PL|IBW__F_PLREQ|IBW__F_REQ|IBW__F_RWR|IBW__F_FIRST,
             IBW__SEQ1(XRCETH))
@@ -545,13 +564,14 @@ static inline const struct ibw_opcode_info *ibw__opcode_table(void)
     IBW__OP(XRC_FETCH_ADD, XRC, "XRC FETCH ADD", ATOMIC,
             IBW__F_REQ|IBW__F_FIRST|IBW__F_LAST,
             IBW__SEQ2(XRCETH, ATOMICETH))
+    /* 0xB5 */ IBW__R1
     IBW__OP(XRC_SEND_LAST_WITH_INVALIDATE, XRC, "XRC SEND LAST WITH INVALIDATE", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_LAST|IBW__F_INV,
             IBW__SEQ2(XRCETH, IETH))
     IBW__OP(XRC_SEND_ONLY_WITH_INVALIDATE, XRC, "XRC SEND ONLY WITH INVALIDATE", SEND,
             IBW__F_PL|IBW__F_REQ|IBW__F_COMP|IBW__F_RWR|IBW__F_FIRST|IBW__F_LAST|IBW__F_INV,
             IBW__SEQ2(XRCETH, IETH))
-
+    /* 0xB8-0xFF: reserved and manufacturer specific, zero */
     };
     return table;
 }
@@ -656,6 +676,15 @@ static inline int ibw_opcode_is_response(uint8_t op)
 static inline int ibw_opcode_has_payload(uint8_t op)
 {
     return ibw__opcode_flag(op, IBW_OPF_PAYLOAD);
+}
+
+/* The opcode of op's operation in transport tr: IBA 9.2 gives each
+ * operation the same low five bits in every transport (RC SEND FIRST
+ * 0x00, UD SEND ONLY 0x64 like RC SEND ONLY 0x04).  The result need not be
+ * defined (an RDMA READ REQUEST has no UC opcode): see ibw_opcode_valid(). */
+static inline uint8_t ibw_opcode_in_transport(uint8_t op, enum ibw_transport tr)
+{
+    return (uint8_t)(((unsigned)tr << 5) | (op & 0x1Fu));
 }
 
 /* Short name of a transport ("RC", ..., "reserved", "MSP"); never NULL. */

@@ -356,6 +356,54 @@ static inline int ibw__cut_hdr(struct ibw_pkt *pkt, unsigned hdr, size_t off)
     return pkt->err;
 }
 
+/* The opcode table entry of the BTH at `bth` (already in the view), or
+ * NULL after failing the parse on its TVer or a reserved opcode. */
+static inline const struct ibw_opcode_info *ibw__bth_opcode(struct ibw_pkt *pkt,
+                                                           size_t bth)
+{
+    if (ibw_bth_get_tver(pkt->data + bth) != 0) {
+        ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_BTH, "tver");
+        return NULL;
+    }
+    const struct ibw_opcode_info *op = ibw_opcode_info(pkt->opcode);
+    if (!(op->flags & IBW_OPF_VALID)) {
+        ibw__fail(pkt, IBW_E_OPCODE, IBW_HDR_BTH, "opcode");
+        return NULL;
+    }
+    return op;
+}
+
+/*
+ * Place the extended headers `op` takes, the first at `pos`, all of them
+ * before `end`.  Those captured whole enter the view; from the first that
+ * was not, none does (*whole becomes 0, cut_hdr names it).  Returns where
+ * the payload starts, or 0 after failing with `short_err` on the first
+ * header that does not end by `end`.
+ */
+static inline size_t ibw__place_ext(struct ibw_pkt *pkt,
+                                    const struct ibw_opcode_info *op,
+                                    size_t pos, size_t end, int short_err,
+                                    int *whole)
+{
+    for (unsigned i = 0; i < op->nseq; i++) {
+        unsigned h = op->seq[i];
+        size_t sz = ibw_hdr_size(h);
+        if (pos + sz > end) {
+            ibw__fail(pkt, short_err, h, NULL);
+            return 0;
+        }
+        if (*whole && pos + sz <= pkt->len) {
+            ibw__mark(pkt, h, pos);
+        } else if (*whole) {
+            *whole = 0;
+            pkt->cut_hdr = (uint8_t)h;
+            pkt->off[h] = (uint16_t)pos; /* at most len */
+        }
+        pos += sz;
+    }
+    return pos;
+}
+
 /*
  * The IBA transport part, from the BTH at `bth` to the end of the ICRC at
  * `end`, as the length fields say.  `len_hdr`/`len_field` name the length
@@ -393,27 +441,14 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
             pkt->icrc_wire = ibw_load_le32(d + icrc);
         }
     }
-    if (ibw_bth_get_tver(d + bth) != 0)
-        return ibw__fail(pkt, IBW_E_VERSION, IBW_HDR_BTH, "tver");
-    const struct ibw_opcode_info *op = ibw_opcode_info(pkt->opcode);
-    if (!(op->flags & IBW_OPF_VALID))
-        return ibw__fail(pkt, IBW_E_OPCODE, IBW_HDR_BTH, "opcode");
-    size_t pos = bth + ibw_bth_SIZE;
+    const struct ibw_opcode_info *op = ibw__bth_opcode(pkt, bth);
+    if (!op)
+        return pkt->err;
     int whole = 1; /* every header so far was captured whole */
-    for (unsigned i = 0; i < op->nseq; i++) {
-        unsigned h = op->seq[i];
-        size_t sz = ibw_hdr_size(h);
-        if (pos + sz > icrc)
-            return ibw__fail(pkt, IBW_E_LENGTH, h, NULL);
-        if (whole && pos + sz <= pkt->len) {
-            ibw__mark(pkt, h, pos);
-        } else if (whole) {
-            whole = 0;
-            pkt->cut_hdr = (uint8_t)h;
-            pkt->off[h] = (uint16_t)pos; /* at most len */
-        }
-        pos += sz;
-    }
+    size_t pos = ibw__place_ext(pkt, op, bth + ibw_bth_SIZE, icrc,
+                                IBW_E_LENGTH, &whole);
+    if (!pos)
+        return pkt->err;
     size_t avail = icrc - pos; /* payload and pad, on the wire */
     unsigned pad = ibw_bth_get_padcnt(d + bth);
     if (whole)
@@ -718,6 +753,41 @@ static inline int ibw_parse(const uint8_t *data, size_t len,
     return ibw_parse_flags(data, len, link, 0, pkt);
 }
 
+/*
+ * A view of bytes that start with a BTH and go on with the extended headers
+ * its opcode takes, with no routing headers before nor ICRC after: the
+ * transport headers as HanGu's header records (E18/E19) carry them on the
+ * bus.  Whatever follows the headers is the payload.  No CRC is checked
+ * (statuses stay ABSENT), transport stays IBW_TK_NONE.  Returns pkt->err:
+ *   IBW_E_TRUNCATED  the bytes end inside the BTH or an extended header
+ *                    (err_hdr names it)
+ *   IBW_E_VERSION    bth.tver
+ *   IBW_E_OPCODE     reserved opcode; the BTH is in the view
+ */
+static inline int ibw_parse_headers(const uint8_t *data, size_t len,
+                                    struct ibw_pkt *pkt)
+{
+    memset(pkt, 0, sizeof *pkt);
+    pkt->data = data;
+    pkt->len = len;
+    if (len < ibw_bth_SIZE)
+        return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_BTH, NULL);
+    ibw__mark(pkt, IBW_HDR_BTH, 0);
+    pkt->opcode = ibw_bth_get_opcode(data);
+    const struct ibw_opcode_info *op = ibw__bth_opcode(pkt, 0);
+    if (!op)
+        return pkt->err;
+    int whole = 1;
+    size_t pos = ibw__place_ext(pkt, op, ibw_bth_SIZE, len, IBW_E_TRUNCATED,
+                                &whole);
+    if (!pos)
+        return pkt->err;
+    pkt->payload_off = (uint32_t)pos;
+    pkt->payload_len = pkt->payload_wire_len = (uint32_t)(len - pos);
+    pkt->iba_end = pkt->wire_len = (uint32_t)len;
+    return IBW_OK;
+}
+
 /* The opcode table entry of a parsed packet (reserved entry without BTH). */
 static inline const struct ibw_opcode_info *
 ibw_pkt_opcode_info(const struct ibw_pkt *pkt)
@@ -823,6 +893,45 @@ static inline void ibw__build_ext(const struct ibw_build_spec *s, unsigned h,
     case IBW_HDR_CNP: ibw_cnp_encode(&s->cnp, p, n); break;
     default: memset(p, 0, n); break; /* none left: each ext header is above */
     }
+}
+
+/* The BTH (PadCnt `pad`) and the extended headers `op` takes, at out
+ * (zeroed, room checked by the caller); returns the bytes written. */
+static inline size_t ibw__build_transport_hdrs(const struct ibw_build_spec *s,
+                                               const struct ibw_opcode_info *op,
+                                               uint8_t pad, uint8_t *out)
+{
+    struct ibw_bth bth = s->bth;
+    bth.padcnt = pad;
+    ibw_bth_encode(&bth, out, ibw_bth_SIZE);
+    size_t off = ibw_bth_SIZE;
+    for (unsigned i = 0; i < op->nseq; i++) {
+        ibw__build_ext(s, op->seq[i], out + off);
+        off += ibw_hdr_size(op->seq[i]);
+    }
+    return off;
+}
+
+/*
+ * The transport headers alone, the counterpart of ibw_parse_headers(): the
+ * BTH from spec->bth (PadCnt as given) and the extended headers its opcode
+ * takes, from the spec's header structs, into out[0..cap); nothing before
+ * or after them.  Stores their length in *out_len.  IBW_E_NOSPACE when cap
+ * is too small, IBW_E_OPCODE for a reserved opcode (unless
+ * IBW_BUILD_ANY_OPCODE: the BTH alone).
+ */
+static inline int ibw_build_headers(const struct ibw_build_spec *spec,
+                                    uint8_t *out, size_t cap, size_t *out_len)
+{
+    const struct ibw_opcode_info *op = ibw_opcode_info(spec->bth.opcode);
+    if (!(op->flags & IBW_OPF_VALID) && !(spec->flags & IBW_BUILD_ANY_OPCODE))
+        return IBW_E_OPCODE;
+    size_t n = ibw_bth_SIZE + op->hdr_bytes;
+    if (n > cap)
+        return IBW_E_NOSPACE;
+    memset(out, 0, n);
+    *out_len = ibw__build_transport_hdrs(spec, op, spec->bth.padcnt, out);
+    return IBW_OK;
 }
 
 /*
@@ -956,14 +1065,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
     }
 
     /* Transport headers, payload, pad. */
-    struct ibw_bth bth = spec->bth;
-    bth.padcnt = (uint8_t)pad;
-    ibw_bth_encode(&bth, out + off, ibw_bth_SIZE);
-    off += ibw_bth_SIZE;
-    for (unsigned i = 0; i < op->nseq; i++) {
-        ibw__build_ext(spec, op->seq[i], out + off);
-        off += ibw_hdr_size(op->seq[i]);
-    }
+    off += ibw__build_transport_hdrs(spec, op, (uint8_t)pad, out + off);
     if (spec->payload_len)
         memcpy(out + off, spec->payload, spec->payload_len);
     off += spec->payload_len + pad; /* pad bytes are zero (memset above) */

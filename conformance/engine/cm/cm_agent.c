@@ -50,15 +50,6 @@ struct cmx_agent {
     struct cmx_stats st;
 };
 
-const char *cmx_state_name(unsigned s)
-{
-    static const char *const n[] = {
-        "IDLE", "REQ_SENT", "PEER_COMPARE", "REP_RCVD", "REJ_RETRY",
-        "ESTABLISHED", "DCONN_PRO", "DREQ_SENT", "DREQ_RCVD", "LISTEN",
-        "REQ_RCVD", "REJ_SENT", "REP_SENT", "DREP_RCVD"};
-    return s < sizeof n / sizeof n[0] ? n[s] : "?";
-}
-
 static void go(struct cmx_conn *c, uint8_t s)
 {
     c->state = s;

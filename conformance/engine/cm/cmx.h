@@ -1,5 +1,5 @@
 /*
- * cmx.h - the communication controller of seed 001 (issue 6): the CM client
+ * cmx.h - the communication controller of seed 001: the CM client
  * and server state machines (fig. 4-2, 4-3), the connection table, the
  * timeout-and-retry unit (§4.1.4, eq. 3-1 ... 3-5), the HCR register model
  * with the QP state machine (fig. 2-3), GMP transport over QP1 (fig. 4-15,
@@ -39,7 +39,7 @@
     X(c, dlid, 22, 0, 16, U16, "remote port LID")
 IBW_WIRE_FORMAT(cmx_mbox, CMX_MBOX_FIELDS, 24, "cmx_mbox", "-",
                 "HCR modify-QP mailbox (QP attributes from REQ/REP)",
-                "ibwire (issue 6)", "ibwire-defined")
+                "ibwire CM model (cm/cmx.h)", "ibwire-defined")
 
 /* ---- HCR register model + QP state machine ----------------------------- */
 #define CMX_HCR_MAX_QP 4096u
@@ -135,7 +135,6 @@ enum cmx_state {
     CMX_ESTABLISHED, CMX_DCONN_PRO, CMX_DREQ_SENT, CMX_DREQ_RCVD,
     CMX_LISTEN, CMX_REQ_RCVD, CMX_REJ_SENT, CMX_REP_SENT, CMX_DREP_RCVD
 };
-const char *cmx_state_name(unsigned s);
 
 enum cmx_role { CMX_CLIENT = 0, CMX_SERVER = 1 };
 enum cmx_event_type {

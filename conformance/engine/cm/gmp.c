@@ -89,7 +89,7 @@ static int frame_gmp(const struct cmx_gmp_port *p, const uint8_t *mad,
         s.lrh.dlid = p->peer_lid;
         s.lrh.slid = p->lid;
     }
-    s.bth.opcode = 0x64; /* UD SEND ONLY */
+    s.bth.opcode = IBW_OP_UD_SEND_ONLY;
     s.bth.pkey = 0xFFFF;
     s.bth.destqp = 1;
     s.bth.psn = (uint32_t)(p->sent & 0xFFFFFFu);
@@ -146,7 +146,7 @@ int cmx_gmp_receive(struct cmx_gmp_port *p, const uint8_t *frame, size_t len,
     if (k.icrc_status != IBW_CRC_GOOD)
         return p->dropped_bad++, IBW_E_CRC;
     const uint8_t *bth = frame + k.off[IBW_HDR_BTH];
-    if (k.opcode != 0x64 || ibw_bth_get_destqp(bth) != 1 ||
+    if (k.opcode != IBW_OP_UD_SEND_ONLY || ibw_bth_get_destqp(bth) != 1 ||
         !ibw_pkt_has(&k, IBW_HDR_DETH))
         return IBW_E_UNSUPPORTED;
     const uint8_t *deth = frame + k.off[IBW_HDR_DETH];

@@ -269,11 +269,28 @@ static void test_kinds(void)
     TU_EQ(ibw_opcode_kind(IBW_OP_UD_SEND_ONLY), IBW_OPK_SEND);
 }
 
+/* The same operation in another transport, against the spec's values. */
+static void test_in_transport(void)
+{
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_RC_SEND_ONLY, IBW_TR_UD), 0x64);
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_RC_SEND_FIRST, IBW_TR_XRC), 0xA0);
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_UD_SEND_ONLY_WITH_IMMEDIATE,
+                                  IBW_TR_RC), 0x05);
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_XRC_FETCH_ADD, IBW_TR_RD), 0x54);
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_RC_RDMA_WRITE_LAST, IBW_TR_UC),
+          0x28);
+    /* UC has no RDMA READ: the result is a reserved value */
+    TU_EQ(ibw_opcode_in_transport(IBW_OP_RC_RDMA_READ_REQUEST, IBW_TR_UC),
+          0x2C);
+    TU_EQ(ibw_opcode_valid(0x2C), 0);
+}
+
 int main(void)
 {
     test_constants();
     test_queries();
     test_complete();
     test_kinds();
+    test_in_transport();
     return tu_done("packet_opcodes");
 }

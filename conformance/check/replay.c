@@ -255,10 +255,10 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         f->rnr = 0;
     if (f->rnr && h.psn == f->rnr_psn && x->has_aeth &&
         (h.syndrome >> 5 & 3) == 3 &&
-        (h.syndrome & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+        ibw_aeth_syndrome_value(h.syndrome) == IBW_NAK_PSN_SEQ_ERROR)
         x->optional = 1;
     x->orig = h.orig;
-    if ((h.opcode & 0x1F) == IBW_OP_RC_ATOMIC_ACKNOWLEDGE && f->cur_atom) {
+    if (ibw_opcode_in_transport(h.opcode, IBW_TR_RC) == IBW_OP_RC_ATOMIC_ACKNOWLEDGE && f->cur_atom) {
         x->atom_op = f->cur_atom;
         x->orig_known = f->cur_atom_known;
         x->atom_addr = f->cur_atom_addr;
@@ -609,7 +609,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
             skip_flow(rp, f, frame, m);
             return;
         }
-        f->cur_atom = (uint8_t)(p->opcode & 0x1F);
+        f->cur_atom = (uint8_t)ibw_opcode_in_transport(p->opcode, IBW_TR_RC);
         f->cur_atom_addr = local;
         f->cur_atom_known = (uint8_t)known_has(f, local, local + 8);
         f->cur_swap = b.atomiceth.swapdt;
@@ -707,7 +707,7 @@ static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
     for (size_t i = 0; i < f->nexp; i++) {
         struct rp_exp *x = &f->exp[i];
         int32_t d = chk_psn_diff(x->psn, psn);
-        if (!x->matched && (x->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE && !(x->syn >> 5 & 3) &&
+        if (!x->matched && ibw_opcode_in_transport(x->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE && !(x->syn >> 5 & 3) &&
             (d < 0 || (inclusive && d == 0)))
             x->matched = 1;
     }
@@ -778,7 +778,7 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == psn &&
             (f->exp[i].syn >> 5 & 3) == 3 &&
-            (f->exp[i].syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR)
+            ibw_aeth_syndrome_value(f->exp[i].syn) == IBW_NAK_PSN_SEQ_ERROR)
             return 1;
     return 0;
 }
@@ -790,7 +790,7 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (!ack_only || (f->exp[i].opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE))
+            (!ack_only || ibw_opcode_in_transport(f->exp[i].opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE))
             return &f->exp[i];
     return NULL;
 }
@@ -878,7 +878,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         rewind_to(f, psn, 1);
         return 1;
     }
-    if (kind == 3 && (r->syn & 0x1F) == IBW_NAK_PSN_SEQ_ERROR &&
+    if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
         !nak_expected(f, psn)) {
         /* the request it names was lost after the capture point (rewound:
          * the NAK the reference now sends is the captured one), or the
@@ -887,15 +887,15 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             return 0;
         rewind_to(f, psn, 0);
     }
-    int plain_ack = r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE;
+    int plain_ack = r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE;
     struct rp_exp *x = exp_at(f, psn, plain_ack);
     /* with one direction recorded late (the checker saw skew), the request
      * it answers may still come: a duplicate only once that wait is over */
-    if (!x && !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE) &&
+    if (!x && !(r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE) &&
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
     if (!x && !final &&
-        !(r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE))
+        !(r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE))
         return 0;
     if (r->has_aeth && !f->have_off) {
         f->have_off = 1;
@@ -909,7 +909,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             chk_psn_diff(psn, f->exp[i].psn) >= 0)
             f->exp[i].passed = 1;
     if (!x) {
-        if (r->has_aeth && kind == 0 && (r->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE) {
+        if (r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE) {
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
@@ -943,13 +943,13 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
                 ibw_opcode_info(x->opcode)->name);
     if (r->has_aeth && x->has_aeth) {
         unsigned xk = x->syn >> 5 & 3;
-        if (xk != kind || (kind == 3 && (x->syn & 0x1F) != (r->syn & 0x1F)))
+        if (xk != kind || (kind == 3 && ibw_aeth_syndrome_value(x->syn) != ibw_aeth_syndrome_value(r->syn)))
             RP_DIFF("%sAETH %s code %u, reference %s code %u", n ? "; " : "",
-                    aeth_kind(r->syn), r->syn & 0x1Fu, aeth_kind(x->syn),
-                    x->syn & 0x1Fu);
+                    aeth_kind(r->syn), ibw_aeth_syndrome_value(r->syn), aeth_kind(x->syn),
+                    ibw_aeth_syndrome_value(x->syn));
         /* a READ's first response may carry the MSN before the READ
          * counts (the reference counts it at once) */
-        int read_first = (x->opcode & 0x1F) == IBW_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+        int read_first = ibw_opcode_in_transport(x->opcode, IBW_TR_RC) == IBW_OP_RC_RDMA_READ_RESPONSE_FIRST &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
         if (!read_first && !x->any_msn && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
@@ -1077,7 +1077,7 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
         /* an ACK stands only for an ACK at its PSN (any other may be
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
-        int ack = (p->opcode & 0x1F) == IBW_OP_RC_ACKNOWLEDGE;
+        int ack = ibw_opcode_in_transport(p->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE;
         struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
         for (size_t k = 0; !x && !ack && k < f->nexp; k++)
             if (!f->exp[k].matched && !f->exp[k].optional &&

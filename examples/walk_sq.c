@@ -19,8 +19,9 @@ enum { QUEUE_BYTES = 1024, MAX_WQES = 16 };
 static void print_wqe(const uint8_t *q, size_t qlen,
                       const struct ibw_wqe_info *wi)
 {
+    const char *op_name = ibw_wqe_opcode_name(wi->opcode);
     printf("WQE %" PRIu32 " @0x%03" PRIx32 ": %-14s %2u units%s%s",
-           wi->index, wi->offset, ibw_wqe_opcode_name(wi->opcode), wi->size,
+           wi->index, wi->offset, op_name ? op_name : "?", wi->size,
            wi->fence ? " fenced" : "", wi->next.cq_update ? " signaled" : "");
     if (wi->opcode == IBW_WQE_OP_SEND_IMM ||
         wi->opcode == IBW_WQE_OP_RDMA_WRITE_IMM)

@@ -459,13 +459,14 @@ static void check_helpers(const uint8_t *p, struct fuzz_in *v)
     if (from > IBW_HCR_QPS_ERR || to > IBW_HCR_QPS_ERR)
         FUZZ_CHECK(rc == IBW_E_RANGE);
     if (rc == IBW_OK && op)
-        FUZZ_CHECK(strcmp(ibw_hcr_opcode_name(op), "?") != 0);
-    FUZZ_CHECK(ibw_hcr_status_name(p[2]) && ibw_hg_hcr_status_name(p[3]));
+        FUZZ_CHECK(ibw_hcr_opcode_name(op) != NULL);
+    /* any status byte: a name or NULL, never a crash */
+    (void)ibw_hcr_status_name(p[2]);
+    (void)ibw_hg_hcr_status_name(p[3]);
     unsigned busy = (unsigned)ibw_hcr_busy(p, p[4]);
     FUZZ_CHECK(busy == (ibw_hcr_get_go(p) ||
                         ibw_hcr_get_t(p) == (p[4] & 1u)));
-    FUZZ_CHECK(ibw_wqe_opcode_name(p[5]) != NULL);
-    FUZZ_CHECK((strcmp(ibw_wqe_opcode_name(p[5]), "?") != 0) ==
+    FUZZ_CHECK((ibw_wqe_opcode_name(p[5]) != NULL) ==
                ibw_wqe_opcode_valid(p[5]));
 }
 

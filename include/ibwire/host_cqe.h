@@ -60,7 +60,8 @@ enum ibw_wc_status {
     IBW_WC_GENERAL_ERR = 21
 };
 
-/* Static name of a completion status ("SUCCESS", "WR_FLUSH_ERR", ...). */
+/* Static name of a completion status ("SUCCESS", "WR_FLUSH_ERR", ...), or
+ * NULL for an unknown status. */
 static inline const char *ibw_wc_status_name(unsigned s)
 {
     static const char *const names[] = {
@@ -72,7 +73,7 @@ static inline const char *ibw_wc_status_name(unsigned s)
         "REM_INV_RD_REQ_ERR", "REM_ABORT_ERR",    "INV_EECN_ERR",
         "INV_EEC_STATE_ERR", "FATAL_ERR",         "RESP_TIMEOUT_ERR",
         "GENERAL_ERR"};
-    return s < sizeof names / sizeof names[0] ? names[s] : "?";
+    return s < sizeof names / sizeof names[0] ? names[s] : NULL;
 }
 
 /* Completed operation (IBV_WC_*). */

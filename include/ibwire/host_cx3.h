@@ -314,7 +314,7 @@ enum ibw_hcr_opcode {
     IBW_HCR_OP_SET_ICM_SIZE = 0xFFD
 };
 
-/* Static name of a command opcode ("RST2INIT_QP", ...); "?" if unknown. */
+/* Static name of a command opcode ("RST2INIT_QP", ...), or NULL if unknown. */
 static inline const char *ibw_hcr_opcode_name(unsigned op)
 {
     switch (op) {
@@ -366,7 +366,7 @@ static inline const char *ibw_hcr_opcode_name(unsigned op)
     case IBW_HCR_OP_UNMAP_ICM_AUX: return "UNMAP_ICM_AUX";
     case IBW_HCR_OP_MAP_ICM_AUX: return "MAP_ICM_AUX";
     case IBW_HCR_OP_SET_ICM_SIZE: return "SET_ICM_SIZE";
-    default: return "?";
+    default: return NULL;
     }
 }
 
@@ -451,7 +451,7 @@ enum ibw_hg_hcr_status {
     IBW_HG_HCR_STAT_BAD_NVMEM = 0x05
 };
 
-/* Static name of a ConnectX-3 HCR status; "?" if unknown. */
+/* Static name of a ConnectX-3 HCR status, or NULL if unknown. */
 static inline const char *ibw_hcr_status_name(unsigned s)
 {
     switch (s) {
@@ -474,11 +474,11 @@ static inline const char *ibw_hcr_status_name(unsigned s)
     case IBW_HCR_STAT_BAD_PKT: return "BAD_PKT";
     case IBW_HCR_STAT_BAD_SIZE: return "BAD_SIZE";
     case IBW_HCR_STAT_MULTI_FUNC_REQ: return "MULTI_FUNC_REQ";
-    default: return "?";
+    default: return NULL;
     }
 }
 
-/* Static name of a HanGu HCR status; "?" if unknown. */
+/* Static name of a HanGu HCR status, or NULL if unknown. */
 static inline const char *ibw_hg_hcr_status_name(unsigned s)
 {
     switch (s) {
@@ -487,7 +487,7 @@ static inline const char *ibw_hg_hcr_status_name(unsigned s)
     case IBW_HG_HCR_STAT_BAD_PARAM: return "BAD_PARAM";
     case IBW_HG_HCR_STAT_BAD_SYS_STATE: return "BAD_SYS_STATE";
     case IBW_HG_HCR_STAT_BAD_NVMEM: return "BAD_NVMEM";
-    default: return "?";
+    default: return NULL;
     }
 }
 

@@ -99,7 +99,7 @@ static inline int ibw_wqe_opcode_valid(unsigned op)
     }
 }
 
-/* Static name of a WQE opcode ("SEND", ...); "?" when unknown. */
+/* Static name of a WQE opcode ("SEND", ...), or NULL if unknown. */
 static inline const char *ibw_wqe_opcode_name(unsigned op)
 {
     switch (op) {
@@ -113,7 +113,7 @@ static inline const char *ibw_wqe_opcode_name(unsigned op)
     case IBW_WQE_OP_ATOMIC_CS: return "ATOMIC_CS";
     case IBW_WQE_OP_ATOMIC_FA: return "ATOMIC_FA";
     case IBW_WQE_OP_BIND_MW: return "BIND_MW";
-    default: return "?";
+    default: return NULL;
     }
 }
 

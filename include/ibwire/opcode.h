@@ -50,7 +50,7 @@ enum ibw_hdr {
     IBW_HDR_COUNT
 };
 
-/* Short lower-case name of a header ("bth", "reth", ...), or "?" when h is
+/* Short lower-case name of a header ("bth", "reth", ...), or NULL when h is
  * out of range.  These are also the err_hdr strings of ibw_parse(). */
 static inline const char *ibw_hdr_name(unsigned h)
 {
@@ -60,7 +60,7 @@ static inline const char *ibw_hdr_name(unsigned h)
         "deth", "xrceth", "reth",  "feth",      "atomiceth",
         "aeth", "atomicacketh",    "immdt",     "ieth",
         "cnp"};
-    return h < IBW_HDR_COUNT ? names[h] : "?";
+    return h < IBW_HDR_COUNT ? names[h] : NULL;
 }
 
 /* Bytes each header occupies on the wire (Ethernet without tags, IPv4
@@ -687,12 +687,13 @@ static inline uint8_t ibw_opcode_in_transport(uint8_t op, enum ibw_transport tr)
     return (uint8_t)(((unsigned)tr << 5) | (op & 0x1Fu));
 }
 
-/* Short name of a transport ("RC", ..., "reserved", "MSP"); never NULL. */
+/* Short name of a transport ("RC", ..., "reserved", "MSP"), or NULL when
+ * tr is not a 3-bit transport code. */
 static inline const char *ibw_transport_name(unsigned tr)
 {
     static const char *const names[8] = {"RC",  "UC",  "RD",       "UD",
                                          "CNP", "XRC", "reserved", "MSP"};
-    return tr < 8 ? names[tr] : "?";
+    return tr < 8 ? names[tr] : NULL;
 }
 
 /* The opcode whose IBA name ("RC SEND ONLY") or C name ("RC_SEND_ONLY")

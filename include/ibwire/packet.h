@@ -172,7 +172,8 @@ static inline const struct ibw_format *ibw_hdr_format(unsigned h)
     }
 }
 
-/* A short name for a transport kind: "RoCEv2/IPv4", "IB local", ... */
+/* A short name for a transport kind: "RoCEv2/IPv4", "IB local", ..., or
+ * NULL for an unknown kind. */
 static inline const char *ibw_transport_kind_name(unsigned tk)
 {
     switch (tk) {
@@ -183,7 +184,7 @@ static inline const char *ibw_transport_kind_name(unsigned tk)
     case IBW_TK_ROCE_V1: return "RoCEv1";
     case IBW_TK_ROCE_V2_IP4: return "RoCEv2/IPv4";
     case IBW_TK_ROCE_V2_IP6: return "RoCEv2/IPv6";
-    default: return "?";
+    default: return NULL;
     }
 }
 

@@ -198,7 +198,7 @@ static void test_statuses(void)
     TU_EQ(IBW_WC_RECV_RDMA_WITH_IMM, 129);
     TU_CHECK(strcmp(ibw_wc_status_name(5), "WR_FLUSH_ERR") == 0);
     TU_CHECK(strcmp(ibw_wc_status_name(21), "GENERAL_ERR") == 0);
-    TU_CHECK(strcmp(ibw_wc_status_name(22), "?") == 0);
+    TU_CHECK(ibw_wc_status_name(22) == NULL);
 
     /* Every completion code (hw/sw interface table 3-3-3, HanGu RTL
      * sw_hw_interface_const_def_h.vh, mthca MTHCA_CQ_ENTRY_SYNDROME_*)

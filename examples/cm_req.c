@@ -77,7 +77,7 @@ int main(void)
     ibw_ip_cm_encode(&ip, req.private_data, sizeof req.private_data);
 
     uint8_t mad[IBW_MAD_SIZE];
-    int rc = ibw_cm_req_build_mad(&req, 0x0000000000000001ULL, mad, sizeof mad);
+    int rc = ibw_cm_req_mad_encode(&req, 0x0000000000000001ULL, mad, sizeof mad);
     if (rc != IBW_OK) {
         fprintf(stderr, "build: %s\n", ibw_strerror(rc));
         return 1;

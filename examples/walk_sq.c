@@ -141,10 +141,10 @@ int main(void)
      * first one.  The walker stops there and names the field. */
     struct ibw_wqe_next nx;
     uint32_t second = (uint32_t)first.size * IBW_WQE_UNIT;
-    ibw_wqe_next_read(sq + second, IBW_WQE_UNIT, IBW_WQE_LAYOUT_HANGU, &nx);
+    ibw_wqe_next_decode_layout(sq + second, IBW_WQE_UNIT, IBW_WQE_LAYOUT_HANGU, &nx);
     nx.nda = 0;
     nx.nds = first.size;
-    ibw_wqe_next_write(&nx, IBW_WQE_LAYOUT_HANGU, sq + second, IBW_WQE_UNIT);
+    ibw_wqe_next_encode_layout(&nx, IBW_WQE_LAYOUT_HANGU, sq + second, IBW_WQE_UNIT);
     printf("after pointing WQE 1's NextSeg back at WQE 0:\n");
     return walk_and_print(sq, sizeof sq, &cfg) == IBW_E_MALFORMED ? 0 : 1;
 }

@@ -366,12 +366,12 @@ HOST_WIRE(WIRE_TYPED_DEFINE)
         uint32_t w[pfx##_WORDS], w2[pfx##_WORDS], mask[pfx##_WORDS];         \
         for (unsigned layout = 0; layout < 2; layout++) {                    \
             if (len < N) {                                                   \
-                FUZZ_CHECK(pfx##_read(p, len, layout, &s) == IBW_E_TRUNCATED);\
+                FUZZ_CHECK(pfx##_decode_layout(p, len, layout, &s) == IBW_E_TRUNCATED);\
                 continue;                                                    \
             }                                                                \
-            FUZZ_CHECK(pfx##_read(p, len, layout, &s) == IBW_OK);            \
-            FUZZ_CHECK(pfx##_write(&s, layout, out, N - 1) == IBW_E_NOSPACE);\
-            FUZZ_CHECK(pfx##_write(&s, layout, out, N) == IBW_OK);           \
+            FUZZ_CHECK(pfx##_decode_layout(p, len, layout, &s) == IBW_OK);            \
+            FUZZ_CHECK(pfx##_encode_layout(&s, layout, out, N - 1) == IBW_E_NOSPACE);\
+            FUZZ_CHECK(pfx##_encode_layout(&s, layout, out, N) == IBW_OK);           \
             ibw_wqe_seg_load(pfx##_format(), layout, p, w);                  \
             ibw_wqe_seg_load(pfx##_format(), layout, out, w2);               \
             fmt_mask_record(pfx##_format(), mask);                           \

@@ -12,7 +12,7 @@
  *     method consistent with the class tables, every layer inside the 256
  *     bytes and checked through its descriptor table;
  *   - a CM message re-encodes to the MAD data byte for byte, and
- *     build_mad / decode_mad round-trip it; other attributes re-encode
+ *     mad_encode / mad_decode round-trip it; other attributes re-encode
  *     every covered bit;
  *   - ibw_mad_make_response sets the response method and status where the
  *     class keeps them; the CM timing functions stay monotonic and
@@ -71,10 +71,10 @@ static void check_cm(const uint8_t *p, const struct ibw_mad_view *v)
 #define CM_ROUNDTRIP(n, N, attr, label)                                      \
     case attr: {                                                             \
         struct ibw_cm_##n m;                                                 \
-        FUZZ_CHECK(ibw_cm_##n##_decode_mad(p, IBW_MAD_SIZE, &m) == IBW_OK);  \
-        FUZZ_CHECK(ibw_cm_##n##_decode_mad(p, IBW_MAD_SIZE - 1, &m) ==       \
+        FUZZ_CHECK(ibw_cm_##n##_mad_decode(p, IBW_MAD_SIZE, &m) == IBW_OK);  \
+        FUZZ_CHECK(ibw_cm_##n##_mad_decode(p, IBW_MAD_SIZE - 1, &m) ==       \
                    IBW_E_TRUNCATED);                                         \
-        FUZZ_CHECK(ibw_cm_##n##_build_mad(&m, v->hdr.transactionid, mad,     \
+        FUZZ_CHECK(ibw_cm_##n##_mad_encode(&m, v->hdr.transactionid, mad,     \
                                           sizeof mad) == IBW_OK);            \
         break;                                                               \
     }

@@ -204,7 +204,7 @@ static void cm_req(struct gen_out *o, unsigned tk, uint8_t pmtu, uint32_t psn)
     m.maxcmretr = 15;
     m.prim_locallid = 1;
     m.prim_remotelid = 2;
-    ibw_cm_req_build_mad(&m, 1, mad, sizeof mad);
+    ibw_cm_req_mad_encode(&m, 1, mad, sizeof mad);
     mad_put(o, tk, A, mad);
 }
 
@@ -218,7 +218,7 @@ static void cm_rep(struct gen_out *o, unsigned tk, uint32_t psn)
     m.localqpn = QPN_B;
     m.startpsn = psn;
     m.rnrretrcount = 7;
-    ibw_cm_rep_build_mad(&m, 2, mad, sizeof mad);
+    ibw_cm_rep_mad_encode(&m, 2, mad, sizeof mad);
     mad_put(o, tk, B, mad);
 }
 
@@ -229,7 +229,7 @@ static void cm_rtu(struct gen_out *o, unsigned tk, uint32_t remote)
     memset(&m, 0, sizeof m);
     m.localcommid = CID_A;
     m.remotecommid = remote;
-    ibw_cm_rtu_build_mad(&m, 1, mad, sizeof mad);
+    ibw_cm_rtu_mad_encode(&m, 1, mad, sizeof mad);
     mad_put(o, tk, A, mad);
 }
 
@@ -241,13 +241,13 @@ static void cm_dreq_drep(struct gen_out *o, unsigned tk)
     q.localcommid = CID_A;
     q.remotecommid = CID_B;
     q.remoteqpneecn = QPN_B;
-    ibw_cm_dreq_build_mad(&q, 3, mad, sizeof mad);
+    ibw_cm_dreq_mad_encode(&q, 3, mad, sizeof mad);
     mad_put(o, tk, A, mad);
     struct ibw_cm_drep p;
     memset(&p, 0, sizeof p);
     p.localcommid = CID_B;
     p.remotecommid = CID_A;
-    ibw_cm_drep_build_mad(&p, 3, mad, sizeof mad);
+    ibw_cm_drep_mad_encode(&p, 3, mad, sizeof mad);
     mad_put(o, tk, B, mad);
 }
 

@@ -12,8 +12,8 @@
  * message tables).  MAD-absolute offsets, as seed 001 T3-4 prints them, are
  * data offset + 24.  A format covers the whole 232-byte data area, reserved
  * bits included (named rsvd<byte>), so decode/encode round-trip every bit.
- * mad.h adds the whole-MAD entries: ibw_cm_<msg>_decode_mad() and
- * ibw_cm_<msg>_build_mad(), and ibw_mad_decode() which dispatches here.
+ * mad.h adds the whole-MAD entries: ibw_cm_<msg>_mad_decode() and
+ * ibw_cm_<msg>_mad_encode(), and ibw_mad_decode() which dispatches here.
  *
  * Field names follow the last component of Wireshark's infiniband.cm.<msg>.*
  * names where tshark has the field (REQ, REP, RTU, REJ, DREQ, DREP), and the
@@ -678,7 +678,7 @@ static inline uint64_t ibw_cm_mra_wait_ns(const struct ibw_cm_mra *mra,
     return ibw_cm_client_mra_wait_ns(mra->servicetimeout, t_max_ns);
 }
 
-/* The whole-MAD entries (ibw_cm_<msg>_decode_mad/_build_mad) and the MAD
+/* The whole-MAD entries (ibw_cm_<msg>_mad_decode/_mad_encode) and the MAD
  * decoder live in mad.h; included last, so either header gives both. */
 #include "mad.h"
 

@@ -300,7 +300,7 @@ IBW_RECORD_FORMAT(ibw_hg_err_cqe_doc, IBW_HG_ERR_CQE_DOC_FIELDS, 256,
 enum { IBW_HG_CQE_BYTES = 32 };
 #define IBW_HG_CQE_OWNER_HW 0x80u
 
-/* Record <-> CQE bytes (little-endian words): pfx_read/pfx_write as for
+/* Record <-> CQE bytes (little-endian words): pfx_decode_layout/pfx_encode_layout as for
  * the WQE segments, and pfx_decode/pfx_encode fixed to the HanGu byte
  * order.  _decode: IBW_E_TRUNCATED when len < 32; _encode: IBW_E_NOSPACE
  * when len < 32. */
@@ -309,12 +309,12 @@ enum { IBW_HG_CQE_BYTES = 32 };
     static inline int pfx##_decode(const uint8_t *p, size_t len,             \
                                    struct pfx *out)                           \
     {                                                                         \
-        return pfx##_read(p, len, IBW_WQE_LAYOUT_HANGU, out);                 \
+        return pfx##_decode_layout(p, len, IBW_WQE_LAYOUT_HANGU, out);                 \
     }                                                                         \
     static inline int pfx##_encode(const struct pfx *in, uint8_t *p,         \
                                    size_t len)                                \
     {                                                                         \
-        return pfx##_write(in, IBW_WQE_LAYOUT_HANGU, p, len);                 \
+        return pfx##_encode_layout(in, IBW_WQE_LAYOUT_HANGU, p, len);                 \
     }
 IBW__HG_CQE_IO(ibw_hg_cqe)
 IBW__HG_CQE_IO(ibw_hg_err_cqe)

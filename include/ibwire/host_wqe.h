@@ -299,13 +299,13 @@ static inline void ibw_wqe_seg_store(const struct ibw_format *fmt,
 
 /*
  * Per segment:
- *   int  pfx_read(const uint8_t *p, size_t len, unsigned layout, struct pfx *)
+ *   int  pfx_decode_layout(const uint8_t *p, size_t len, unsigned layout, struct pfx *)
  *        IBW_E_TRUNCATED when len is short;
- *   int  pfx_write(const struct pfx *, unsigned layout, uint8_t *p, size_t len)
+ *   int  pfx_encode_layout(const struct pfx *, unsigned layout, uint8_t *p, size_t len)
  *        IBW_E_NOSPACE when len is short; every byte of the segment written.
  */
 #define IBW__WQE_SEG_IO(pfx)                                                  \
-    static inline int pfx##_read(const uint8_t *p, size_t len,                \
+    static inline int pfx##_decode_layout(const uint8_t *p, size_t len,                \
                                  unsigned layout, struct pfx *out)            \
     {                                                                         \
         uint32_t w[pfx##_WORDS];                                              \
@@ -315,7 +315,7 @@ static inline void ibw_wqe_seg_store(const struct ibw_format *fmt,
         pfx##_unpack(w, out);                                                 \
         return IBW_OK;                                                        \
     }                                                                         \
-    static inline int pfx##_write(const struct pfx *in, unsigned layout,      \
+    static inline int pfx##_encode_layout(const struct pfx *in, unsigned layout,      \
                                   uint8_t *p, size_t len)                     \
     {                                                                         \
         uint32_t w[pfx##_WORDS];                                              \
@@ -358,7 +358,7 @@ static inline int ibw_wqe_is_terminator(const uint8_t *p, unsigned layout)
                 return 0;
         return 1;
     }
-    ibw_wqe_data_read(p, IBW_WQE_UNIT, layout, &d);
+    ibw_wqe_data_decode_layout(p, IBW_WQE_UNIT, layout, &d);
     return d.byte_count == 0 && d.inline_flag == 0 &&
            d.lkey == IBW_MTHCA_INVAL_LKEY && d.addr == 0;
 }
@@ -439,7 +439,7 @@ static inline void ibw__wqe_walk_data(const uint8_t *q, unsigned layout,
         return;
     }
     struct ibw_wqe_data d;
-    ibw_wqe_data_read(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout, &d);
+    ibw_wqe_data_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout, &d);
     if (d.inline_flag) {
         if (op != IBW_WQE_OP_SEND && op != IBW_WQE_OP_SEND_IMM &&
             op != IBW_WQE_OP_SEND_INV && op != IBW_WQE_OP_RDMA_WRITE &&
@@ -471,7 +471,7 @@ static inline void ibw__wqe_walk_data(const uint8_t *q, unsigned layout,
     for (unsigned k = 0; k < left; k++) {
         const uint8_t *s = base + (u + k) * IBW_WQE_UNIT;
         uint32_t sat = at + k * IBW_WQE_UNIT;
-        ibw_wqe_data_read(s, IBW_WQE_UNIT, layout, &d);
+        ibw_wqe_data_decode_layout(s, IBW_WQE_UNIT, layout, &d);
         if (d.inline_flag)
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "DataSeg.byte_count",
                           "inline flag (bit 31) set in a DataSeg that is "
@@ -516,7 +516,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
                           "WQE too short for its 48-byte UDSeg", wi->offset);
             return;
         }
-        ibw_wqe_ud_read(base + u * IBW_WQE_UNIT, IBW_WQE_UD_BYTES, layout,
+        ibw_wqe_ud_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_UD_BYTES, layout,
                         &wi->ud);
         if (layout == IBW_WQE_LAYOUT_MTHCA) {
             /* the first 32 bytes are an mthca address vector */
@@ -537,7 +537,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
                           wi->offset);
             return;
         }
-        ibw_wqe_raddr_read(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout,
+        ibw_wqe_raddr_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout,
                            &wi->raddr);
         wi->has_raddr = 1;
         u++;
@@ -549,7 +549,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
                           wi->offset);
             return;
         }
-        ibw_wqe_atomic_read(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout,
+        ibw_wqe_atomic_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_UNIT, layout,
                             &wi->atomic);
         wi->has_atomic = 1;
         u++;
@@ -561,7 +561,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
                           wi->offset);
             return;
         }
-        ibw_wqe_bind_read(base + u * IBW_WQE_UNIT, IBW_WQE_BIND_BYTES, layout,
+        ibw_wqe_bind_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_BIND_BYTES, layout,
                           &wi->bind);
         wi->has_bind = 1;
         u += IBW_WQE_BIND_BYTES / IBW_WQE_UNIT;
@@ -600,7 +600,7 @@ static inline void ibw__wqe_walk_recv(const uint8_t *q, unsigned layout,
                           at);
             continue;
         }
-        ibw_wqe_data_read(s, IBW_WQE_UNIT, layout, &d);
+        ibw_wqe_data_decode_layout(s, IBW_WQE_UNIT, layout, &d);
         if (d.inline_flag)
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "DataSeg.byte_count",
                           "inline flag set in a receive WQE", at);
@@ -735,7 +735,7 @@ static inline int ibw_wqe_walk(const uint8_t *q, size_t qlen,
             return ret;
         }
 
-        ibw_wqe_next_read(q + off, IBW_WQE_UNIT, layout, &wi->next);
+        ibw_wqe_next_decode_layout(q + off, IBW_WQE_UNIT, layout, &wi->next);
         if (cfg->queue == IBW_WQ_RECV)
             ibw__wqe_walk_recv(q, layout, wi);
         else
@@ -767,7 +767,7 @@ static inline int ibw_wqe_info_sge(const uint8_t *q, size_t qlen,
     size_t at = (size_t)wi->sge_offset + (size_t)k * IBW_WQE_UNIT;
     if (at + IBW_WQE_UNIT > qlen)
         return IBW_E_TRUNCATED;
-    return ibw_wqe_data_read(q + at, IBW_WQE_UNIT, layout, out);
+    return ibw_wqe_data_decode_layout(q + at, IBW_WQE_UNIT, layout, out);
 }
 
 #endif /* IBWIRE_HOST_WQE_H */

@@ -161,7 +161,7 @@ static inline void ibw__wr_put_sges(const struct ibw_sge *sg, uint32_t n,
         d.inline_flag = 0;
         d.lkey = sg[i].lkey;
         d.addr = sg[i].addr;
-        ibw_wqe_data_write(&d, layout, p + (size_t)i * IBW_WQE_UNIT,
+        ibw_wqe_data_encode_layout(&d, layout, p + (size_t)i * IBW_WQE_UNIT,
                            IBW_WQE_UNIT);
     }
 }
@@ -267,7 +267,7 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
     if (op == IBW_WQE_OP_SEND_IMM || op == IBW_WQE_OP_RDMA_WRITE_IMM ||
         op == IBW_WQE_OP_SEND_INV)
         nx.imm = wr->imm_data;
-    ibw_wqe_next_write(&nx, layout, out, IBW_WQE_UNIT);
+    ibw_wqe_next_encode_layout(&nx, layout, out, IBW_WQE_UNIT);
     uint8_t *p = out + IBW_WQE_UNIT;
     if (is_ud) {
         const struct ibw_ah *ah = &wr->ah;
@@ -287,14 +287,14 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
         }
         ud.dqpn = wr->remote_qpn;
         ud.qkey = wr->remote_qkey;
-        ibw_wqe_ud_write(&ud, layout, p, IBW_WQE_UD_BYTES);
+        ibw_wqe_ud_encode_layout(&ud, layout, p, IBW_WQE_UD_BYTES);
         p += IBW_WQE_UD_BYTES;
     }
     if (has_raddr) {
         struct ibw_wqe_raddr ra;
         ra.raddr = is_atomic ? wr->atomic.remote_addr : wr->rdma.remote_addr;
         ra.rkey = is_atomic ? wr->atomic.rkey : wr->rdma.rkey;
-        ibw_wqe_raddr_write(&ra, layout, p, IBW_WQE_UNIT);
+        ibw_wqe_raddr_encode_layout(&ra, layout, p, IBW_WQE_UNIT);
         p += IBW_WQE_UNIT;
     }
     if (is_atomic) {
@@ -306,7 +306,7 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
             at.swap_add = wr->atomic.compare_add;
             at.compare = 0;
         }
-        ibw_wqe_atomic_write(&at, layout, p, IBW_WQE_UNIT);
+        ibw_wqe_atomic_encode_layout(&at, layout, p, IBW_WQE_UNIT);
         p += IBW_WQE_UNIT;
     }
     if (is_bind) {
@@ -319,14 +319,14 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
         b.lkey = wr->bind.mr_lkey;
         b.addr = wr->bind.addr;
         b.length = wr->bind.length;
-        ibw_wqe_bind_write(&b, layout, p, IBW_WQE_BIND_BYTES);
+        ibw_wqe_bind_encode_layout(&b, layout, p, IBW_WQE_BIND_BYTES);
         p += IBW_WQE_BIND_BYTES;
     }
     if (use_inline) {
         struct ibw_wqe_inline h;
         h.byte_count = wr->inline_len;
         h.inline_flag = 1;
-        ibw_wqe_inline_write(&h, layout, p, IBW_WQE_INLINE_HDR_BYTES);
+        ibw_wqe_inline_encode_layout(&h, layout, p, IBW_WQE_INLINE_HDR_BYTES);
         if (wr->inline_len)
             memcpy(p + IBW_WQE_INLINE_HDR_BYTES, wr->inline_data,
                    wr->inline_len);
@@ -369,7 +369,7 @@ static inline int ibw_wqe_build_recv(const struct ibw_recv_wr *wr,
     struct ibw_wqe_next nx;
     memset(&nx, 0, sizeof nx);
     nx.dbd = layout == IBW_WQE_LAYOUT_MTHCA ? 1 : 0;
-    ibw_wqe_next_write(&nx, layout, out, IBW_WQE_UNIT);
+    ibw_wqe_next_encode_layout(&nx, layout, out, IBW_WQE_UNIT);
     ibw__wr_put_sges(wr->sg_list, wr->num_sge, layout, out + IBW_WQE_UNIT);
     for (uint32_t i = 0; i < wr->num_sge; i++)
         if (ibw_wqe_is_terminator(out + (1 + (size_t)i) * IBW_WQE_UNIT, layout))
@@ -378,7 +378,7 @@ static inline int ibw_wqe_build_recv(const struct ibw_recv_wr *wr,
         struct ibw_wqe_data t;
         memset(&t, 0, sizeof t);
         t.lkey = IBW_MTHCA_INVAL_LKEY;
-        ibw_wqe_data_write(&t, layout, out + (units - 1) * IBW_WQE_UNIT,
+        ibw_wqe_data_encode_layout(&t, layout, out + (units - 1) * IBW_WQE_UNIT,
                            IBW_WQE_UNIT);
     }
     desc->opcode = 0;
@@ -408,12 +408,12 @@ static inline int ibw_wqe_link(uint8_t *prev, size_t len, unsigned layout,
         return IBW_E_RANGE;
     if (((uint64_t)next_offset >> shift) >> 26)
         return IBW_E_RANGE;
-    ibw_wqe_next_read(prev, len, layout, &nx);
+    ibw_wqe_next_decode_layout(prev, len, layout, &nx);
     nx.nopcode = next->opcode;
     nx.nda = next_offset >> shift;
     nx.nds = next->size;
     nx.fence = next->fence;
-    return ibw_wqe_next_write(&nx, layout, prev, len);
+    return ibw_wqe_next_encode_layout(&nx, layout, prev, len);
 }
 
 #endif /* IBWIRE_HOST_WR_H */

@@ -555,13 +555,13 @@ static inline int ibw_mad_make_response(uint8_t *mad, size_t len,
  * Whole-MAD entries for every CM message <msg> (req, mra, rej, rep, rtu,
  * dreq, drep, sidr_req, sidr_rep, lap, apr):
  *
- *   int ibw_cm_<msg>_decode_mad(const uint8_t *mad, size_t len,
+ *   int ibw_cm_<msg>_mad_decode(const uint8_t *mad, size_t len,
  *                               struct ibw_cm_<msg> *out)
  *       Decode from a whole MAD (len >= 256).  IBW_E_TRUNCATED when short,
  *       IBW_E_VERSION for a base version other than 1, IBW_E_UNSUPPORTED
  *       when the MAD is not class CM with this message's attribute ID.
  *
- *   int ibw_cm_<msg>_build_mad(const struct ibw_cm_<msg> *in, uint64_t tid,
+ *   int ibw_cm_<msg>_mad_encode(const struct ibw_cm_<msg> *in, uint64_t tid,
  *                              uint8_t *mad, size_t len)
  *       Write a whole MAD: CM class, class version 2, method Send, the
  *       message's attribute ID, modifier 0, then the message.  IBW_E_NOSPACE
@@ -581,7 +581,7 @@ static inline int ibw__cm_check_mad(const uint8_t *mad, size_t len,
 }
 
 #define IBW__CM_MAD_FUNCS(n, N, attr, label)                                   \
-    static inline int ibw_cm_##n##_decode_mad(                                 \
+    static inline int ibw_cm_##n##_mad_decode(                                 \
         const uint8_t *mad, size_t len, struct ibw_cm_##n *out)                \
     {                                                                          \
         int e = ibw__cm_check_mad(mad, len, attr);                             \
@@ -590,7 +590,7 @@ static inline int ibw__cm_check_mad(const uint8_t *mad, size_t len,
         return ibw_cm_##n##_decode(mad + IBW_CM_DATA_OFFSET,                   \
                                    IBW_CM_DATA_SIZE, out);                     \
     }                                                                          \
-    static inline int ibw_cm_##n##_build_mad(                                  \
+    static inline int ibw_cm_##n##_mad_encode(                                  \
         const struct ibw_cm_##n *in, uint64_t tid, uint8_t *mad, size_t len)   \
     {                                                                          \
         int e = ibw_mad_hdr_fill(mad, len, IBW_MGMT_CLASS_CM,                  \

@@ -185,7 +185,7 @@ static void send_rej(struct cmx_agent *a, uint64_t tid, uint32_t local,
     r.remotecommid = remote;
     r.msgrej = msg;
     r.reason = reason;
-    ibw_cm_rej_build_mad(&r, tid, mad, sizeof mad);
+    ibw_cm_rej_mad_encode(&r, tid, mad, sizeof mad);
     a->st.rej_sent++;
     send(a, mad);
 }
@@ -216,7 +216,7 @@ static void build_req(struct cmx_agent *a, struct cmx_conn *c,
     if (p->private_data)
         memcpy(q.private_data, p->private_data,
                p->private_len < 92 ? p->private_len : 92);
-    ibw_cm_req_build_mad(&q, c->tid, c->last_mad, sizeof c->last_mad);
+    ibw_cm_req_mad_encode(&q, c->tid, c->last_mad, sizeof c->last_mad);
 }
 
 struct cmx_agent *cmx_agent_create(const struct cmx_config *cfg,
@@ -300,7 +300,7 @@ static void send_rep(struct cmx_agent *a, struct cmx_conn *c,
     if (acc && acc->private_len)
         memcpy(r.private_data, acc->private_data,
                acc->private_len < 196 ? acc->private_len : 196);
-    ibw_cm_rep_build_mad(&r, c->tid, c->last_mad, sizeof c->last_mad);
+    ibw_cm_rep_mad_encode(&r, c->tid, c->last_mad, sizeof c->last_mad);
     send_keep(a, c);
 }
 
@@ -356,7 +356,7 @@ static void send_mra(struct cmx_agent *a, struct cmx_conn *c, uint8_t msg)
     m.remotecommid = c->remote_comm_id;
     m.msgmraed = msg;
     m.servicetimeout = a->cfg.service_timeout;
-    ibw_cm_mra_build_mad(&m, c->tid, mad, sizeof mad);
+    ibw_cm_mra_mad_encode(&m, c->tid, mad, sizeof mad);
     a->st.mra_sent++;
     send(a, mad);
 }
@@ -364,7 +364,7 @@ static void send_mra(struct cmx_agent *a, struct cmx_conn *c, uint8_t msg)
 static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_req q;
-    if (ibw_cm_req_decode_mad(mad, IBW_MAD_SIZE, &q) != IBW_OK)
+    if (ibw_cm_req_mad_decode(mad, IBW_MAD_SIZE, &q) != IBW_OK)
         return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     /* A REQ seen before: answer it again (IBA 12.9.5.1). */
@@ -515,14 +515,14 @@ static void send_rtu(struct cmx_agent *a, struct cmx_conn *c)
     memset(&r, 0, sizeof r);
     r.localcommid = c->local_comm_id;
     r.remotecommid = c->remote_comm_id;
-    ibw_cm_rtu_build_mad(&r, c->tid, mad, sizeof mad);
+    ibw_cm_rtu_mad_encode(&r, c->tid, mad, sizeof mad);
     send(a, mad);
 }
 
 static void on_rep(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_rep r;
-    if (ibw_cm_rep_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+    if (ibw_cm_rep_mad_decode(mad, IBW_MAD_SIZE, &r) != IBW_OK)
         return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     struct cmx_conn *c = NULL;
@@ -593,7 +593,7 @@ static void server_established(struct cmx_agent *a, struct cmx_conn *c)
 static void on_rtu(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_rtu r;
-    if (ibw_cm_rtu_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+    if (ibw_cm_rtu_mad_decode(mad, IBW_MAD_SIZE, &r) != IBW_OK)
         return;
     struct cmx_conn *c = find_by_comm(a, r.remotecommid, r.localcommid, 1);
     if (c && c->role == CMX_SERVER && c->state == CMX_REP_SENT)
@@ -611,7 +611,7 @@ void cmx_comm_established(struct cmx_agent *a, uint64_t now, uint32_t qpn)
 static void on_mra(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_mra m;
-    if (ibw_cm_mra_decode_mad(mad, IBW_MAD_SIZE, &m) != IBW_OK)
+    if (ibw_cm_mra_mad_decode(mad, IBW_MAD_SIZE, &m) != IBW_OK)
         return;
     struct cmx_conn *c = find_by_comm(a, m.remotecommid, 0, 0);
     if (!c)
@@ -634,7 +634,7 @@ static void on_mra(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 static void on_rej(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
 {
     struct ibw_cm_rej r;
-    if (ibw_cm_rej_decode_mad(mad, IBW_MAD_SIZE, &r) != IBW_OK)
+    if (ibw_cm_rej_mad_decode(mad, IBW_MAD_SIZE, &r) != IBW_OK)
         return;
     struct cmx_conn *c = find_by_comm(a, r.remotecommid, 0, 0);
     if (!c)
@@ -669,7 +669,7 @@ static void send_drep(struct cmx_agent *a, uint64_t tid, uint32_t local,
     memset(&d, 0, sizeof d);
     d.localcommid = local;
     d.remotecommid = remote;
-    ibw_cm_drep_build_mad(&d, tid, mad, sizeof mad);
+    ibw_cm_drep_mad_encode(&d, tid, mad, sizeof mad);
     send(a, mad);
 }
 
@@ -688,7 +688,7 @@ int cmx_disconnect(struct cmx_agent *a, uint64_t now, uint32_t conn)
     d.remotecommid = c->remote_comm_id;
     d.remoteqpneecn = c->remote_qpn;
     c->tid = a->next_tid++;
-    ibw_cm_dreq_build_mad(&d, c->tid, c->last_mad, sizeof c->last_mad);
+    ibw_cm_dreq_mad_encode(&d, c->tid, c->last_mad, sizeof c->last_mad);
     send_keep(a, c);
     go(c, CMX_DREQ_SENT);
     qp_cmd(a, c, IBW_HCR_OP_2ERR_QP);
@@ -711,7 +711,7 @@ static void disconnected(struct cmx_agent *a, struct cmx_conn *c)
 static void on_dreq(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_dreq d;
-    if (ibw_cm_dreq_decode_mad(mad, IBW_MAD_SIZE, &d) != IBW_OK)
+    if (ibw_cm_dreq_mad_decode(mad, IBW_MAD_SIZE, &d) != IBW_OK)
         return;
     uint64_t tid = ibw_mad_hdr_get_transactionid(mad);
     struct cmx_conn *c = find_by_comm(a, d.remotecommid, d.localcommid, 1);
@@ -730,7 +730,7 @@ static void on_dreq(struct cmx_agent *a, const uint8_t *mad)
 static void on_drep(struct cmx_agent *a, const uint8_t *mad)
 {
     struct ibw_cm_drep d;
-    if (ibw_cm_drep_decode_mad(mad, IBW_MAD_SIZE, &d) != IBW_OK)
+    if (ibw_cm_drep_mad_decode(mad, IBW_MAD_SIZE, &d) != IBW_OK)
         return;
     struct cmx_conn *c = find_by_comm(a, d.remotecommid, d.localcommid, 1);
     if (!c || c->state != CMX_DREQ_SENT)

@@ -33,7 +33,7 @@ static void test_next(void)
         const uint8_t *v = pass ? be : le;
         unsigned lay = pass ? MT : HG;
         memset(&n, 0xEE, sizeof n);
-        TU_EQ(ibw_wqe_next_read(v, 16, lay, &n), IBW_OK);
+        TU_EQ(ibw_wqe_next_decode_layout(v, 16, lay, &n), IBW_OK);
         TU_EQ(n.nopcode, 0x0A);
         TU_EQ(n.nda, 0x123);
         TU_EQ(n.nds, 3);
@@ -45,10 +45,10 @@ static void test_next(void)
         TU_EQ(n.cq_update, 1);
         TU_EQ(n.imm, 0x11223344);
         memset(out, 0xAA, sizeof out);
-        TU_EQ(ibw_wqe_next_write(&n, lay, out, sizeof out), IBW_OK);
+        TU_EQ(ibw_wqe_next_encode_layout(&n, lay, out, sizeof out), IBW_OK);
         TU_MEMEQ(out, v, 16);
-        TU_EQ(ibw_wqe_next_read(v, 15, lay, &n), IBW_E_TRUNCATED);
-        TU_EQ(ibw_wqe_next_write(&n, lay, out, 15), IBW_E_NOSPACE);
+        TU_EQ(ibw_wqe_next_decode_layout(v, 15, lay, &n), IBW_E_TRUNCATED);
+        TU_EQ(ibw_wqe_next_encode_layout(&n, lay, out, 15), IBW_E_NOSPACE);
     }
     /* next offset: HanGu 0x123 * 16 = 0x1230, mthca 0x123 << 6 = 0x48C0 */
     TU_EQ(ibw_wqe_next_offset(&n, HG), 0x1230);
@@ -61,7 +61,7 @@ static void test_next(void)
      * word2 = E << 2 = 4 */
     static const uint8_t le2[16] = {0xD2, 0xFF, 0xFF, 0xFF, 0xBF, 0xEF,
                                     0xCD, 0xAB, 0x04, 0, 0, 0, 0, 0, 0, 0};
-    TU_EQ(ibw_wqe_next_read(le2, 16, HG, &n), IBW_OK);
+    TU_EQ(ibw_wqe_next_decode_layout(le2, 16, HG, &n), IBW_OK);
     TU_EQ(n.nopcode, 0x12);
     TU_EQ(n.nda, 0x3FFFFFF);
     TU_EQ(n.nds, 63);
@@ -71,7 +71,7 @@ static void test_next(void)
     TU_EQ(n.event, 1);
     TU_EQ(n.solicit, 0);
     TU_EQ(n.cq_update, 0);
-    TU_EQ(ibw_wqe_next_write(&n, HG, out, 16), IBW_OK);
+    TU_EQ(ibw_wqe_next_encode_layout(&n, HG, out, 16), IBW_OK);
     TU_MEMEQ(out, le2, 16);
 
     /* descriptor path over the HanGu bytes (record convention) */
@@ -102,11 +102,11 @@ static void test_raddr_atomic(void)
     for (int pass = 0; pass < 2; pass++) {
         const uint8_t *v = pass ? be : le;
         unsigned lay = pass ? MT : HG;
-        TU_EQ(ibw_wqe_raddr_read(v, 16, lay, &r), IBW_OK);
+        TU_EQ(ibw_wqe_raddr_decode_layout(v, 16, lay, &r), IBW_OK);
         TU_EQ(r.raddr, 0x0102030405060708ull);
         TU_EQ(r.rkey, 0xA0B0C0D0u);
         memset(out, 0x55, sizeof out);
-        TU_EQ(ibw_wqe_raddr_write(&r, lay, out, 16), IBW_OK);
+        TU_EQ(ibw_wqe_raddr_encode_layout(&r, lay, out, 16), IBW_OK);
         TU_MEMEQ(out, v, 16);
     }
 
@@ -121,10 +121,10 @@ static void test_raddr_atomic(void)
     for (int pass = 0; pass < 2; pass++) {
         const uint8_t *v = pass ? abe : ale;
         unsigned lay = pass ? MT : HG;
-        TU_EQ(ibw_wqe_atomic_read(v, 16, lay, &a), IBW_OK);
+        TU_EQ(ibw_wqe_atomic_decode_layout(v, 16, lay, &a), IBW_OK);
         TU_EQ(a.swap_add, 0x1111222233334444ull);
         TU_EQ(a.compare, 0x5555666677778888ull);
-        TU_EQ(ibw_wqe_atomic_write(&a, lay, out, 16), IBW_OK);
+        TU_EQ(ibw_wqe_atomic_encode_layout(&a, lay, out, 16), IBW_OK);
         TU_MEMEQ(out, v, 16);
     }
 }
@@ -143,7 +143,7 @@ static void test_ud(void)
         0,    0,    0,    0,    0};
     struct ibw_wqe_ud u;
     uint8_t out[48];
-    TU_EQ(ibw_wqe_ud_read(le, 48, HG, &u), IBW_OK);
+    TU_EQ(ibw_wqe_ud_decode_layout(le, 48, HG, &u), IBW_OK);
     TU_EQ(u.port, 1);
     TU_EQ(u.slid, 0x0011);
     TU_EQ(u.dlid, 0x0022);
@@ -154,13 +154,13 @@ static void test_ud(void)
     TU_EQ(u.dqpn, 0x123);
     TU_EQ(u.qkey, 0x80000001u);
     memset(out, 0x77, sizeof out);
-    TU_EQ(ibw_wqe_ud_write(&u, HG, out, 48), IBW_OK);
+    TU_EQ(ibw_wqe_ud_encode_layout(&u, HG, out, 48), IBW_OK);
     TU_MEMEQ(out, le, 48);
-    TU_EQ(ibw_wqe_ud_read(le, 47, HG, &u), IBW_E_TRUNCATED);
+    TU_EQ(ibw_wqe_ud_decode_layout(le, 47, HG, &u), IBW_E_TRUNCATED);
     /* mthca: dqpn and qkey sit at 0x20/0x24 as big-endian words */
     static const uint8_t be_tail[8] = {0x00, 0x00, 0x01, 0x23,
                                        0x80, 0x00, 0x00, 0x01};
-    TU_EQ(ibw_wqe_ud_write(&u, MT, out, 48), IBW_OK);
+    TU_EQ(ibw_wqe_ud_encode_layout(&u, MT, out, 48), IBW_OK);
     TU_MEMEQ(out + 32, be_tail, 8);
 }
 
@@ -178,12 +178,12 @@ static void test_data_inline(void)
     for (int pass = 0; pass < 2; pass++) {
         const uint8_t *v = pass ? be : le;
         unsigned lay = pass ? MT : HG;
-        TU_EQ(ibw_wqe_data_read(v, 16, lay, &d), IBW_OK);
+        TU_EQ(ibw_wqe_data_decode_layout(v, 16, lay, &d), IBW_OK);
         TU_EQ(d.byte_count, 0x1000);
         TU_EQ(d.inline_flag, 0);
         TU_EQ(d.lkey, 0x00ABCDEF);
         TU_EQ(d.addr, 0x00007F0012345678ull);
-        TU_EQ(ibw_wqe_data_write(&d, lay, out, 16), IBW_OK);
+        TU_EQ(ibw_wqe_data_encode_layout(&d, lay, out, 16), IBW_OK);
         TU_MEMEQ(out, v, 16);
     }
     /* inline header: flag 1, 5 bytes -> word 0x80000005; the flag is the
@@ -191,14 +191,14 @@ static void test_data_inline(void)
     static const uint8_t ile[4] = {0x05, 0x00, 0x00, 0x80};
     static const uint8_t ibe[4] = {0x80, 0x00, 0x00, 0x05};
     struct ibw_wqe_inline h;
-    TU_EQ(ibw_wqe_inline_read(ile, 4, HG, &h), IBW_OK);
+    TU_EQ(ibw_wqe_inline_decode_layout(ile, 4, HG, &h), IBW_OK);
     TU_EQ(h.inline_flag, 1);
     TU_EQ(h.byte_count, 5);
-    TU_EQ(ibw_wqe_inline_write(&h, MT, out, 4), IBW_OK);
+    TU_EQ(ibw_wqe_inline_encode_layout(&h, MT, out, 4), IBW_OK);
     TU_MEMEQ(out, ibe, 4);
     /* the same bytes read as a DataSeg show the flag */
     uint8_t unit[16] = {0x05, 0x00, 0x00, 0x80};
-    TU_EQ(ibw_wqe_data_read(unit, 16, HG, &d), IBW_OK);
+    TU_EQ(ibw_wqe_data_decode_layout(unit, 16, HG, &d), IBW_OK);
     TU_EQ(d.inline_flag, 1);
     TU_EQ(d.byte_count, 5);
 }
@@ -220,7 +220,7 @@ static void test_bind(void)
     for (int pass = 0; pass < 2; pass++) {
         const uint8_t *v = pass ? be : le;
         unsigned lay = pass ? MT : HG;
-        TU_EQ(ibw_wqe_bind_read(v, 32, lay, &b), IBW_OK);
+        TU_EQ(ibw_wqe_bind_decode_layout(v, 32, lay, &b), IBW_OK);
         TU_EQ(b.remote_read, 1);
         TU_EQ(b.remote_write, 1);
         TU_EQ(b.remote_atomic, 0);
@@ -228,7 +228,7 @@ static void test_bind(void)
         TU_EQ(b.lkey, 0x9ABCDEF0u);
         TU_EQ(b.addr, 0x100000000ull);
         TU_EQ(b.length, 0x2000);
-        TU_EQ(ibw_wqe_bind_write(&b, lay, out, 32), IBW_OK);
+        TU_EQ(ibw_wqe_bind_encode_layout(&b, lay, out, 32), IBW_OK);
         TU_MEMEQ(out, v, 32);
     }
 }
@@ -270,8 +270,8 @@ static void test_round_trips(void)
         d.lkey = (uint32_t)rnd();
         d.addr = rnd();
         uint8_t buf[48];
-        TU_EQ(ibw_wqe_data_write(&d, lay, buf, 16), IBW_OK);
-        TU_EQ(ibw_wqe_data_read(buf, 16, lay, &d2), IBW_OK);
+        TU_EQ(ibw_wqe_data_encode_layout(&d, lay, buf, 16), IBW_OK);
+        TU_EQ(ibw_wqe_data_decode_layout(buf, 16, lay, &d2), IBW_OK);
         TU_CHECK(memcmp(&d, &d2, sizeof d) == 0);
 
         struct ibw_wqe_next n, n2;
@@ -286,16 +286,16 @@ static void test_round_trips(void)
         n.event = (uint8_t)(rnd() & 1);
         n.cq_update = (uint8_t)(rnd() & 1);
         n.imm = (uint32_t)rnd();
-        TU_EQ(ibw_wqe_next_write(&n, lay, buf, 16), IBW_OK);
+        TU_EQ(ibw_wqe_next_encode_layout(&n, lay, buf, 16), IBW_OK);
         memset(&n2, 0, sizeof n2);
-        TU_EQ(ibw_wqe_next_read(buf, 16, lay, &n2), IBW_OK);
+        TU_EQ(ibw_wqe_next_decode_layout(buf, 16, lay, &n2), IBW_OK);
         TU_CHECK(memcmp(&n, &n2, sizeof n) == 0);
 
         /* the two layouts differ exactly by the byte order of each word
          * (and the order of the two words of a 64-bit field) */
         uint8_t le[16], be[16];
-        ibw_wqe_data_write(&d, HG, le, 16);
-        ibw_wqe_data_write(&d, MT, be, 16);
+        ibw_wqe_data_encode_layout(&d, HG, le, 16);
+        ibw_wqe_data_encode_layout(&d, MT, be, 16);
         for (int k = 0; k < 8; k++) /* words 0, 1: byte-reversed */
             TU_EQ(le[k], be[(k / 4) * 4 + 3 - k % 4]);
         for (int k = 0; k < 8; k++) /* the 64-bit address: reversed */

@@ -5,7 +5,7 @@
  * field it carries and how its bits were put together.  Each image is
  * decoded and compared field by field, re-encoded into a buffer full of
  * 0xAA and compared byte for byte (so every bit of the area is covered by
- * some field), and wrapped into a whole MAD for the _decode_mad/_build_mad
+ * some field), and wrapped into a whole MAD for the _mad_decode/_mad_encode
  * entries and ibw_mad_decode().
  */
 #include "ibwire/mad.h"
@@ -44,18 +44,18 @@ static void cm_mad(uint8_t mad[256], uint16_t attr, const uint8_t data[232])
         TU_EQ(pfx##_encode(&(s), out_, 231), IBW_E_NOSPACE);                 \
     } while (0)
 
-/* Whole-MAD round trip through _decode_mad, _build_mad and the dispatcher. */
+/* Whole-MAD round trip through _mad_decode, _mad_encode and the dispatcher. */
 #define CHECK_WHOLE_MAD(pfx, attr_id, img)                                      \
     do {                                                                     \
         uint8_t mad_[256], built_[256];                                      \
         struct pfx s_;                                                       \
         cm_mad(mad_, attr_id, img);                                             \
-        TU_EQ(pfx##_decode_mad(mad_, sizeof mad_, &s_), IBW_OK);             \
+        TU_EQ(pfx##_mad_decode(mad_, sizeof mad_, &s_), IBW_OK);             \
         memset(built_, 0xAA, sizeof built_);                                 \
-        TU_EQ(pfx##_build_mad(&s_, CM_TID, built_, sizeof built_), IBW_OK);  \
+        TU_EQ(pfx##_mad_encode(&s_, CM_TID, built_, sizeof built_), IBW_OK);  \
         TU_MEMEQ(built_, mad_, 256);                                         \
-        TU_EQ(pfx##_decode_mad(mad_, 255, &s_), IBW_E_TRUNCATED);            \
-        TU_EQ(pfx##_build_mad(&s_, CM_TID, built_, 255), IBW_E_NOSPACE);     \
+        TU_EQ(pfx##_mad_decode(mad_, 255, &s_), IBW_E_TRUNCATED);            \
+        TU_EQ(pfx##_mad_encode(&s_, CM_TID, built_, 255), IBW_E_NOSPACE);     \
         struct ibw_mad_view v_;                                              \
         TU_EQ(ibw_mad_decode(mad_, sizeof mad_, &v_), IBW_OK);               \
         TU_EQ(v_.kind, IBW_MAD_KIND_CM);                                     \
@@ -691,13 +691,13 @@ static void test_generic(void)
     uint8_t mad[256];
     cm_mad(mad, 0x0013, rep_img);
     struct ibw_cm_req req;
-    TU_EQ(ibw_cm_req_decode_mad(mad, sizeof mad, &req), IBW_E_UNSUPPORTED);
+    TU_EQ(ibw_cm_req_mad_decode(mad, sizeof mad, &req), IBW_E_UNSUPPORTED);
     mad[1] = 0x03; /* SubnAdm */
     struct ibw_cm_rep rep;
-    TU_EQ(ibw_cm_rep_decode_mad(mad, sizeof mad, &rep), IBW_E_UNSUPPORTED);
+    TU_EQ(ibw_cm_rep_mad_decode(mad, sizeof mad, &rep), IBW_E_UNSUPPORTED);
     mad[1] = 0x07;
     mad[0] = 0x02; /* base version 2 */
-    TU_EQ(ibw_cm_rep_decode_mad(mad, sizeof mad, &rep), IBW_E_VERSION);
+    TU_EQ(ibw_cm_rep_mad_decode(mad, sizeof mad, &rep), IBW_E_VERSION);
 }
 
 static void test_names(void)

@@ -65,8 +65,8 @@ static void test_short(void)
     for (size_t len = 0; len < 256; len++) {
         uint8_t *copy = malloc(len ? len : 1);
         memcpy(copy, mad, len);
-        TU_EQ(ibw_cm_rtu_decode_mad(copy, len, &rtu), IBW_E_TRUNCATED);
-        TU_EQ(ibw_cm_rtu_build_mad(&rtu, 1, copy, len), IBW_E_NOSPACE);
+        TU_EQ(ibw_cm_rtu_mad_decode(copy, len, &rtu), IBW_E_TRUNCATED);
+        TU_EQ(ibw_cm_rtu_mad_encode(&rtu, 1, copy, len), IBW_E_NOSPACE);
         free(copy);
     }
     struct ibw_pathrecord pr;

@@ -290,7 +290,7 @@ static void test_cm(void)
         if (!mad)
             continue;
         struct ibw_cm_req r;
-        TU_EQ(ibw_cm_req_decode_mad(mad, 256, &r), IBW_OK);
+        TU_EQ(ibw_cm_req_mad_decode(mad, 256, &r), IBW_OK);
         TU_EQ(ibw_mad_hdr_get_transactionid(mad), reqs[i].tid);
         TU_EQ(ibw_mad_hdr_get_classversion(mad), 2);
         TU_EQ(ibw_mad_hdr_get_method(mad), 0x03);
@@ -341,7 +341,7 @@ static void test_cm(void)
     const uint8_t *f7 = mad_of(7);
     if (f7) {
         struct ibw_cm_req r;
-        TU_EQ(ibw_cm_req_decode_mad(f7, 256, &r), IBW_OK);
+        TU_EQ(ibw_cm_req_mad_decode(f7, 256, &r), IBW_OK);
         /* infiniband.cm.req.private starts 000004050000fff4 */
         static const uint8_t priv[8] = {0x00, 0x00, 0x04, 0x05,
                                         0x00, 0x00, 0xff, 0xf4};
@@ -363,7 +363,7 @@ static void test_cm(void)
         if (!mad)
             continue;
         struct ibw_cm_rep r;
-        TU_EQ(ibw_cm_rep_decode_mad(mad, 256, &r), IBW_OK);
+        TU_EQ(ibw_cm_rep_mad_decode(mad, 256, &r), IBW_OK);
         TU_EQ(r.localcommid, reps[i].localcommid);
         TU_EQ(r.remotecommid, reps[i].remotecommid);
         TU_EQ(r.localqkey, 0);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check.c - the checker's core: frames in, parse, dispatch to the packet,
  * flow and CM rules, findings out; the flow hash table. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_int.h - what the checker's files share (not for users). */
 #ifndef IBWIRE_CHECK_INT_H
 #define IBWIRE_CHECK_INT_H

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cmx.h - the communication controller of seed 001 (issue 6): the CM client
- * and server state machines (fig. 4-2, 4-3), the connection table, the
- * timeout-and-retry unit (§4.1.4, eq. 3-1 ... 3-5), the HCR register model
- * with the QP state machine (fig. 2-3), GMP transport over QP1 (fig. 4-15,
- * 4-16, 4-19) and the arbitration of §4.3.1.3.
+ * cmx.h - the communication controller of the UESTC thesis (2017) (issue 6):
+ * the CM client and server state machines (fig. 4-2, 4-3), the connection
+ * table, the timeout-and-retry unit (§4.1.4, eq. 3-1 ... 3-5), the HCR
+ * register model with the QP state machine (fig. 2-3), GMP transport over QP1
+ * (fig. 4-15, 4-16, 4-19) and the arbitration of §4.3.1.3.
  *
  * Layer 1 (this header, cm_agent.c, hcr_model.c, gmp.c) knows nothing of the
  * reference engine: the agent sends MADs through a callback, runs QP

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ibwire as its users consume it: (1) as a meson subproject, where only the
 # dependency is built (no tool, tests, fuzzers or examples), and (2) installed,
 # through its pkg-config file.  Args: SOURCE_ROOT CC

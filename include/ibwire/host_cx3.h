@@ -67,7 +67,8 @@ IBW_WIRE_FORMAT(ibw_cx3_data, IBW_CX3_DATA_FIELDS, 16, "cx3_data", "H3",
                 "mlx4_wqe_data_seg")
 
 #define IBW_CX3_OPCODE_SEND 0x0Au /* fig. 4-15: 01010 */
-#define IBW_CX3_GMP_BYTES 256u    /* UESTC thesis (2017) §2.3: a GMP is 256 bytes */
+/* UESTC thesis (2017) §2.3: a GMP is 256 bytes */
+#define IBW_CX3_GMP_BYTES 256u
 
 /* What a GMP send needs (UESTC thesis (2017) §4.3.1.4). */
 struct ibw_cx3_gmp_req {

@@ -70,8 +70,9 @@ enum ibw_wq_kind { IBW_WQ_SEND = 0, IBW_WQ_RECV = 1 };
 enum {
     IBW_WQE_UNIT = 16,       /* every WQE and segment is a multiple of this */
     IBW_WQE_MAX_UNITS = 63,  /* NextSeg.nds is 6 bits */
-    IBW_RQ_FETCH_WINDOW = 512 /* HanGu RDMA engine design §4.4.2: one read of 512 B holds a
-                                 whole receive WQE */
+    /* HanGu RDMA engine design §4.4.2: one read of 512 B holds a whole
+     * receive WQE */
+    IBW_RQ_FETCH_WINDOW = 512
 };
 
 /* mthca marks the end of a receive scatter list with this L_Key

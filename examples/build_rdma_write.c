@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * build_rdma_write - build a RoCEv2 RDMA WRITE ONLY frame and print it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cm_req: build a CM REQ MAD for an RDMA-CM (IP CM) connection and print it
  * field by field, the way a dump tool would: ibw_mad_decode() says which

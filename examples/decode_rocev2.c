@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * decode_rocev2 - parse one RoCEv2 frame and print what is in it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * records_demo: build three engine records the way a C model or testbench
  * would -- an SQ doorbell, a timer set event and a DMA head -- and print

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * walk_sq - build a small send queue from work requests and walk it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture_fuzzer.c - the capture reader (libpcap underneath, then the
  * per-link framing of conformance/capture) on a whole file, and the writer

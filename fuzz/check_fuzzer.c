@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_fuzzer.c - the conformance checker fed a stream of frames.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * engine_fuzzer.c - the reference engine's responder fed arbitrary packets
  * against a set-up QP.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * format_check.h - properties every format keeps, driven by its descriptor
  * table alone (so that a harness can walk a whole family list or the

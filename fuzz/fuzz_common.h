@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_common.h - what every harness shares: the libFuzzer entry points and
  * the property check.

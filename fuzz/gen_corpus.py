@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write the seed corpora of fuzz/corpus/NAME/ (deterministic).
 
 Seeds are plausible inputs, not expected values: they only give the fuzzer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host_fuzzer.c - the host interface (catalog H1-H7): the WQE walker on
  * arbitrary queue memory, work requests built into WQEs and walked back,

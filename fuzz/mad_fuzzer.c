@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mad_fuzzer.c - management datagrams and CM messages (catalog M1-M5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * packet_fuzzer.c - ibw_parse / ibw_build on arbitrary frames.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Seed inputs from capture files, written at build/run time, never committed
 (the bundled captures are not ours to copy into the repository).
 

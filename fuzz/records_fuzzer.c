@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * records_fuzzer.c - every format of the run-time registry, chosen by
  * index: the engine-internal records (E1-E28, bus order) and whatever other

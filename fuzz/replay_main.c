@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay_main.c - a stand-in for libFuzzer's driver, linked when the build
  * has no fuzzing engine (-Dfuzzer_ldflags empty).

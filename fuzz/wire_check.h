@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wire_check.h - the properties every IBW_WIRE_FORMAT format must keep,
  * generated from the format's own field list so that a new format is one

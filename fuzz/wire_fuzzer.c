@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wire_fuzzer.c - every wire transport header (catalog W1-W12) through its
  * generated decode/encode, fast accessors and descriptor table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire.h - the umbrella header: InfiniBand and RoCE wire formats, MADs,
  * host-interface formats and the HanGu RDMA engine's internal records.

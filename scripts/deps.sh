@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Install the Debian 12 packages ibwire builds and tests with, only those missing.
 set -eu
 pkgs="meson ninja-build clang libclang-rt-14-dev gcc libpcap-dev zlib1g-dev tshark pkg-config chromium"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Bounded libFuzzer run of every harness in fuzz/ (clang, ASan+UBSan), for CI
 # and for the longer proof runs.
 #

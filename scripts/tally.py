@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Sum meson's JSON test logs into one closing line: 'N passed, N failed'."""
 import json
 import sys

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Build and run the whole suite: a gcc build and a clang ASan+UBSan build,
 # both with warnings as errors.  Prints 'N passed, N failed' at the end.
 set -eu

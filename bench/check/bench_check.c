@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_check: `ibwire check`'s engine (capture reader + checker) on a
  * 1,000,000-packet RoCEv2 capture against a bare libpcap read loop over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_flows: does the checker's cost per frame, and its memory, stay put
  * as the number of flows grows?  Two captures of the same number of frames,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_crc - throughput of the ICRC arithmetic (CRC-32) against zlib's
  * crc32() on the same buffers in the same run, plus the VCRC.

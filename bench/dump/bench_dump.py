@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Benchmark `ibwire dump` against a bare libpcap loop and tshark.
 
 usage: bench_dump.py --gen GEN --loop LOOP --ibwire IBWIRE [--tshark T]

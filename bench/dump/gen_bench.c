@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_bench.c - the benchmark capture: COUNT RoCEv2/IPv4 packets of one RC
  * connection, cycling through a mix of opcodes and payload sizes

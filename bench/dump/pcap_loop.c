@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pcap_loop.c - the baseline of the dump benchmark: libpcap reading every
  * record of a capture and touching nothing, the least any reader pays.

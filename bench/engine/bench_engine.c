@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Engine benchmark: simulated messages and wire packets per second of wall
  * time for the issue's first scenario, against the same mix over a perfect

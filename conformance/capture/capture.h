@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture.h - reading and writing capture files that carry InfiniBand or
  * RoCE packets (catalog W16).

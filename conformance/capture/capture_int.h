@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture_int.h - what the capture reader's parts share (not for callers):
  * the reader itself, whose frames come from libpcap (classic pcap files and

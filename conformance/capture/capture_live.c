@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture_live.c - frames from a network interface (libpcap), through the
  * same reader interface as a capture file: cap_next() returns each frame

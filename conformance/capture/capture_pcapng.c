@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture_pcapng.c - the pcapng reader, block by block.
  *

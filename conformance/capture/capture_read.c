@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* capture_read.c - the capture reader: libpcap (classic pcap) or the
  * pcapng block reader, then per-link framing. */
 #if defined(__GLIBC__) || defined(__linux__)

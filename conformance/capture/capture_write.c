@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capture_write.c - the capture writer: classic pcap and pcapng, by hand.
  *

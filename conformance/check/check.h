@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check.h - the conformance checker: feed it frames in capture order, it
  * reports findings (rule, frame, message) through a callback as soon as a

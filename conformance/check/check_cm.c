@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_cm.c - connection management: REQ -> REP -> RTU (REJ, MRA) and
  * DREQ -> DREP per communication ID, field values, the REP timeout, and the
  * QPNs/PSNs the exchange negotiates, handed to the flow tracker.

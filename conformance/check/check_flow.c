@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_flow.c - the rules that need a flow's history: opcode sequences,
  * PSN continuity and retransmission, ACK/NAK meaning, MSN, READ and atomic
  * responses.  A flow is one requester QP sending to one responder QP; its

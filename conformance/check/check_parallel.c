@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_parallel.c - feed a capture to one checker, reading and parsing on
  * other threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_pkt.c - the rules one frame can be judged by on its own. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay.c - the reference responder behind `ibwire check --replay`.
  *

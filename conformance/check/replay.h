@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay.h - `ibwire check --replay`: the requests of every RC flow are fed
  * to a reference responder (a fresh QP of the reference engine set up to

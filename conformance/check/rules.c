@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rules.c - the rule table expanded from CHK_RULES. */
 #include "rules.h"
 

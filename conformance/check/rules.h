@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rules.h - the conformance rule table: one X-macro list, the single source
  * of every rule's ID, severity, statement, origin and evidence.  The checker
@@ -80,12 +81,14 @@
     X(PKT_LEN_FULL, "PKT-LEN-FULL", ERROR, PACKET,                             \
       "FIRST and MIDDLE packets carry exactly PMTU bytes (a valid PMTU: "      \
       "256, 512, 1024, 2048 or 4096; the --pmtu value or the flow's).",        \
-      "IBA Vol.1 9.4 (segmentation into PMTU packets); seed 003 RC_CHK Length",          \
+      "IBA Vol.1 9.4 (segmentation into PMTU packets); UniVista RoCEv2 notes " \
+      "§2.5.2 RC_CHK Length",                                                  \
       "payload length vs PMTU")                                                \
     X(PKT_LEN_LAST, "PKT-LEN-LAST", ERROR, PACKET,                             \
       "LAST packets carry 1..PMTU bytes, ONLY packets 0..PMTU (at most 4096 "  \
       "when the PMTU is unknown).",                                            \
-      "IBA Vol.1 9.4; seed 003 RC_CHK Length", "payload length vs PMTU")       \
+      "IBA Vol.1 9.4; UniVista RoCEv2 notes §2.5.2 RC_CHK Length",             \
+      "payload length vs PMTU")                                                \
     X(PKT_ATOMIC_ALIGN, "PKT-ATOMIC-ALIGN", ERROR, PACKET,                     \
       "The virtual address of an atomic request is 8-byte aligned.",           \
       "IBA Vol.1 9.3.4, 9.4 (atomic operations)", "AtomicETH VA")                                       \
@@ -95,7 +98,8 @@
     X(PKT_QP01_UD, "PKT-QP01-UD", ERROR, PACKET,                               \
       "Packets to QP0 or QP1 use UD opcodes (QP0/QP1 are UD special QPs); "    \
       "connected traffic targets a QP above 1.",                               \
-      "IBA Vol.1 10.2.4.1 (special QPs); seed 003 RC_CHK DestQP",              \
+      "IBA Vol.1 10.2.4.1 (special QPs); UniVista RoCEv2 notes §2.5.2 RC_CHK " \
+      "DestQP",                                                                \
       "opcode and DestQP")                                                     \
     X(PKT_QP0_VL15, "PKT-QP0-VL15", ERROR, PACKET,                             \
       "Native IB packets to QP0 (subnet management) travel on VL15.",          \
@@ -136,7 +140,8 @@
     X(FLOW_PKEY, "FLOW-PKEY", ERROR, FLOW,                                     \
       "All packets of a connection carry the same P_Key, and the two sides "   \
       "are not both limited members.",                                         \
-      "IBA Vol.1 10.9.3 (P_Key matching); seed 003 RC_CHK PKEY",               \
+      "IBA Vol.1 10.9.3 (P_Key matching); UniVista RoCEv2 notes §2.5.2 "       \
+      "RC_CHK PKEY",                                                           \
       "P_Key seen vs the flow's")                                              \
     X(FLOW_RETRANS_DIFF, "FLOW-RETRANS-DIFF", ERROR, FLOW,                     \
       "A retransmitted packet carries the opcode and payload length of the "   \
@@ -150,15 +155,18 @@
       "would skip PSNs the responder did not acknowledge.  A resend from an "  \
       "earlier PSN is no error: the NAK may have been lost after the capture " \
       "point, and a timeout resends from the oldest unacknowledged PSN.",      \
-      "IBA Vol.1 9.7.4 (requester retry); seed 000 3.4.5.1.3", "first resent PSN vs E")      \
+      "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
+      "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
       "After an RNR NAK the requester waits the RNR timer before resending.",  \
-      "IBA Vol.1 9.7.5 (RNR NAK), table 46; seed 000 3.4.5.1.3.1.1",                  \
+      "IBA Vol.1 9.7.5 (RNR NAK), table 46; HanGu RDMA engine design "         \
+      "§3.4.5.1.3.1.1",                                                        \
       "time waited vs timer")                                                  \
     X(FLOW_NAK_PSN, "FLOW-NAK-PSN", ERROR, FLOW,                               \
       "A PSN sequence error NAK names the responder's expected PSN: one that " \
       "was sent and not yet acknowledged.",                                    \
-      "IBA Vol.1 9.7.5 (responder NAK); seed 000 3.4.5.1.3.2",                             \
+      "IBA Vol.1 9.7.5 (responder NAK); HanGu RDMA engine design "             \
+      "§3.4.5.1.3.2",                                                          \
       "NAK PSN vs last ACKed PSN")                                             \
     X(FLOW_ACK_UNSENT, "FLOW-ACK-UNSENT", WARNING, FLOW,                       \
       "A response names a PSN the capture saw its flow's requester send.  "   \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rules_md: print conformance/rules.md from the rule table (CHK_RULES), so
  * that the catalog cannot drift from the code; a test compares the two. */
 #include <stdio.h>
@@ -22,7 +23,8 @@ int main(void)
            "mid-flow, packets missing at the capture point). Retransmissions "
            "are not\nfindings: they are counted in each flow's summary.\n\n"
            "Sources name the IBA Vol. 1 section (release 1.2.1 numbering; "
-           "RoCEv2 = annex A17),\nor a seed document section, that the rule "
+           "RoCEv2 = annex A17),\nor a design-document section "
+           "(docs/sources.md), that the rule "
            "comes from.\n");
     int last_scope = -1;
     for (unsigned r = 0; r < CHK_RULE_COUNT; r++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * addr_xlate.c - the address-translation unit (VirtToPhys): memory regions
  * with PD, key, access rights and bounds.  Each check is an E3 command

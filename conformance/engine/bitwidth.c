@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bitwidth.c - BitWidthTrans (seed 000 §6) and the link layer's side of it.
- * Transmit: the packet generators' bytes become E25 stream words (32 bytes,
- * bit 256 start, bit 257 end), 256To64Trans cuts each into E24 link words
- * (8 bytes and a control byte), and the link layer collects the bytes it
- * puts on the wire.  Receive: the link layer makes link words of the
- * arriving bytes, 64To256Trans gathers four into a stream word (a Counter
- * and a DataReg, §6.4.2.3) and HeaderParser collects the packet.
+ * bitwidth.c - BitWidthTrans (HanGu RDMA engine design §6) and the link
+ * layer's side of it.  Transmit: the packet generators' bytes become E25
+ * stream words (32 bytes, bit 256 start, bit 257 end), 256To64Trans cuts each
+ * into E24 link words (8 bytes and a control byte), and the link layer
+ * collects the bytes it puts on the wire.  Receive: the link layer makes link
+ * words of the arriving bytes, 64To256Trans gathers four into a stream word (a
+ * Counter and a DataReg, §6.4.2.3) and HeaderParser collects the packet.
  *
  * The E25 word has no count of valid bytes in its last word, so the packet
  * length travels beside the stream words (README: side channels); the E24

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * context.c - the context manager (E2): it owns the QP contexts (struct
  * eng_cxt).  A module asks with a cxt_cmd record (RD_QP_CTX / RD_CQ_CTX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * datapack.c - DataPack: gathers the payload of Send and Write requests from
  * host memory entry by entry (the hardware packs the 256-bit words and

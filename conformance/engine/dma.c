@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * dma.c - the DMA engine of seed 004: a request is split into sub-requests
- * of at most 256 bytes (max payload / max read request), each takes one of
- * 64 tags, completions come back in a shuffled order and are put back in
- * order by tag before the requester sees them.  Host memory is the engine's
- * byte array; time is not charged here (the link dominates).
+ * dma.c - the DMA engine of the HanGu DMA engine design v1.5: a request is
+ * split into sub-requests of at most 256 bytes (max payload / max read
+ * request), each takes one of 64 tags, completions come back in a shuffled
+ * order and are put back in order by tag before the requester sees them.  Host
+ * memory is the engine's byte array; time is not charged here (the link
+ * dominates).
  */
 #include "eng.h"
 

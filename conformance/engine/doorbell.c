@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doorbell.c - DoorbellProcessing: takes the SQ doorbell (E1), reads the
  * QP's read-only send context (E2, SST view) and hands the WQE's metadata

@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eng.h - internals shared by the engine's modules.
  *
- * One C file per module of seed 000 (plus the DMA engine of seed 004, the
- * address-translation unit, the context manager, the link and the virtual
- * clock).  Modules hand each other records (the E-catalog of records.md)
- * through small FIFOs of packed words (records.c): the producer packs with
- * the library's packer, the consumer unpacks, the trace hook sees every
- * push.
+ * One C file per module of the HanGu RDMA engine design (plus the DMA engine
+ * of the HanGu DMA engine design v1.5, the address-translation unit, the
+ * context manager, the link and the virtual clock).  Modules hand each other
+ * records (the E-catalog of records.md) through small FIFOs of packed words
+ * (records.c): the producer packs with the library's packer, the consumer
+ * unpacks, the trace hook sees every push.
  */
 #ifndef IBW_ENG_H
 #define IBW_ENG_H

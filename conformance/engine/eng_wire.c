@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eng_wire.c - the engine's only contact with wire bytes: header metadata
  * (E18/E19/E20 contents) -> ibw_build(), and ibw_parse() -> metadata; the

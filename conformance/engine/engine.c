@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * engine.c - the engine object and the host driver side of the API: host
  * memory, regions, CQs, QPs, posting WQE bytes and ringing doorbells,

@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * engine.h - the conformance suite's reference RDMA engine: public API.
  *
- * A transaction-level model of the HanGu RDMA engine (seed 000) with the
- * RoCEv2 behaviour of seed 003 and the DMA engine of seed 004.  Engines live
- * in a world that owns virtual time; two engines are joined by a simulated
- * lossy link.  Everything is deterministic given the world's seed.
+ * A transaction-level model of the HanGu RDMA engine (as the HanGu RDMA engine
+ * design describes it) with the RoCEv2 behaviour of the UniVista RoCEv2 notes
+ * and the DMA engine of the HanGu DMA engine design v1.5.  Engines live in a
+ * world that owns virtual time; two engines are joined by a simulated lossy
+ * link.  Everything is deterministic given the world's seed.
  *
  * Host side: simulated host memory, memory regions, CQs and QPs whose SQ/RQ/
  * CQ rings hold WQE and CQE bytes.  Wire side: real packets with ICRC.
@@ -135,7 +137,7 @@ struct ibe_qp_conn {
     uint8_t rnr_retry;     /* 0..7, 7 = infinite */
     uint8_t timeout;       /* local ACK timeout code: 4.096 us << timeout */
     uint8_t min_rnr_timer; /* RNR NAK timer code the responder sends */
-    uint8_t max_outstanding; /* 0 = 16 (seed 003) */
+    uint8_t max_outstanding; /* 0 = 16 (UniVista RoCEv2 notes) */
 };
 
 /* ---- the world: virtual time ---- */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* evq.c - virtual time: a binary heap of events ordered by (time, seq). */
 #include "eng.h"
 

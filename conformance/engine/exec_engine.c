@@ -1,16 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * exec_engine.c - ExecutionEngine (seed 000 §4.4.1, seed 003 RC_CHK): the
- * responder.  In order: QP state (Reset/Init/Error drop), service type and
- * Q_Key (UD), PSN region (RC: invalid -> one PSN-sequence NAK carrying
- * ePSN; duplicate -> Send/Write re-ACKed with ePSN-1, Read re-executed,
- * atomic answered from the saved original value; expected -> execute),
- * opcode sequence and length (First/Middle == PMTU, Last/Only <= PMTU ->
- * else NAK invalid request), then execution: RDMA Write through the
- * WriteAddrTable, Send and Write-with-Immediate through the RQWQEManager
- * (no receive WQE -> RNR NAK), R_Key/bounds/rights through the address-
- * translation unit (-> NAK remote access error), read responses cut by
- * PMTU, atomics executed once.  ACKs carry the MSN and the credit count.
- * A packet marked FECN makes it send a CNP (seed 003).
+ * exec_engine.c - ExecutionEngine (HanGu RDMA engine design §4.4.1, UniVista
+ * RoCEv2 notes §2.5.2 RC_CHK): the responder.  In order: QP state
+ * (Reset/Init/Error drop), service type and Q_Key (UD), PSN region (RC:
+ * invalid -> one PSN-sequence NAK carrying ePSN; duplicate -> Send/Write
+ * re-ACKed with ePSN-1, Read re-executed, atomic answered from the saved
+ * original value; expected -> execute), opcode sequence and length
+ * (First/Middle == PMTU, Last/Only <= PMTU -> else NAK invalid request), then
+ * execution: RDMA Write through the WriteAddrTable, Send and
+ * Write-with-Immediate through the RQWQEManager (no receive WQE -> RNR NAK),
+ * R_Key/bounds/rights through the address-translation unit (-> NAK remote
+ * access error), read responses cut by PMTU, atomics executed once.  ACKs
+ * carry the MSN and the credit count.  A packet marked FECN makes it send a
+ * CNP (UniVista RoCEv2 notes).
  */
 #include "eng.h"
 

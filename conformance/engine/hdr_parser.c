@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hdr_parser.c - HeaderParser: parses every received packet (ibw_parse),
  * drops what fails the ICRC or does not parse, applies the RoCE receive
@@ -9,7 +10,8 @@
 
 static bool pkey_ok(uint16_t a, uint16_t b)
 {
-    /* low 15 bits equal and at least one full member (seed 003 RC_CHK) */
+    /* low 15 bits equal and at least one full member (UniVista RoCEv2 notes
+     * §2.5.2 RC_CHK) */
     return (a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hostfmt.c - the host-side bytes, through the library's host formats
  * (include/ibwire/host.h): the driver builds send and receive WQEs in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * link.c - the simulated wire between two engines: latency, serialization,
  * and per-packet drop / duplicate / reorder / corrupt / ECN-mark draws.

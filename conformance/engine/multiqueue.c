@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * multiqueue.c - the MultiQueue of seed 000 §3.4.3: three buffers (RPB read
- * packets, REB read scatter entries, SWPB send/write packets) shared by all
- * QPs.  Each has the three tables of the documents, held as E21 records
- * packed with records.h: a list table (rpb/reb/swpb_list_entry: head, tail,
- * empty per QP), an element table (*_element: the payload and the next
- * element's address) and a free FIFO of element addresses
- * (*_free_entry).  List and free entries and REB elements are read and
- * written with their pack/unpack functions; the next address of an RPB /
- * SWPB element with the record's field accessors (the 256-bit packet part
- * is not stored as bits: the model keeps that packet in struct rpb_elem /
+ * multiqueue.c - the MultiQueue of the HanGu RDMA engine design §3.4.3: three
+ * buffers (RPB read packets, REB read scatter entries, SWPB send/write
+ * packets) shared by all QPs.  Each has the three tables of the documents,
+ * held as E21 records packed with records.h: a list table
+ * (rpb/reb/swpb_list_entry: head, tail, empty per QP), an element table
+ * (*_element: the payload and the next element's address) and a free FIFO of
+ * element addresses (*_free_entry).  List and free entries and REB elements
+ * are read and written with their pack/unpack functions; the next address of
+ * an RPB / SWPB element with the record's field accessors (the 256-bit packet
+ * part is not stored as bits: the model keeps that packet in struct rpb_elem /
  * swpb_elem, indexed by the same element address).
  */
 #include "eng.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * records.c - every record handed from one module to another passes here:
  * it is counted and, when a trace hook is installed, packed with the

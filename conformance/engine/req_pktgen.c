@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * req_pktgen.c - ReqPktGen: request header metadata (E18, from
  * RequesterTransControl or, for re-sends, RequesterRecvControl) plus the

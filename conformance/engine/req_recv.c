@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * req_recv.c - RequesterRecvControl (seed 000 §3.4.5): ACK, NAK and read
- * response handling against the MultiQueue, timer events and bad requests.
+ * req_recv.c - RequesterRecvControl (HanGu RDMA engine design §3.4.5): ACK,
+ * NAK and read response handling against the MultiQueue, timer events and bad
+ * requests.
  *
  * UPSN is the PSN of the oldest unacknowledged request (the head of the
  * SWPB or RPB list, whichever is older), NPSN the next PSN to send, RPSN

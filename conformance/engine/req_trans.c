@@ -1,12 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * req_trans.c - RequesterTransControl (seed 000 §3.4.1): cuts each message
- * into PMTU-sized packets with a length counter (First/Middle/Last/Only),
- * assigns PSNs (a read takes ceil(len/PMTU) PSNs, at least one), sets AckReq
- * on every RC packet (the document's choice: every request packet is
- * acknowledged), keeps RC packets in the MultiQueue (SWPB for Send/Write
- * packets with their payload, RPB for Read/atomic requests, REB for their
- * scatter entries), arms the loss timer, enforces the per-QP outstanding
- * limit (seed 003) and fence, and turns bad requests into E17.
+ * req_trans.c - RequesterTransControl (HanGu RDMA engine design §3.4.1): cuts
+ * each message into PMTU-sized packets with a length counter
+ * (First/Middle/Last/Only), assigns PSNs (a read takes ceil(len/PMTU) PSNs, at
+ * least one), sets AckReq on every RC packet (the document's choice: every
+ * request packet is acknowledged), keeps RC packets in the MultiQueue (SWPB
+ * for Send/Write packets with their payload, RPB for Read/atomic requests, REB
+ * for their scatter entries), arms the loss timer, enforces the per-QP
+ * outstanding limit (UniVista RoCEv2 notes) and fence, and turns bad requests
+ * into E17.
  */
 #include "eng.h"
 

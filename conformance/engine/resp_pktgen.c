@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resp_pktgen.c - RespPktGen: ExecutionEngine's response metadata (E20: the
  * BTH, PMTU, message size and AETH) plus the data path (read data; for an

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * rqwqe_mgr.c - RQWQEManager (seed 000 §4.4.2): the responder has no
- * doorbell, so a Send (or Write with Immediate) is the trigger.  The
+ * rqwqe_mgr.c - RQWQEManager (HanGu RDMA engine design §4.4.2): the responder
+ * has no doorbell, so a Send (or Write with Immediate) is the trigger.  The
  * manager keeps a 512-byte fetch window read from the RQ ring at its own
  * WQE offset and splits it at the 16-byte all-zero terminator that ends
  * every receive WQE.  FETCH loads the head WQE's scatter entries into the

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * scatter_mgr.c - ScatterEntryManager (seed 000 §3.4.5.4.1): owns the REB
- * lists of read/atomic scatter entries.  FETCH returns the entry at the head
- * of the QP's list, UPDATE rewrites it (the VA and length that remain after
- * a response packet was written), RELEASE frees it, FLUSH frees them all.
- * Commands are E8, answers E9 (0x00 valid entry, 0x01 invalid entry), one
- * answer for every command.
+ * scatter_mgr.c - ScatterEntryManager (HanGu RDMA engine design §3.4.5.4.1):
+ * owns the REB lists of read/atomic scatter entries.  FETCH returns the entry
+ * at the head of the QP's list, UPDATE rewrites it (the VA and length that
+ * remain after a response packet was written), RELEASE frees it, FLUSH frees
+ * them all.  Commands are E8, answers E9 (0x00 valid entry, 0x01 invalid
+ * entry), one answer for every command.
  */
 #include "eng.h"
 

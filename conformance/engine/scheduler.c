@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scheduler.c - WQEScheduler: queue Q1 takes QPs with new doorbells, queue
  * Q2 QPs that still have WQEs after their turn; the WQE indicator table

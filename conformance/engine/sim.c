@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sim.c - two engines, one RC/UC/UD QP each, joined by a lossy link, driven
  * by a random mix of operations; everything the requester posts is checked

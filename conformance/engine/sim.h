@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sim.h - the scenario runner behind `ibwire sim` and the engine benchmark:
  * two engines over a lossy link, a random mix of operations, and the

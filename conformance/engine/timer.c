@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * timer.c - TimerControl (seed 000 §3.4.2): per QP a loss timer and an RNR
- * timer (E7 RAM entries: current value, set value, active, retry count,
- * retry threshold), driven by set events (E5: set / restart / stop) and
- * answering with expire events (E6: timer expired, or counter expired when
- * the retry count passes the threshold).  A third per-QP timer restores the
- * outstanding limit after a CNP (seed 003).  Virtual time replaces the
- * hardware's periodic scan: each arming schedules one expiry, and a
- * generation number voids stale ones.
+ * timer.c - TimerControl (HanGu RDMA engine design §3.4.2): per QP a loss
+ * timer and an RNR timer (E7 RAM entries: current value, set value, active,
+ * retry count, retry threshold), driven by set events (E5: set / restart /
+ * stop) and answering with expire events (E6: timer expired, or counter
+ * expired when the retry count passes the threshold).  A third per-QP timer
+ * restores the outstanding limit after a CNP (UniVista RoCEv2 notes).  Virtual
+ * time replaces the hardware's periodic scan: each arming schedules one
+ * expiry, and a generation number voids stale ones.
  */
 #include "eng.h"
 

@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wqe_parser.c - WQEParser: fetches the WQE bytes from the SQ ring through
  * the address-translation unit and the DMA engine, decodes the segments and
- * applies the four checks of seed 000 §2.4.3.1.2, in order:
+ * applies the four checks of the HanGu RDMA engine design §2.4.3.1.2, in
+ * order:
  *   QP state not RTS            -> ReqState 1 (completes as Flush in Error)
  *   operation not allowed for
  *   the service type            -> ReqState 2 (Unsupported OpCode)

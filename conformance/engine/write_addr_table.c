@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * write_addr_table.c - WriteAddrTable (seed 000 §4.4.3): one 96-bit entry
- * per QP (E23: R_Key [95:64], VA [63:0]) holding where the next RDMA Write
- * Middle/Last packet goes.  Plain RAM: no logic.
+ * write_addr_table.c - WriteAddrTable (HanGu RDMA engine design §4.4.3): one
+ * 96-bit entry per QP (E23: R_Key [95:64], VA [63:0]) holding where the next
+ * RDMA Write Middle/Last packet goes.  Plain RAM: no logic.
  */
 #include "eng.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_common.h - what the capture generators of the tshark differentials
  * (dump/gen_diff.c, dump_mad/gen_mad_diff.c) share: the seeded xorshift,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * testutil.h - the few assertions the unit tests share.
  *

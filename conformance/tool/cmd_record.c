@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire record: list, describe, pack and unpack the engine's internal
  * records through the registry's descriptors.

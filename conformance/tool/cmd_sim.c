@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire sim: two reference engines over a simulated lossy link, a random
  * mix of operations, one JSON object of counters on stdout.  Exit 0 when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump.h - `ibwire dump`: the field table and the output buffer.
  *

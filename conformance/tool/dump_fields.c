@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump_fields.c - the field table of `ibwire dump -T fields`, built from
  * the library's descriptors: frame, Ethernet, 802.1Q, IPv4, IPv6, UDP, ERF,

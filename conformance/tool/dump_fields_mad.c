@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump_fields_mad.c - the management datagrams in `ibwire dump`:
  * infiniband.mad.*, .rmpp.*, .sa.*, .smplid.*, .smpdirected.*, .sminfo.*,

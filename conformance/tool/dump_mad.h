@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump_mad.h - the management datagrams in `ibwire dump`'s whole-frame
  * views (the -T fields names live in dump_fields_mad.c's table).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump_mad_view.c - the MAD layers in -T text and -T json: what
  * ibw_mad_decode() finds in a frame's MAD, every field of every layer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dump_out.c - buffered output and tshark-style value formatting. */
 #include <arpa/inet.h>
 #include <stdarg.h>

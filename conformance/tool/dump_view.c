@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dump_view.c - the whole-frame views of `ibwire dump`: -T text (one block
  * per frame, every field of every header as name=value) and -T json without

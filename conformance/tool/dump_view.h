@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dump_view.h - the whole-frame views of `ibwire dump` (-T text, -T json). */
 #ifndef IBWIRE_DUMP_VIEW_H
 #define IBWIRE_DUMP_VIEW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gen.h - `ibwire gen`: scenario families that write reproducible captures.
  * Each family lives in its own file and exports one gen_family; cmd_gen.c
  * lists the families.  Timestamps start at a fixed time and advance by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_engine.c - `ibwire gen` scenarios that run the reference engine
  * (conformance/engine) and the CM simulation, and write what crossed the

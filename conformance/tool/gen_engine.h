@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gen_engine.h - the reference-engine harness of `ibwire gen` (gen_engine.c),
  * shared with the families that run the engines under other capture points
  * (gen_vantage.c).  Engine A is the requester, engine B the responder, one

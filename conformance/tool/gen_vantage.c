@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_vantage.c - `ibwire gen` scenarios of correct RDMA traffic seen from
  * imperfect capture points (../shared/reference/capture-points.md): frames

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_violations.c - crafted scenarios for `ibwire gen`: short packet
  * sequences built with ibw_build(), clean ones (every operation, loss and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ibwire: dispatch to a subcommand. */
 #include <stdio.h>
 #include <string.h>

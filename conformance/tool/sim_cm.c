@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire sim --cm: connect QP pairs of two reference engines through CM
  * MADs over QP1 (issue 6), carry verified traffic over them, disconnect,

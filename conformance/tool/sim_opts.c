@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The argument loop and capture tap shared by `ibwire sim` and `ibwire sim --cm`. */
 #include "sim_opts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sim_opts.h - what `ibwire sim` and `ibwire sim --cm` share: the argument
  * loop with its link-loss, framing, seed and capture options, number and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The `ibwire` command: one binary, one file per subcommand. */
 #ifndef IBWIRE_TOOL_H
 #define IBWIRE_TOOL_H

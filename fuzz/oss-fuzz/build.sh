@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: Apache-2.0
 # Build the ibwire fuzzers for OSS-Fuzz and ClusterFuzzLite.
 #
 # Uses only $CC $CFLAGS $LIB_FUZZING_ENGINE $OUT $SRC (and $SANITIZER, to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/base.h - version, errors, byte order and the field-list machinery.
  *
@@ -322,7 +323,7 @@ struct ibw_format {
     const char *name;        /* C-ish short name, e.g. "bth", "sq_doorbell" */
     const char *id;          /* catalog ID of records.md, e.g. "W3" */
     const char *title;       /* one line: what it is */
-    const char *source;      /* the seed table / spec section it comes from */
+    const char *source;      /* the design-document table / spec section */
     const char *layout;      /* which source decided the layout, conflicts */
     uint8_t conv;            /* enum ibw_conv */
     uint32_t width;          /* bits (wire formats: 8 * bytes) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/cm.h - the Communication Management messages (catalog M3) and the
  * CM timing rules (M4).
@@ -21,7 +22,7 @@
  *
  * Also: REJ reasons, APR and SIDR status, MessageMRAed/Rejected codes, the
  * RDMA IP CM service ID and private-data header (IBA Annex A11), and the CM
- * timeout arithmetic of seed 001 eq. 3-1 ... 3-5.
+ * timeout arithmetic of the UESTC thesis (2017) eq. 3-1 ... 3-5.
  */
 #ifndef IBWIRE_CM_H
 #define IBWIRE_CM_H
@@ -56,7 +57,7 @@ enum ibw_cm_attr {
 /* M3: the messages (offsets from MAD data byte 0)                          */
 /* ------------------------------------------------------------------------ */
 
-/* REQ, IBA Table 106; seed 001 T3-4 (MAD-absolute offsets). */
+/* REQ, IBA Table 106; UESTC thesis (2017) T3-4 (MAD-absolute offsets). */
 #define IBW_CM_REQ_FIELDS(X, c)                                                \
     X(c, localcommid, 0, 0, 32, U32, "local communication ID")                 \
     X(c, rsvd4, 4, 0, 32, U32, "reserved")                                     \
@@ -116,8 +117,9 @@ enum ibw_cm_attr {
     X(c, private_data, 140, 0, 736, BYTES, "private data (92 bytes)")
 IBW_WIRE_FORMAT(ibw_cm_req, IBW_CM_REQ_FIELDS, 232, "cm_req", "M3",
                 "CM REQ: connect request (attribute 0x0010)",
-                "IBA Vol.1 12.6.5 Table 106; seed 001 T3-4",
-                "IBA; offsets from MAD data byte 0 (seed T3-4 prints MAD "
+                "IBA Vol.1 12.6.5 Table 106; UESTC thesis (2017) T3-4",
+                "IBA; offsets from MAD data byte 0 (UESTC thesis (2017) T3-4 "
+                "prints MAD "
                 "offsets, data+24, and ServiceType as 27[5] for 67[5])")
 
 /* MRA, IBA Table 107. */
@@ -583,7 +585,7 @@ static inline void ibw_ip_cm_set_ipv4(uint8_t addr[16], uint32_t ipv4)
 }
 
 /* ------------------------------------------------------------------------ */
-/* M4: CM timing (seed 001 eq. 3-1 ... 3-5; IBA 12.7.2)                     */
+/* M4: CM timing (UESTC thesis (2017) eq. 3-1 ... 3-5; IBA 12.7.2)           */
 /* ------------------------------------------------------------------------ */
 /*
  * Every CM (and IBA) timeout field x stands for t = 4.096 us * 2^x (3-1).

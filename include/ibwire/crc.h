@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/crc.h - the two CRCs of InfiniBand (catalog W13, the arithmetic).
  *

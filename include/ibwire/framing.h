@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/framing.h - how IBA packets travel over Ethernet (catalog W15).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/host.h - the host interface (catalog H1-H7): send and receive
  * WQEs and the WQE walker (host_wqe.h), CQEs and work completions

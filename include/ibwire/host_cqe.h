@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/host_cqe.h - completions: the HanGu CQE and error CQE (catalog H4),
  * the verbs-level work completion (H7) and the mapping between them.
@@ -96,9 +97,9 @@ enum ibw_wc_flags {
 };
 
 /*
- * A completion: every element seed 002 §4.5 lists.  wr_id is not in any
- * CQE: a CQE names its WQE (wqe), and the consumer maps that to the WR ID
- * it kept when posting.  Elements marked "RD" have no field in the HanGu or
+ * A completion: every element the WR/WQE/CQE article §4.5 lists.  wr_id is not
+ * in any CQE: a CQE names its WQE (wqe), and the consumer maps that to the WR
+ * ID it kept when posting.  Elements marked "RD" have no field in the HanGu or
  * mthca CQE and stay 0.
  */
 struct ibw_wc {

@@ -1,16 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ibwire/host_cx3.h - the ConnectX-3 host interface of seed 001: the GMP
- * send WQE (catalog H3), the CQE (H4), the HCR command register (H5) and
- * the UAR doorbell registers (H6).  All big-endian 32-bit words, so these
- * are wire-order formats (IBA bit numbering: bit 0 = MSB of byte 0).
+ * ibwire/host_cx3.h - the ConnectX-3 host interface of the UESTC thesis
+ * (2017): the GMP send WQE (catalog H3), the CQE (H4), the HCR command
+ * register (H5) and the UAR doorbell registers (H6).  All big-endian 32-bit
+ * words, so these are wire-order formats (IBA bit numbering: bit 0 = MSB of
+ * byte 0).
  *
  * Which source decided what:
- *   - Seed 001 fig. 4-15/4-16/4-17/4-19 and fig. 2-3 name the fields; the
- *     text extraction lost the column positions, so the bit positions are
- *     mlx4's (mthca-mlx4-layouts.md §4-§7: mlx4_wqe_mlx_seg overlays the
- *     control segment of an MLX send WQE, mlx4_wqe_data_seg, mlx4_cqe /
- *     mlx4_ts_cqe / mlx4_err_cqe, MLX4_SEND_DOORBELL / MLX4_CQ_DOORBELL,
- *     the HCR of cmd.c).
+ *   - UESTC thesis (2017) fig. 4-15/4-16/4-17/4-19 and fig. 2-3 name the
+ *     fields; the text extraction lost the column positions, so the bit
+ *     positions are mlx4's (mthca-mlx4-layouts.md §4-§7: mlx4_wqe_mlx_seg
+ *     overlays the control segment of an MLX send WQE, mlx4_wqe_data_seg,
+ *     mlx4_cqe / mlx4_ts_cqe / mlx4_err_cqe, MLX4_SEND_DOORBELL /
+ *     MLX4_CQ_DOORBELL, the HCR of cmd.c).
  *   - The HCR's op_modifier width [19:12] is the HanGu document's (table
  *     3-1-4); mlx4 shifts it by 12 too.
  *   - fig. 4-15's "F L" is read as FL, force loopback, bit 0 (mlx4's
@@ -50,7 +52,7 @@
     X(c, resv5, 14, 0, 16, U16, "reserved")
 IBW_WIRE_FORMAT(ibw_cx3_gmp_ctrl, IBW_CX3_GMP_CTRL_FIELDS, 16, "cx3_gmp_ctrl",
                 "H3", "ConnectX-3 GMP send WQE control segment",
-                "seed 001 fig. 4-15",
+                "UESTC thesis (2017) fig. 4-15",
                 "mlx4_wqe_mlx_seg overlaying mlx4_wqe_ctrl_seg; FL at bit 0")
 
 /* Data segment, 16 bytes (fig. 4-16). */
@@ -60,13 +62,15 @@ IBW_WIRE_FORMAT(ibw_cx3_gmp_ctrl, IBW_CX3_GMP_CTRL_FIELDS, 16, "cx3_gmp_ctrl",
     X(c, lkey, 4, 0, 32, U32, "L_Key of the buffer")                         \
     X(c, addr, 8, 0, 64, U64, "local address")
 IBW_WIRE_FORMAT(ibw_cx3_data, IBW_CX3_DATA_FIELDS, 16, "cx3_data", "H3",
-                "ConnectX-3 send WQE data segment", "seed 001 fig. 4-16",
+                "ConnectX-3 send WQE data segment",
+                "UESTC thesis (2017) fig. 4-16",
                 "mlx4_wqe_data_seg")
 
 #define IBW_CX3_OPCODE_SEND 0x0Au /* fig. 4-15: 01010 */
-#define IBW_CX3_GMP_BYTES 256u    /* seed 001 §2.3: a GMP is 256 bytes */
+/* UESTC thesis (2017) §2.3: a GMP is 256 bytes */
+#define IBW_CX3_GMP_BYTES 256u
 
-/* What a GMP send needs (seed 001 §4.3.1.4). */
+/* What a GMP send needs (UESTC thesis (2017) §4.3.1.4). */
 struct ibw_cx3_gmp_req {
     uint8_t owner;         /* owner bit for this pass over the SQ */
     uint8_t vl15;          /* QP0 */
@@ -134,7 +138,7 @@ static inline int ibw_cx3_gmp_wqe_build(const struct ibw_cx3_gmp_req *r,
     X(c, is, 31, 2, 1, U8, "inline scatter (fig. 4-19 'LS')")                \
     X(c, opcode, 31, 3, 5, U8, "opcode; 11110 = error CQE")
 IBW_WIRE_FORMAT(ibw_cx3_cqe, IBW_CX3_CQE_FIELDS, 32, "cx3_cqe", "H4",
-                "ConnectX-3 CQE", "seed 001 fig. 4-19",
+                "ConnectX-3 CQE", "UESTC thesis (2017) fig. 4-19",
                 "rows 0x10-0x1C from fig. 4-19; rows 0x00-0x0C and bit "
                 "positions from mlx4_cqe / mlx4_ts_cqe")
 
@@ -150,7 +154,8 @@ IBW_WIRE_FORMAT(ibw_cx3_cqe, IBW_CX3_CQE_FIELDS, 32, "cx3_cqe", "H4",
     X(c, is, 31, 2, 1, U8, "reserved in an error CQE")                       \
     X(c, opcode, 31, 3, 5, U8, "11110 (IBW_CX3_CQE_OPCODE_ERROR)")
 IBW_WIRE_FORMAT(ibw_cx3_err_cqe, IBW_CX3_ERR_CQE_FIELDS, 32, "cx3_err_cqe",
-                "H4", "ConnectX-3 error CQE", "seed 001 fig. 4-19 (11110)",
+                "H4", "ConnectX-3 error CQE",
+                "UESTC thesis (2017) fig. 4-19 (11110)",
                 "mlx4_err_cqe")
 
 #define IBW_CX3_CQE_OPCODE_ERROR 0x1Eu  /* fig. 4-19: 11110 */
@@ -245,7 +250,8 @@ static inline int ibw_cx3_cqe_to_wc(const uint8_t *p, size_t len,
     X(c, op_modifier, 25, 4, 8, U8, "opcode modifier")                       \
     X(c, opcode, 26, 4, 12, U16, "command opcode (enum ibw_hcr_opcode)")
 IBW_WIRE_FORMAT(ibw_hcr, IBW_HCR_FIELDS, 28, "hcr", "H5",
-                "HCA Command Register", "seed 001 fig. 2-3, table 2-2",
+                "HCA Command Register",
+                "UESTC thesis (2017) fig. 2-3, table 2-2",
                 "mlx4 cmd.c HCR (GO bit 23, E 22, T 21, op_modifier << 12); "
                 "op_modifier width from hw/sw interface table 3-1-4")
 
@@ -513,7 +519,8 @@ enum {
     X(c, qpn, 0, 0, 24, U32, "send queue (QP) number")                       \
     X(c, resv, 3, 0, 8, U8, "reserved")
 IBW_WIRE_FORMAT(ibw_uar_send_db, IBW_UAR_SEND_DB_FIELDS, 4, "uar_send_db",
-                "H6", "UAR send doorbell (offset 0x14)", "seed 001 fig. 4-17",
+                "H6", "UAR send doorbell (offset 0x14)",
+                "UESTC thesis (2017) fig. 4-17",
                 "mlx4: BE32(qpn << 8)")
 
 /* CQ doorbell at UAR + 0x20 (command word) and 0x24 (consumer index),
@@ -527,7 +534,8 @@ IBW_WIRE_FORMAT(ibw_uar_send_db, IBW_UAR_SEND_DB_FIELDS, 4, "uar_send_db",
     X(c, resv2, 4, 0, 8, U8, "reserved")                                     \
     X(c, cq_ci, 5, 0, 24, U32, "cq_ci: consumer index")
 IBW_WIRE_FORMAT(ibw_uar_cq_db, IBW_UAR_CQ_DB_FIELDS, 8, "uar_cq_db", "H6",
-                "UAR CQ doorbell (offsets 0x20, 0x24)", "seed 001 fig. 4-17",
+                "UAR CQ doorbell (offsets 0x20, 0x24)",
+                "UESTC thesis (2017) fig. 4-17",
                 "mlx4: [0] = sn << 28 | cmd | cqn, [1] = cons_index & 0xffffff")
 
 /* CQ doorbell commands (MLX4_CQ_DB_REQ_NOT*, cmd field value). */

@@ -1,11 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/host_wqe.h - send and receive WQEs in host memory (catalog H1, H2)
  * and a walker that checks a whole SQ or RQ.
  *
  * Which source decided what:
- *   - The segments and their order are the mthca ones (seed 000 §2.4.3.1
- *     names mthca_raddr_seg, mthca_inline_seg, mthca_data_seg; the seed lost
- *     the figures, so records.md points at mthca-mlx4-layouts.md).
+ *   - The segments and their order are the mthca ones (HanGu RDMA engine
+ *     design §2.4.3.1 names mthca_raddr_seg, mthca_inline_seg, mthca_data_seg;
+ *     its text lost the figures, so records.md points at
+ *     mthca-mlx4-layouts.md).
  *   - The NextSeg is read the way the HanGu RTL reads it (WQEParser.v,
  *     hangu-rtl-layouts.md "H1"): [4:0] opcode of the NEXT WQE, [31:6] the
  *     next WQE's offset in 16-byte units, [37:32] its size in 16-byte units
@@ -13,8 +15,8 @@
  *   - The UD segment is the HanGu "hghca_ud_unit" (软硬件接口设计文档
  *     3.4.4, confirmed by WQEParser.v reading dqpn/qkey from the third
  *     16-byte word): 48 bytes, addressing first, dqpn at 0x20, qkey at 0x24.
- *   - The receive WQE is seed 000 fig. 4.8: NextSeg, DataSegs, and a
- *     16-byte all-zero terminator.
+ *   - The receive WQE is the HanGu RDMA engine design fig. 4.8: NextSeg,
+ *     DataSegs, and a 16-byte all-zero terminator.
  *   - HanGu stores every 32-bit word little-endian (the RTL takes the
  *     inline flag from bus bit 31 and the host document draws each word
  *     +3..+0); mthca stores the same words big-endian.  The field lists
@@ -68,15 +70,17 @@ enum ibw_wq_kind { IBW_WQ_SEND = 0, IBW_WQ_RECV = 1 };
 enum {
     IBW_WQE_UNIT = 16,       /* every WQE and segment is a multiple of this */
     IBW_WQE_MAX_UNITS = 63,  /* NextSeg.nds is 6 bits */
-    IBW_RQ_FETCH_WINDOW = 512 /* seed 000 §4.4.2: one read of 512 B holds a
-                                 whole receive WQE */
+    /* HanGu RDMA engine design §4.4.2: one read of 512 B holds a whole
+     * receive WQE */
+    IBW_RQ_FETCH_WINDOW = 512
 };
 
 /* mthca marks the end of a receive scatter list with this L_Key
  * (MTHCA_INVAL_LKEY); HanGu uses 16 zero bytes. */
 #define IBW_MTHCA_INVAL_LKEY 0x100u
 
-/* 2 GiB: seed 000 §2.4.3.1.2 refuses RC/UC messages of this size or more. */
+/* 2 GiB: HanGu RDMA engine design §2.4.3.1.2 refuses RC/UC messages of this
+ * size or more. */
 #define IBW_WQE_MAX_MSG 0x80000000u
 
 /* True for the opcodes a send WQE may carry. */
@@ -118,7 +122,7 @@ static inline const char *ibw_wqe_opcode_name(unsigned op)
 }
 
 /* True when `op` may be posted on a QP of `service` (enum ibw_transport,
- * RC/UC/UD only); seed 002 §1.1 lists which service allows what. */
+ * RC/UC/UD only); WR/WQE/CQE article §1.1 lists which service allows what. */
 static inline int ibw_wqe_opcode_allowed(unsigned op, unsigned service)
 {
     switch (op) {
@@ -159,7 +163,8 @@ static inline int ibw_wqe_opcode_allowed(unsigned op, unsigned service)
     X(c, cq_update, 67, 67, U8, "C: write a CQE when this WQE completes")    \
     X(c, imm, 127, 96, U32, "immediate data of this WQE")
 IBW_RECORD_FORMAT(ibw_wqe_next, IBW_WQE_NEXT_FIELDS, 128, "wqe_next", "H1",
-                  "WQE NextSeg", "seed 000 §2.4.3.1; hw/sw interface 3.4.1",
+                  "WQE NextSeg",
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.1",
                   "HanGu RTL WQEParser.v (nda in 16-byte units, nds [37:32]); "
                   "flags/imm at the mthca_next_seg positions")
 
@@ -168,7 +173,8 @@ IBW_RECORD_FORMAT(ibw_wqe_next, IBW_WQE_NEXT_FIELDS, 128, "wqe_next", "H1",
     X(c, raddr, 63, 0, U64, "remote virtual address")                        \
     X(c, rkey, 95, 64, U32, "remote key")
 IBW_RECORD_FORMAT(ibw_wqe_raddr, IBW_WQE_RADDR_FIELDS, 128, "wqe_raddr", "H1",
-                  "WQE RaddrSeg", "seed 000 §2.4.3.1; hw/sw interface 3.4.2",
+                  "WQE RaddrSeg",
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.2",
                   "mthca_raddr_seg; [127:96] reserved")
 
 /* AtomicSeg, 16 bytes: CmpSwap and FetchAdd operands. */
@@ -177,7 +183,8 @@ IBW_RECORD_FORMAT(ibw_wqe_raddr, IBW_WQE_RADDR_FIELDS, 128, "wqe_raddr", "H1",
     X(c, compare, 127, 64, U64, "CmpSwap: compare data; FetchAdd: 0")
 IBW_RECORD_FORMAT(ibw_wqe_atomic, IBW_WQE_ATOMIC_FIELDS, 128, "wqe_atomic",
                   "H1", "WQE AtomicSeg",
-                  "seed 000 §2.4.3.1; hw/sw interface 3.4.3", "mthca_atomic_seg")
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.3",
+                  "mthca_atomic_seg")
 
 /* UDSeg, 48 bytes (HanGu hghca_ud_unit). */
 #define IBW_WQE_UD_FIELDS(X, c)                                              \
@@ -191,18 +198,21 @@ IBW_RECORD_FORMAT(ibw_wqe_atomic, IBW_WQE_ATOMIC_FIELDS, 128, "wqe_atomic",
     X(c, dqpn, 287, 256, U32, "destination QP number")                       \
     X(c, qkey, 319, 288, U32, "Q_Key")
 IBW_RECORD_FORMAT(ibw_wqe_ud, IBW_WQE_UD_FIELDS, 384, "wqe_ud", "H1",
-                  "WQE UDSeg", "seed 000 §2.4.3.1; hw/sw interface 3.4.4",
+                  "WQE UDSeg",
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.4",
                   "HanGu hghca_ud_unit (hw/sw interface table 3-4-8, "
                   "WQEParser.v); dqpn/qkey sit where mthca's UD seg has them")
 
 /* DataSeg, 16 bytes: one gather/scatter entry. */
 #define IBW_WQE_DATA_FIELDS(X, c)                                            \
     X(c, byte_count, 30, 0, U32, "length in bytes")                          \
-    X(c, inline_flag, 31, 31, U8, "1 = this is an InlineSeg (seed 000)")     \
+    X(c, inline_flag, 31, 31, U8, "1 = this is an InlineSeg (HanGu RDMA "    \
+                                  "engine design)")                          \
     X(c, lkey, 63, 32, U32, "local key")                                     \
     X(c, addr, 127, 64, U64, "local virtual address")
 IBW_RECORD_FORMAT(ibw_wqe_data, IBW_WQE_DATA_FIELDS, 128, "wqe_data", "H1",
-                  "WQE DataSeg", "seed 000 §2.4.3.1; hw/sw interface 3.4.6",
+                  "WQE DataSeg",
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.6",
                   "mthca_data_seg; bit 31 is the inline flag")
 
 /* InlineSeg header, 4 bytes; the data follows, the segment is padded to a
@@ -212,7 +222,7 @@ IBW_RECORD_FORMAT(ibw_wqe_data, IBW_WQE_DATA_FIELDS, 128, "wqe_data", "H1",
     X(c, inline_flag, 31, 31, U8, "1 (MTHCA_INLINE_SEG)")
 IBW_RECORD_FORMAT(ibw_wqe_inline, IBW_WQE_INLINE_FIELDS, 32, "wqe_inline",
                   "H1", "WQE InlineSeg header",
-                  "seed 000 §2.4.3.1; hw/sw interface 3.4.5",
+                  "HanGu RDMA engine design §2.4.3.1; hw/sw interface 3.4.5",
                   "rdma-core mthca_inline_seg: 4-byte header, data, pad to 16")
 
 /* BindSeg, 32 bytes: memory-window bind (mthca only; HanGu lists the
@@ -226,7 +236,8 @@ IBW_RECORD_FORMAT(ibw_wqe_inline, IBW_WQE_INLINE_FIELDS, 32, "wqe_inline",
     X(c, addr, 191, 128, U64, "start of the bound range")                    \
     X(c, length, 255, 192, U64, "length of the bound range")
 IBW_RECORD_FORMAT(ibw_wqe_bind, IBW_WQE_BIND_FIELDS, 256, "wqe_bind", "H1",
-                  "WQE BindSeg", "seed 002 §1.3.1 (bind WR)", "mthca_bind_seg")
+                  "WQE BindSeg", "WR/WQE/CQE article §1.3.1 (bind WR)",
+                  "mthca_bind_seg")
 
 enum {
     IBW_WQE_NEXT_BYTES = 16,
@@ -347,8 +358,8 @@ static inline uint64_t ibw_wqe_next_offset(const struct ibw_wqe_next *n,
 }
 
 /* True when the 16 bytes at p end a receive scatter list: all zero for
- * HanGu (seed 000 fig. 4.8), byte_count 0 / L_Key 0x100 / address 0 for
- * mthca. */
+ * HanGu (HanGu RDMA engine design fig. 4.8), byte_count 0 / L_Key 0x100 /
+ * address 0 for mthca. */
 static inline int ibw_wqe_is_terminator(const uint8_t *p, unsigned layout)
 {
     struct ibw_wqe_data d;
@@ -569,7 +580,8 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
     ibw__wqe_walk_data(q, layout, wi, u);
     if (service != IBW_TR_UD && wi->total_len >= IBW_WQE_MAX_MSG)
         ibw__wqe_fail(wi, IBW_E_LENGTH, "DataSeg.byte_count",
-                      "message length reaches 2 GiB (seed 000 §2.4.3.1.2)",
+                      "message length reaches 2 GiB (HanGu RDMA engine design "
+                      "§2.4.3.1.2)",
                       wi->sge_offset ? wi->sge_offset : wi->offset);
 }
 

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/host_wr.h - work requests (catalog H7) and the WQE bytes they
  * become in the H1/H2 layout of host_wqe.h.
  *
- * The structs carry every element seed 002 §1.3 lists for send, RDMA
- * write, RDMA read, both atomics, memory-window bind and receive.  Opcode,
- * flag and access values mirror libibverbs (IBV_WR_*, IBV_SEND_*,
+ * The structs carry every element the WR/WQE/CQE article §1.3 lists for send,
+ * RDMA write, RDMA read, both atomics, memory-window bind and receive.
+ * Opcode, flag and access values mirror libibverbs (IBV_WR_*, IBV_SEND_*,
  * IBV_ACCESS_*) so they pass through unchanged.
  *
  * A built WQE ends the chain (its NextSeg has nds = 0).  To append it to a
@@ -76,7 +77,7 @@ struct ibw_ah {
     uint16_t ethertype;     /* raw Ethertype QPs */
 };
 
-/* A work request for a send queue (seed 002 §1.3.1). */
+/* A work request for a send queue (WR/WQE/CQE article §1.3.1). */
 struct ibw_send_wr {
     uint64_t hca_handle;    /* target HCA and QP: identify the queue, */
     uint64_t qp_handle;     /* not encoded in the WQE */
@@ -117,7 +118,7 @@ struct ibw_send_wr {
     } bind;
 };
 
-/* A work request for a receive queue (seed 002 §1.3.2). */
+/* A work request for a receive queue (WR/WQE/CQE article §1.3.2). */
 struct ibw_recv_wr {
     uint64_t hca_handle;
     uint64_t qp_handle;
@@ -347,8 +348,8 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
  * A scatter entry whose DataSeg would be the terminator (HanGu: address,
  * length and L_Key all 0, since every DataSeg bit is a field there is no
  * other encoding; mthca: address 0, length 0, L_Key 0x100) would end the
- * list early for the walker and the hardware (seed 000 fig. 4.8), so it is
- * refused.
+ * list early for the walker and the hardware (HanGu RDMA engine design
+ * fig. 4.8), so it is refused.
  * Errors: IBW_E_RANGE (a length >= 2^31, NULL list, a scatter entry that
  * encodes as the terminator), IBW_E_NOSPACE (more than 63 units or cap too
  * small).  On error out holds nothing useful.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/mad.h - management datagrams (catalog M1, M2, M5) and the MAD
  * decoder that dispatches to the CM messages of cm.h (M3).
@@ -48,8 +49,9 @@
 /* ------------------------------------------------------------------------ */
 
 /* Common MAD header, 24 bytes.  `method` is the whole byte: bit 7 is the R
- * (response) bit that seed T3-1 and the IBA draw as a separate 1-bit field;
- * keeping one byte matches Wireshark and the method constants below. */
+ * (response) bit that the UESTC thesis (2017) T3-1 and the IBA draw as a
+ * separate 1-bit field; keeping one byte matches Wireshark and the method
+ * constants below. */
 #define IBW_MAD_HDR_FIELDS(X, c)                                               \
     X(c, baseversion, 0, 0, 8, U8, "MAD base version (1)")                     \
     X(c, mgmtclass, 1, 0, 8, U8, "management class")                           \
@@ -62,17 +64,19 @@
     X(c, rsvd18, 18, 0, 16, U16, "reserved")                                   \
     X(c, attributemodifier, 20, 0, 32, U32, "attribute modifier")
 IBW_WIRE_FORMAT(ibw_mad_hdr, IBW_MAD_HDR_FIELDS, 24, "mad_hdr", "M1",
-                "Common MAD header", "IBA Vol.1 13.4.3; seed 001 T3-1, T3-2",
-                "IBA (seed T3-2 says TransactionID is 32 bits; its own T3-1 "
+                "Common MAD header",
+                "IBA Vol.1 13.4.3; UESTC thesis (2017) T3-1, T3-2",
+                "IBA (UESTC thesis (2017) T3-2 says TransactionID is 32 bits; "
+                "its own T3-1 "
                 "and the IBA give 64)")
 
-/* The whole GMP: header and 232 data bytes (M1, seed T3-1). */
+/* The whole GMP: header and 232 data bytes (M1, UESTC thesis (2017) T3-1). */
 #define IBW_GMP_FIELDS(X, c)                                                   \
     IBW_MAD_HDR_FIELDS(X, c)                                                   \
     X(c, data, 24, 0, 1856, BYTES, "class-specific data (232 bytes)")
 IBW_WIRE_FORMAT(ibw_gmp, IBW_GMP_FIELDS, 256, "mad", "M1",
                 "MAD (GMP): common header and 232 data bytes",
-                "IBA Vol.1 13.4.3; seed 001 T3-1", "IBA")
+                "IBA Vol.1 13.4.3; UESTC thesis (2017) T3-1", "IBA")
 
 /* Management classes (IBA 13.4.4). */
 enum ibw_mgmt_class {
@@ -258,7 +262,7 @@ enum ibw_rmpp_status { IBW_RMPP_STATUSES(IBW__RMPP_ENUM) };
     X(c, subnetadmindata, 56, 0, 1600, BYTES, "SA data (200 bytes)")
 IBW_WIRE_FORMAT(ibw_sa, IBW_SA_FIELDS, 256, "sa", "M5",
                 "SubnAdm MAD header and data (MAD bytes 36..255)",
-                "IBA Vol.1 15.2.1.1; seed 001 2.3.3",
+                "IBA Vol.1 15.2.1.1; UESTC thesis (2017) §2.3.3",
                 "IBA; offsets from MAD byte 0")
 
 /* Vendor MAD of classes 0x30..0x4F after the RMPP header (IBA 13.4.9). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/opcode.h - the BTH opcode table (catalog W14).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/packet.h - one-call packet parser and builder, ICRC/VCRC.
  *

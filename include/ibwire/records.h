@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/records.h - the HanGu RDMA engine's internal records (catalog
  * E1-E28 of shared/reference/records.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/records_cmd.h - engine records E1-E11: the doorbell, and the
  * commands and responses between the RDMA engine and its service modules
@@ -25,7 +26,7 @@
     X(c, qpn, 63, 40, U32, "QP number")
 IBW_RECORD_FORMAT(ibw_sq_doorbell, IBW_SQ_DOORBELL_FIELDS, 64, "sq_doorbell",
                   "E1", "SQ doorbell (host -> DoorbellProcessing)",
-                  "seed 000 T7.1, T7.2",
+                  "HanGu RDMA engine design T7.1, T7.2",
                   "RTL positions (the documents' picture is lost). It is the "
                   "Tavor/mthca send doorbell: host word 1 = qpn<<8 | size, "
                   "word 0 = offset<<8 | F<<5 | opcode. An older RTL revision "
@@ -38,7 +39,8 @@ IBW_RECORD_FORMAT(ibw_sq_doorbell, IBW_SQ_DOORBELL_FIELDS, 64, "sq_doorbell",
     X(c, type, 127, 124, U8, "object and direction (enum ibw_cxt_type)")
 IBW_RECORD_FORMAT(ibw_cxt_cmd, IBW_CXT_CMD_FIELDS, 128, "cxt_cmd", "E2",
                   "context-management command (engine modules -> CxtMgt)",
-                  "seed 000 T7.3, T7.37, T7.38; context-management document "
+                  "HanGu RDMA engine design T7.3, T7.37, T7.38; "
+                  "context-management document "
                   "T2.1, T2.2",
                   "RTL (the context-management document's header agrees: "
                   "Type 4 bits, Opcode 4 bits, index 24 bits from the top); "
@@ -46,7 +48,8 @@ IBW_RECORD_FORMAT(ibw_cxt_cmd, IBW_CXT_CMD_FIELDS, 128, "cxt_cmd", "E2",
 /* The response echoes the command word; the view follows as data. */
 IBW_RECORD_FORMAT(ibw_cxt_resp, IBW_CXT_CMD_FIELDS, 128, "cxt_resp", "E2",
                   "context-management response header (CxtMgt -> module)",
-                  "seed 000 T7.39", "RTL: the command word echoed")
+                  "HanGu RDMA engine design T7.39",
+                  "RTL: the command word echoed")
 
 /* E2 context write data, 128 bits (after a WR_QP_CTX command). */
 #define IBW_CXT_WR_DATA_FIELDS(X, c)                                          \
@@ -54,7 +57,8 @@ IBW_RECORD_FORMAT(ibw_cxt_resp, IBW_CXT_CMD_FIELDS, 128, "cxt_resp", "E2",
     X(c, psn, 31, 8, U32, "NextPSN, UnAckedPSN or ExpectedPSN, by opcode")
 IBW_RECORD_FORMAT(ibw_cxt_wr_data, IBW_CXT_WR_DATA_FIELDS, 128, "cxt_wr_data",
                   "E2", "context write data (module -> CxtMgt)",
-                  "seed 000 T7.40", "RTL; [127:32] and [7:3] zero")
+                  "HanGu RDMA engine design T7.40",
+                  "RTL; [127:32] and [7:3] zero")
 
 /* E2 context view for DoorbellProcessing (RD_QP_CTX/SST), 256 bits. */
 #define IBW_CXT_VIEW_SST_FIELDS(X, c)                                         \
@@ -70,7 +74,8 @@ IBW_RECORD_FORMAT(ibw_cxt_wr_data, IBW_CXT_WR_DATA_FIELDS, 128, "cxt_wr_data",
 IBW_RECORD_FORMAT(ibw_cxt_view_sst, IBW_CXT_VIEW_SST_FIELDS, 256,
                   "cxt_view_sst", "E2",
                   "QP context view for DoorbellProcessing (RD_QP_CTX SST)",
-                  "seed 000 T7.37, T7.39; context-management document T2.2",
+                  "HanGu RDMA engine design T7.37, T7.39; context-management "
+                  "document T2.2",
                   "RTL")
 
 /* E2 context view for WQEParser (RD_QP_CTX/STATE), 128 bits. */
@@ -81,7 +86,7 @@ IBW_RECORD_FORMAT(ibw_cxt_view_sst, IBW_CXT_VIEW_SST_FIELDS, 256,
 IBW_RECORD_FORMAT(ibw_cxt_view_state, IBW_CXT_VIEW_STATE_FIELDS, 128,
                   "cxt_view_state", "E2",
                   "QP context view for WQEParser (RD_QP_CTX STATE)",
-                  "seed 000 T7.37", "RTL")
+                  "HanGu RDMA engine design T7.37", "RTL")
 
 /* E2 context view for RequesterTransControl (RD_QP_CTX/NPST), 288 bits. */
 #define IBW_CXT_VIEW_NPST_FIELDS(X, c)                                        \
@@ -100,7 +105,8 @@ IBW_RECORD_FORMAT(ibw_cxt_view_state, IBW_CXT_VIEW_STATE_FIELDS, 128,
 IBW_RECORD_FORMAT(ibw_cxt_view_npst, IBW_CXT_VIEW_NPST_FIELDS, 288,
                   "cxt_view_npst", "E2",
                   "QP context view for RequesterTransControl (RD_QP_CTX NPST)",
-                  "seed 000 T7.37; context-management document T2.2", "RTL")
+                  "HanGu RDMA engine design T7.37; context-management "
+                  "document T2.2", "RTL")
 
 /* E2 context view for RequesterRecvControl (RD_CQ_CTX/CST), 256 bits. */
 #define IBW_CXT_VIEW_CST_FIELDS(X, c)                                         \
@@ -119,7 +125,7 @@ IBW_RECORD_FORMAT(ibw_cxt_view_npst, IBW_CXT_VIEW_NPST_FIELDS, 288,
 IBW_RECORD_FORMAT(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_FIELDS, 256,
                   "cxt_view_cst", "E2",
                   "context view for RequesterRecvControl (RD_CQ_CTX CST)",
-                  "seed 000 T7.37, T7.42",
+                  "HanGu RDMA engine design T7.37, T7.42",
                   "RTL (conflict found: documents T7.42 show a 96-bit view, "
                   "CQ L_Key in [95:64] where the RTL has the remote QPN: "
                   "cxt_view_cst_doc, converters ibw_cxt_view_cst_to_doc/"
@@ -134,7 +140,8 @@ IBW_RECORD_FORMAT(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_FIELDS, 256,
 IBW_RECORD_FORMAT(ibw_cxt_view_cst_doc, IBW_CXT_VIEW_CST_DOC_FIELDS, 96,
                   "cxt_view_cst_doc", "E2",
                   "context view for RequesterRecvControl, documents' variant",
-                  "seed 000 T7.42", "documents' variant of cxt_view_cst")
+                  "HanGu RDMA engine design T7.42",
+                  "documents' variant of cxt_view_cst")
 
 /* ibw_cxt_view_cst_to_doc / _from_doc (see IBW__REC_DOC_CONVERTERS). */
 IBW__REC_DOC_CONVERTERS(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_DOC_FIELDS)
@@ -161,7 +168,7 @@ IBW__REC_DOC_CONVERTERS(ibw_cxt_view_cst, IBW_CXT_VIEW_CST_DOC_FIELDS)
 IBW_RECORD_FORMAT(ibw_cxt_view_rst, IBW_CXT_VIEW_RST_FIELDS, 320,
                   "cxt_view_rst", "E2",
                   "QP context view for ExecutionEngine (RD_QP_CTX RST)",
-                  "seed 000 T7.37, T7.41",
+                  "HanGu RDMA engine design T7.37, T7.41",
                   "RTL (conflict found: documents T7.41 show a 128-bit view, "
                   "word 0 as here, then L_Key, PD, PMTU | P_Key: "
                   "cxt_view_rst_doc, converters ibw_cxt_view_rst_to_doc/"
@@ -179,7 +186,8 @@ IBW_RECORD_FORMAT(ibw_cxt_view_rst, IBW_CXT_VIEW_RST_FIELDS, 320,
 IBW_RECORD_FORMAT(ibw_cxt_view_rst_doc, IBW_CXT_VIEW_RST_DOC_FIELDS, 128,
                   "cxt_view_rst_doc", "E2",
                   "QP context view for ExecutionEngine, documents' variant",
-                  "seed 000 T7.41", "documents' variant of cxt_view_rst")
+                  "HanGu RDMA engine design T7.41",
+                  "documents' variant of cxt_view_rst")
 
 /* RTL view -> documents' view (fields without a place are dropped). */
 static inline void ibw_cxt_view_rst_to_doc(const struct ibw_cxt_view_rst *in,
@@ -236,7 +244,7 @@ IBW_RECORD_FORMAT(ibw_cxt_view_encap, IBW_CXT_VIEW_ENCAP_FIELDS, 256,
     X(c, length, 223, 192, U32, "length in bytes")
 IBW_RECORD_FORMAT(ibw_vtp_cmd, IBW_VTP_CMD_FIELDS, 256, "vtp_cmd", "E3",
                   "address-translation memory command (engine -> VirtToPhys)",
-                  "seed 000 T7.4, T7.5",
+                  "HanGu RDMA engine design T7.4, T7.5",
                   "RTL (T7.4 agrees on the word order: Reserved|OpCode|Type, "
                   "Flags, PD, Key, VA low, VA high, Length, Reserved; the "
                   "Type/OpCode/Flags codes are the RTL's)")
@@ -246,7 +254,7 @@ IBW_RECORD_FORMAT(ibw_vtp_cmd, IBW_VTP_CMD_FIELDS, 256, "vtp_cmd", "E3",
     X(c, state, 3, 0, U8, "outcome code (enum ibw_vtp_state)")
 IBW_RECORD_FORMAT(ibw_vtp_resp, IBW_VTP_RESP_FIELDS, 8, "vtp_resp", "E4",
                   "address-translation response state (VirtToPhys -> engine)",
-                  "seed 000 T7.6, T7.7",
+                  "HanGu RDMA engine design T7.6, T7.7",
                   "documents (conflict): T7.7 gives one 4-bit code, SUCCESS "
                   "0, LENGTH_ERR 1, KEY_ERR 2, FLAGS_ERR 3, PD_ERR 4. The RTL "
                   "(and the address-translation document) set one bit per "
@@ -310,7 +318,8 @@ IBW_RECORD_FORMAT(ibw_timer_set_event, IBW_TIMER_SET_EVENT_FIELDS, 64,
                   "timer_set_event", "E5",
                   "timer set event (RequesterTransControl/RecvControl -> "
                   "TimerControl)",
-                  "seed 000 T7.8, T7.9; T3.7 (64-bit interface)",
+                  "HanGu RDMA engine design T7.8, T7.9; T3.7 (64-bit "
+                  "interface)",
                   "RTL (the documents' picture is lost; T7.9 names the same "
                   "fields)")
 
@@ -321,7 +330,7 @@ IBW_RECORD_FORMAT(ibw_timer_set_event, IBW_TIMER_SET_EVENT_FIELDS, 64,
 IBW_RECORD_FORMAT(ibw_timer_expire_event, IBW_TIMER_EXPIRE_EVENT_FIELDS, 32,
                   "timer_expire_event", "E6",
                   "timer expire event (TimerControl -> RequesterRecvControl)",
-                  "seed 000 T7.10, T7.11",
+                  "HanGu RDMA engine design T7.10, T7.11",
                   "documents T7.10 and RTL agree; corrected: T3.7 lists the "
                   "expire interface as 31 bits wide, but the fields need 32")
 
@@ -334,7 +343,8 @@ IBW_RECORD_FORMAT(ibw_timer_expire_event, IBW_TIMER_EXPIRE_EVENT_FIELDS, 32,
     X(c, current_value, 22, 15, U8, "current value")
 IBW_RECORD_FORMAT(ibw_timer_entry, IBW_TIMER_ENTRY_FIELDS, 23, "timer_entry",
                   "E7", "loss-timer / RNR-timer RAM entry (16384 per table)",
-                  "seed 000 T3.5, T3.6", "documents (both tables alike)")
+                  "HanGu RDMA engine design T3.5, T3.6",
+                  "documents (both tables alike)")
 
 /* E8 scatter-entry-manager command, 160 bits (canonical = RTL). */
 #define IBW_SEM_CMD_FIELDS(X, c)                                              \
@@ -347,7 +357,7 @@ IBW_RECORD_FORMAT(ibw_timer_entry, IBW_TIMER_ENTRY_FIELDS, 23, "timer_entry",
 IBW_RECORD_FORMAT(ibw_sem_cmd, IBW_SEM_CMD_FIELDS, 160, "sem_cmd", "E8",
                   "scatter-entry-manager command (RequesterRecvControl -> "
                   "ScatterEntryManager)",
-                  "seed 000 T7.12, T7.13",
+                  "HanGu RDMA engine design T7.12, T7.13",
                   "RTL (conflict): 3-bit op with FLUSH = 4, Number [7:3], "
                   "then Length, Key, VA. Documents: 2-bit op without FLUSH, "
                   "Number [7:2], then VA, R_Key, Length: sem_cmd_doc, "
@@ -363,7 +373,7 @@ IBW_RECORD_FORMAT(ibw_sem_cmd, IBW_SEM_CMD_FIELDS, 160, "sem_cmd", "E8",
     X(c, length, 159, 128, U32, "entry length")
 IBW_RECORD_FORMAT(ibw_sem_cmd_doc, IBW_SEM_CMD_DOC_FIELDS, 160, "sem_cmd_doc",
                   "E8", "scatter-entry-manager command, documents' variant",
-                  "seed 000 T7.12, T7.13",
+                  "HanGu RDMA engine design T7.12, T7.13",
                   "documents' variant of sem_cmd (corrected: T7.13's "
                   "\"2'h10\" for Release read as 2'b10)")
 
@@ -399,7 +409,7 @@ static inline int ibw_sem_cmd_from_doc(const struct ibw_sem_cmd_doc *in,
 IBW_RECORD_FORMAT(ibw_sem_resp, IBW_SEM_RESP_FIELDS, 160, "sem_resp", "E9",
                   "scatter-entry-manager response (ScatterEntryManager -> "
                   "RequesterRecvControl)",
-                  "seed 000 T7.14, T7.15",
+                  "HanGu RDMA engine design T7.14, T7.15",
                   "RTL (conflict found: documents T7.14 order the words VA, "
                   "R_Key, Length: sem_resp_doc, converters "
                   "ibw_sem_resp_to_doc/_from_doc)")
@@ -414,7 +424,8 @@ IBW_RECORD_FORMAT(ibw_sem_resp, IBW_SEM_RESP_FIELDS, 160, "sem_resp", "E9",
 IBW_RECORD_FORMAT(ibw_sem_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
                   "sem_resp_doc", "E9",
                   "scatter-entry-manager response, documents' variant",
-                  "seed 000 T7.14, T7.15", "documents' variant of sem_resp")
+                  "HanGu RDMA engine design T7.14, T7.15",
+                  "documents' variant of sem_resp")
 
 /* ibw_sem_resp_to_doc / _from_doc: the same fields in another order. */
 IBW__REC_DOC_CONVERTERS(ibw_sem_resp, IBW_ENTRY_RESP_DOC_FIELDS)
@@ -428,7 +439,7 @@ IBW__REC_DOC_CONVERTERS(ibw_sem_resp, IBW_ENTRY_RESP_DOC_FIELDS)
 IBW_RECORD_FORMAT(ibw_rwm_cmd, IBW_RWM_CMD_FIELDS, 256, "rwm_cmd", "E10",
                   "receive-WQE-manager command head (ExecutionEngine -> "
                   "RQWQEManager)",
-                  "seed 000 T7.16, T7.17",
+                  "HanGu RDMA engine design T7.16, T7.17",
                   "RTL (conflict found: documents T7.16 carry one 224-bit "
                   "layout with every field: rwm_cmd_doc). The head is what "
                   "RELEASE_ENTRY, RELEASE_WQE and FLUSH carry; FETCH and "
@@ -443,7 +454,7 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd, IBW_RWM_CMD_FIELDS, 256, "rwm_cmd", "E10",
 IBW_RECORD_FORMAT(ibw_rwm_cmd_fetch, IBW_RWM_CMD_FETCH_FIELDS, 256,
                   "rwm_cmd_fetch", "E10",
                   "receive-WQE-manager FETCH_ENTRY command",
-                  "seed 000 T7.16, T7.17", "RTL")
+                  "HanGu RDMA engine design T7.16, T7.17", "RTL")
 
 #define IBW_RWM_CMD_UPDATE_FIELDS(X, c)                                       \
     IBW_RWM_CMD_FIELDS(X, c)                                                   \
@@ -453,7 +464,7 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd_fetch, IBW_RWM_CMD_FETCH_FIELDS, 256,
 IBW_RECORD_FORMAT(ibw_rwm_cmd_update, IBW_RWM_CMD_UPDATE_FIELDS, 256,
                   "rwm_cmd_update", "E10",
                   "receive-WQE-manager UPDATE_ENTRY command",
-                  "seed 000 T7.16, T7.17", "RTL")
+                  "HanGu RDMA engine design T7.16, T7.17", "RTL")
 
 /* E10 the documents' single layout (T7.16), 7 words. */
 #define IBW_RWM_CMD_DOC_FIELDS(X, c)                                          \
@@ -466,7 +477,7 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd_update, IBW_RWM_CMD_UPDATE_FIELDS, 256,
     X(c, entry_length, 223, 192, U32, "entry length (written back by EE)")
 IBW_RECORD_FORMAT(ibw_rwm_cmd_doc, IBW_RWM_CMD_DOC_FIELDS, 224, "rwm_cmd_doc",
                   "E10", "receive-WQE-manager command, documents' variant",
-                  "seed 000 T7.16, T7.17",
+                  "HanGu RDMA engine design T7.16, T7.17",
                   "documents' variant of rwm_cmd_fetch/rwm_cmd_update "
                   "(2-bit op, no FLUSH, no RQ length or entry-size log)")
 
@@ -533,7 +544,7 @@ static inline unsigned ibw_rwm_cmd_from_doc(const struct ibw_rwm_cmd_doc *in,
 IBW_RECORD_FORMAT(ibw_rwm_resp, IBW_RWM_RESP_FIELDS, 192, "rwm_resp", "E11",
                   "receive-WQE-manager response (RQWQEManager -> "
                   "ExecutionEngine)",
-                  "seed 000 T7.18, T7.19",
+                  "HanGu RDMA engine design T7.18, T7.19",
                   "RTL (conflict found: documents T7.18 have 160 bits, words "
                   "Resp|QPN, VA, RKey, Length, no WQE offset: rwm_resp_doc, "
                   "converters ibw_rwm_resp_to_doc/_from_doc; T7.19's "
@@ -542,7 +553,8 @@ IBW_RECORD_FORMAT(ibw_rwm_resp, IBW_RWM_RESP_FIELDS, 192, "rwm_resp", "E11",
 IBW_RECORD_FORMAT(ibw_rwm_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
                   "rwm_resp_doc", "E11",
                   "receive-WQE-manager response, documents' variant",
-                  "seed 000 T7.18, T7.19", "documents' variant of rwm_resp")
+                  "HanGu RDMA engine design T7.18, T7.19",
+                  "documents' variant of rwm_resp")
 
 /* ibw_rwm_resp_to_doc / _from_doc: the WQE offset has no place in the
  * documents' layout (dropped; 0 coming back). */

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/records_codes.h - the codes the HanGu RDMA engine's internal
  * records carry (catalog E27, E28 and the code fields of E1-E26).
  *
- * Sources: seed 000 (RDMA engine design) appendix 7 and chapters 2-4, the
+ * Sources: the HanGu RDMA engine design appendix 7 and chapters 2-4, the
  * HanGu design documents in shared/reference/hangu-docs and the RTL layouts
  * of shared/reference/hangu-rtl-layouts.md.  Where the documents and the RTL
  * give different codes for one thing, both sets are here: the canonical one
@@ -45,7 +46,7 @@
 
 /* The 5-bit operation code software writes into a doorbell and a WQE's
  * next segment; the engine derives the BTH opcode from it and the
- * segmentation (seed 000 T7.2). */
+ * segmentation (HanGu RDMA engine design T7.2). */
 enum ibw_rec_opcode {
     IBW_REC_OP_RDMA_WRITE = 0x08,
     IBW_REC_OP_RDMA_WRITE_IMM = 0x09,
@@ -71,7 +72,8 @@ enum ibw_service_type {
     IBW_ST_XRC = 5
 };
 
-/* The documents' codes (seed 000 T7.23): only RC, UC and UD exist. */
+/* The documents' codes (HanGu RDMA engine design T7.23): only RC, UC and UD
+ * exist. */
 enum ibw_service_type_doc {
     IBW_ST_DOC_RC = 0,
     IBW_ST_DOC_UC = 1,
@@ -402,7 +404,7 @@ static inline int ibw_resp_gen_type_from_doc(unsigned type, unsigned *out)
 /* ------------------------------------------------------------------------ */
 
 /* ReqState (E13 common_meta.req_state, E17 bad_req_meta.err_type): what
- * the WQE checks of seed 000 §2.4.3.1.2 found. */
+ * the WQE checks of the HanGu RDMA engine design §2.4.3.1.2 found. */
 enum ibw_req_state {
     IBW_REQ_NORMAL = 0,
     IBW_REQ_QP_STATE_ERR = 1,     /* QP in Error: "Flush in Error" */
@@ -435,11 +437,11 @@ enum ibw_cpl_code {
 };
 
 /*
- * The completion code a ReqState becomes (seed 000 §2.4.3.1.2): a QP in
- * Error flushes, an opcode the service does not allow is a local QP
- * operation error, and a gather entry that fails the L_Key check is a local
- * protection error (IBA's name for "the WR's data segments do not reference
- * a valid memory region").  IBW_E_RANGE for an unknown ReqState.
+ * The completion code a ReqState becomes (HanGu RDMA engine design
+ * §2.4.3.1.2): a QP in Error flushes, an opcode the service does not allow is
+ * a local QP operation error, and a gather entry that fails the L_Key check is
+ * a local protection error (IBA's name for "the WR's data segments do not
+ * reference a valid memory region").  IBW_E_RANGE for an unknown ReqState.
  */
 static inline int ibw_req_state_to_cpl(unsigned req_state, unsigned *out)
 {
@@ -454,8 +456,8 @@ static inline int ibw_req_state_to_cpl(unsigned req_state, unsigned *out)
 
 /*
  * The completion code a NAK code (enum ibw_nak_code, wire.h) ends the
- * request with (seed 000 §3.4.5.1.3).  A PSN sequence error is retried, so
- * it only ends a request once the retries are used up (RETRY_EXC).
+ * request with (HanGu RDMA engine design §3.4.5.1.3).  A PSN sequence error is
+ * retried, so it only ends a request once the retries are used up (RETRY_EXC).
  * IBW_E_RANGE for a reserved NAK code.
  */
 static inline int ibw_nak_to_cpl(unsigned nak, unsigned *out)
@@ -472,7 +474,7 @@ static inline int ibw_nak_to_cpl(unsigned nak, unsigned *out)
 
 /* The completion code a timer's counter-expired event ends the requests
  * with: retries exhausted for the loss timer, RNR retries for the RNR
- * timer (seed 000 §3.4.5.1.4). */
+ * timer (HanGu RDMA engine design §3.4.5.1.4). */
 static inline unsigned ibw_timer_expiry_cpl(int rnr_timer)
 {
     return rnr_timer ? IBW_CPL_RNR_RETRY_EXC_ERR : IBW_CPL_RETRY_EXC_ERR;

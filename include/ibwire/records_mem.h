@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/records_mem.h - engine records E21-E26: table and buffer entries
  * (MultiQueue, WQE indicator table, write-address table), the link-layer
@@ -26,7 +27,7 @@
 IBW_RECORD_FORMAT(ibw_rpb_list_entry, IBW_RPB_LIST_ENTRY_FIELDS, 19,
                   "rpb_list_entry", "E21",
                   "read packet buffer list-table entry (16384 entries)",
-                  "seed 000 T3.8, T3.19", "documents")
+                  "HanGu RDMA engine design T3.8, T3.19", "documents")
 
 #define IBW_RPB_ELEMENT_FIELDS(X, c)                                          \
     X(c, packet, 255, 0, WIDE, "256 bits of an RDMA read request packet")     \
@@ -34,14 +35,14 @@ IBW_RECORD_FORMAT(ibw_rpb_list_entry, IBW_RPB_LIST_ENTRY_FIELDS, 19,
 IBW_WIDE_RECORD_FORMAT(ibw_rpb_element, IBW_RPB_ELEMENT_FIELDS, 265,
                        "rpb_element", "E21",
                        "read packet buffer element (512 entries)",
-                       "seed 000 T3.9, T3.19", "documents")
+                       "HanGu RDMA engine design T3.9, T3.19", "documents")
 
 #define IBW_RPB_FREE_ENTRY_FIELDS(X, c)                                       \
     X(c, addr, 8, 0, U16, "free element address")
 IBW_RECORD_FORMAT(ibw_rpb_free_entry, IBW_RPB_FREE_ENTRY_FIELDS, 9,
                   "rpb_free_entry", "E21",
                   "read packet buffer free-FIFO entry (512 deep)",
-                  "seed 000 T3.10, T3.19", "documents")
+                  "HanGu RDMA engine design T3.10, T3.19", "documents")
 
 #define IBW_REB_LIST_ENTRY_FIELDS(X, c)                                       \
     X(c, head, 13, 0, U16, "first element of the QP's queue")                 \
@@ -50,7 +51,7 @@ IBW_RECORD_FORMAT(ibw_rpb_free_entry, IBW_RPB_FREE_ENTRY_FIELDS, 9,
 IBW_RECORD_FORMAT(ibw_reb_list_entry, IBW_REB_LIST_ENTRY_FIELDS, 29,
                   "reb_list_entry", "E21",
                   "read entry buffer list-table entry (16384 entries)",
-                  "seed 000 T3.11, T3.19",
+                  "HanGu RDMA engine design T3.11, T3.19",
                   "documents, corrected: T3.11 prints Tail 27~13 and Head "
                   "13~0, which overlap; 29 bits = 1 + 14 + 14 and the "
                   "element table has 16384 (2^14) entries, so Tail is "
@@ -64,7 +65,7 @@ IBW_RECORD_FORMAT(ibw_reb_list_entry, IBW_REB_LIST_ENTRY_FIELDS, 29,
     X(c, next_addr, 141, 128, U16, "next element")
 IBW_RECORD_FORMAT(ibw_reb_element, IBW_REB_ELEMENT_FIELDS, 142, "reb_element",
                   "E21", "read entry buffer element (16384 entries)",
-                  "seed 000 T3.12, T3.19",
+                  "HanGu RDMA engine design T3.12, T3.19",
                   "documents; the 128-bit scatter entry split as sg_entry "
                   "(E14)")
 
@@ -73,7 +74,7 @@ IBW_RECORD_FORMAT(ibw_reb_element, IBW_REB_ELEMENT_FIELDS, 142, "reb_element",
 IBW_RECORD_FORMAT(ibw_reb_free_entry, IBW_REB_FREE_ENTRY_FIELDS, 14,
                   "reb_free_entry", "E21",
                   "read entry buffer free-FIFO entry (16384 deep)",
-                  "seed 000 T3.13, T3.19", "documents")
+                  "HanGu RDMA engine design T3.13, T3.19", "documents")
 
 #define IBW_SWPB_LIST_ENTRY_FIELDS(X, c)                                      \
     X(c, head, 11, 0, U16, "first element of the QP's queue")                 \
@@ -82,7 +83,7 @@ IBW_RECORD_FORMAT(ibw_reb_free_entry, IBW_REB_FREE_ENTRY_FIELDS, 14,
 IBW_RECORD_FORMAT(ibw_swpb_list_entry, IBW_SWPB_LIST_ENTRY_FIELDS, 25,
                   "swpb_list_entry", "E21",
                   "send/write packet buffer list-table entry (16384 entries)",
-                  "seed 000 T3.14, T3.19",
+                  "HanGu RDMA engine design T3.14, T3.19",
                   "documents (corrected: T3.19 also lists SWPB rows copied "
                   "from RPB, 19/265/9 bits; T3.14-T3.16 decide)")
 
@@ -92,14 +93,14 @@ IBW_RECORD_FORMAT(ibw_swpb_list_entry, IBW_SWPB_LIST_ENTRY_FIELDS, 25,
 IBW_WIDE_RECORD_FORMAT(ibw_swpb_element, IBW_SWPB_ELEMENT_FIELDS, 268,
                        "swpb_element", "E21",
                        "send/write packet buffer element (4096 entries)",
-                       "seed 000 T3.15, T3.19", "documents")
+                       "HanGu RDMA engine design T3.15, T3.19", "documents")
 
 #define IBW_SWPB_FREE_ENTRY_FIELDS(X, c)                                      \
     X(c, addr, 11, 0, U16, "free element address")
 IBW_RECORD_FORMAT(ibw_swpb_free_entry, IBW_SWPB_FREE_ENTRY_FIELDS, 12,
                   "swpb_free_entry", "E21",
                   "send/write packet buffer free-FIFO entry (4096 deep)",
-                  "seed 000 T3.16, T3.19",
+                  "HanGu RDMA engine design T3.16, T3.19",
                   "documents (corrected: T3.16's interface rows say 14 bits, "
                   "copied from REB; its header says width 12)")
 
@@ -109,7 +110,7 @@ IBW_RECORD_FORMAT(ibw_swpb_free_entry, IBW_SWPB_FREE_ENTRY_FIELDS, 12,
 IBW_RECORD_FORMAT(ibw_wqe_indicator, IBW_WQE_INDICATOR_FIELDS, 1,
                   "wqe_indicator", "E22",
                   "WQE indicator table entry (16384 x 1 bit)",
-                  "seed 000 T2.7, T2.8", "documents")
+                  "HanGu RDMA engine design T2.7, T2.8", "documents")
 
 /* E23 write-address table entry, 96 bits. */
 #define IBW_WRITE_ADDR_ENTRY_FIELDS(X, c)                                     \
@@ -118,7 +119,7 @@ IBW_RECORD_FORMAT(ibw_wqe_indicator, IBW_WQE_INDICATOR_FIELDS, 1,
 IBW_RECORD_FORMAT(ibw_write_addr_entry, IBW_WRITE_ADDR_ENTRY_FIELDS, 96,
                   "write_addr_entry", "E23",
                   "write-address table entry (16384 entries, per QP)",
-                  "seed 000 T4.6, T4.7",
+                  "HanGu RDMA engine design T4.6, T4.7",
                   "documents (the RAM port is 128 bits wide, T4.7; the entry "
                   "uses [95:0])")
 
@@ -144,7 +145,7 @@ IBW_RECORD_FORMAT(ibw_write_addr_entry, IBW_WRITE_ADDR_ENTRY_FIELDS, 96,
     X(c, vl, 71, 70, U8, "virtual lane 0..3")
 IBW_RECORD_FORMAT(ibw_link_word, IBW_LINK_WORD_FIELDS, 72, "link_word", "E24",
                   "link-layer word (BitWidthTrans <-> link layer)",
-                  "seed 000 §6.4, T6.1, T6.2",
+                  "HanGu RDMA engine design §6.4, T6.1, T6.2",
                   "ibwire's choice: the documents name the contents but no "
                   "positions and the public RTL replaced this interface. "
                   "Data [63:0] in the stream word's byte order, control "
@@ -160,7 +161,8 @@ IBW_WIDE_RECORD_FORMAT(ibw_stream_word, IBW_STREAM_WORD_FIELDS, 258,
                        "stream_word", "E25",
                        "internal stream word (ReqPktGen/RespPktGen -> "
                        "256To64Trans, 64To256Trans -> HeaderParser)",
-                       "seed 000 §3.4.4.2, §4.4.4.2, §5.3, T6.1, T6.2",
+                       "HanGu RDMA engine design §3.4.4.2, §4.4.4.2, §5.3, "
+                       "T6.1, T6.2",
                        "documents: bit 256 start, bit 257 end (first word "
                        "2'b01, last 2'b10). Data byte order from the RTL's "
                        "header buses: packet byte k in dword k/4, first byte "
@@ -182,7 +184,7 @@ static inline uint64_t ibw_stream_data_slice(const struct ibw_stream_word *s,
     X(c, chnl_num, 127, 120, U8, "channel number, added by the DMA engine (0Ch [31:24])")
 IBW_RECORD_FORMAT(ibw_dma_head, IBW_DMA_HEAD_FIELDS, 128, "dma_head", "E26",
                   "DMA engine request/response head (HCA <-> DMA engine)",
-                  "seed 004 T1-2, T1-3",
+                  "HanGu DMA engine design v1.5 T1-2, T1-3",
                   "documents (conflict): Length [31:0], Addr [95:32], Type "
                   "[103:96], chnl_num [127:120]. The RTL's head has a 13-bit "
                   "length [12:0] and no type/channel: dma_head_rtl, "

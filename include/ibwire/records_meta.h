@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/records_meta.h - engine records E12-E20: the metadata that travels
  * along the send path (DoorbellProcessing -> WQEScheduler -> WQEParser ->
@@ -32,7 +33,7 @@
     X(c, wqe_offset, 255, 224, U32, "WQE byte offset in the SQ")
 IBW_RECORD_FORMAT(ibw_db_meta, IBW_DB_META_FIELDS, 256, "db_meta", "E12",
                   "DoorbellProcessing -> WQEScheduler (-> WQEParser) metadata",
-                  "seed 000 T7.20, T7.21, §7.2.2",
+                  "HanGu RDMA engine design T7.20, T7.21, §7.2.2",
                   "RTL: the documents' 96 bits cannot hold their own field "
                   "list. Conflicts: PMTU is in bytes here, an internal code "
                   "0..4 in T7.21 (ibw_pmtu_bytes_to_code); service-type codes "
@@ -63,7 +64,7 @@ IBW_RECORD_FORMAT(ibw_common_meta, IBW_COMMON_META_FIELDS, 368, "common_meta",
                   "E13",
                   "WQEParser -> DataPack (-> RequesterTransControl) common "
                   "metadata",
-                  "seed 000 T7.22, T7.23, §7.2.4",
+                  "HanGu RDMA engine design T7.22, T7.23, §7.2.4",
                   "RTL. Conflict on service-type codes: documents RC 0, UC 1, "
                   "UD 2 (enum ibw_service_type_doc), RTL RC 0, UC 1, RD 2, "
                   "UD 3, CNP 4, XRC 5; canonical RTL, converters "
@@ -77,7 +78,8 @@ IBW_RECORD_FORMAT(ibw_common_meta, IBW_COMMON_META_FIELDS, 368, "common_meta",
     X(c, va, 127, 64, U64, "virtual address")
 IBW_RECORD_FORMAT(ibw_sg_entry, IBW_SG_ENTRY_FIELDS, 128, "sg_entry", "E14",
                   "scatter/gather entry (WQEParser -> DataPack)",
-                  "seed 000 T7.24, T7.25", "RTL (T7.25 names the fields)")
+                  "HanGu RDMA engine design T7.24, T7.25",
+                  "RTL (T7.25 names the fields)")
 
 /* Bit 31 of the first word of a data segment marks an inline segment. */
 #define IBW_SG_INLINE_FLAG 0x80000000u
@@ -88,7 +90,7 @@ IBW_RECORD_FORMAT(ibw_sg_entry, IBW_SG_ENTRY_FIELDS, 128, "sg_entry", "E14",
     X(c, rkey, 95, 64, U32, "R_Key")
 IBW_RECORD_FORMAT(ibw_raddr_meta, IBW_RADDR_META_FIELDS, 128, "raddr_meta",
                   "E15", "RDMA remote-address metadata (WQEParser -> DataPack)",
-                  "seed 000 T7.26, T7.27",
+                  "HanGu RDMA engine design T7.26, T7.27",
                   "documents T7.26 and RTL agree: VA, VA, RKey, Reserved")
 
 /* E16 atomic metadata, 128 bits. */
@@ -97,7 +99,8 @@ IBW_RECORD_FORMAT(ibw_raddr_meta, IBW_RADDR_META_FIELDS, 128, "raddr_meta",
     X(c, compare, 127, 64, U64, "compare operand (CmpSwap)")
 IBW_RECORD_FORMAT(ibw_atomic_meta, IBW_ATOMIC_META_FIELDS, 128, "atomic_meta",
                   "E16", "atomic operation metadata (WQEParser -> DataPack)",
-                  "seed 000 T7.28, T7.29", "RTL (T7.29 names the fields)")
+                  "HanGu RDMA engine design T7.28, T7.29",
+                  "RTL (T7.29 names the fields)")
 
 /* E17 bad-request metadata, 128 bits (canonical = RTL). */
 #define IBW_BAD_REQ_META_FIELDS(X, c)                                         \
@@ -109,7 +112,7 @@ IBW_RECORD_FORMAT(ibw_bad_req_meta, IBW_BAD_REQ_META_FIELDS, 128,
                   "bad_req_meta", "E17",
                   "bad-request metadata (RequesterTransControl -> "
                   "RequesterRecvControl)",
-                  "seed 000 T7.30, T7.31",
+                  "HanGu RDMA engine design T7.30, T7.31",
                   "RTL (conflict found: documents T7.30 are 32 bits, ErrType "
                   "| QPN only: bad_req_meta_doc, converters "
                   "ibw_bad_req_meta_to_doc/_from_doc). The RTL writes the "
@@ -122,7 +125,8 @@ IBW_RECORD_FORMAT(ibw_bad_req_meta, IBW_BAD_REQ_META_FIELDS, 128,
 IBW_RECORD_FORMAT(ibw_bad_req_meta_doc, IBW_BAD_REQ_META_DOC_FIELDS, 32,
                   "bad_req_meta_doc", "E17",
                   "bad-request metadata, documents' variant",
-                  "seed 000 T7.30, T7.31", "documents' variant of bad_req_meta")
+                  "HanGu RDMA engine design T7.30, T7.31",
+                  "documents' variant of bad_req_meta")
 
 /* ibw_bad_req_meta_to_doc / _from_doc: opcode and WQE offset have no place
  * in the documents' layout (dropped; 0 coming back). */
@@ -167,7 +171,7 @@ IBW_RECORD_FORMAT(ibw_req_hdr_meta, IBW_REQ_HDR_META_FIELDS, 320,
                   "request header metadata (RequesterTransControl / "
                   "RequesterRecvControl -> ReqPktGen; HeaderParser -> "
                   "ExecutionEngine)",
-                  "seed 000 T7.32, T7.33, §7.2.9",
+                  "HanGu RDMA engine design T7.32, T7.33, §7.2.9",
                   "RTL: header dwords from bit 0 up, each dword's first wire "
                   "byte on top, sized for the longest header (BTH + "
                   "AtomicETH, 40 bytes); payload length in the BTH reserved "
@@ -188,7 +192,7 @@ IBW_RECORD_FORMAT(ibw_resp_hdr_meta, IBW_RESP_HDR_META_FIELDS, 240,
                   "resp_hdr_meta", "E19",
                   "response header metadata (HeaderParser -> "
                   "RequesterRecvControl)",
-                  "seed 000 T7.34",
+                  "HanGu RDMA engine design T7.34",
                   "RTL header convention (as E18; HeaderParser copies the "
                   "first 30 bytes of the stream, the payload length in the "
                   "BTH reserved bits). Compositions: ACK and read response "
@@ -260,7 +264,7 @@ static inline int ibw_bus_to_wire_bytes(const uint32_t *w, size_t nwords,
 IBW_RECORD_FORMAT(ibw_resp_gen_meta, IBW_RESP_GEN_META_FIELDS, 192,
                   "resp_gen_meta", "E20",
                   "ExecutionEngine -> RespPktGen metadata",
-                  "seed 000 T7.35, T7.36",
+                  "HanGu RDMA engine design T7.35, T7.36",
                   "RTL (T7.35 agrees on the positions). Conflict found: the "
                   "opcode field selects the response, RTL ACK 0x11, read "
                   "0x00; T7.36 calls it Type with ACK 0x01, Read 0x02 "

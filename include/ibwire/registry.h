@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/registry.h - every format ibwire knows, listed at run time.
  *

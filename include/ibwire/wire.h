@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire/wire.h - the InfiniBand transport headers (catalog W1-W12).
  *

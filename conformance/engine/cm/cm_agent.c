@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cm_agent.c - the CM client (fig. 4-2) and server (fig. 4-3) state machines
- * of seed 001 over a connection table, with the timeout-and-retry unit of
- * §4.1.4 (eq. 3-2 ... 3-5 from ibwire/cm.h).
+ * of the UESTC thesis (2017) over a connection table, with the
+ * timeout-and-retry unit of §4.1.4 (eq. 3-2 ... 3-5 from ibwire/cm.h).
  *
  * The thesis's hardware serves one connection at a time and returns to
  * IDLE/LISTEN after ESTABLISHED to be free for the next; here each table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cm_sim.c - layer 2: the communication controller on the reference engine.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cm_sim.h - layer 2 of the communication controller: two reference
  * engines whose RC QPs are connected and torn down through CM MADs over

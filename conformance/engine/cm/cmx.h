@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmx.h - the communication controller of seed 001: the CM client
  * and server state machines (fig. 4-2, 4-3), the connection table, the

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gmp.c - GMP transport over QP1 (seed 001 §4.3) and the arbitration of
- * §4.3.1.3.
+ * gmp.c - GMP transport over QP1 (UESTC thesis (2017) §4.3) and the
+ * arbitration of §4.3.1.3.
  *
  * Driver side: a MAD is copied into a send buffer, a GMP send WQE (fig.
  * 4-15 control segment + fig. 4-16 data segment, ibw_cx3_gmp_wqe_build) is

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * hcr_model.c - the HCA Command Register of seed 001 fig. 2-3 as the host
- * sees it (seven big-endian 32-bit words; go, e, t and status in the last)
- * and a device behind it that runs the modify-QP commands through the QP
- * state machine IBA allows (ibw_hcr_modify_qp_opcode).
+ * hcr_model.c - the HCA Command Register of the UESTC thesis (2017) fig. 2-3
+ * as the host sees it (seven big-endian 32-bit words; go, e, t and status in
+ * the last) and a device behind it that runs the modify-QP commands through
+ * the QP state machine IBA allows (ibw_hcr_modify_qp_opcode).
  *
- * Protocol (mlx4 cmd.c, seed 001 §2.2.2): the driver waits while go is set
- * or t still equals its toggle, writes in_param (mailbox address),
+ * Protocol (mlx4 cmd.c, UESTC thesis (2017) §2.2.2): the driver waits while go
+ * is set or t still equals its toggle, writes in_param (mailbox address),
  * in_modifier (QPN), out_param and token, then the last word with go = 1,
  * t = toggle and the opcode, and flips its toggle.  The device clears go and
  * writes the status when done.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """capedit: edit captures the way capture points distort them.
 
 A small pure-Python toolkit for the vantage-point tests (vantage_suite.py).

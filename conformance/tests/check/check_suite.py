@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tests of `ibwire check` and `ibwire gen` that drive the binary.
 
   rules-md RULES_MD_EXE RULES_MD     the catalog equals the generator's output

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire check -i IFACE` gives the verdict `ibwire check FILE` gives.
 
   live_suite.py IBWIRE PCAPS_DIR WORK

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """pcapng files libpcap does not read: several link types, over 4 GiB.
 
   pcapng_suite.py MODE IBWIRE PCAPS_DIR WORK

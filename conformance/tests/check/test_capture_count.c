@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Frame numbers past 2^32: the readers (classic pcap through libpcap, and
  * the pcapng block reader) number frames with 64 bits, and the checker

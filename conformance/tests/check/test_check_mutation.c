@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Mutation test: random single mutations (fixed seed) of the clean crafted
  * captures, each fed to the checker, which must notice:

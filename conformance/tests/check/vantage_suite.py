@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire check` judges the devices, not the capture point.
 
   vantage_suite.py MODE IBWIRE PCAPS_DIR SHARED_CAPTURES WORK [--replay]

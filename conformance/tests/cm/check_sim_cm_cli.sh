@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ibwire sim --cm: JSON counters, and the capture it writes read back by
 # tshark as CM REQ/REP/RTU/DREQ/DREP carrying the values the run used:
 # client communication IDs from 0xaaaabbbb, server IDs from 0x11112222,

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_cm_directed.c - the thesis test cases of seed 001 table 5-1 on layer
- * 1 of the communication controller: two CM agents, each with its HCR model
- * and QP1 GMP port, joined by an in-memory wire in virtual time that carries
- * real UD frames.  Node configuration of table 5-2: client QPN 0x2, LID 1,
- * COM_ID 0xaaaabbbb, server QPN 0x8, LID 4, COM_ID 0x11112222, retry 2,
+ * test_cm_directed.c - the test cases of the UESTC thesis (2017) table 5-1 on
+ * layer 1 of the communication controller: two CM agents, each with its HCR
+ * model and QP1 GMP port, joined by an in-memory wire in virtual time that
+ * carries real UD frames.  Node configuration of table 5-2: client QPN 0x2,
+ * LID 1, COM_ID 0xaaaabbbb, server QPN 0x8, LID 4, COM_ID 0x11112222, retry 2,
  * timeout code 1.  Expected values are worked out by hand from the thesis
  * figures and the IBA tables, as the comments show.
  */

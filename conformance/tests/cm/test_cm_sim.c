@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cm_sim.c - layer 2 proofs of issue 6 on the reference engine: RC QP
  * pairs connected through CM MADs over QP1, verified traffic each way, then

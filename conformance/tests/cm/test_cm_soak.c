@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cm_soak.c - issue 17: `ibwire sim --cm` under heavy loss.
  *

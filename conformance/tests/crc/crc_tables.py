@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Derive the constants of include/ibwire/crc.h and write or check them.
 
 Everything here is computed from the two generator polynomials with plain

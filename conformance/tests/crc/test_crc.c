@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_crc - the ICRC/VCRC arithmetic of crc.h (catalog W13) against
  * references that do not share its code:

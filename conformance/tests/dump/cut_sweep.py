@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire dump -T fields` against tshark on frames cut short, as header-only
 capture leaves them.
 

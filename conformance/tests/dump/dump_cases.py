@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire dump` on packets tshark cannot judge, and on bad input.
 
 usage: dump_cases.py IBWIRE_BINARY

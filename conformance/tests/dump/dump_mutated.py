@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire dump` on damaged captures: no crash, no sanitizer report.
 
 usage: dump_mutated.py IBWIRE CAPTURE...

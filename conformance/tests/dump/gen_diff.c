@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_diff.c - captures for the tshark differential of `ibwire dump`.
  *

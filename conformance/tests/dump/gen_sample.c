@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_sample.c - writes pcaps/rocev2-rc-mixed.pcap, the sample capture the
  * README dumps:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_capture.c - the capture writer and reader (catalog W16).
  *

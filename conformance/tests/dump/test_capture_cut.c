@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_capture_cut.c - cap_write_cut(): frames cut by a snap length.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compare `ibwire dump -T fields` with `tshark -T fields`, field by field.
 
 Both programs read the same capture with the same -e list; every frame's

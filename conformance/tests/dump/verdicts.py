@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check `ibwire dump`'s verdicts on a real capture made by others.
 
 usage: verdicts.py --ibwire BIN --iba N [--vcrc] CAPTURE

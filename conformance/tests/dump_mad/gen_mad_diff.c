@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_mad_diff.c - captures of management datagrams for the tshark
  * differential of `ibwire dump`'s MAD and CM fields.

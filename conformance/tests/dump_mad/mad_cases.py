@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Literal expectations for `ibwire dump`'s MAD output on the real capture.
 
 usage: mad_cases.py IBWIRE CAPTURE

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire dump` on MADs with random bytes: no crash, no sanitizer report.
 
 usage: mad_mutated.py IBWIRE CAPTURE...   (classic pcap files)

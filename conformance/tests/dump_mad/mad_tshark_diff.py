@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Hold `ibwire dump`'s MAD and CM fields against tshark 4.0 and the IBA.
 
 usage: mad_tshark_diff.py --ibwire BIN [--tshark BIN] [--min-mad-frames N]

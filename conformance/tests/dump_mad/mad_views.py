@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The MAD layers of `ibwire dump -T json` and `-T text`, held against tshark.
 
 usage: mad_views.py --ibwire BIN [--tshark BIN] [--min-layers N] CAPTURE

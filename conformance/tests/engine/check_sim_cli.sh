@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ibwire sim from the command line: exit codes 0 / 1 / 2, the JSON keys the
 # issue names, and a capture that tshark decodes with no malformed packet
 # (skipped when tshark is absent).  Usage: check_sim_cli.sh IBWIRE [TSHARK]

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * harness.h - two reference engines with the wire in the test's hands:
  * every packet an engine sends is parked in a queue, decoded with
  * ibw_parse(), and reaches the peer only when the test delivers it.  The
- * tests assert opcodes, PSNs and AETHs against the sequences seed 000
- * prescribes.
+ * tests assert opcodes, PSNs and AETHs against the sequences the HanGu RDMA
+ * engine design prescribes.
  */
 #ifndef ENGINE_HARNESS_H
 #define ENGINE_HARNESS_H

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_engine_bitwidth.c - the bit-width converters (seed 000 §6, records
- * E24/E25): packet bytes -> stream words -> link words on transmit and back
- * on receive must be lossless, and the words of one small packet are
+ * test_engine_bitwidth.c - the bit-width converters (HanGu RDMA engine design
+ * §6, records E24/E25): packet bytes -> stream words -> link words on transmit
+ * and back on receive must be lossless, and the words of one small packet are
  * checked against values worked out by hand from the layouts in
  * include/ibwire/records_mem.h.
  */

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Directed tests of the reference engine: one per case of seed 000
- * §3.4.5.1.2 (ACK), §3.4.5.1.3 (NAK), read-response handling, timers, bad
- * requests, WQEParser checks, responder PSN regions, and seed 003's
- * outstanding limit and CNP.  Every expectation is written out from the
- * documents and IBA tables: PSNs start at 100 (A) with PMTU 256, so a 600-
- * byte message is 256 + 256 + 88 bytes on PSNs 100, 101, 102.
- * Opcodes (IBA table 35): 0x00 SEND FIRST, 0x01 MIDDLE, 0x02 LAST, 0x04
+ * Directed tests of the reference engine: one per case of the HanGu RDMA
+ * engine design §3.4.5.1.2 (ACK), §3.4.5.1.3 (NAK), read-response handling,
+ * timers, bad requests, WQEParser checks, responder PSN regions, and the
+ * UniVista RoCEv2 notes' outstanding limit and CNP.  Every expectation is
+ * written out from the documents and IBA tables: PSNs start at 100 (A) with
+ * PMTU 256, so a 600-byte message is 256 + 256 + 88 bytes on PSNs 100, 101,
+ * 102.  Opcodes (IBA table 35): 0x00 SEND FIRST, 0x01 MIDDLE, 0x02 LAST, 0x04
  * SEND ONLY, 0x05 SEND ONLY IMM, 0x0A WRITE ONLY, 0x0C READ REQUEST,
  * 0x0D/0x0E/0x0F/0x10 READ RESPONSE FIRST/MIDDLE/LAST/ONLY, 0x11 ACK,
  * 0x12 ATOMIC ACK, 0x14 FETCH ADD, 0x64 UD SEND ONLY, 0x81 CNP.

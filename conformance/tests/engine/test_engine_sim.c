@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Scenario tests: the proofs of issue 5 at test-suite size.  The full
  * 10,000-message RC scenario is the benchmark (bench/engine); here the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The trace of one Send and one Read: every record crossing a module
  * boundary is seen, in the order the documents' data path implies, and
@@ -372,8 +373,9 @@ int main(void)
         if (r)
             TU_EQ(ibw_sem_resp_get_code(r->words), 0);
     }
-    /* the DMA engine (seed 004): a 600-byte gather from a 4 KB-aligned
-     * buffer is cut at 256-byte boundaries into three tagged requests */
+    /* the DMA engine (HanGu DMA engine design v1.5): a 600-byte gather from a
+     * 4 KB-aligned buffer is cut at 256-byte boundaries into three tagged
+     * requests */
     start = nT;
     h_post_recv(&h, 1, 8192, 1000);
     h_post(&h, 0, IBE_WR_SEND, 0, 600, 0, 0);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * H4 (HanGu) and H7 completions: the HanGu CQE and error CQE against byte
  * images written by hand from 软硬件接口设计文档 3.3.1 (every 32-bit word

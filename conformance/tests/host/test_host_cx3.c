@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * H3, H5, H6 and the ConnectX-3 half of H4 against byte images written by
- * hand from seed 001 fig. 2-3, 4-15, 4-16, 4-17, 4-19 with the bit
- * positions of mlx4 (mthca-mlx4-layouts.md §4-§7).  All words big-endian.
+ * hand from the UESTC thesis (2017) fig. 2-3, 4-15, 4-16, 4-17, 4-19 with the
+ * bit positions of mlx4 (mthca-mlx4-layouts.md §4-§7).  All words big-endian.
  */
 #include "ibwire/host.h"
 #include "testutil.h"

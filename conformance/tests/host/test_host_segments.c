@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * H1 WQE segments against byte images written by hand from the layout
  * tables: the HanGu host document (软硬件接口设计文档 3.4, every 32-bit
@@ -187,7 +188,8 @@ static void test_data_inline(void)
         TU_MEMEQ(out, v, 16);
     }
     /* inline header: flag 1, 5 bytes -> word 0x80000005; the flag is the
-     * MSB of the first word (seed 000): byte 3 for HanGu, byte 0 mthca */
+     * MSB of the first word (HanGu RDMA engine design): byte 3 for HanGu, byte
+     * 0 mthca */
     static const uint8_t ile[4] = {0x05, 0x00, 0x00, 0x80};
     static const uint8_t ibe[4] = {0x80, 0x00, 0x00, 0x05};
     struct ibw_wqe_inline h;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Send with Invalidate in the WQE (an extension: neither mthca nor the
  * HanGu WQE has the opcode; ibwire uses mlx4's MLX4_OPCODE_SEND_INVAL =

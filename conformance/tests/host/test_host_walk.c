@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The WQE walker on queues built by hand, word by word: the words are
  * computed in the comments from the H1/H2 layout (NextSeg word 0 =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * H7: every work-request kind turned into WQE bytes, compared with WQEs
  * written out by hand from the H1/H2 layout (HanGu: 32-bit words
@@ -332,10 +333,10 @@ static void test_recv(void)
     TU_EQ(d.size, 2);
     TU_EQ(ibw_wqe_build_recv(&wr, HG, out, 31, &d), IBW_E_NOSPACE);
 
-    /* A scatter entry whose DataSeg is the terminator (seed 000 fig. 4.8:
-     * the last 128 bits of a receive WQE are all 0) would cut the list
-     * short, so it is refused: HanGu {addr 0, length 0, L_Key 0} as the
-     * second of two entries, mthca {0, 0, L_Key 0x100}. */
+    /* A scatter entry whose DataSeg is the terminator (HanGu RDMA engine
+     * design fig. 4.8: the last 128 bits of a receive WQE are all 0) would cut
+     * the list short, so it is refused: HanGu {addr 0, length 0, L_Key 0} as
+     * the second of two entries, mthca {0, 0, L_Key 0x100}. */
     static const struct ibw_sge zero2[2] = {{0x10000, 0x200, 1}, {0, 0, 0}};
     wr.sg_list = zero2;
     wr.num_sge = 2;

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * M4: CM timing, seed 001 eq. 3-1 ... 3-5.  Every expected value is worked
- * out by hand in the comment next to it: t = 4.096 us * 2^x = 4096 ns << x.
+ * M4: CM timing, UESTC thesis (2017) eq. 3-1 ... 3-5.  Every expected value is
+ * worked out by hand in the comment next to it: t = 4.096 us * 2^x = 4096 ns
+ * << x.
  */
 #include "ibwire/cm.h"
 #include "testutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * M3: the eleven CM messages against data images written by hand from the
  * IBA message tables (cm-fields.md, data_off column).  Every image is the
@@ -255,8 +256,9 @@ static void test_req(void)
     TU_CHECK(ibw_field_bytes(ibw_format_field(f, "private_data"), req_img,
                              232) == req_img + 140);
 
-    /* seed 001 T3-4 prints REQ fields at MAD-absolute Byte[Bit]: our data
-     * offsets + 24 must land there (ServiceType's "27[5]" is 67[5]). */
+    /* UESTC thesis (2017) T3-4 prints REQ fields at MAD-absolute Byte[Bit]:
+     * our data offsets + 24 must land there (ServiceType's "27[5]" is
+     * 67[5]). */
     static const struct {
         const char *field;
         unsigned abs_bit;

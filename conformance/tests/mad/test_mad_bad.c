@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Bad MADs: short buffers, wrong base version, reserved classes, methods a
  * class does not define, attributes that are no CM message.  Each must give

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Real MADs: the native-InfiniBand ERF capture of 2008
  * (shared/captures/ib-native-erf-2008.pcap, 43 frames) carries UD SEND ONLY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Field naming: ibw_mad_tshark_name() must map every non-reserved field of
  * the formats tshark dissects to a name tshark 4.0 actually has, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * M1, M2, M5: the common MAD header, GMP, RMPP header, SA header with a
  * PathRecord, vendor MAD, LID-routed SMP with PortInfo and NodeInfo,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A consumer of the installed or subproject ibwire: it must compile with
  * nothing but the dependency's flags, and decode a BTH correctly. */
 #include <ibwire.h>

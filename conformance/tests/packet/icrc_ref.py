@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Reference ICRC/VCRC/IPv4-checksum computation, independent of ibwire's C.
 
 Written from the masking rules in shared/reference/tshark-oracle.md ("ICRC

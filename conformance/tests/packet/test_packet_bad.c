@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_parse() on bad input: every truncation of several frames (each cut
  * view agreeing with the whole frame's), length fields that lie, pad larger

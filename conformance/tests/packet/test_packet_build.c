@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Builder round trip: for every defined opcode on every carriage, build a
  * frame from pseudo-random field values, parse it back, and require every

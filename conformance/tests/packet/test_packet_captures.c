@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_parse() against real captures made by others (../shared/captures):
  * every IBA frame must parse without error and carry a good ICRC (and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_parse() on frames cut short, as header-only capture (snap length)
  * leaves them: the headers below are written out byte by byte, each field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_parse() against complete packets written out byte by byte below, each
  * field derived in the comments from the IBA / IEEE / IETF layouts.  The

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire record` against hand-written expectations.
 
 Usage: test_record_cli.py PATH_TO_IBWIRE
@@ -74,8 +75,8 @@ expect_out(["pack", "timer_set_event", "opcode=1", "qpn=0xabcd",
 # 23 bits -> 6 digits
 expect_out(["pack", "timer_entry", "current_value=56", "set_value=80",
             "active=1", "retry_count=2", "retry_threshold=5"], "1c2855\n")
-# DMA head (seed 004 T1-2): length 00h, addr 04h-0Bh, type 0Ch[7:0],
-# chnl 0Ch[31:24] -> words 3..0 = 05000002 0000000f edcba000 00001000
+# DMA head (HanGu DMA engine design v1.5 T1-2): length 00h, addr 04h-0Bh, type
+# 0Ch[7:0], chnl 0Ch[31:24] -> words 3..0 = 05000002 0000000f edcba000 00001000
 expect_out(["pack", "dma_head", "length=4096", "addr=0xFEDCBA000", "type=2",
             "chnl_num=5"], "050000020000000fedcba00000001000\n")
 # 1-bit record: one digit

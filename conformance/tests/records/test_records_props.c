@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Properties of every engine record, for random field values:
  *   - unpack(pack(x)) == x;

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * E1-E26 against word images written by hand from the layout tables (seed
- * 000 appendix 7 and chapter 3/4 tables, seed 004 T1-2, the RTL positions
- * of hangu-rtl-layouts.md, and ibwire's documented choice for E24).  Each
- * comment derives the words from the field positions; words are listed
- * word 0 (bits [31:0]) first.
+ * E1-E26 against word images written by hand from the layout tables (HanGu
+ * RDMA engine design appendix 7 and chapter 3/4 tables, HanGu DMA engine
+ * design v1.5 T1-2, the RTL positions of hangu-rtl-layouts.md, and ibwire's
+ * documented choice for E24).  Each comment derives the words from the field
+ * positions; words are listed word 0 (bits [31:0]) first.
  *
  * For every vector: pack(fields) == words, unpack(words) == fields, every
  * getter on the words == its field, every setter on zero words == words.

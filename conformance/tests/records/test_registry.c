@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The registry: every wire header of wire.h and every engine record is
  * listed once, under a unique name, and can be found by that name; a few

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * W1-W12 against byte images written by hand from the IBA header diagrams
  * (Vol. 1 ch. 7.7, 8.3, 9.2, 9.3; FETH from 1.5).  Each vector is decoded

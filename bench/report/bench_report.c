@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_report: what `ibwire check --report` costs on a 1,000,000-frame
  * capture, against `ibwire check` alone on the same file in the same run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check.c - the checker's entry: options, frames in, parse, dispatch to
  * the packet, flow and CM rules (check_pkt.c, check_flow.c, check_cm.c),
  * the end of the capture. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_addr.c - endpoint addresses: read from a packet's headers (the
  * flow keys) and written as text.  Calls no other file of the checker. */
 #include <stdio.h>

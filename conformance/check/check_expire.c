@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_expire.c - flows and CM exchanges that end by capture time: above
  * the flow and CM rules (a flow is settled by the flow rules before the
  * table ends it), below the frame entry that calls it per frame. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_int.h - what the checker's files share (not for users).
  *
  * The files call downwards only (conformance/tests/lint checks it): each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_report.c - findings and flow summaries out to the caller's
  * callbacks.  The bottom of the checker's files: it calls none of them
  * (only the rule table), so every rule file can report. */

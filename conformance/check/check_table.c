@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_table.c - the flow table: one open-addressing hash over every key
  * (request flows, response aliases, endpoint pairs, the PSN index, CM
  * exchanges), the flows' live and closing lists, and a flow's creation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.c - the HTML report of `ibwire check --report` (report.h).
  *

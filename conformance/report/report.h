@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.h - `ibwire check --report`: one self-contained HTML page (inline
  * SVG and CSS, no script) that draws what the checker saw.

@@ -10,10 +10,10 @@
  *
  * Offsets.  Every CM format is positioned from the first byte of the MAD
  * data, i.e. MAD byte 24 (the `data_off` column of cm-fields.md and the IBA
- * message tables).  MAD-absolute offsets, as seed 001 T3-4 prints them, are
- * data offset + 24.  A format covers the whole 232-byte data area, reserved
- * bits included (named rsvd<byte>), so decode/encode round-trip every bit.
- * mad.h adds the whole-MAD entries: ibw_cm_<msg>_mad_decode() and
+ * message tables).  MAD-absolute offsets, as UESTC thesis (2017) T3-4 prints
+ * them, are data offset + 24.  A format covers the whole 232-byte data area,
+ * reserved bits included (named rsvd<byte>), so decode/encode round-trip every
+ * bit.  mad.h adds the whole-MAD entries: ibw_cm_<msg>_mad_decode() and
  * ibw_cm_<msg>_mad_encode(), and ibw_mad_decode() which dispatches here.
  *
  * Field names follow the last component of Wireshark's infiniband.cm.<msg>.*

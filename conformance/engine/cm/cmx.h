@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cmx.h - the communication controller of seed 001: the CM client
- * and server state machines (fig. 4-2, 4-3), the connection table, the
+ * cmx.h - the communication controller of the UESTC thesis (2017): the CM
+ * client and server state machines (fig. 4-2, 4-3), the connection table, the
  * timeout-and-retry unit (§4.1.4, eq. 3-1 ... 3-5), the HCR register model
  * with the QP state machine (fig. 2-3), GMP transport over QP1 (fig. 4-15,
  * 4-16, 4-19) and the arbitration of §4.3.1.3.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fail when the engine holds BTH opcode facts of its own.
 
 The opcode values and what they mean live in include/ibwire/opcode.h

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fail when the C files of a directory call each other in a circle.
 
 For each .c file of DIR: the functions it defines with external linkage

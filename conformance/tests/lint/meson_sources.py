@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fail when a meson.build names a source file of another directory.
 
 Each directory builds its own sources and hands the result on as a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ibwire as its users consume it.  Args: MODE SOURCE_ROOT CC
 #   subproject: parent/ (a project of its own) builds ibwire as a meson
 #     subproject: only the dependency is configured (no tool, tests,

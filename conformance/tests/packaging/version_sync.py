@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The version is written once by hand, in meson.build's project(); the
 IBW_VERSION_MAJOR/MINOR/PATCH macros of include/ibwire/base.h must say
 the same, or the header and ibwire.pc disagree about what was installed.

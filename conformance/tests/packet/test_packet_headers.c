@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_build_headers() / ibw_parse_headers(): the transport headers alone,
  * as the engine's header records carry them.  The expected bytes are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The named opcode constants and the ibw_opcode_*() queries, against a
  * list written by hand from IBA Vol. 1 table 38 (RC/UC/RD/UD), annex A14

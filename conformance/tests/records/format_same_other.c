@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A second translation unit for test_format_same: it hands out its own
  * copies of two descriptor tables.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibw_format_same() recognises a format whose descriptor table came from
  * another translation unit (a static copy of its own), and tells two

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`ibwire check --report`: the page's markers against the checker's counts.
 
 For the bundled captures (lossy, RNR, CM and the rest), a CNP/ECN scenario

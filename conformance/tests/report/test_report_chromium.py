@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Headless Chromium opens the report of a bundled lossy capture.
 
 The page must load without a console message of level warning or error

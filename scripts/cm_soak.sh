@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # cm_soak.sh - run `ibwire sim --cm` over many seeds on a lossy link and
-# count the runs whose invariants fail (issue 17).  Prints each failing
+# count the runs whose invariants fail.  Prints each failing
 # seed with its JSON, then one summary line; exit 1 if any run failed.
 #
 #   scripts/cm_soak.sh [-b IBWIRE] [-n SEEDS] [-s FIRST] [-- SIM OPTIONS...]

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ibwire sim --cm: connect QP pairs of two reference engines through CM
- * MADs over QP1 (issue 6), carry verified traffic over them, disconnect,
+ * MADs over QP1, carry verified traffic over them, disconnect,
  * and print one JSON object of counters.  Exit 0 when every invariant held,
  * 1 otherwise, 2 on bad arguments.
  */

@@ -79,10 +79,10 @@ REPLAY = False
 IBWIRE = None
 
 
-# Distortions the checker does not see through yet (issue 11 is open on
-# them): (mode, failure text it starts with, why).  They are printed as
-# KNOWN, not counted; anything else failing fails the test, and an entry
-# that no longer fails is printed as such so the list only shrinks.
+# Distortions the checker does not see through yet: (mode, failure text it
+# starts with, why).  They are printed as KNOWN, not counted; anything else
+# failing fails the test, and an entry that no longer fails is printed as
+# such so the list only shrinks.
 KNOWN_OPEN = [
 ]
 # With --replay only (the reference responder, replay.c): what it does not

@@ -410,7 +410,7 @@ static void test_stale(void)
     cmx_agent_destroy(old);
 }
 
-/* Issue 17: with duplication on the wire a REP the server sent twice can
+/* With duplication on the wire a REP the server sent twice can
  * reach the client after the client sent its DREQ (which takes a new TID).
  * IBA 12.9.5 discards a duplicate; Linux cm_dup_rep_handler answers RTU in
  * ESTABLISHED and nothing otherwise.  A REJ here would end the server's
@@ -444,7 +444,7 @@ static void test_late_rep(void)
     TU_EQ(cmx_hcr_qp_state(&N[1].hcr, 8), IBW_HCR_QPS_RESET);
 }
 
-/* Issue 17: a REP timeout on the server while the client, having the REP,
+/* A REP timeout on the server while the client, having the REP,
  * is established and every RTU is lost.  IBA 12.9.5: the passive side
  * gives up with REJ(Timeout); the active side takes a REJ in Established
  * as the end of the connection (Linux cm_rej_handler: ESTABLISHED ->
@@ -478,7 +478,7 @@ static void test_rep_timeout_one_side(void)
     TU_EQ(cmx_agent_live(N[0].ag) + cmx_agent_live(N[1].ag), 0);
 }
 
-/* Issue 17 (soak seed 24840): a duplicate of the client's REQ reaches the
+/* Found by the soak test (seed 24840): a duplicate of the client's REQ reaches the
  * server after the connection was released.  Without TimeWait the server
  * took it for a new connection, gave it a fresh QP and sent a REP the
  * client could only reject.  IBA 12.9.8.3.1 / Linux cm_dup_req_handler: a

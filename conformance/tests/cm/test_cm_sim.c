@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_cm_sim.c - layer 2 proofs of issue 6 on the reference engine: RC QP
+ * test_cm_sim.c - the CM proofs on the reference engine: RC QP
  * pairs connected through CM MADs over QP1, verified traffic each way, then
  * torn down, with no QP left outside RESET.  The 20 % loss case is the
  * issue's proof (100 connections).

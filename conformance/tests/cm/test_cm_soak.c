@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_cm_soak.c - issue 17: `ibwire sim --cm` under heavy loss.
+ * test_cm_soak.c - `ibwire sim --cm` under heavy loss.
  *
  * First the issue's own case, seed 20108 (50 connections, 20 % loss, the
  * tool's defaults), with what its capture shows by hand: the server's SEND

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Scenario tests: the proofs of issue 5 at test-suite size.  The full
+ * Scenario tests: the engine scenarios at test-suite size.  The full
  * 10,000-message RC scenario is the benchmark (bench/engine); here the
  * same shape (0-64 KB mixed messages, drop 10 %, duplicate 5 %, reorder
  * 5 %, corrupt 1 %) runs with fewer messages so the sanitizer build stays

@@ -358,10 +358,13 @@ static void read_value(const struct dump_field *f, const struct ibw_field *fld,
     case DT_IPV6: {
         size_t len = width / 8;
         const uint8_t *p = at + fld->pos / 8;
-        /* an IPv4 address in a GID or IP CM address: its last 4 bytes */
-        if (f->type == DT_IPV4 && len > 4) {
-            p += len - 4;
-            len = 4;
+        /* an IPv4 address in a GID or IP CM address: its last bytes */
+        if (f->type == DT_IPV4) {
+            size_t v4 = ibw_format_field(ibw_ipv4_format(), "saddr")->width / 8;
+            if (len > v4) {
+                p += len - v4;
+                len = v4;
+            }
         }
         dump_put_bytes(v, p, len);
         break;

@@ -3,7 +3,8 @@
  * mad_fuzzer.c - management datagrams and CM messages (catalog M1-M5).
  *
  * Input byte 0 chooses:
- *   0x00-0x7F  one format of IBW_MAD_FORMATS (byte 0 modulo their number):
+ *   0x00-0x7F  one format of IBW_MAD_FORMATS or Notice (byte 0 modulo their
+ *              number):
  *              typed decode -> encode and the descriptor checks of
  *              format_check.h on the bytes that follow;
  *   0x80-0xFF  ibw_mad_decode on the bytes that follow, a whole MAD.
@@ -24,14 +25,18 @@
 #include "format_check.h"
 #include "fuzz_common.h"
 
-IBW_MAD_FORMATS(WIRE_TYPED_DEFINE)
+/* The registry's MAD formats, then the attributes mad.h declares outside
+ * it (appended, so that a corpus byte 0 below 24 keeps its format). */
+#define MAD_FUZZ_FORMATS(X) IBW_MAD_FORMATS(X) X(ibw_notice)
+
+MAD_FUZZ_FORMATS(WIRE_TYPED_DEFINE)
 
 struct mad_case {
     const struct ibw_format *(*format)(void);
     void (*typed)(const uint8_t *p, size_t len);
 };
 #define MAD_CASE(pfx) {pfx##_format, typed_##pfx},
-static const struct mad_case cases[] = {IBW_MAD_FORMATS(MAD_CASE)};
+static const struct mad_case cases[] = {MAD_FUZZ_FORMATS(MAD_CASE)};
 #define N_CASES (sizeof cases / sizeof cases[0])
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -201,6 +201,20 @@ struct dump_tail {
  * there: no BTH, an opcode it does not know, a header cut short. */
 int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t);
 
+/* tshark's own placement of an SA attribute (dump_fields.c), offsets from
+ * the SA data: the record item at record_skip, record_len bytes (0: none),
+ * and the smpdata item at smp_skip (-1: none; else it overrides the IBA's
+ * record ID, ibw_sa_record_rid_size()). */
+struct dump_tshark_sa_place {
+    uint16_t attr;
+    uint8_t record_skip;
+    uint8_t record_len;
+    int8_t smp_skip;
+};
+
+/* The entry for attribute `attr`, or NULL when tshark follows the IBA. */
+const struct dump_tshark_sa_place *dump_tshark_sa_place(uint16_t attr);
+
 /* The MAD entries no descriptor field gives (dump_fields_mad.c), ended by
  * an entry with name NULL. */
 extern const struct dump_field dump_fields_mad[];

@@ -303,6 +303,42 @@ static const struct tshark_diff tshark_diffs[] = {
      .as = AS(DT_IPV4), .layer = MV(DUMP_MV_IPCM_V4)},
 };
 
+/* Where tshark 4.0 shows an SA attribute, counted from the SA data: its
+ * record item (one of the infiniband.sa.drdlid values) and, for records of
+ * an SMP attribute, its smpdata item.  Sizes named after mad.h constants
+ * are the IBA's; the figures are tshark's: its record parsers step over
+ * the fields they take for the record ID and then show a length of their
+ * own, which may run past the record and even past the MAD. */
+static const struct dump_tshark_sa_place tshark_sa_places[] = {
+    {IBW_MAD_ATTR_INFORMINFO, 0, IBW_INFORMINFO_SIZE, -1},
+    /* after FromLID and FromPort: ToPort and ToLID, 3 bytes */
+    {IBW_SA_ATTR_LINKRECORD, 3, 3, -1},
+    /* after ServiceID, ServiceGID and the P_Key word (28 bytes), the
+     * record's whole length */
+    {IBW_SA_ATTR_SERVICERECORD, 28, IBW_SERVICERECORD_SIZE, -1},
+    {IBW_SA_ATTR_PATHRECORD, 0, ibw_pathrecord_SIZE, -1},
+    /* after MGID and PortGID (32 bytes), 64 bytes */
+    {IBW_SA_ATTR_MCMEMBERRECORD, 32, 64, -1},
+    /* 46 bytes, tshark's length for the record */
+    {IBW_SA_ATTR_TRACERECORD, 0, 46, -1},
+    /* the whole SA data (the record's length follows its GID counts) */
+    {IBW_SA_ATTR_MULTIPATHRECORD, 0, IBW_SA_DATA_SIZE, -1},
+    {IBW_SA_ATTR_SERVICEASSOCIATIONRECORD, 0,
+     IBW_SERVICEASSOCIATIONRECORD_SIZE, -1},
+    /* the table as smpdata from the SA data's first byte: tshark skips no
+     * record ID here */
+    {IBW_SA_ATTR_LINKSPEEDWIDTHPAIRSTABLERECORD, 0, 0, 0},
+};
+
+const struct dump_tshark_sa_place *dump_tshark_sa_place(uint16_t attr)
+{
+    for (size_t i = 0; i < sizeof tshark_sa_places / sizeof tshark_sa_places[0];
+         i++)
+        if (tshark_sa_places[i].attr == attr)
+            return &tshark_sa_places[i];
+    return NULL;
+}
+
 /* ---- reading a descriptor field ------------------------------------------ */
 
 /* Bits from field f's first to the end of the span'th field after it. */
@@ -323,10 +359,13 @@ static void read_value(const struct dump_field *f, const struct ibw_field *fld,
     case DT_IPV6: {
         size_t len = width / 8;
         const uint8_t *p = at + fld->pos / 8;
-        /* an IPv4 address in a GID or IP CM address: its last 4 bytes */
-        if (f->type == DT_IPV4 && len > 4) {
-            p += len - 4;
-            len = 4;
+        /* an IPv4 address in a GID or IP CM address: its last bytes */
+        if (f->type == DT_IPV4) {
+            size_t v4 = ibw_format_field(ibw_ipv4_format(), "saddr")->width / 8;
+            if (len > v4) {
+                p += len - v4;
+                len = v4;
+            }
         }
         dump_put_bytes(v, p, len);
         break;

@@ -178,38 +178,50 @@ static const uint8_t *rmpp_stop_abort(const struct dump_frame *fr)
     return m ? m : rmpp_type(fr, IBW_RMPP_TYPE_ABORT);
 }
 
-/* The attribute `attr` of an SMP (at MAD byte 64) or of an SA MAD (at
- * `sa_off`, after the record ID tshark skips), or NULL. */
+/* Where the SMP attribute carried by SA record `sa_attr` starts in the
+ * MAD as tshark reads it, 0 when tshark shows none: past the record ID
+ * (the IBA's, unless dump_fields.c's table says tshark skips otherwise). */
+static size_t sa_smp_attr_offset(uint16_t sa_attr)
+{
+    const struct dump_tshark_sa_place *pl = dump_tshark_sa_place(sa_attr);
+    if (pl && pl->smp_skip >= 0)
+        return IBW_SA_DATA_OFFSET + (size_t)pl->smp_skip;
+    int rid = ibw_sa_record_rid_size(sa_attr);
+    return rid >= 0 ? IBW_SA_DATA_OFFSET + (size_t)rid : 0;
+}
+
+/* The attribute `attr` of an SMP (at the SMP data) or the one SA record
+ * `sa_attr` carries, or NULL. */
 static const uint8_t *attr_at(const struct dump_frame *fr, uint16_t smp_attr,
-                              uint16_t sa_attr, size_t sa_off)
+                              uint16_t sa_attr)
 {
     const uint8_t *m = smp_any(fr);
     if (m && ibw_mad_hdr_get_attributeid(m) == smp_attr)
         return m + IBW_SMP_DATA_OFFSET;
     m = sa_mad(fr);
-    if (m && sa_attr && ibw_mad_hdr_get_attributeid(m) == sa_attr)
-        return m + sa_off;
+    if (m && ibw_mad_hdr_get_attributeid(m) == sa_attr)
+        return m + sa_smp_attr_offset(sa_attr);
     return NULL;
 }
 static const uint8_t *sminfo_attr(const struct dump_frame *fr)
 {
-    return attr_at(fr, IBW_SMP_ATTR_SMINFO, IBW_SA_ATTR_SMINFORECORD, 60);
+    return attr_at(fr, IBW_SMP_ATTR_SMINFO, IBW_SA_ATTR_SMINFORECORD);
 }
 static const uint8_t *nodeinfo_attr(const struct dump_frame *fr)
 {
-    return attr_at(fr, IBW_SMP_ATTR_NODEINFO, IBW_SA_ATTR_NODERECORD, 60);
+    return attr_at(fr, IBW_SMP_ATTR_NODEINFO, IBW_SA_ATTR_NODERECORD);
 }
 static const uint8_t *portinfo_attr(const struct dump_frame *fr)
 {
-    return attr_at(fr, IBW_SMP_ATTR_PORTINFO, IBW_SA_ATTR_PORTINFORECORD, 60);
+    return attr_at(fr, IBW_SMP_ATTR_PORTINFO, IBW_SA_ATTR_PORTINFORECORD);
 }
 /* ClassPortInfo as tshark dissects it: in SA MADs (at the SA data) and in
- * PerfMgt MADs (after their 40 reserved bytes). */
+ * PerfMgt MADs (after their reserved bytes). */
 static const uint8_t *perf_classportinfo(const struct dump_frame *fr)
 {
     const uint8_t *m = mad_class(fr, TC_PERF);
     return m && ibw_mad_hdr_get_attributeid(m) == IBW_MAD_ATTR_CLASSPORTINFO
-               ? m + 64
+               ? m + IBW_PERF_DATA_OFFSET
                : NULL;
 }
 static const uint8_t *classportinfo_attr(const struct dump_frame *fr)
@@ -292,26 +304,11 @@ static const uint8_t *cm_req_gid4(const struct dump_frame *fr)
  * in the MAD and its length (which may run past the MAD), 0 when none. */
 static size_t sa_record_item(uint16_t attr, size_t *off)
 {
-    static const struct {
-        uint16_t attr;
-        uint8_t off;
-        uint8_t len;
-    } items[] = {
-        {IBW_MAD_ATTR_INFORMINFO, 56, 36},
-        {IBW_SA_ATTR_LINKRECORD, 59, 3},
-        {IBW_SA_ATTR_SERVICERECORD, 84, 176},
-        {IBW_SA_ATTR_PATHRECORD, 56, 64},
-        {IBW_SA_ATTR_MCMEMBERRECORD, 88, 64},
-        {IBW_SA_ATTR_TRACERECORD, 56, 46},
-        {IBW_SA_ATTR_MULTIPATHRECORD, 56, 200},
-        {IBW_SA_ATTR_SERVICEASSOCIATIONRECORD, 56, 80},
-    };
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
-        if (items[i].attr == attr) {
-            *off = items[i].off;
-            return items[i].len;
-        }
-    return 0;
+    const struct dump_tshark_sa_place *pl = dump_tshark_sa_place(attr);
+    if (!pl)
+        return 0;
+    *off = IBW_SA_DATA_OFFSET + (size_t)pl->record_skip;
+    return pl->record_len;
 }
 
 /* infiniband.sa.drdlid: the whole MAD, the 200 SA data bytes, the record. */
@@ -340,7 +337,7 @@ static int smp_attr_has_item(uint16_t attr)
     case IBW_SMP_ATTR_LINEARFORWARDINGTABLE:
     case IBW_SMP_ATTR_RANDOMFORWARDINGTABLE:
     case IBW_SMP_ATTR_MULTICASTFORWARDINGTABLE:
-    case 0x001C: /* LinkSpeedWidthPairsTable */
+    case IBW_SMP_ATTR_LINKSPEEDWIDTHPAIRSTABLE:
     case IBW_SMP_ATTR_SMINFO:
     case IBW_SMP_ATTR_VENDORDIAG:
     case IBW_SMP_ATTR_LEDINFO: return 1;
@@ -353,16 +350,25 @@ static int smp_attr_has_item(uint16_t attr)
 static size_t sa_smp_item(uint16_t attr)
 {
     switch (attr) {
-    case IBW_SA_ATTR_SMINFORECORD: return 60;
+    case IBW_SA_ATTR_SMINFORECORD:
     case IBW_SA_ATTR_SLTOVLMAPPINGTABLERECORD:
     case IBW_SA_ATTR_VLARBITRATIONTABLERECORD:
     case IBW_SA_ATTR_LINEARFORWARDINGTABLERECORD:
     case IBW_SA_ATTR_RANDOMFORWARDINGTABLERECORD:
-    case IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD: return 64;
+    case IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD:
     case IBW_MAD_ATTR_NOTICE:
-    case 0x0019: /* LinkSpeedWidthPairsTableRecord */ return 56;
+    case IBW_SA_ATTR_LINKSPEEDWIDTHPAIRSTABLERECORD:
+        return sa_smp_attr_offset(attr);
     default: return 0;
     }
+}
+
+/* A Notice's DataDetails as tshark's extra smpdata item. */
+static unsigned put_notice_details(const uint8_t *notice, struct dump_val *v)
+{
+    const struct ibw_field *d =
+        ibw_format_field(ibw_notice_format(), "datadetails");
+    return dump_put_bytes(v, notice + d->pos / 8, d->width / 8);
 }
 
 /* infiniband.smplid.smpdata, wherever tshark uses the name. */
@@ -381,7 +387,7 @@ static unsigned get_smpdata(const struct dump_frame *fr, struct dump_val *v)
         if (smp_attr_has_item(attr))
             n += dump_put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET, IBW_SMP_DATA_SIZE);
         if (attr == IBW_SMP_ATTR_NOTICE)
-            n += dump_put_bytes(&v[n], m + IBW_SMP_DATA_OFFSET + 10, 54);
+            n += put_notice_details(m + IBW_SMP_DATA_OFFSET, &v[n]);
         return n;
     case TC_SA:
         off = sa_smp_item(attr);
@@ -389,7 +395,7 @@ static unsigned get_smpdata(const struct dump_frame *fr, struct dump_val *v)
             return 0;
         n = dump_put_bytes(&v[0], m + off, IBW_SMP_DATA_SIZE);
         if (attr == IBW_MAD_ATTR_NOTICE)
-            n += dump_put_bytes(&v[n], m + off + 10, 54);
+            n += put_notice_details(m + off, &v[n]);
         return n;
     case TC_PERF:
         if (attr == IBW_MAD_ATTR_CLASSPORTINFO ||
@@ -487,24 +493,14 @@ static unsigned get_ipcm_private(const struct dump_frame *fr,
     return ip_cm_part(fr, v, ibw_format_bytes(ibw_ip_cm_format()));
 }
 
-/* PortInfo: tshark shows each CapabilityMask bit as a 32-bit field. */
-#define PI_CAPABILITY_BITS(X)                                                 \
-    X(issm, 1) X(noticesupported, 2) X(trapsupported, 3)                      \
-    X(optionalipdsupported, 4) X(automaticmigrationsupported, 5)              \
-    X(slmappingsupported, 6) X(mkeynvram, 7) X(pkeynvram, 8)                  \
-    X(ledinfosupported, 9) X(smdisabled, 10) X(systemimageguidsupported, 11)  \
-    X(pkeyswitchexternalporttrapsupported, 12)                                \
-    X(communicationmanagementsupported, 16) X(snmptunnelingsupported, 17)     \
-    X(reinitsupported, 18) X(devicemanagementsupported, 19)                   \
-    X(vendorclasssupported, 20) X(drnoticesupported, 21)                      \
-    X(capabilitymasknoticesupported, 22) X(bootmanagementsupported, 23)       \
-    X(linkroundtriplatencysupported, 24) X(clientregistrationsupported, 25)   \
-    X(otherlocalchangesnoticesupported, 26)                                   \
-    X(linkspeedwidthpairstablesupported, 27)
-#define PI_CAP_GETTER(name, bit)                                              \
+/* PortInfo: tshark shows each CapabilityMask bit (mad.h's list) as a
+ * 32-bit field. */
+#define PI_CAP_GETTER(name, bit, meaning)                                     \
     DUMP_INT_GETTER(get_pi_cap_##name, a, portinfo_attr(fr),                  \
-                    (ibw_portinfo_get_capabilitymask(a) >> (bit)) & 1u)
-PI_CAPABILITY_BITS(PI_CAP_GETTER)
+                    ibw_portinfo_capability(                                  \
+                        ibw_portinfo_get_capabilitymask(a),                   \
+                        IBW_PI_CAP_BIT_##name))
+IBW_PORTINFO_CAPABILITIES(PI_CAP_GETTER)
 
 /* tshark calls both byte 32 (reserved) and byte 64 (the trap hop limit)
  * classportinfo.reserved. */
@@ -715,10 +711,10 @@ const struct dump_field dump_fields_mad[] = {
      "SMP attribute area, or the data of CM and other classes"),
     DUMP_COMPUTED("infiniband.smpdirected", DT_BYTES, get_smpdirected,
      "directed-route SMP (256 bytes)"),
-#define PI_CAP_ENTRY(name, bit)                                               \
+#define PI_CAP_ENTRY(name, bit, meaning)                                      \
     DUMP_COMPUTED("infiniband.portinfo.capabilitymask." #name, DT_HEX32,                   \
      get_pi_cap_##name, "PortInfo capability mask bit " #bit),
-    PI_CAPABILITY_BITS(PI_CAP_ENTRY)
+    IBW_PORTINFO_CAPABILITIES(PI_CAP_ENTRY)
     DUMP_COMPUTED("infiniband.classportinfo", DT_DEC, get_cpi_item,
      "PerfMgt ClassPortInfo item (tshark prints 1)"),
     DUMP_COMPUTED("infiniband.classportinfo.reserved", DT_HEX8, get_cpi_reserved,

@@ -17,8 +17,11 @@
  *
  *   Attribute formats, positioned from the attribute's first byte as the
  *   IBA attribute tables are: SMInfo, NodeInfo, PortInfo (SMP data at MAD
- *   byte 64), PathRecord (SA data at byte 56), ClassPortInfo, and the CM
- *   messages of cm.h (MAD data at byte 24).
+ *   byte 64), PathRecord (SA data at byte 56), ClassPortInfo, Notice, and
+ *   the CM messages of cm.h (MAD data at byte 24).  An SA record puts a
+ *   record ID before the SMP attribute it carries
+ *   (ibw_sa_record_rid_size()); a PerfMgt attribute starts at
+ *   IBW_PERF_DATA_OFFSET.
  *
  * ibw_mad_decode() checks a 256-byte MAD (base version, class, method, for
  * CM the attribute), and returns the list of (format, offset) layers a tool
@@ -161,6 +164,7 @@ enum ibw_smp_attr {
     IBW_SMP_ATTR_LINEARFORWARDINGTABLE = 0x0019,
     IBW_SMP_ATTR_RANDOMFORWARDINGTABLE = 0x001A,
     IBW_SMP_ATTR_MULTICASTFORWARDINGTABLE = 0x001B,
+    IBW_SMP_ATTR_LINKSPEEDWIDTHPAIRSTABLE = 0x001C, /* IBA 1.2.1 on */
     IBW_SMP_ATTR_SMINFO = 0x0020,
     IBW_SMP_ATTR_VENDORDIAG = 0x0030,
     IBW_SMP_ATTR_LEDINFO = 0x0031
@@ -176,6 +180,7 @@ enum ibw_sa_attr {
     IBW_SA_ATTR_RANDOMFORWARDINGTABLERECORD = 0x0016,
     IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD = 0x0017,
     IBW_SA_ATTR_SMINFORECORD = 0x0018,
+    IBW_SA_ATTR_LINKSPEEDWIDTHPAIRSTABLERECORD = 0x0019, /* IBA 1.2.1 on */
     IBW_SA_ATTR_LINKRECORD = 0x0020,
     IBW_SA_ATTR_GUIDINFORECORD = 0x0030,
     IBW_SA_ATTR_SERVICERECORD = 0x0031,
@@ -196,6 +201,50 @@ enum ibw_perf_attr {
     IBW_PERF_ATTR_PORTCOUNTERS = 0x0012,
     IBW_PERF_ATTR_PORTCOUNTERSEXTENDED = 0x001D
 };
+
+/* A PerfMgt MAD keeps 40 reserved bytes after the common header, so its
+ * attribute starts at MAD byte 64 (IBA Vol.1 16.1.3 figure of the PerfMgt
+ * MAD format). */
+#define IBW_PERF_RSVD_SIZE 40
+#define IBW_PERF_DATA_OFFSET (IBW_MAD_HDR_SIZE + IBW_PERF_RSVD_SIZE)
+
+/* Sizes of attributes and SA records this file has no field list for, as
+ * their IBA tables add up: InformInfo (IBA Vol.1 13.4.8.3), ServiceRecord
+ * (15.2.5.14) and ServiceAssociationRecord (15.2.5.15: ServiceKey and
+ * ServiceName). */
+#define IBW_INFORMINFO_SIZE 36
+#define IBW_SERVICERECORD_SIZE 176
+#define IBW_SERVICEASSOCIATIONRECORD_SIZE 80
+
+/*
+ * The record ID an SA record puts before the SMP attribute it carries, in
+ * bytes (IBA Vol.1 15.2.5): what a reader skips from the SA data to reach
+ * the attribute.  A LID and 16 reserved bits (NodeRecord, SwitchInfoRecord,
+ * SMInfoRecord), a LID and a port number with 8 reserved bits
+ * (PortInfoRecord); a LID, 16 bits of port or block numbers and 32
+ * reserved bits for the table records (SLtoVLMappingTable,
+ * VLArbitrationTable, Linear/Random/MulticastForwardingTable).  A Notice
+ * that an SA Report carries is no record and has none: 0.  -1 for an
+ * attribute that is no record of an SMP attribute.
+ */
+#define IBW_SA_RID_LID_ONLY 4
+#define IBW_SA_RID_TABLE 8
+static inline int ibw_sa_record_rid_size(uint16_t attributeid)
+{
+    switch (attributeid) {
+    case IBW_MAD_ATTR_NOTICE: return 0;
+    case IBW_SA_ATTR_NODERECORD:
+    case IBW_SA_ATTR_PORTINFORECORD:
+    case IBW_SA_ATTR_SWITCHINFORECORD:
+    case IBW_SA_ATTR_SMINFORECORD: return IBW_SA_RID_LID_ONLY;
+    case IBW_SA_ATTR_SLTOVLMAPPINGTABLERECORD:
+    case IBW_SA_ATTR_VLARBITRATIONTABLERECORD:
+    case IBW_SA_ATTR_LINEARFORWARDINGTABLERECORD:
+    case IBW_SA_ATTR_RANDOMFORWARDINGTABLERECORD:
+    case IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD: return IBW_SA_RID_TABLE;
+    default: return -1;
+    }
+}
 
 /* The well-known QP1 Q_Key (IBA 10.2.4.2.1). */
 #define IBW_QP1_QKEY 0x80010000u
@@ -398,6 +447,75 @@ IBW_WIRE_FORMAT(ibw_nodeinfo, IBW_NODEINFO_FIELDS, 40, "nodeinfo", "M5",
 IBW_WIRE_FORMAT(ibw_portinfo, IBW_PORTINFO_FIELDS, 64, "portinfo", "M5",
                 "PortInfo attribute (0x0015)", "IBA Vol.1 14.2.5.6",
                 "IBA 1.3 (bytes 60..63 reserved before 1.3)")
+
+/* PortInfo CapabilityMask bits (IBA Vol.1 14.2.5.6, CapabilityMask
+ * table): X(name, bit, meaning), bit n being the mask's 2^n.  The names are
+ * the last component of Wireshark's infiniband.portinfo.capabilitymask.*,
+ * the list the bits tshark 4.0 shows: IBA 1.2.1 and later define bits 14,
+ * 15 and 28..31 too (IsExtendedSpeedsSupported, IsCapabilityMask2Supported,
+ * ...), which a tool reads from the mask itself. */
+#define IBW_PORTINFO_CAPABILITIES(X)                                           \
+    X(issm, 1, "IsSM: an SM runs on the port")                                 \
+    X(noticesupported, 2, "IsNoticeSupported")                                 \
+    X(trapsupported, 3, "IsTrapSupported")                                     \
+    X(optionalipdsupported, 4, "IsOptionalIPDSupported")                       \
+    X(automaticmigrationsupported, 5, "IsAutomaticMigrationSupported")         \
+    X(slmappingsupported, 6, "IsSLMappingSupported")                           \
+    X(mkeynvram, 7, "IsM_KeyNVRAM")                                            \
+    X(pkeynvram, 8, "IsP_KeyNVRAM")                                            \
+    X(ledinfosupported, 9, "IsLEDInfoSupported")                               \
+    X(smdisabled, 10, "IsSMdisabled")                                          \
+    X(systemimageguidsupported, 11, "IsSystemImageGUIDSupported")              \
+    X(pkeyswitchexternalporttrapsupported, 12,                                 \
+      "IsPKeySwitchExternalPortTrapSupported")                                \
+    X(communicationmanagementsupported, 16,                                    \
+      "IsCommunicationManagementSupported")                                   \
+    X(snmptunnelingsupported, 17, "IsSNMPTunnelingSupported")                  \
+    X(reinitsupported, 18, "IsReinitSupported")                                \
+    X(devicemanagementsupported, 19, "IsDeviceManagementSupported")            \
+    X(vendorclasssupported, 20, "IsVendorClassSupported")                      \
+    X(drnoticesupported, 21, "IsDRNoticeSupported")                            \
+    X(capabilitymasknoticesupported, 22, "IsCapabilityMaskNoticeSupported")    \
+    X(bootmanagementsupported, 23, "IsBootManagementSupported")                \
+    X(linkroundtriplatencysupported, 24, "IsLinkRoundTripLatencySupported")    \
+    X(clientregistrationsupported, 25, "IsClientReregistrationSupported")      \
+    X(otherlocalchangesnoticesupported, 26,                                    \
+      "IsOtherLocalChangesNoticeSupported")                                   \
+    X(linkspeedwidthpairstablesupported, 27,                                   \
+      "IsLinkSpeedWidthPairsTableSupported")
+
+#define IBW__PI_CAP_ENUM(name, bit, meaning) IBW_PI_CAP_BIT_##name = bit,
+enum ibw_portinfo_capability_bit { IBW_PORTINFO_CAPABILITIES(IBW__PI_CAP_ENUM) };
+#undef IBW__PI_CAP_ENUM
+
+/* Capability bit `bit` (enum ibw_portinfo_capability_bit) of a PortInfo
+ * CapabilityMask: 0 or 1. */
+static inline unsigned ibw_portinfo_capability(uint32_t capabilitymask,
+                                               unsigned bit)
+{
+    return (unsigned)(capabilitymask >> bit) & 1u;
+}
+
+/* Notice (IBA Vol.1 13.4.8.2, the common attribute that SMP Traps and SA
+ * Reports carry; 14.2.5.1 lists it among the SMP attributes), 80 bytes.
+ * IsGeneric picks the meaning of the two shared fields: ProducerType or
+ * VendorID, TrapNumber or DeviceID (one name each, as Wireshark's).  An
+ * SMP holds the first 64 bytes: the IssuerGID only fits an SA MAD. */
+#define IBW_NOTICE_FIELDS(X, c)                                                \
+    X(c, isgeneric, 0, 0, 1, U8, "1: generic notice, 0: vendor-specific")      \
+    X(c, type, 0, 1, 7, U8, "type: 0 fatal 1 urgent 2 security 3 SM 4 info")   \
+    X(c, producertypevendorid, 1, 0, 24, U32,                                  \
+      "generic: producer node type; vendor-specific: vendor ID")              \
+    X(c, trapnumberdeviceid, 4, 0, 16, U16,                                    \
+      "generic: trap number; vendor-specific: device ID")                     \
+    X(c, issuerlid, 6, 0, 16, U16, "LID of the issuer")                        \
+    X(c, noticetoggle, 8, 0, 1, U8, "alternates with each new notice")         \
+    X(c, noticecount, 8, 1, 15, U16, "notices issued, when queued")            \
+    X(c, datadetails, 10, 0, 432, BYTES, "trap details (54 bytes)")            \
+    X(c, issuergid, 64, 0, 128, BYTES, "GID of the issuer")
+IBW_WIRE_FORMAT(ibw_notice, IBW_NOTICE_FIELDS, 80, "notice", "M5",
+                "Notice attribute (0x0002)", "IBA Vol.1 13.4.8.2, 14.2.5.1",
+                "IBA")
 
 /* ClassPortInfo (IBA 13.4.8.1), 72 bytes, common to all classes. */
 #define IBW_CLASSPORTINFO_FIELDS(X, c)                                         \
@@ -929,6 +1047,8 @@ static inline const char *ibw_mad_attr_name(uint8_t mgmtclass,
         case IBW_SMP_ATTR_RANDOMFORWARDINGTABLE: return "RandomForwardingTable";
         case IBW_SMP_ATTR_MULTICASTFORWARDINGTABLE:
             return "MulticastForwardingTable";
+        case IBW_SMP_ATTR_LINKSPEEDWIDTHPAIRSTABLE:
+            return "LinkSpeedWidthPairsTable";
         case IBW_SMP_ATTR_SMINFO: return "SMInfo";
         case IBW_SMP_ATTR_VENDORDIAG: return "VendorDiag";
         case IBW_SMP_ATTR_LEDINFO: return "LedInfo";
@@ -955,6 +1075,8 @@ static inline const char *ibw_mad_attr_name(uint8_t mgmtclass,
         case IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD:
             return "MulticastForwardingTableRecord";
         case IBW_SA_ATTR_SMINFORECORD: return "SMInfoRecord";
+        case IBW_SA_ATTR_LINKSPEEDWIDTHPAIRSTABLERECORD:
+            return "LinkSpeedWidthPairsTableRecord";
         case IBW_SA_ATTR_LINKRECORD: return "LinkRecord";
         case IBW_SA_ATTR_GUIDINFORECORD: return "GuidInfoRecord";
         case IBW_SA_ATTR_SERVICERECORD: return "ServiceRecord";
@@ -1068,7 +1190,7 @@ static inline int ibw_mad_tshark_name(const char *format, const char *field,
         {"smpdirected", "smpdirected"},
         {"sminfo", "sminfo"},      {"nodeinfo", "nodeinfo"},
         {"portinfo", "portinfo"},  {"classportinfo", "classportinfo"},
-        {"pathrecord", "pathrecord"},
+        {"pathrecord", "pathrecord"}, {"notice", "notice"},
         {"cm_req", "cm.req"},      {"cm_mra", "cm.mra"},
         {"cm_rej", "cm.rej"},      {"cm_rep", "cm.rep"},
         {"cm_rtu", "cm.rtu"},      {"cm_dreq", "cm.dreq"},

@@ -17,8 +17,9 @@
 static char *names;      /* the file, one name per tab-separated line */
 static size_t names_len;
 
-/* Is `name` the third column of some line? */
-static int tshark_has(const char *name)
+/* The line whose third column is `name` ("F\tDescription\tname\ttype\t
+ * protocol\tbase\tbitmask\t..."), or NULL. */
+static const char *tshark_line(const char *name)
 {
     size_t n = strlen(name);
     const char *p = names;
@@ -33,11 +34,84 @@ static int tshark_has(const char *name)
             const char *field = t2 + 1;
             if ((size_t)(p + linelen - field) > n && strncmp(field, name, n) == 0 &&
                 field[n] == '\t')
-                return 1;
+                return p;
         }
         p = eol ? eol + 1 : NULL;
     }
-    return 0;
+    return NULL;
+}
+
+static int tshark_has(const char *name)
+{
+    return tshark_line(name) != NULL;
+}
+
+/* Column `col` (0-based) of a line as a number, -1 when missing. */
+static long long tshark_column(const char *line, int col)
+{
+    for (int i = 0; i < col; i++) {
+        line = strpbrk(line, "\t\n");
+        if (!line || *line != '\t')
+            return -1;
+        line++;
+    }
+    char *end;
+    long long v = strtoll(line, &end, 0);
+    return end == line ? -1 : v;
+}
+
+/* The bitmask tshark gives a field: "FT_UINTn" with mask 0 means all n
+ * bits.  -1 when tshark lacks the field. */
+static long long tshark_mask(const char *name)
+{
+    const char *line = tshark_line(name);
+    if (!line)
+        return -1;
+    const char *type = strstr(line, "FT_UINT");
+    long long mask = tshark_column(line, 6);
+    if (mask == 0 && type)
+        mask = (long long)((1ULL << atoi(type + 7)) - 1);
+    return mask;
+}
+
+/* Every Notice field as tshark's bitmask places it: in tshark's
+ * container (8, 16 or 24 bits from the field's first byte), the field's
+ * width at its bit offset (bit 0 the most significant). */
+static void test_notice_masks(void)
+{
+    const struct ibw_format *f = ibw_notice_format();
+    char buf[128];
+    for (size_t i = 0; i < f->nfields; i++) {
+        const struct ibw_field *fld = &f->fields[i];
+        if (fld->kind == IBW_FK_BYTES)
+            continue;
+        TU_EQ(ibw_mad_tshark_name(f->name, fld->name, buf, sizeof buf), IBW_OK);
+        const char *line = tshark_line(buf);
+        TU_CHECK(line != NULL);
+        if (!line)
+            continue;
+        unsigned bits = (unsigned)atoi(strstr(line, "FT_UINT") + 7);
+        unsigned shift = bits - fld->pos % 8 - fld->width;
+        long long want = (long long)(((1ULL << fld->width) - 1) << shift);
+        if (tshark_mask(buf) != want)
+            fprintf(stderr, "%s: tshark mask 0x%llx, ibwire 0x%llx\n", buf,
+                    tshark_mask(buf), want);
+        TU_EQ(tshark_mask(buf), want);
+    }
+}
+
+/* Every PortInfo capability bit is tshark's capabilitymask.<name> with
+ * the mask 2^bit. */
+static void test_capability_masks(void)
+{
+    char buf[128];
+#define CHECK_CAP(name, bit, meaning)                                        \
+    snprintf(buf, sizeof buf, "infiniband.portinfo.capabilitymask.%s", #name); \
+    if (tshark_mask(buf) != (1LL << IBW_PI_CAP_BIT_##name))                  \
+        fprintf(stderr, "%s: tshark mask 0x%llx\n", buf, tshark_mask(buf));  \
+    TU_EQ(tshark_mask(buf), 1LL << IBW_PI_CAP_BIT_##name);
+    IBW_PORTINFO_CAPABILITIES(CHECK_CAP)
+#undef CHECK_CAP
 }
 
 /* format, field: fields tshark 4.0 does not dissect */
@@ -52,6 +126,7 @@ static const char *const missing[][2] = {
     {"vendor", "oui"},
     {"pathrecord", "serviceid"},
     {"pathrecord", "qosclass"},
+    {"notice", "issuergid"},
 };
 
 static int is_missing(const char *fmt, const char *field)
@@ -137,6 +212,9 @@ int main(int argc, char **argv)
     check_format(ibw_cm_dreq_format());
     check_format(ibw_cm_drep_format());
     check_format(ibw_ip_cm_format());
+    check_format(ibw_notice_format());
+    test_notice_masks();
+    test_capability_masks();
     free(names);
     return tu_done("mad_tshark_names");
 }

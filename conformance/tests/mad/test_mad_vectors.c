@@ -2,9 +2,11 @@
 /*
  * M1, M2, M5: the common MAD header, GMP, RMPP header, SA header with a
  * PathRecord, vendor MAD, LID-routed SMP with PortInfo and NodeInfo,
- * directed-route SMP with SMInfo, and ClassPortInfo, against 256-byte MAD
- * images written by hand from the IBA figures (13.4.3, 13.6.2.1, 14.2.1,
- * 15.2.1.1, 13.4.9) and attribute tables (14.2.5, 15.2.5.16, 13.4.8.1).
+ * directed-route SMP with SMInfo, ClassPortInfo, Notice in an SMP Trap and
+ * an SA Report, SA records behind their record IDs and the PerfMgt data,
+ * against 256-byte MAD images written by hand from the IBA figures
+ * (13.4.3, 13.6.2.1, 14.2.1, 15.2.1.1, 13.4.9, 16.1.3) and attribute tables
+ * (14.2.5, 15.2.5, 13.4.8.1, 13.4.8.2).
  * Only non-zero bytes are written; each carries a comment deriving it.
  */
 #include "ibwire/mad.h"
@@ -610,6 +612,149 @@ static void test_classportinfo(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Notice: an SMP Trap and an SA Report                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Trap 128 (link state change) from switch LID 5, written at `at`:
+ * 0: IsGeneric 1, Type 1 (urgent) = 0x81; 1: ProducerType 2 (switch);
+ * 4: TrapNumber 128; 6: IssuerLID 5; 8: NoticeToggle 1, NoticeCount 0x123
+ * = 0x8123; 10: DataDetails, whose first 16 bits are trap 128's LIDADDR
+ * (7 here), its last byte 0x5A to mark the end. */
+static void put_trap128(uint8_t *at)
+{
+    at[0] = 0x81;
+    at[3] = 0x02;
+    at[5] = 0x80;
+    at[7] = 0x05;
+    at[8] = 0x81;
+    at[9] = 0x23;
+    at[11] = 0x07;
+    at[63] = 0x5A;
+}
+
+static void test_notice(void)
+{
+    uint8_t smp[256] = {
+        /* LID-routed SMP, Trap (0x05), attribute Notice */
+        [0] = 0x01, [1] = 0x01, [2] = 0x01, [3] = 0x05, [17] = 0x02,
+    };
+    put_trap128(smp + 64);
+    const uint8_t *n = smp + IBW_SMP_DATA_OFFSET;
+    TU_EQ(ibw_notice_get_isgeneric(n), 1);
+    TU_EQ(ibw_notice_get_type(n), 1);
+    TU_EQ(ibw_notice_get_producertypevendorid(n), 2);
+    TU_EQ(ibw_notice_get_trapnumberdeviceid(n), 128);
+    TU_EQ(ibw_notice_get_issuerlid(n), 5);
+    TU_EQ(ibw_notice_get_noticetoggle(n), 1);
+    TU_EQ(ibw_notice_get_noticecount(n), 0x123);
+    const struct ibw_field *d =
+        ibw_format_field(ibw_notice_format(), "datadetails");
+    TU_EQ(d->pos, 10 * 8);
+    TU_EQ(d->width, 54 * 8);
+    /* the details run to the SMP data's last byte */
+    TU_EQ(smp[64 + d->pos / 8 + 1], 0x07);
+    TU_EQ(d->pos / 8 + d->width / 8, IBW_SMP_DATA_SIZE);
+    check_tiling(ibw_notice_format(), 0, 80 * 8);
+    /* all 80 bytes do not fit an SMP */
+    struct ibw_notice nt;
+    TU_EQ(ibw_notice_decode(n, IBW_SMP_DATA_SIZE, &nt), IBW_E_TRUNCATED);
+
+    uint8_t sa[256] = {
+        /* SubnAdm Report (0x06), attribute Notice; no RMPP */
+        [0] = 0x01, [1] = 0x03, [2] = 0x02, [3] = 0x06, [17] = 0x02,
+        /* 56 + 64: IssuerGID fe80::5 */
+        [120] = 0xFE, [121] = 0x80, [135] = 0x05,
+    };
+    put_trap128(sa + 56);
+    TU_EQ(ibw_sa_record_rid_size(IBW_MAD_ATTR_NOTICE), 0);
+    TU_EQ(ibw_notice_decode(sa + IBW_SA_DATA_OFFSET, IBW_SA_DATA_SIZE, &nt),
+          IBW_OK);
+    TU_EQ(nt.isgeneric, 1);
+    TU_EQ(nt.type, 1);
+    TU_EQ(nt.producertypevendorid, 2);
+    TU_EQ(nt.trapnumberdeviceid, 128);
+    TU_EQ(nt.issuerlid, 5);
+    TU_EQ(nt.noticetoggle, 1);
+    TU_EQ(nt.noticecount, 0x123);
+    TU_EQ(nt.datadetails[1], 0x07);
+    TU_EQ(nt.datadetails[53], 0x5A);
+    TU_EQ(nt.issuergid[0], 0xFE);
+    TU_EQ(nt.issuergid[15], 0x05);
+    uint8_t back[80];
+    TU_EQ(ibw_notice_encode(&nt, back, sizeof back), IBW_OK);
+    TU_MEMEQ(back, sa + 56, 80);
+    TU_CHECK(strcmp(ibw_mad_attr_name(0x01, IBW_SMP_ATTR_NOTICE), "Notice") == 0);
+}
+
+/* SA records: the SMP attribute behind the record ID (IBA 15.2.5), the
+ * PerfMgt attribute behind the 40 reserved bytes (16.1.3). */
+static void test_record_ids(void)
+{
+    uint8_t mad[256] = {
+        /* SMInfoRecord: 56: LID 0x0012, 2 reserved bytes; 60: SMInfo GUID
+         * 0x0002C90300001234 */
+        [57] = 0x12, [61] = 0x02, [62] = 0xC9, [63] = 0x03, [66] = 0x12,
+        [67] = 0x34,
+    };
+    int rid = ibw_sa_record_rid_size(IBW_SA_ATTR_SMINFORECORD);
+    TU_EQ(rid, 4);
+    TU_EQ(ibw_sminfo_get_guid(mad + IBW_SA_DATA_OFFSET + rid),
+          0x0002C90300001234ULL);
+    /* NodeRecord, PortInfoRecord: the same 4-byte record ID */
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_NODERECORD), 4);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_PORTINFORECORD), 4);
+
+    /* LinearForwardingTableRecord: 56: LID 0x0012, 58: BlockNum 3,
+     * 60: 4 reserved bytes; 64: the block, port 9 for its first LID */
+    memset(mad, 0, sizeof mad);
+    mad[57] = 0x12;
+    mad[59] = 0x03;
+    mad[64] = 0x09;
+    rid = ibw_sa_record_rid_size(IBW_SA_ATTR_LINEARFORWARDINGTABLERECORD);
+    TU_EQ(rid, 8);
+    TU_EQ(mad[IBW_SA_DATA_OFFSET + rid], 0x09);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_SLTOVLMAPPINGTABLERECORD), 8);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_VLARBITRATIONTABLERECORD), 8);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_RANDOMFORWARDINGTABLERECORD), 8);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_MULTICASTFORWARDINGTABLERECORD),
+          8);
+    TU_EQ(ibw_sa_record_rid_size(IBW_SA_ATTR_PATHRECORD), -1);
+
+    /* PerfMgt: the 24-byte common header, then 40 reserved bytes */
+    TU_EQ(IBW_PERF_DATA_OFFSET, 64);
+
+    /* sizes summed from the IBA tables: InformInfo GID 16, LIDRangeBegin
+     * and End 4, reserved 2, IsGeneric 1, Subscribe 1, Type 2, TrapNumber 2,
+     * QPN/RespTimeValue 4, reserved and ProducerType 4; ServiceRecord
+     * ServiceID 8, GID 16, P_Key 2, reserved 2, Lease 4, Key 16, Name 64,
+     * Data 64; ServiceAssociationRecord Key 16, Name 64 */
+    TU_EQ(IBW_INFORMINFO_SIZE, 16 + 4 + 2 + 1 + 1 + 2 + 2 + 4 + 4);
+    TU_EQ(IBW_SERVICERECORD_SIZE, 8 + 16 + 2 + 2 + 4 + 16 + 64 + 64);
+    TU_EQ(IBW_SERVICEASSOCIATIONRECORD_SIZE, 16 + 64);
+}
+
+/* PortInfo CapabilityMask 0x02010008 (IsTrapSupported 2^3,
+ * IsCommunicationManagementSupported 2^16, IsClientReregistrationSupported
+ * 2^25, IBA 14.2.5.6). */
+static void test_capability_bits(void)
+{
+    uint32_t mask = 0x02010008u;
+    TU_EQ(ibw_portinfo_capability(mask, IBW_PI_CAP_BIT_trapsupported), 1);
+    TU_EQ(ibw_portinfo_capability(
+              mask, IBW_PI_CAP_BIT_communicationmanagementsupported), 1);
+    TU_EQ(ibw_portinfo_capability(
+              mask, IBW_PI_CAP_BIT_clientregistrationsupported), 1);
+    unsigned set = 0;
+#define COUNT_SET(name, bit, meaning)                                        \
+    set += ibw_portinfo_capability(mask, IBW_PI_CAP_BIT_##name);
+    IBW_PORTINFO_CAPABILITIES(COUNT_SET)
+#undef COUNT_SET
+    TU_EQ(set, 3);
+    TU_EQ(IBW_PI_CAP_BIT_issm, 1);
+    TU_EQ(IBW_PI_CAP_BIT_linkspeedwidthpairstablesupported, 27);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Builders                                                                 */
 /* ------------------------------------------------------------------------ */
 
@@ -697,6 +842,10 @@ static void test_names(void)
     TU_CHECK(streq(ibw_mad_attr_name(0x04, 0x0012), "PortCounters"));
     TU_CHECK(ibw_mad_attr_name(0x07, 0x0035) == NULL);
     TU_CHECK(ibw_mad_attr_name(0x01, 0x0035) == NULL);
+    TU_CHECK(streq(ibw_mad_attr_name(0x01, 0x001C), "LinkSpeedWidthPairsTable"));
+    TU_CHECK(streq(ibw_mad_attr_name(0x03, 0x0019),
+                   "LinkSpeedWidthPairsTableRecord"));
+    TU_CHECK(ibw_mad_attr_name(0x03, 0x001C) == NULL);
 
     TU_CHECK(streq(ibw_mad_status_name(0x0000), "success"));
     TU_CHECK(streq(ibw_mad_status_name(0x0001), "busy"));
@@ -728,6 +877,9 @@ int main(void)
     test_smp_dr();
     test_vendor();
     test_classportinfo();
+    test_notice();
+    test_record_ids();
+    test_capability_bits();
     test_builders();
     test_names();
     return tu_done("mad_vectors");

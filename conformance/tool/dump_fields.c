@@ -682,7 +682,7 @@ int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t)
      * captured for it to look at the payload; `crcs` the bytes it keeps back
      * from the payload for the CRCs */
     size_t cap = p->len, pay = p->payload_off;
-    size_t rep = fr->rep_len, need, crcs = 4;
+    size_t rep = fr->rep_len, need, crcs = IBW_ICRC_BYTES;
     if (p->transport == IBW_TK_ROCE_V2_IP4 ||
         p->transport == IBW_TK_ROCE_V2_IP6) {
         if (p->wire_len < rep)
@@ -691,14 +691,14 @@ int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t)
     } else if (p->transport == IBW_TK_ROCE_V1) {
         need = rep;
     } else { /* native IB */
-        need = p->wire_len - 2;
-        crcs = 6;
+        need = p->wire_len - IBW_VCRC_BYTES;
+        crcs = IBW_ICRC_BYTES + IBW_VCRC_BYTES;
     }
     size_t rest = rep - pay; /* rep >= cap >= pay */
     size_t off = pay;        /* where tshark's offset stands after that */
     if (mad) {
         /* its MAD dissector reads all 256 bytes or gives up quietly */
-        if (need <= cap && rest >= IBW_MAD_SIZE + crcs - 4) {
+        if (need <= cap && rest >= IBW_MAD_SIZE + crcs - IBW_ICRC_BYTES) {
             t->payload = 1;
             t->payload_off = pay;
             t->payload_len = IBW_MAD_SIZE;
@@ -719,14 +719,16 @@ int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t)
     /* the CRC items: by what remains of the reported packet, each shown
      * only when captured */
     size_t left = rep > off ? rep - off : 0;
-    if ((left == 4 || left == 6) && off + 4 <= cap) {
+    const size_t both = IBW_ICRC_BYTES + IBW_VCRC_BYTES;
+    if ((left == IBW_ICRC_BYTES || left == both) &&
+        off + IBW_ICRC_BYTES <= cap) {
         t->icrc = 1;
         t->icrc_off = off;
-        if (left == 6 && off + 6 <= cap) {
+        if (left == both && off + both <= cap) {
             t->vcrc = 1;
-            t->vcrc_off = off + 4;
+            t->vcrc_off = off + IBW_ICRC_BYTES;
         }
-    } else if (left == 2 && off + 2 <= cap) {
+    } else if (left == IBW_VCRC_BYTES && off + IBW_VCRC_BYTES <= cap) {
         t->vcrc = 1;
         t->vcrc_off = off;
     }

@@ -48,6 +48,10 @@ enum ibw_transport_kind {
 /* enum ibw_hdr (header indices into ibw_pkt.off[], bits of ibw_pkt.present)
  * is declared in opcode.h, which names the headers in its table. */
 
+/* Bytes of the invariant CRC (after the payload and pad of every IBA
+ * packet) and of the variant CRC (after the ICRC, native IB only). */
+enum { IBW_ICRC_BYTES = 4, IBW_VCRC_BYTES = 2 };
+
 enum ibw_crc_status {
     IBW_CRC_ABSENT = 0,   /* not carried by this packet */
     IBW_CRC_GOOD = 1,
@@ -420,13 +424,13 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
                                        unsigned len_hdr, const char *len_field)
 {
     const uint8_t *d = pkt->data;
-    if (end < bth + ibw_bth_SIZE + 4)
+    if (end < bth + ibw_bth_SIZE + IBW_ICRC_BYTES)
         return ibw__fail(pkt, IBW_E_LENGTH, len_hdr, len_field);
     if (bth + ibw_bth_SIZE > pkt->len)
         return ibw__cut_hdr(pkt, IBW_HDR_BTH, bth);
     ibw__mark(pkt, IBW_HDR_BTH, bth);
     pkt->opcode = ibw_bth_get_opcode(d + bth);
-    size_t icrc = end - 4; /* where the ICRC is on the wire */
+    size_t icrc = end - IBW_ICRC_BYTES; /* where the ICRC is on the wire */
     if (!pkt->cut) {
         pkt->icrc_off = (uint32_t)icrc;
         if (!(flags & IBW_PARSE_NO_CRC)) {
@@ -438,7 +442,7 @@ static inline int ibw__parse_transport(struct ibw_pkt *pkt, size_t bth,
     } else {
         /* Native IB cut inside the VCRC still holds the whole ICRC: locate
          * it for display; it is not verified (the frame is cut). */
-        if (icrc + 4 <= pkt->len) {
+        if (icrc + IBW_ICRC_BYTES <= pkt->len) {
             pkt->icrc_off = (uint32_t)icrc;
             pkt->icrc_wire = ibw_load_le32(d + icrc);
         }
@@ -491,12 +495,12 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
     unsigned lnh = ibw_lrh_get_lnh(d);
     if (end < ibw_lrh_SIZE)
         return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_LRH, "pktlen");
-    if (end + 2 > pkt->len) {
-        ibw__cut_len(pkt, end + 2, IBW_HDR_LRH, "pktlen");
+    if (end + IBW_VCRC_BYTES > pkt->len) {
+        ibw__cut_len(pkt, end + IBW_VCRC_BYTES, IBW_HDR_LRH, "pktlen");
     } else {
         pkt->vcrc_off = (uint32_t)end;
-        pkt->iba_end = (uint32_t)(end + 2);
-        pkt->trailer_len = (uint32_t)(pkt->len - end - 2);
+        pkt->iba_end = (uint32_t)(end + IBW_VCRC_BYTES);
+        pkt->trailer_len = (uint32_t)(pkt->len - end - IBW_VCRC_BYTES);
         if (!(flags & IBW_PARSE_NO_CRC)) {
             pkt->vcrc_wire = (uint16_t)(d[end] | (d[end + 1] << 8));
             pkt->vcrc_calc = ibw_vcrc_compute(pkt);

@@ -16,26 +16,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "scratch_dir.h"
 #include "testutil.h"
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    return path;
-}
-
-static size_t slurp(const char *path, uint8_t *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
 
 static void spit(const char *path, const void *buf, size_t n)
 {
@@ -467,13 +449,8 @@ static void test_seconds_past_2038(void)
 
 int main(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/ibw-captest-XXXXXX",
-             base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (scratch_dir_create("ibw-captest") != 0)
         return 1;
-    }
     test_writer_pcap_247();
     test_writer_pcap_erf();
     test_writer_pcap_exported();
@@ -488,8 +465,6 @@ int main(void)
         "w247.pcap", "werf.pcap", "w252.pcap", "wc.pcapng", "rt.cap",
         "empty.pcap", "garbage.pcap", "wifi.pcap", "cut.pcap", "snap.pcap",
         "t2038le.pcap", "t2038be.pcap", "t2038w.pcap", "t2106.pcapng"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(tmp_path(files[i]));
-    rmdir(tmpdir);
+    scratch_dir_remove(files, sizeof files / sizeof files[0]);
     return tu_done("capture");
 }

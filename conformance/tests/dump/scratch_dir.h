@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scratch_dir.h - the private directory the capture tests write their files
- * in, and reading a written file back whole.  One header so both programs
+ * in, opening a writer on one and reading a written file back whole.  One header so both programs
  * create, name and remove their files the same way.
  */
 #ifndef IBWIRE_TESTS_SCRATCH_DIR_H
@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "capture.h"
+#include "testutil.h"
 
 static char tmpdir[256];
 
@@ -29,6 +32,20 @@ static size_t slurp(const char *path, uint8_t *buf, size_t cap)
     size_t n = fread(buf, 1, cap, f);
     fclose(f);
     return n;
+}
+
+/* A writer on the scratch file `name`; a failed open counts as a failed
+ * check, printed with the writer's reason, and gives NULL. */
+static struct cap_writer *scratch_writer(const char *name,
+                                         enum cap_file_format fmt, int lt)
+{
+    char err[256] = "";
+    struct cap_writer *w = cap_writer_open(tmp_path(name), fmt, lt, err,
+                                           sizeof err);
+    TU_CHECK(w != NULL);
+    if (!w)
+        fprintf(stderr, "  %s: %s\n", name, err);
+    return w;
 }
 
 /* A fresh directory under $TMPDIR (or /tmp), so parallel runs never share

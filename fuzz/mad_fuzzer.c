@@ -45,8 +45,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     for (size_t i = 0; i < N_CASES; i++) {
         const struct ibw_format *fmt = cases[i].format();
-        FUZZ_CHECK_AT(fmt->conv == IBW_CONV_WIRE, fmt->name);
-        FUZZ_CHECK_AT(ibw_format_bytes(fmt) <= FMT_MAX_BYTES, fmt->name);
         /* A format that starts at byte 0 lists every bit, reserved ones
          * included.  MAD-level formats that start later (rmpp, sa, vendor,
          * smplid; smpdirected also re-reads header bytes 4..7) list only
@@ -55,7 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         for (size_t k = 0; k < fmt->nfields; k++)
             if (fmt->fields[k].pos < lowest)
                 lowest = fmt->fields[k].pos;
-        wire_check_coverage(fmt, lowest == 0);
+        wire_check_wire_descriptor(fmt, 0, FMT_MAX_BYTES, lowest == 0);
     }
     return 0;
 }

@@ -86,6 +86,19 @@ static inline void wire_check_coverage(const struct ibw_format *fmt,
             FUZZ_CHECK_AT(owner[b / 8] & (1u << (b % 8)), fmt->name);
 }
 
+/* A wire-convention format of min_bytes..max_bytes with the descriptor
+ * sanity above: what each harness asks of its table before fuzzing. */
+static inline void wire_check_wire_descriptor(const struct ibw_format *fmt,
+                                              size_t min_bytes,
+                                              size_t max_bytes, int all_bits)
+{
+    FUZZ_CHECK_AT(fmt->conv == IBW_CONV_WIRE, fmt->name);
+    FUZZ_CHECK_AT(ibw_format_bytes(fmt) >= min_bytes &&
+                      ibw_format_bytes(fmt) <= max_bytes,
+                  fmt->name);
+    wire_check_coverage(fmt, all_bits);
+}
+
 #define WIRE_T_U8 uint8_t
 #define WIRE_T_U16 uint16_t
 #define WIRE_T_U32 uint32_t

@@ -83,10 +83,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     for (size_t i = 0; i < N_CASES; i++) {
-        const struct ibw_format *fmt = cases[i].format();
-        FUZZ_CHECK_AT(fmt->conv == IBW_CONV_WIRE, fmt->name);
-        FUZZ_CHECK_AT(ibw_format_bytes(fmt) == cases[i].size, fmt->name);
-        wire_check_coverage(fmt, 1);
+        wire_check_wire_descriptor(cases[i].format(), cases[i].size,
+                                   cases[i].size, 1);
     }
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "ibwire/packet.h"
+#include "xorshift.h"
 
 /* The generator's seeded state; never 0 (callers seed it with `| 1`). */
 static uint64_t rng_state;
@@ -20,10 +21,7 @@ static uint64_t rng_state;
 /* The next xorshift64 value. */
 static inline uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64_next(&rng_state);
 }
 
 /* A random value of `bits` bits (1..64). */

@@ -237,6 +237,18 @@ static inline void ibw_wire_set(uint8_t *p, unsigned bitpos, unsigned width,
     }
 }
 
+/* A field that crosses 32-bit words is moved one word at a time: the run
+ * starting `done` bits into the field (at bit lo + done) ends at the word's
+ * end or the field's, whichever comes first.  Returns the run's length and
+ * sets *in_word to where in its word it starts. */
+static inline unsigned ibw__rec_run(unsigned lo, unsigned done,
+                                    unsigned width, unsigned *in_word)
+{
+    *in_word = (lo + done) % 32;
+    unsigned take = 32 - *in_word;
+    return take < width - done ? take : width - done;
+}
+
 /*
  * Record (bus) order over a little-endian array of 32-bit words: bit `lo` is
  * bit lo%32 of w[lo/32].  Reads `width` (1..64) bits.  The caller guarantees
@@ -246,16 +258,12 @@ static inline uint64_t ibw_rec_get(const uint32_t *w, unsigned lo,
                                    unsigned width)
 {
     uint64_t acc = 0;
-    unsigned got = 0;
-    while (got < width) {
-        unsigned bit = lo + got;
-        unsigned in_word = bit % 32;
-        unsigned take = 32 - in_word;
-        if (take > width - got)
-            take = width - got;
-        uint64_t part = ((uint64_t)w[bit / 32] >> in_word) & ibw_mask64(take);
+    unsigned in_word, take;
+    for (unsigned got = 0; got < width; got += take) {
+        take = ibw__rec_run(lo, got, width, &in_word);
+        uint64_t part =
+            ((uint64_t)w[(lo + got) / 32] >> in_word) & ibw_mask64(take);
         acc |= part << got;
-        got += take;
     }
     return acc;
 }
@@ -264,17 +272,13 @@ static inline uint64_t ibw_rec_get(const uint32_t *w, unsigned lo,
 static inline void ibw_rec_set(uint32_t *w, unsigned lo, unsigned width,
                                uint64_t v)
 {
-    unsigned put = 0;
-    while (put < width) {
-        unsigned bit = lo + put;
-        unsigned in_word = bit % 32;
-        unsigned take = 32 - in_word;
-        if (take > width - put)
-            take = width - put;
+    unsigned in_word, take;
+    for (unsigned put = 0; put < width; put += take) {
+        take = ibw__rec_run(lo, put, width, &in_word);
         uint32_t m = (uint32_t)(ibw_mask64(take) << in_word);
         uint32_t part = (uint32_t)(((v >> put) & ibw_mask64(take)) << in_word);
-        w[bit / 32] = (w[bit / 32] & ~m) | part;
-        put += take;
+        uint32_t *word = &w[(lo + put) / 32];
+        *word = (*word & ~m) | part;
     }
 }
 

@@ -353,6 +353,32 @@ static inline int ibw_hg_cqe_sw_owned(const uint8_t *p)
     return (p[31] & IBW_HG_CQE_OWNER_HW) == 0;
 }
 
+/* What an error CQE tells, in both CQE layouts: the status its syndrome
+ * reports, the vendor byte, and whether it completed a send or a receive
+ * (the only meaning of the opcode in a failed completion). */
+static inline int ibw__wc_fill_error(struct ibw_wc *wc, unsigned syndrome,
+                                     uint32_t vendor_err, int is_send)
+{
+    wc->status = ibw_cqe_syndrome_to_status(syndrome);
+    wc->vendor_err = vendor_err;
+    wc->opcode = is_send ? IBW_WC_SEND : IBW_WC_RECV;
+    return IBW_OK;
+}
+
+/* Where a received message came from, in both CQE layouts (UD and RD
+ * fields; the others carry zeros). */
+static inline void ibw__wc_fill_source(struct ibw_wc *wc, uint32_t src_qp,
+                                       uint16_t slid, uint8_t sl,
+                                       uint8_t dlid_path_bits, int grh)
+{
+    wc->src_qp = src_qp;
+    wc->slid = slid;
+    wc->sl = sl;
+    wc->dlid_path_bits = dlid_path_bits;
+    if (grh)
+        wc->wc_flags |= IBW_WC_GRH;
+}
+
 /*
  * A HanGu CQE (32 bytes, RTL error layout) as a work completion.  The
  * owner bit is not looked at (see ibw_hg_cqe_sw_owned).  wr_id is left 0:
@@ -374,23 +400,17 @@ static inline int ibw_hg_cqe_to_wc(const uint8_t *p, size_t len,
     if (ibw_cqe_opcode_is_error(c.opcode)) {
         struct ibw_hg_err_cqe e;
         ibw_hg_err_cqe_decode(p, len, &e);
-        wc->status = ibw_cqe_syndrome_to_status(e.syndrome);
-        wc->vendor_err = e.vendor_err;
         /* HanGu always writes 0xFF, so mthca's "bit 0 = send" says
          * nothing; the is_send byte stays where the good CQE has it. */
-        wc->opcode = c.is_send ? IBW_WC_SEND : IBW_WC_RECV;
-        return IBW_OK;
+        return ibw__wc_fill_error(wc, e.syndrome, e.vendor_err, c.is_send);
     }
     wc->status = IBW_WC_SUCCESS;
     wc->byte_len = c.byte_cnt;
     if (c.is_send)
         return ibw_wc_opcode_from_wqe(c.opcode, &wc->opcode);
-    wc->src_qp = c.rqpn & 0xFFFFFFu;
-    wc->slid = c.rlid;
-    wc->sl = (uint8_t)(c.sl_ipok >> 4);
-    wc->dlid_path_bits = (uint8_t)(c.g_mlpath & 0x7Fu);
-    if (c.g_mlpath & 0x80u)
-        wc->wc_flags |= IBW_WC_GRH;
+    ibw__wc_fill_source(wc, c.rqpn & 0xFFFFFFu, c.rlid,
+                        (uint8_t)(c.sl_ipok >> 4),
+                        (uint8_t)(c.g_mlpath & 0x7Fu), c.g_mlpath & 0x80u);
     uint32_t flags = 0;
     err = ibw_wc_from_recv_bth(c.opcode, &wc->opcode, &flags);
     wc->wc_flags |= flags;

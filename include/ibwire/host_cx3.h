@@ -189,21 +189,13 @@ static inline int ibw_cx3_cqe_to_wc(const uint8_t *p, size_t len,
         struct ibw_cx3_err_cqe e;
         ibw_cx3_err_cqe_decode(p, len, &e);
         wc->qp_num = e.my_qpn & 0xFFFFFFu;
-        wc->status = ibw_cqe_syndrome_to_status(e.syndrome);
-        wc->vendor_err = e.vendor_err;
-        wc->opcode = e.sr ? IBW_WC_SEND : IBW_WC_RECV;
-        return IBW_OK;
+        return ibw__wc_fill_error(wc, e.syndrome, e.vendor_err, e.sr);
     }
     wc->status = IBW_WC_SUCCESS;
     wc->byte_len = c.byte_cnt;
     if (c.sr)
         return ibw_wc_opcode_from_wqe(c.opcode, &wc->opcode);
-    wc->src_qp = c.rqpn;
-    wc->slid = c.rlid;
-    wc->sl = c.sl;
-    wc->dlid_path_bits = c.mlpath;
-    if (c.g)
-        wc->wc_flags |= IBW_WC_GRH;
+    ibw__wc_fill_source(wc, c.rqpn, c.rlid, c.sl, c.mlpath, c.g);
     switch (c.opcode) {
     case IBW_CX3_RECV_RDMA_WRITE_IMM:
         wc->opcode = IBW_WC_RECV_RDMA_WITH_IMM;

@@ -481,16 +481,26 @@ IBW_RECORD_FORMAT(ibw_rwm_cmd_doc, IBW_RWM_CMD_DOC_FIELDS, 224, "rwm_cmd_doc",
                   "documents' variant of rwm_cmd_fetch/rwm_cmd_update "
                   "(2-bit op, no FLUSH, no RQ length or entry-size log)")
 
+/* The head both full forms share, in the documents' layout (the rest 0):
+ * the documents' op field has no FLUSH, so IBW_E_RANGE for op above 3. */
+static inline int ibw__rwm_cmd_doc_head(unsigned op, uint32_t qpn,
+                                        struct ibw_rwm_cmd_doc *out)
+{
+    if (op > 3)
+        return IBW_E_RANGE;
+    memset(out, 0, sizeof *out);
+    out->op = (uint8_t)op;
+    out->qpn = qpn;
+    return IBW_OK;
+}
+
 /* FETCH command -> documents' layout (RQ length and entry-size log have no
  * place there and are dropped).  IBW_E_RANGE for op above 3. */
 static inline int ibw_rwm_cmd_fetch_to_doc(const struct ibw_rwm_cmd_fetch *in,
                                            struct ibw_rwm_cmd_doc *out)
 {
-    if (in->op > 3)
+    if (ibw__rwm_cmd_doc_head(in->op, in->qpn, out) != IBW_OK)
         return IBW_E_RANGE;
-    memset(out, 0, sizeof *out);
-    out->op = in->op;
-    out->qpn = in->qpn;
     out->pd = in->pd;
     out->rq_lkey = in->rq_lkey;
     return IBW_OK;
@@ -500,11 +510,8 @@ static inline int ibw_rwm_cmd_fetch_to_doc(const struct ibw_rwm_cmd_fetch *in,
 static inline int ibw_rwm_cmd_update_to_doc(const struct ibw_rwm_cmd_update *in,
                                             struct ibw_rwm_cmd_doc *out)
 {
-    if (in->op > 3)
+    if (ibw__rwm_cmd_doc_head(in->op, in->qpn, out) != IBW_OK)
         return IBW_E_RANGE;
-    memset(out, 0, sizeof *out);
-    out->op = in->op;
-    out->qpn = in->qpn;
     out->entry_va = in->va;
     out->entry_lkey = in->lkey;
     out->entry_length = in->length;

@@ -43,16 +43,10 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import capedit  # noqa: E402
+from tally import check  # noqa: E402
+import tally  # noqa: E402
 
 SKIP = 77
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAIL:", what)
 
 
 def run(*args, env=None):
@@ -423,7 +417,7 @@ def main():
     else:
         print("unknown mode", mode)
         return 2
-    if fails:
+    if tally.fails:
         return 1
     return rc
 

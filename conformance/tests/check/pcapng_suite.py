@@ -22,14 +22,9 @@ import struct
 import subprocess
 import sys
 
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import check  # noqa: E402
+import tally  # noqa: E402
 
 
 def read_pcap(path):
@@ -198,7 +193,7 @@ def main():
     mode, ibwire, pcaps, work = sys.argv[1:]
     os.makedirs(work, exist_ok=True)
     {"multi": multi, "big": big}[mode](ibwire, pcaps, work)
-    return 1 if fails else 0
+    return tally.status()
 
 
 if __name__ == "__main__":

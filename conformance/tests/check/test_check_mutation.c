@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "testutil.h"
+#include "xorshift.h"
 
 #define MAXF 64
 #define MAXLEN 4200
@@ -100,10 +101,7 @@ static int is_request(const struct cap *c, unsigned i, struct ibw_pkt *p);
 static uint64_t rng = 0x1b5eed2024ull;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return (uint32_t)(xorshift64_next(&rng) % n);
 }
 
 /* Frames that are RC/UC requests to a QP above 1. */

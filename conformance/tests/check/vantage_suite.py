@@ -167,6 +167,15 @@ def captures(pcaps, shared):
     return out
 
 
+def judged_captures(pcaps, shared):
+    """Each capture with its verdict untouched, the baseline every
+    distortion is compared with: (path, name, capture, exit code, json)."""
+    for path in captures(pcaps, shared):
+        cap = capedit.read(path)
+        rc, res = judge(path)
+        yield path, os.path.basename(path), cap, rc, res
+
+
 class Tally:
     """What a mode found, by rule, for the summary line."""
 
@@ -242,10 +251,7 @@ def error_set(res):
 
 def mode_cut(pcaps, shared, work):
     tally = Tally()
-    for path in captures(pcaps, shared):
-        name = os.path.basename(path)
-        cap = capedit.read(path)
-        rc0, base = judge(path)
+    for path, name, cap, rc0, base in judged_captures(pcaps, shared):
         base_errs = set(error_rules(base))
         base_frame_errs = error_set(base)
         base_flows = flow_table(base)
@@ -353,10 +359,7 @@ def cut_directed(pcaps, work):
 
 def mode_skew(pcaps, shared, work):
     tally = Tally()
-    for path in captures(pcaps, shared):
-        name = os.path.basename(path)
-        cap = capedit.read(path)
-        rc0, base = judge(path)
+    for path, name, cap, rc0, base in judged_captures(pcaps, shared):
         want = error_rules(base)
         for src in capedit.sources(cap)[:2]:
             for us in (1, 10, 100, 500):

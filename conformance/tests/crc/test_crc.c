@@ -18,6 +18,7 @@
 #include <ibwire/crc.h>
 
 #include "testutil.h"
+#include "xorshift.h"
 
 #ifdef TEST_HAVE_ZLIB
 #include <zlib.h>
@@ -50,10 +51,7 @@ static uint16_t ref_vcrc(const uint8_t *p, size_t len)
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 static uint32_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 32);
+    return (uint32_t)(xorshift64_next(&rng_state) >> 32);
 }
 
 static uint32_t zlib_crc32(uint32_t crc, const uint8_t *p, size_t len)

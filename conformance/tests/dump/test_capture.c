@@ -16,26 +16,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "scratch_dir.h"
 #include "testutil.h"
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    return path;
-}
-
-static size_t slurp(const char *path, uint8_t *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
 
 static void spit(const char *path, const void *buf, size_t n)
 {
@@ -53,10 +35,7 @@ static const uint8_t frame4[4] = {0xde, 0xad, 0xbe, 0xef};
 static void write_one(const char *name, enum cap_file_format fmt, int lt,
                       const char *comment)
 {
-    char err[256];
-    struct cap_writer *w = cap_writer_open(tmp_path(name), fmt, lt, err,
-                                           sizeof err);
-    TU_CHECK(w != NULL);
+    struct cap_writer *w = scratch_writer(name, fmt, lt);
     if (!w)
         return;
     TU_EQ(cap_write(w, TS_1_5, frame4, sizeof frame4, comment), 0);
@@ -431,11 +410,7 @@ static void test_seconds_past_2038(void)
 
     /* Written (2^31 s + 1 ns): seconds 00 00 00 80, ns 01 00 00 00. */
     static const uint8_t want_rec[8] = {0, 0, 0, 0x80, 1, 0, 0, 0};
-    char err[256];
-    struct cap_writer *w = cap_writer_open(tmp_path("t2038w.pcap"),
-                                           CAP_FORMAT_PCAP, 247, err,
-                                           sizeof err);
-    TU_CHECK(w != NULL);
+    struct cap_writer *w = scratch_writer("t2038w.pcap", CAP_FORMAT_PCAP, 247);
     if (!w)
         return;
     TU_EQ(cap_write(w, UINT64_C(2147483648000000001), frame4, 4, NULL), 0);
@@ -446,9 +421,7 @@ static void test_seconds_past_2038(void)
     expect_times("t2038w.pcap", 1, sec, one_ns);
 
     /* pcapng: 2^32 s is written and read back; ERF refuses it. */
-    w = cap_writer_open(tmp_path("t2106.pcapng"), CAP_FORMAT_PCAPNG, 247, err,
-                        sizeof err);
-    TU_CHECK(w != NULL);
+    w = scratch_writer("t2106.pcapng", CAP_FORMAT_PCAPNG, 247);
     if (!w)
         return;
     TU_EQ(cap_write(w, UINT64_C(4294967296000000007), frame4, 4, NULL), 0);
@@ -456,9 +429,7 @@ static void test_seconds_past_2038(void)
     static const int64_t sec2106[1] = {INT64_C(4294967296)};
     static const uint32_t seven_ns[1] = {7};
     expect_times("t2106.pcapng", 1, sec2106, seven_ns);
-    w = cap_writer_open(tmp_path("t2106.pcapng"), CAP_FORMAT_PCAPNG, 197, err,
-                        sizeof err);
-    TU_CHECK(w != NULL);
+    w = scratch_writer("t2106.pcapng", CAP_FORMAT_PCAPNG, 197);
     if (!w)
         return;
     TU_EQ(cap_write(w, UINT64_C(4294967296000000007), frame4, 4, NULL), -1);
@@ -467,13 +438,8 @@ static void test_seconds_past_2038(void)
 
 int main(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/ibw-captest-XXXXXX",
-             base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (scratch_dir_create("ibw-captest") != 0)
         return 1;
-    }
     test_writer_pcap_247();
     test_writer_pcap_erf();
     test_writer_pcap_exported();
@@ -488,8 +454,6 @@ int main(void)
         "w247.pcap", "werf.pcap", "w252.pcap", "wc.pcapng", "rt.cap",
         "empty.pcap", "garbage.pcap", "wifi.pcap", "cut.pcap", "snap.pcap",
         "t2038le.pcap", "t2038be.pcap", "t2038w.pcap", "t2106.pcapng"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(tmp_path(files[i]));
-    rmdir(tmpdir);
+    scratch_dir_remove(files, sizeof files / sizeof files[0]);
     return tu_done("capture");
 }

@@ -15,26 +15,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "scratch_dir.h"
 #include "testutil.h"
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    return path;
-}
-
-static size_t slurp(const char *path, uint8_t *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
 
 static uint8_t frame[300];
 #define TS 1500000000ull /* 1.5 s */
@@ -44,10 +26,7 @@ static uint8_t frame[300];
 static int write_file(const char *name, enum cap_file_format fmt, int lt,
                       size_t origlen)
 {
-    char err[256];
-    struct cap_writer *w = cap_writer_open(tmp_path(name), fmt, lt, err,
-                                           sizeof err);
-    TU_CHECK(w != NULL);
+    struct cap_writer *w = scratch_writer(name, fmt, lt);
     if (!w)
         return -1;
     TU_EQ(cap_write_cut(w, TS, frame, 128, origlen, "cut"), 0);
@@ -135,10 +114,8 @@ static void test_erf(void)
 static void test_unrecorded(void)
 {
     TU_EQ(write_file("u.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET, 128), 0);
-    char err[256];
-    struct cap_writer *w = cap_writer_open(tmp_path("v.pcap"), CAP_FORMAT_PCAP,
-                                           CAP_LINKTYPE_ETHERNET, err, sizeof err);
-    TU_CHECK(w != NULL);
+    struct cap_writer *w =
+        scratch_writer("v.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ETHERNET);
     if (!w)
         return;
     TU_EQ(cap_write(w, TS, frame, 128, NULL), 0);
@@ -154,10 +131,8 @@ static void test_unrecorded(void)
 
 static void test_refuses(void)
 {
-    char err[256];
-    struct cap_writer *w = cap_writer_open(tmp_path("r.pcap"), CAP_FORMAT_PCAP,
-                                           CAP_LINKTYPE_ERF, err, sizeof err);
-    TU_CHECK(w != NULL);
+    struct cap_writer *w =
+        scratch_writer("r.pcap", CAP_FORMAT_PCAP, CAP_LINKTYPE_ERF);
     if (!w)
         return;
     /* more bytes than the frame had */
@@ -172,13 +147,8 @@ int main(void)
 {
     for (size_t i = 0; i < sizeof frame; i++)
         frame[i] = (uint8_t)(i * 11 + 3);
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/ibw-cuttest-XXXXXX",
-             base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (scratch_dir_create("ibw-cuttest") != 0)
         return 1;
-    }
     test_pcap();
     test_pcapng();
     test_erf();
@@ -186,8 +156,6 @@ int main(void)
     test_refuses();
     static const char *const files[] = {"c.pcap", "c.pcapng", "c-erf.pcap",
                                         "u.pcap", "v.pcap", "r.pcap"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(tmp_path(files[i]));
-    rmdir(tmpdir);
+    scratch_dir_remove(files, sizeof files / sizeof files[0]);
     return tu_done("capture_cut");
 }

@@ -10,6 +10,7 @@
  */
 #include "ibwire/host.h"
 #include "testutil.h"
+#include "xorshift.h"
 
 static const unsigned HG = IBW_WQE_LAYOUT_HANGU;
 static const unsigned MT = IBW_WQE_LAYOUT_MTHCA;
@@ -254,10 +255,7 @@ static void test_terminator(void)
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64_next(&rng_state);
 }
 
 static void test_round_trips(void)

@@ -11,6 +11,7 @@
  */
 #include "ibwire/host.h"
 #include "testutil.h"
+#include "xorshift.h"
 
 #include <stdlib.h>
 
@@ -445,10 +446,7 @@ static void test_rq_errors(void)
 static uint64_t rs = 0x243F6A8885A308D3ull;
 static uint32_t rnd(void)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return (uint32_t)(rs >> 16);
+    return (uint32_t)(xorshift64_next(&rs) >> 16);
 }
 
 static void test_random(void)

@@ -15,14 +15,9 @@ import subprocess
 import sys
 import zlib
 
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, 'check'))
+from tally import check  # noqa: E402
+import tally  # noqa: E402
 
 
 def read_pcap(path):
@@ -172,7 +167,7 @@ def main():
         check(f[54] == 0x60, "frame 14 is the PSN sequence NAK")
         f[54] = 0x61
     rnr_skewed("rnr-nak.pcap", 14, rnr_nak, [(10, 7), (100, 7), (500, 7)])
-    return 1 if fails else 0
+    return tally.status()
 
 
 if __name__ == "__main__":

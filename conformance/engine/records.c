@@ -41,6 +41,33 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
         eng_pop(e, ch, d_);                                                    \
     } while (0)
 
+/* Where a record's put and get only move fields between the engine's struct
+ * (r) and the library's record struct (s), the pairing is listed once as
+ * X(engine field, record field) and expanded in both directions, so the two
+ * cannot drift apart.  A field whose value must be narrowed on one way
+ * (-Wconversion wants the cast said) stays out of the list and is written
+ * beside it. */
+#define TO_RECORD(eng_field, rec_field) s.rec_field = r->eng_field;
+#define FROM_RECORD(eng_field, rec_field) r->eng_field = s.rec_field;
+
+/* E12 */
+#define SCHED_FIELDS(X)                                                        \
+    X(opcode, opcode) X(fence, fence) X(svc, service_type) X(qpn, src_qpn)     \
+    X(dqpn, dst_qpn) X(pd, pd) X(lkey, lkey) X(pkey, pkey)                     \
+    X(pmtu, pmtu) X(sq_len, sq_length) X(wqe_off, wqe_offset)
+/* E13 without the entry count (clamped on the way in), the WQE offset
+ * (slots in the engine, bytes in the record) and the narrowed PMTU. */
+#define MD_FIELDS(X)                                                           \
+    X(opcode, opcode) X(svc, service_type) X(fence, fence)                     \
+    X(inl, inline_flag) X(reqstate, req_state) X(sqpn, src_qpn)                \
+    X(dqpn, dst_qpn) X(msgsize, msg_size) X(qkey, qkey) X(pd, pd)              \
+    X(pkey, pkey) X(imm, imm)
+/* E20 */
+#define RESP_FIELDS(X)                                                         \
+    X(h.pkey, pkey) X(h.se, se) X(h.opcode, opcode) X(h.destqp, destqp)        \
+    X(h.becn, becn) X(h.fecn, fecn) X(h.psn, psn) X(h.ackreq, ackreq)          \
+    X(msgsize, msg_size) X(h.msn, msn) X(h.syndrome, syndrome)
+
 void rec_db_put(struct ibe_engine *e, const struct rec_db *r)
 {
     struct ibw_sq_doorbell s = {r->opcode, r->fence, r->offset, r->size, r->qpn};
@@ -63,18 +90,8 @@ void rec_sched_put(struct ibe_engine *e, int ch, int from, int to,
 {
     struct ibw_db_meta s;
     memset(&s, 0, sizeof s);
-    s.opcode = r->opcode;
-    s.fence = r->fence;
-    s.service_type = r->svc;
-    s.src_qpn = r->qpn;
-    s.dst_qpn = r->dqpn;
-    s.pd = r->pd;
-    s.lkey = r->lkey;
-    s.pkey = r->pkey;
+    SCHED_FIELDS(TO_RECORD)
     s.wqe_size = (uint16_t)r->wqe_size;
-    s.pmtu = r->pmtu;
-    s.sq_length = r->sq_len;
-    s.wqe_offset = r->wqe_off;
     PUT(e, ch, 12, ibw_db_meta, from, to, s);
 }
 
@@ -83,18 +100,8 @@ void rec_sched_get(struct ibe_engine *e, int ch, struct rec_sched *r)
     struct ibw_db_meta s;
     GET(e, ch, ibw_db_meta, s);
     memset(r, 0, sizeof *r);
-    r->opcode = s.opcode;
-    r->fence = s.fence;
-    r->svc = s.service_type;
-    r->qpn = s.src_qpn;
-    r->dqpn = s.dst_qpn;
-    r->pd = s.pd;
-    r->lkey = s.lkey;
-    r->pkey = s.pkey;
+    SCHED_FIELDS(FROM_RECORD)
     r->wqe_size = s.wqe_size;
-    r->pmtu = s.pmtu;
-    r->sq_len = s.sq_length;
-    r->wqe_off = s.wqe_offset;
 }
 
 static bool md_has_raddr(uint8_t op)
@@ -115,20 +122,9 @@ void rec_md_put(struct ibe_engine *e, int ch, int from, int to,
 {
     struct ibw_common_meta s;
     memset(&s, 0, sizeof s);
-    s.opcode = r->opcode;
-    s.service_type = r->svc;
-    s.fence = r->fence;
-    s.inline_flag = r->inl;
-    s.req_state = r->reqstate;
-    s.legal_entry_num = r->nent;
+    MD_FIELDS(TO_RECORD)
     s.pmtu = (uint16_t)r->pmtu;
-    s.src_qpn = r->sqpn;
-    s.dst_qpn = r->dqpn;
-    s.msg_size = r->msgsize;
-    s.qkey = r->qkey;
-    s.pd = r->pd;
-    s.pkey = r->pkey;
-    s.imm = r->imm;
+    s.legal_entry_num = r->nent;
     s.wqe_offset = r->wqe_off * ENG_SQ_SLOT;
     s.dst_ip = e->cfg.ipv4 ^ 1u;
     PUT(e, ch, 13, ibw_common_meta, from, to, s);
@@ -151,20 +147,9 @@ void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
     struct ibw_common_meta s;
     GET(e, ch, ibw_common_meta, s);
     memset(r, 0, offsetof(struct rec_md, inline_data));
-    r->opcode = s.opcode;
-    r->svc = s.service_type;
-    r->fence = s.fence;
-    r->inl = s.inline_flag;
-    r->reqstate = s.req_state;
-    r->nent = s.legal_entry_num > IBE_MAX_SGE ? IBE_MAX_SGE : s.legal_entry_num;
+    MD_FIELDS(FROM_RECORD)
     r->pmtu = s.pmtu;
-    r->sqpn = s.src_qpn;
-    r->dqpn = s.dst_qpn;
-    r->msgsize = s.msg_size;
-    r->qkey = s.qkey;
-    r->pd = s.pd;
-    r->pkey = s.pkey;
-    r->imm = s.imm;
+    r->nent = s.legal_entry_num > IBE_MAX_SGE ? IBE_MAX_SGE : s.legal_entry_num;
     r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
     for (unsigned i = 0; i < r->nent; i++) {
         struct ibw_sg_entry g;
@@ -366,18 +351,8 @@ void rec_resp_put(struct ibe_engine *e, const struct rec_resp *r)
 {
     struct ibw_resp_gen_meta s;
     memset(&s, 0, sizeof s);
-    s.pkey = r->h.pkey;
-    s.se = r->h.se;
-    s.opcode = r->h.opcode;
-    s.destqp = r->h.destqp;
-    s.becn = r->h.becn;
-    s.fecn = r->h.fecn;
-    s.psn = r->h.psn;
-    s.ackreq = r->h.ackreq;
+    RESP_FIELDS(TO_RECORD)
     s.pmtu = r->pmtu_enum;
-    s.msg_size = r->msgsize;
-    s.msn = r->h.msn;
-    s.syndrome = r->h.syndrome;
     PUT(e, CH_RESPPKT_IN, 20, ibw_resp_gen_meta, M_EXEC, M_RESPPKTGEN, s);
 }
 
@@ -386,18 +361,8 @@ void rec_resp_get(struct ibe_engine *e, struct rec_resp *r)
     struct ibw_resp_gen_meta s;
     GET(e, CH_RESPPKT_IN, ibw_resp_gen_meta, s);
     memset(r, 0, sizeof *r);
-    r->h.pkey = s.pkey;
-    r->h.se = s.se;
-    r->h.opcode = s.opcode;
-    r->h.destqp = s.destqp;
-    r->h.becn = s.becn;
-    r->h.fecn = s.fecn;
-    r->h.psn = s.psn;
-    r->h.ackreq = s.ackreq;
+    RESP_FIELDS(FROM_RECORD)
     r->pmtu_enum = (uint8_t)s.pmtu;
-    r->msgsize = s.msg_size;
-    r->h.msn = s.msn;
-    r->h.syndrome = s.syndrome;
 }
 
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,

@@ -62,6 +62,19 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
     X(inl, inline_flag) X(reqstate, req_state) X(sqpn, src_qpn)                \
     X(dqpn, dst_qpn) X(msgsize, msg_size) X(qkey, qkey) X(pd, pd)              \
     X(pkey, pkey) X(imm, imm)
+/* E1 */
+#define DB_FIELDS(X)                                                           \
+    X(opcode, opcode) X(fence, fence) X(offset, offset) X(size, size)          \
+    X(qpn, qpn)
+/* E8 and E9 */
+#define SEM_CMD_FIELDS(X)                                                      \
+    X(op, op) X(num, number) X(qpn, qpn) X(len, length) X(key, key) X(va, va)
+#define SEM_RESP_FIELDS(X)                                                     \
+    X(op, code) X(qpn, qpn) X(len, length) X(key, key) X(va, va)
+/* E11 */
+#define RWM_RESP_FIELDS(X)                                                     \
+    X(code, code) X(qpn, qpn) X(len, length) X(key, key) X(va, va)             \
+    X(wqe_off, wqe_offset)
 /* E20 */
 #define RESP_FIELDS(X)                                                         \
     X(h.pkey, pkey) X(h.se, se) X(h.opcode, opcode) X(h.destqp, destqp)        \
@@ -70,7 +83,9 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
 
 void rec_db_put(struct ibe_engine *e, const struct rec_db *r)
 {
-    struct ibw_sq_doorbell s = {r->opcode, r->fence, r->offset, r->size, r->qpn};
+    struct ibw_sq_doorbell s;
+    memset(&s, 0, sizeof s);
+    DB_FIELDS(TO_RECORD)
     PUT(e, CH_DB, 1, ibw_sq_doorbell, M_HOST, M_DOORBELL, s);
 }
 
@@ -78,11 +93,7 @@ void rec_db_get(struct ibe_engine *e, struct rec_db *r)
 {
     struct ibw_sq_doorbell s;
     GET(e, CH_DB, ibw_sq_doorbell, s);
-    r->opcode = s.opcode;
-    r->fence = s.fence;
-    r->offset = s.offset;
-    r->size = s.size;
-    r->qpn = s.qpn;
+    DB_FIELDS(FROM_RECORD)
 }
 
 void rec_sched_put(struct ibe_engine *e, int ch, int from, int to,
@@ -227,10 +238,14 @@ void rec_texp_get(struct ibe_engine *e, int which, struct rec_texp *r)
 void rec_sem_put(struct ibe_engine *e, int is_resp, const struct rec_sem *r)
 {
     if (is_resp) {
-        struct ibw_sem_resp s = {r->op, r->qpn, r->len, r->key, r->va};
+        struct ibw_sem_resp s;
+        memset(&s, 0, sizeof s);
+        SEM_RESP_FIELDS(TO_RECORD)
         PUT(e, CH_SEM_RESP, 9, ibw_sem_resp, M_SEM, M_REQRECV, s);
     } else {
-        struct ibw_sem_cmd s = {r->op, r->num, r->qpn, r->len, r->key, r->va};
+        struct ibw_sem_cmd s;
+        memset(&s, 0, sizeof s);
+        SEM_CMD_FIELDS(TO_RECORD)
         PUT(e, CH_SEM_CMD, 8, ibw_sem_cmd, M_REQRECV, M_SEM, s);
     }
 }
@@ -241,20 +256,11 @@ void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r)
     if (is_resp) {
         struct ibw_sem_resp s;
         GET(e, CH_SEM_RESP, ibw_sem_resp, s);
-        r->op = s.code;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
+        SEM_RESP_FIELDS(FROM_RECORD)
     } else {
         struct ibw_sem_cmd s;
         GET(e, CH_SEM_CMD, ibw_sem_cmd, s);
-        r->op = s.op;
-        r->num = s.number;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
+        SEM_CMD_FIELDS(FROM_RECORD)
     }
 }
 
@@ -262,7 +268,9 @@ void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r)
 void rec_rq_put(struct ibe_engine *e, int is_resp, const struct rec_rq *r)
 {
     if (is_resp) {
-        struct ibw_rwm_resp s = {r->code, r->qpn, r->len, r->key, r->va, r->wqe_off};
+        struct ibw_rwm_resp s;
+        memset(&s, 0, sizeof s);
+        RWM_RESP_FIELDS(TO_RECORD)
         PUT(e, CH_RQ_RESP, 11, ibw_rwm_resp, M_RQWQE, M_EXEC, s);
         return;
     }
@@ -288,12 +296,7 @@ void rec_rq_get(struct ibe_engine *e, int is_resp, struct rec_rq *r)
     if (is_resp) {
         struct ibw_rwm_resp s;
         GET(e, CH_RQ_RESP, ibw_rwm_resp, s);
-        r->code = s.code;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
-        r->wqe_off = s.wqe_offset;
+        RWM_RESP_FIELDS(FROM_RECORD)
         return;
     }
     uint32_t w[12];

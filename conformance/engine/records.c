@@ -75,6 +75,11 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
 #define RWM_RESP_FIELDS(X)                                                     \
     X(code, code) X(qpn, qpn) X(len, length) X(key, key) X(va, va)             \
     X(wqe_off, wqe_offset)
+/* E5 without the counter (3 bits in the record) and E6 */
+#define TSET_FIELDS(X) X(op, opcode) X(qpn, qpn) X(value, timer_value)
+#define TEXP_FIELDS(X) X(event, event) X(qpn, qpn)
+/* E17 without the WQE offset (slots in the engine, bytes in the record) */
+#define BAD_FIELDS(X) X(qpn, qpn) X(errtype, err_type) X(opcode, opcode)
 /* E20 */
 #define RESP_FIELDS(X)                                                         \
     X(h.pkey, pkey) X(h.se, se) X(h.opcode, opcode) X(h.destqp, destqp)        \
@@ -185,8 +190,10 @@ void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
 
 void rec_bad_put(struct ibe_engine *e, const struct rec_bad *r)
 {
-    struct ibw_bad_req_meta s = {r->qpn, r->errtype, r->opcode,
-                                 r->wqe_off * ENG_SQ_SLOT};
+    struct ibw_bad_req_meta s;
+    memset(&s, 0, sizeof s);
+    BAD_FIELDS(TO_RECORD)
+    s.wqe_offset = r->wqe_off * ENG_SQ_SLOT;
     PUT(e, CH_BAD, 17, ibw_bad_req_meta, M_REQTRANS, M_REQRECV, s);
 }
 
@@ -194,9 +201,7 @@ void rec_bad_get(struct ibe_engine *e, struct rec_bad *r)
 {
     struct ibw_bad_req_meta s;
     GET(e, CH_BAD, ibw_bad_req_meta, s);
-    r->qpn = s.qpn;
-    r->errtype = s.err_type;
-    r->opcode = s.opcode;
+    BAD_FIELDS(FROM_RECORD)
     r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
 }
 
@@ -205,7 +210,10 @@ void rec_bad_get(struct ibe_engine *e, struct rec_bad *r)
  * which timer, as separate FIFOs would in hardware. */
 void rec_tset_put(struct ibe_engine *e, int from, const struct rec_tset *r)
 {
-    struct ibw_timer_set_event s = {r->op, r->qpn, (uint8_t)(r->counter & 7), r->value};
+    struct ibw_timer_set_event s;
+    memset(&s, 0, sizeof s);
+    TSET_FIELDS(TO_RECORD)
+    s.counter_value = (uint8_t)(r->counter & 7);
     PUT(e, CH_TSET_LOSS + r->which, 5, ibw_timer_set_event, from, M_TIMER, s);
 }
 
@@ -213,16 +221,16 @@ void rec_tset_get(struct ibe_engine *e, int which, struct rec_tset *r)
 {
     struct ibw_timer_set_event s;
     GET(e, CH_TSET_LOSS + which, ibw_timer_set_event, s);
-    r->op = s.opcode;
-    r->qpn = s.qpn;
+    TSET_FIELDS(FROM_RECORD)
     r->counter = s.counter_value;
-    r->value = s.timer_value;
     r->which = (uint8_t)which;
 }
 
 void rec_texp_put(struct ibe_engine *e, const struct rec_texp *r)
 {
-    struct ibw_timer_expire_event s = {r->event, r->qpn};
+    struct ibw_timer_expire_event s;
+    memset(&s, 0, sizeof s);
+    TEXP_FIELDS(TO_RECORD)
     PUT(e, CH_TEXP_LOSS + r->which, 6, ibw_timer_expire_event, M_TIMER, M_REQRECV, s);
 }
 
@@ -230,8 +238,7 @@ void rec_texp_get(struct ibe_engine *e, int which, struct rec_texp *r)
 {
     struct ibw_timer_expire_event s;
     GET(e, CH_TEXP_LOSS + which, ibw_timer_expire_event, s);
-    r->event = s.event;
-    r->qpn = s.qpn;
+    TEXP_FIELDS(FROM_RECORD)
     r->which = (uint8_t)which;
 }
 

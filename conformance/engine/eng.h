@@ -367,6 +367,16 @@ static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
     return &e->qp[qpn];
 }
 
+/* The QP a record names where the module that produced the record has
+ * already checked it exists: a missing one is an engine bug. */
+static inline struct eng_qp *eng_qp_known(struct ibe_engine *e, uint32_t qpn)
+{
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (!q)
+        abort();
+    return q;
+}
+
 /* ------------------------------------------------------------------ */
 /* records handed between modules (records.c does the trace)          */
 /* ------------------------------------------------------------------ */

@@ -220,9 +220,8 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
 {
     struct eng_hdr in, *h = &in;
     rec_hdr_get(e, CH_EXEC_IN, h);
-    struct eng_qp *q = eng_qp(e, h->destqp);
-    if (!q)
-        abort(); /* the HeaderParser checked the QP */
+    /* the HeaderParser checked the QP */
+    struct eng_qp *q = eng_qp_known(e, h->destqp);
     cxt_read(e, M_EXEC, CXT_RD_QP, CXR_RST, q->qpn, &EV);
     if (EV.state != IBE_QPS_RTR && EV.state != IBE_QPS_RTS)
         return;

@@ -41,9 +41,56 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
         eng_pop(e, ch, d_);                                                    \
     } while (0)
 
+/* Where a record's put and get only move fields between the engine's struct
+ * (r) and the library's record struct (s), the pairing is listed once as
+ * X(engine field, record field) and expanded in both directions, so the two
+ * cannot drift apart.  A field whose value must be narrowed on one way
+ * (-Wconversion wants the cast said) stays out of the list and is written
+ * beside it. */
+#define TO_RECORD(eng_field, rec_field) s.rec_field = r->eng_field;
+#define FROM_RECORD(eng_field, rec_field) r->eng_field = s.rec_field;
+
+/* E12 */
+#define SCHED_FIELDS(X)                                                        \
+    X(opcode, opcode) X(fence, fence) X(svc, service_type) X(qpn, src_qpn)     \
+    X(dqpn, dst_qpn) X(pd, pd) X(lkey, lkey) X(pkey, pkey)                     \
+    X(pmtu, pmtu) X(sq_len, sq_length) X(wqe_off, wqe_offset)
+/* E13 without the entry count (clamped on the way in), the WQE offset
+ * (slots in the engine, bytes in the record) and the narrowed PMTU. */
+#define MD_FIELDS(X)                                                           \
+    X(opcode, opcode) X(svc, service_type) X(fence, fence)                     \
+    X(inl, inline_flag) X(reqstate, req_state) X(sqpn, src_qpn)                \
+    X(dqpn, dst_qpn) X(msgsize, msg_size) X(qkey, qkey) X(pd, pd)              \
+    X(pkey, pkey) X(imm, imm)
+/* E1 */
+#define DB_FIELDS(X)                                                           \
+    X(opcode, opcode) X(fence, fence) X(offset, offset) X(size, size)          \
+    X(qpn, qpn)
+/* E8 and E9 */
+#define SEM_CMD_FIELDS(X)                                                      \
+    X(op, op) X(num, number) X(qpn, qpn) X(len, length) X(key, key) X(va, va)
+#define SEM_RESP_FIELDS(X)                                                     \
+    X(op, code) X(qpn, qpn) X(len, length) X(key, key) X(va, va)
+/* E11 */
+#define RWM_RESP_FIELDS(X)                                                     \
+    X(code, code) X(qpn, qpn) X(len, length) X(key, key) X(va, va)             \
+    X(wqe_off, wqe_offset)
+/* E5 without the counter (3 bits in the record) and E6 */
+#define TSET_FIELDS(X) X(op, opcode) X(qpn, qpn) X(value, timer_value)
+#define TEXP_FIELDS(X) X(event, event) X(qpn, qpn)
+/* E17 without the WQE offset (slots in the engine, bytes in the record) */
+#define BAD_FIELDS(X) X(qpn, qpn) X(errtype, err_type) X(opcode, opcode)
+/* E20 */
+#define RESP_FIELDS(X)                                                         \
+    X(h.pkey, pkey) X(h.se, se) X(h.opcode, opcode) X(h.destqp, destqp)        \
+    X(h.becn, becn) X(h.fecn, fecn) X(h.psn, psn) X(h.ackreq, ackreq)          \
+    X(msgsize, msg_size) X(h.msn, msn) X(h.syndrome, syndrome)
+
 void rec_db_put(struct ibe_engine *e, const struct rec_db *r)
 {
-    struct ibw_sq_doorbell s = {r->opcode, r->fence, r->offset, r->size, r->qpn};
+    struct ibw_sq_doorbell s;
+    memset(&s, 0, sizeof s);
+    DB_FIELDS(TO_RECORD)
     PUT(e, CH_DB, 1, ibw_sq_doorbell, M_HOST, M_DOORBELL, s);
 }
 
@@ -51,11 +98,7 @@ void rec_db_get(struct ibe_engine *e, struct rec_db *r)
 {
     struct ibw_sq_doorbell s;
     GET(e, CH_DB, ibw_sq_doorbell, s);
-    r->opcode = s.opcode;
-    r->fence = s.fence;
-    r->offset = s.offset;
-    r->size = s.size;
-    r->qpn = s.qpn;
+    DB_FIELDS(FROM_RECORD)
 }
 
 void rec_sched_put(struct ibe_engine *e, int ch, int from, int to,
@@ -63,18 +106,8 @@ void rec_sched_put(struct ibe_engine *e, int ch, int from, int to,
 {
     struct ibw_db_meta s;
     memset(&s, 0, sizeof s);
-    s.opcode = r->opcode;
-    s.fence = r->fence;
-    s.service_type = r->svc;
-    s.src_qpn = r->qpn;
-    s.dst_qpn = r->dqpn;
-    s.pd = r->pd;
-    s.lkey = r->lkey;
-    s.pkey = r->pkey;
+    SCHED_FIELDS(TO_RECORD)
     s.wqe_size = (uint16_t)r->wqe_size;
-    s.pmtu = r->pmtu;
-    s.sq_length = r->sq_len;
-    s.wqe_offset = r->wqe_off;
     PUT(e, ch, 12, ibw_db_meta, from, to, s);
 }
 
@@ -83,18 +116,8 @@ void rec_sched_get(struct ibe_engine *e, int ch, struct rec_sched *r)
     struct ibw_db_meta s;
     GET(e, ch, ibw_db_meta, s);
     memset(r, 0, sizeof *r);
-    r->opcode = s.opcode;
-    r->fence = s.fence;
-    r->svc = s.service_type;
-    r->qpn = s.src_qpn;
-    r->dqpn = s.dst_qpn;
-    r->pd = s.pd;
-    r->lkey = s.lkey;
-    r->pkey = s.pkey;
+    SCHED_FIELDS(FROM_RECORD)
     r->wqe_size = s.wqe_size;
-    r->pmtu = s.pmtu;
-    r->sq_len = s.sq_length;
-    r->wqe_off = s.wqe_offset;
 }
 
 static bool md_has_raddr(uint8_t op)
@@ -115,20 +138,9 @@ void rec_md_put(struct ibe_engine *e, int ch, int from, int to,
 {
     struct ibw_common_meta s;
     memset(&s, 0, sizeof s);
-    s.opcode = r->opcode;
-    s.service_type = r->svc;
-    s.fence = r->fence;
-    s.inline_flag = r->inl;
-    s.req_state = r->reqstate;
-    s.legal_entry_num = r->nent;
+    MD_FIELDS(TO_RECORD)
     s.pmtu = (uint16_t)r->pmtu;
-    s.src_qpn = r->sqpn;
-    s.dst_qpn = r->dqpn;
-    s.msg_size = r->msgsize;
-    s.qkey = r->qkey;
-    s.pd = r->pd;
-    s.pkey = r->pkey;
-    s.imm = r->imm;
+    s.legal_entry_num = r->nent;
     s.wqe_offset = r->wqe_off * ENG_SQ_SLOT;
     s.dst_ip = e->cfg.ipv4 ^ 1u;
     PUT(e, ch, 13, ibw_common_meta, from, to, s);
@@ -151,20 +163,9 @@ void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
     struct ibw_common_meta s;
     GET(e, ch, ibw_common_meta, s);
     memset(r, 0, offsetof(struct rec_md, inline_data));
-    r->opcode = s.opcode;
-    r->svc = s.service_type;
-    r->fence = s.fence;
-    r->inl = s.inline_flag;
-    r->reqstate = s.req_state;
-    r->nent = s.legal_entry_num > IBE_MAX_SGE ? IBE_MAX_SGE : s.legal_entry_num;
+    MD_FIELDS(FROM_RECORD)
     r->pmtu = s.pmtu;
-    r->sqpn = s.src_qpn;
-    r->dqpn = s.dst_qpn;
-    r->msgsize = s.msg_size;
-    r->qkey = s.qkey;
-    r->pd = s.pd;
-    r->pkey = s.pkey;
-    r->imm = s.imm;
+    r->nent = s.legal_entry_num > IBE_MAX_SGE ? IBE_MAX_SGE : s.legal_entry_num;
     r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
     for (unsigned i = 0; i < r->nent; i++) {
         struct ibw_sg_entry g;
@@ -189,8 +190,10 @@ void rec_md_get(struct ibe_engine *e, int ch, struct rec_md *r)
 
 void rec_bad_put(struct ibe_engine *e, const struct rec_bad *r)
 {
-    struct ibw_bad_req_meta s = {r->qpn, r->errtype, r->opcode,
-                                 r->wqe_off * ENG_SQ_SLOT};
+    struct ibw_bad_req_meta s;
+    memset(&s, 0, sizeof s);
+    BAD_FIELDS(TO_RECORD)
+    s.wqe_offset = r->wqe_off * ENG_SQ_SLOT;
     PUT(e, CH_BAD, 17, ibw_bad_req_meta, M_REQTRANS, M_REQRECV, s);
 }
 
@@ -198,9 +201,7 @@ void rec_bad_get(struct ibe_engine *e, struct rec_bad *r)
 {
     struct ibw_bad_req_meta s;
     GET(e, CH_BAD, ibw_bad_req_meta, s);
-    r->qpn = s.qpn;
-    r->errtype = s.err_type;
-    r->opcode = s.opcode;
+    BAD_FIELDS(FROM_RECORD)
     r->wqe_off = s.wqe_offset / ENG_SQ_SLOT;
 }
 
@@ -209,7 +210,10 @@ void rec_bad_get(struct ibe_engine *e, struct rec_bad *r)
  * which timer, as separate FIFOs would in hardware. */
 void rec_tset_put(struct ibe_engine *e, int from, const struct rec_tset *r)
 {
-    struct ibw_timer_set_event s = {r->op, r->qpn, (uint8_t)(r->counter & 7), r->value};
+    struct ibw_timer_set_event s;
+    memset(&s, 0, sizeof s);
+    TSET_FIELDS(TO_RECORD)
+    s.counter_value = (uint8_t)(r->counter & 7);
     PUT(e, CH_TSET_LOSS + r->which, 5, ibw_timer_set_event, from, M_TIMER, s);
 }
 
@@ -217,16 +221,16 @@ void rec_tset_get(struct ibe_engine *e, int which, struct rec_tset *r)
 {
     struct ibw_timer_set_event s;
     GET(e, CH_TSET_LOSS + which, ibw_timer_set_event, s);
-    r->op = s.opcode;
-    r->qpn = s.qpn;
+    TSET_FIELDS(FROM_RECORD)
     r->counter = s.counter_value;
-    r->value = s.timer_value;
     r->which = (uint8_t)which;
 }
 
 void rec_texp_put(struct ibe_engine *e, const struct rec_texp *r)
 {
-    struct ibw_timer_expire_event s = {r->event, r->qpn};
+    struct ibw_timer_expire_event s;
+    memset(&s, 0, sizeof s);
+    TEXP_FIELDS(TO_RECORD)
     PUT(e, CH_TEXP_LOSS + r->which, 6, ibw_timer_expire_event, M_TIMER, M_REQRECV, s);
 }
 
@@ -234,18 +238,21 @@ void rec_texp_get(struct ibe_engine *e, int which, struct rec_texp *r)
 {
     struct ibw_timer_expire_event s;
     GET(e, CH_TEXP_LOSS + which, ibw_timer_expire_event, s);
-    r->event = s.event;
-    r->qpn = s.qpn;
+    TEXP_FIELDS(FROM_RECORD)
     r->which = (uint8_t)which;
 }
 
 void rec_sem_put(struct ibe_engine *e, int is_resp, const struct rec_sem *r)
 {
     if (is_resp) {
-        struct ibw_sem_resp s = {r->op, r->qpn, r->len, r->key, r->va};
+        struct ibw_sem_resp s;
+        memset(&s, 0, sizeof s);
+        SEM_RESP_FIELDS(TO_RECORD)
         PUT(e, CH_SEM_RESP, 9, ibw_sem_resp, M_SEM, M_REQRECV, s);
     } else {
-        struct ibw_sem_cmd s = {r->op, r->num, r->qpn, r->len, r->key, r->va};
+        struct ibw_sem_cmd s;
+        memset(&s, 0, sizeof s);
+        SEM_CMD_FIELDS(TO_RECORD)
         PUT(e, CH_SEM_CMD, 8, ibw_sem_cmd, M_REQRECV, M_SEM, s);
     }
 }
@@ -256,20 +263,11 @@ void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r)
     if (is_resp) {
         struct ibw_sem_resp s;
         GET(e, CH_SEM_RESP, ibw_sem_resp, s);
-        r->op = s.code;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
+        SEM_RESP_FIELDS(FROM_RECORD)
     } else {
         struct ibw_sem_cmd s;
         GET(e, CH_SEM_CMD, ibw_sem_cmd, s);
-        r->op = s.op;
-        r->num = s.number;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
+        SEM_CMD_FIELDS(FROM_RECORD)
     }
 }
 
@@ -277,7 +275,9 @@ void rec_sem_get(struct ibe_engine *e, int is_resp, struct rec_sem *r)
 void rec_rq_put(struct ibe_engine *e, int is_resp, const struct rec_rq *r)
 {
     if (is_resp) {
-        struct ibw_rwm_resp s = {r->code, r->qpn, r->len, r->key, r->va, r->wqe_off};
+        struct ibw_rwm_resp s;
+        memset(&s, 0, sizeof s);
+        RWM_RESP_FIELDS(TO_RECORD)
         PUT(e, CH_RQ_RESP, 11, ibw_rwm_resp, M_RQWQE, M_EXEC, s);
         return;
     }
@@ -303,12 +303,7 @@ void rec_rq_get(struct ibe_engine *e, int is_resp, struct rec_rq *r)
     if (is_resp) {
         struct ibw_rwm_resp s;
         GET(e, CH_RQ_RESP, ibw_rwm_resp, s);
-        r->code = s.code;
-        r->qpn = s.qpn;
-        r->len = s.length;
-        r->key = s.key;
-        r->va = s.va;
-        r->wqe_off = s.wqe_offset;
+        RWM_RESP_FIELDS(FROM_RECORD)
         return;
     }
     uint32_t w[12];
@@ -366,18 +361,8 @@ void rec_resp_put(struct ibe_engine *e, const struct rec_resp *r)
 {
     struct ibw_resp_gen_meta s;
     memset(&s, 0, sizeof s);
-    s.pkey = r->h.pkey;
-    s.se = r->h.se;
-    s.opcode = r->h.opcode;
-    s.destqp = r->h.destqp;
-    s.becn = r->h.becn;
-    s.fecn = r->h.fecn;
-    s.psn = r->h.psn;
-    s.ackreq = r->h.ackreq;
+    RESP_FIELDS(TO_RECORD)
     s.pmtu = r->pmtu_enum;
-    s.msg_size = r->msgsize;
-    s.msn = r->h.msn;
-    s.syndrome = r->h.syndrome;
     PUT(e, CH_RESPPKT_IN, 20, ibw_resp_gen_meta, M_EXEC, M_RESPPKTGEN, s);
 }
 
@@ -386,18 +371,8 @@ void rec_resp_get(struct ibe_engine *e, struct rec_resp *r)
     struct ibw_resp_gen_meta s;
     GET(e, CH_RESPPKT_IN, ibw_resp_gen_meta, s);
     memset(r, 0, sizeof *r);
-    r->h.pkey = s.pkey;
-    r->h.se = s.se;
-    r->h.opcode = s.opcode;
-    r->h.destqp = s.destqp;
-    r->h.becn = s.becn;
-    r->h.fecn = s.fecn;
-    r->h.psn = s.psn;
-    r->h.ackreq = s.ackreq;
+    RESP_FIELDS(FROM_RECORD)
     r->pmtu_enum = (uint8_t)s.pmtu;
-    r->msgsize = s.msg_size;
-    r->h.msn = s.msn;
-    r->h.syndrome = s.syndrome;
 }
 
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,

@@ -173,9 +173,7 @@ void rrc_bad_request(struct ibe_engine *e)
 {
     struct rec_bad in, *b = &in;
     rec_bad_get(e, b);
-    struct eng_qp *q = eng_qp(e, b->qpn);
-    if (!q)
-        abort();
+    struct eng_qp *q = eng_qp_known(e, b->qpn);
     q->bad_pending = 1;
     q->bad_slot = b->wqe_off;
     q->bad_code = b->errtype;
@@ -397,9 +395,8 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
 {
     struct eng_hdr in, *h = &in;
     rec_hdr_get(e, CH_RRC_IN, h);
-    struct eng_qp *q = eng_qp(e, h->destqp);
-    if (!q)
-        abort(); /* the HeaderParser checked the QP */
+    /* the HeaderParser checked the QP */
+    struct eng_qp *q = eng_qp_known(e, h->destqp);
     struct eng_view v; /* CST: state, NextPSN (and the service type) */
     cxt_read(e, M_REQRECV, CXT_RD_CQ, CXR_CST, q->qpn, &v);
     if (v.state != IBE_QPS_RTS || v.type != IBE_RC)

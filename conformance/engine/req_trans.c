@@ -135,9 +135,8 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
     rec_md_get(e, CH_RTC_IN, md);
     md->solicited = side->solicited;
     md->signaled = side->signaled;
-    struct eng_qp *q = eng_qp(e, md->sqpn);
-    if (!q)
-        abort(); /* the parser only passes existing QPs */
+    /* the parser only passes existing QPs */
+    struct eng_qp *q = eng_qp_known(e, md->sqpn);
     if (md->reqstate == RS_QP_STATE) {
         rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR, 0, 0);
         free(payload);

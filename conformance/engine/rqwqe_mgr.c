@@ -69,9 +69,7 @@ int rqm_cmd(struct ibe_engine *e, const struct rec_rq *out, struct rec_rq *answe
     rec_rq_put(e, 0, out);
     struct rec_rq in, *cmd = &in, back, *resp = &back;
     rec_rq_get(e, 0, cmd);
-    struct eng_qp *q = eng_qp(e, cmd->qpn);
-    if (!q)
-        abort();
+    struct eng_qp *q = eng_qp_known(e, cmd->qpn);
     memset(resp, 0, sizeof *resp);
     resp->qpn = q->qpn;
     resp->code = RQR_VALID;

@@ -14,9 +14,7 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *ans
     rec_sem_put(e, 0, out);
     struct rec_sem in, *cmd = &in, back, *resp = &back;
     rec_sem_get(e, 0, cmd);
-    struct eng_qp *q = eng_qp(e, cmd->qpn);
-    if (!q)
-        abort();
+    struct eng_qp *q = eng_qp_known(e, cmd->qpn);
     uint32_t head = mq_head(e, MQ_REB, q->qpn);
     memset(resp, 0, sizeof *resp);
     resp->qpn = q->qpn;

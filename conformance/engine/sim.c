@@ -86,6 +86,22 @@ static void fail(struct sim *s, const char *what)
         snprintf(s->r->failure, sizeof s->r->failure, "%s", what);
 }
 
+/* A data check that failed: counted, and named when it is the first. */
+static void mismatch(struct sim *s, const char *what)
+{
+    s->r->data_mismatches++;
+    fail(s, what);
+}
+
+/* A data check: its bytes count as verified when it holds. */
+static void verify(struct sim *s, bool ok, uint32_t bytes, const char *what)
+{
+    if (ok)
+        s->r->bytes_verified += bytes;
+    else
+        mismatch(s, what);
+}
+
 static void post_recv(struct sim *s)
 {
     uint64_t k = s->recv_posted++;
@@ -208,28 +224,19 @@ static void on_send_wc(struct sim *s, const struct ibe_wc *wc)
     if (s->o->transport != IBE_RC)
         return; /* UC/UD: checked where the data arrive */
     if (wc->byte_len != m->len && m->op != IBE_WR_ATOMIC_CS && m->op != IBE_WR_ATOMIC_FA) {
-        r->data_mismatches++;
-        fail(s, "requester byte count");
+        mismatch(s, "requester byte count");
     }
     switch (m->op) {
     case IBE_WR_RDMA_WRITE:
     case IBE_WR_RDMA_WRITE_IMM:
-        if (same(ibe_mem_ptr(s->b, s->tgt + (uint64_t)slot * s->max, m->len),
-                 s->o->seed, wc->wr_id, m->len))
-            r->bytes_verified += m->len;
-        else {
-            r->data_mismatches++;
-            fail(s, "RDMA Write data at the target");
-        }
+        verify(s, same(ibe_mem_ptr(s->b, s->tgt + (uint64_t)slot * s->max, m->len),
+                       s->o->seed, wc->wr_id, m->len),
+               m->len, "RDMA Write data at the target");
         break;
     case IBE_WR_RDMA_READ:
-        if (same(ibe_mem_ptr(s->a, s->dst + (uint64_t)slot * s->max, m->len),
-                 s->o->seed, wc->wr_id, m->len))
-            r->bytes_verified += m->len;
-        else {
-            r->data_mismatches++;
-            fail(s, "RDMA Read data at the requester");
-        }
+        verify(s, same(ibe_mem_ptr(s->a, s->dst + (uint64_t)slot * s->max, m->len),
+                       s->o->seed, wc->wr_id, m->len),
+               m->len, "RDMA Read data at the requester");
         break;
     case IBE_WR_ATOMIC_CS:
     case IBE_WR_ATOMIC_FA: {
@@ -237,12 +244,7 @@ static void on_send_wc(struct sim *s, const struct ibe_wc *wc)
         uint64_t v = 0;
         for (int k = 7; k >= 0; k--)
             v = v << 8 | p[k];
-        if (v == m->atomic_expect)
-            r->bytes_verified += 8;
-        else {
-            r->data_mismatches++;
-            fail(s, "atomic original value");
-        }
+        verify(s, v == m->atomic_expect, 8, "atomic original value");
         break;
     }
     default:
@@ -255,8 +257,7 @@ static void on_recv_wc(struct sim *s, const struct ibe_wc *wc)
 {
     struct ibe_sim_result *r = s->r;
     if (wc->status != IBE_WC_SUCCESS) {
-        fail(s, "receive completed in error");
-        r->data_mismatches++;
+        mismatch(s, "receive completed in error");
         return;
     }
     uint64_t buf = s->rbuf + (wc->wr_id % RQ_DEPTH) * s->max;
@@ -307,8 +308,7 @@ static void on_recv_wc(struct sim *s, const struct ibe_wc *wc)
                 post_recv(s);
                 return;
             }
-        r->data_mismatches++;
-        fail(s, "received data match no message in order");
+        mismatch(s, "received data match no message in order");
         post_recv(s);
         return;
     }

@@ -66,9 +66,7 @@ void timer_set(struct ibe_engine *e, int from, const struct rec_tset *set)
     rec_tset_put(e, from, set);
     struct rec_tset in, *r = &in;
     rec_tset_get(e, set->which, r);
-    struct eng_qp *q = eng_qp(e, r->qpn);
-    if (!q)
-        abort();
+    struct eng_qp *q = eng_qp_known(e, r->qpn);
     struct tm_entry *t = &q->tm[r->which];
     t->gen++;
     if (r->op == TMO_STOP) {

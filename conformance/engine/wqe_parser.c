@@ -32,9 +32,8 @@ void parser_take(struct ibe_engine *e)
 {
     struct rec_sched in, *sm = &in;
     rec_sched_get(e, CH_PARSER_IN, sm);
-    struct eng_qp *q = eng_qp(e, sm->qpn);
-    if (!q)
-        abort(); /* the scheduler only schedules existing QPs */
+    /* the scheduler only schedules existing QPs */
+    struct eng_qp *q = eng_qp_known(e, sm->qpn);
     struct eng_view v;
     cxt_read(e, M_PARSER, CXT_RD_QP, CXR_STATE, q->qpn, &v);
     /* the rest of what the parser needs comes with E12 */

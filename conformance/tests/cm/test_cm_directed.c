@@ -253,6 +253,25 @@ static void test_normal(void)
     TU_EQ(N[0].hcr.failures + N[1].hcr.failures, 0);
 }
 
+/* Node side sent its message (attribute attr) and two retries, the retries
+ * at retry1 and retry2 (ns), then gave up with REJ(Timeout) at rej and
+ * reported that one failure. */
+static void expect_given_up(int side, uint8_t attr, uint64_t retry1,
+                            uint64_t retry2, uint64_t rej)
+{
+    TU_EQ(W.nsent[side], 4);
+    for (int k = 0; k < 3; k++)
+        TU_EQ(W.sent_attr[side][k], attr);
+    TU_EQ(W.sent_time[side][1], retry1);
+    TU_EQ(W.sent_time[side][2], retry2);
+    TU_EQ(W.sent_attr[side][3], 0x12);
+    TU_EQ(W.sent_time[side][3], rej);
+    TU_EQ(ibw_load_be16(W.sent_mad[side][3] + 24 + 10), 4); /* REJ reason */
+    TU_EQ(N[side].nev, 1);
+    TU_EQ(N[side].ev[0].type, CMX_EV_FAILED);
+    TU_EQ(N[side].ev[0].reason, 4);
+}
+
 static void test_timeout_retry(void)
 {
     setup(2);
@@ -262,16 +281,7 @@ static void test_timeout_retry(void)
     /* Wait per try, eq. 3-2: 4.096 us * 2^1 + 2 * t_max = 8192 + 2000 ns.
      * REQ at 0, retries at 10192 and 20384, given up at 30576 with a
      * REJ(Timeout). */
-    TU_EQ(W.nsent[0], 4);
-    TU_EQ(W.sent_attr[0][0], 0x10);
-    TU_EQ(W.sent_time[0][1], 10192);
-    TU_EQ(W.sent_time[0][2], 20384);
-    TU_EQ(W.sent_attr[0][3], 0x12);
-    TU_EQ(W.sent_time[0][3], 30576);
-    TU_EQ(ibw_load_be16(W.sent_mad[0][3] + 24 + 10), 4); /* REJ reason */
-    TU_EQ(N[0].nev, 1);
-    TU_EQ(N[0].ev[0].type, CMX_EV_FAILED);
-    TU_EQ(N[0].ev[0].reason, 4);
+    expect_given_up(0, 0x10, 10192, 20384, 30576);
     TU_EQ(cmx_agent_stats(N[0].ag)->retries, 2);
     const struct cmx_conn *a = cmx_conn_get(N[0].ag, 0);
     PATH(a, CMX_IDLE, CMX_REQ_SENT, CMX_REJ_RETRY, CMX_REQ_SENT, CMX_REJ_RETRY,
@@ -459,16 +469,7 @@ static void test_rep_timeout_one_side(void)
     run(10000000);
     /* eq. 3-4 wait per REP: 4.096 us * 2^1 + 2 * t_max = 10192 ns; REP at
      * 1000, again at 11192 and 21384, REJ(Timeout) at 31576. */
-    TU_EQ(W.nsent[1], 4);
-    TU_EQ(W.sent_attr[1][1], 0x13);
-    TU_EQ(W.sent_time[1][1], 11192);
-    TU_EQ(W.sent_time[1][2], 21384);
-    TU_EQ(W.sent_attr[1][3], 0x12);
-    TU_EQ(W.sent_time[1][3], 31576);
-    TU_EQ(ibw_load_be16(W.sent_mad[1][3] + 24 + 10), 4);
-    TU_EQ(N[1].nev, 1);
-    TU_EQ(N[1].ev[0].type, CMX_EV_FAILED);
-    TU_EQ(N[1].ev[0].reason, 4);
+    expect_given_up(1, 0x13, 11192, 21384, 31576);
     TU_EQ(N[0].nev, 2);
     TU_EQ(N[0].ev[0].type, CMX_EV_ESTABLISHED);
     TU_EQ(N[0].ev[1].type, CMX_EV_REJECTED);

@@ -151,18 +151,28 @@ static void h_deliver_all(struct harness *h, const struct h_pkt *p, size_t n)
 }
 
 /* Post a one-SGE WR from A's buffer at off (len bytes). */
-static int h_post(struct harness *h, int side, uint8_t op, uint32_t off, uint32_t len,
-                  uint64_t raddr_off, uint8_t flags)
+/* A send WR of one entry, len bytes at off in side's buffer, everything
+ * else zero: the start every test's request is built from. */
+static struct ibe_send_wr h_wr(const struct harness *h, int side, uint8_t op,
+                               uint32_t off, uint32_t len, uint8_t flags)
 {
     struct ibe_send_wr wr;
     memset(&wr, 0, sizeof wr);
-    wr.wr_id = 0x1000u + off;
     wr.opcode = op;
-    wr.flags = (uint8_t)(flags | IBE_SEND_SIGNALED);
+    wr.flags = flags;
     wr.num_sge = 1;
     wr.sg[0].addr = h->buf[side] + off;
     wr.sg[0].length = len;
     wr.sg[0].lkey = h->lkey[side];
+    return wr;
+}
+
+static int h_post(struct harness *h, int side, uint8_t op, uint32_t off, uint32_t len,
+                  uint64_t raddr_off, uint8_t flags)
+{
+    struct ibe_send_wr wr =
+        h_wr(h, side, op, off, len, (uint8_t)(flags | IBE_SEND_SIGNALED));
+    wr.wr_id = 0x1000u + off;
     wr.remote_addr = h->buf[1 - side] + raddr_off;
     wr.rkey = h->rkey[1 - side];
     wr.imm = 0xABCD0000u + off;

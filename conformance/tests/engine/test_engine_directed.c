@@ -238,13 +238,7 @@ static void test_remote_access_nak(void)
 {
     struct harness h;
     h_init(&h, IBE_RC, 2, 7);
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = IBE_WR_RDMA_WRITE;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h.buf[0];
-    wr.sg[0].length = 10;
-    wr.sg[0].lkey = h.lkey[0];
+    struct ibe_send_wr wr = h_wr(&h, 0, IBE_WR_RDMA_WRITE, 0, 10, 0);
     wr.remote_addr = h.buf[1];
     wr.rkey = h.rkey[1] ^ 0x01; /* wrong key tag */
     ibe_post_send(h.e[0], h.qp[0], &wr);
@@ -420,12 +414,7 @@ static void test_bad_request_order_and_parser_checks(void)
     struct harness h;
     h_init(&h, IBE_RC, 7, 7);
     h_post(&h, 0, IBE_WR_RDMA_WRITE, 0, 10, 0, 0);
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = IBE_WR_SEND;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h.buf[0];
-    wr.sg[0].length = 10;
+    struct ibe_send_wr wr = h_wr(&h, 0, IBE_WR_SEND, 0, 10, 0);
     wr.sg[0].lkey = h.lkey[0] + 0x100; /* no such region */
     ibe_post_send(h.e[0], h.qp[0], &wr);
     h_post(&h, 0, IBE_WR_SEND, 0, 10, 0, 0);
@@ -481,13 +470,7 @@ static void test_responder_duplicates_and_atomics(void)
     memset(b + 4096, 0, 8);
     b[4096] = 7; /* the 64-bit value 7, little-endian host order */
     h_post(&h, 0, IBE_WR_SEND, 0, 10, 0, 0);
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = IBE_WR_ATOMIC_FA;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h.buf[0] + 512;
-    wr.sg[0].length = 8;
-    wr.sg[0].lkey = h.lkey[0];
+    struct ibe_send_wr wr = h_wr(&h, 0, IBE_WR_ATOMIC_FA, 512, 8, 0);
     wr.remote_addr = h.buf[1] + 4096;
     wr.rkey = h.rkey[1];
     wr.compare_add = 5;
@@ -682,21 +665,6 @@ static void expect_ieth_bytes(const struct h_pkt *p, uint32_t rkey)
     TU_EQ(p->ieth, rkey);
 }
 
-/* A signalled WR of one entry: len bytes from the start of A's buffer. */
-static struct ibe_send_wr one_entry_wr(const struct harness *h, uint8_t op,
-                                       uint32_t len)
-{
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = op;
-    wr.flags = IBE_SEND_SIGNALED;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h->buf[0];
-    wr.sg[0].length = len;
-    wr.sg[0].lkey = h->lkey[0];
-    return wr;
-}
-
 static void test_requester_send_with_invalidate(void)
 {
     struct harness h;
@@ -706,7 +674,7 @@ static void test_requester_send_with_invalidate(void)
     TU_EQ(ibe_mr_reg(h.e[1], 1, h.buf[1] + 32768, 4096, IBE_ACC_REMOTE_WRITE,
                      &lkey2, &rkey2), 0);
     /* control: before the invalidation a write with rkey2 is ACKed */
-    struct ibe_send_wr wr = one_entry_wr(&h, IBE_WR_RDMA_WRITE, 8);
+    struct ibe_send_wr wr = h_wr(&h, 0, IBE_WR_RDMA_WRITE, 0, 8, IBE_SEND_SIGNALED);
     wr.remote_addr = h.buf[1] + 32768;
     wr.rkey = rkey2;
     TU_EQ(ibe_post_send(h.e[0], h.qp[0], &wr), 0);
@@ -763,7 +731,7 @@ static void test_requester_send_with_invalidate(void)
      * INVALIDATE (144, IETH) on PSNs 100, 101; the R_Key is B's main one */
     h_init(&h, IBE_RC, 2, 7);
     h_post_recv(&h, 1, 0, 1000);
-    si = one_entry_wr(&h, IBE_WR_SEND_INV, 400);
+    si = h_wr(&h, 0, IBE_WR_SEND_INV, 0, 400, IBE_SEND_SIGNALED);
     si.imm = h.rkey[1];
     TU_EQ(ibe_post_send(h.e[0], h.qp[0], &si), 0);
     h_settle(&h);
@@ -803,13 +771,7 @@ static void test_ud_qkey_and_uc(void)
     struct harness h;
     h_init(&h, IBE_UD, 7, 7);
     h_post_recv(&h, 1, 0, 256);
-    struct ibe_send_wr wr;
-    memset(&wr, 0, sizeof wr);
-    wr.opcode = IBE_WR_SEND;
-    wr.num_sge = 1;
-    wr.sg[0].addr = h.buf[0];
-    wr.sg[0].length = 20;
-    wr.sg[0].lkey = h.lkey[0];
+    struct ibe_send_wr wr = h_wr(&h, 0, IBE_WR_SEND, 0, 20, 0);
     wr.remote_qpn = h.qp[1];
     wr.remote_qkey = 0x9999; /* wrong Q_Key */
     ibe_post_send(h.e[0], h.qp[0], &wr);

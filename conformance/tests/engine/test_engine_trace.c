@@ -41,6 +41,20 @@ static const struct ibe_trace_rec *find(size_t *pos, int side, unsigned id,
     return NULL;
 }
 
+/* find() for a record the trace must hold: a miss, or a record of another
+ * name when name is given, is a failure. */
+static const struct ibe_trace_rec *expect_rec(size_t *pos, int side, unsigned id,
+                                              const char *from, const char *to,
+                                              const char *name)
+{
+    const struct ibe_trace_rec *r = find(pos, side, id, from, to);
+    TU_CHECK(r != NULL && (name == NULL || !strcmp(r->rec, name)));
+    if (r != NULL && name != NULL && strcmp(r->rec, name))
+        fprintf(stderr, "E%u %s -> %s is %s, expected %s\n", id, from, to,
+                r->rec, name);
+    return r;
+}
+
 int main(void)
 {
     static struct h_pkt P[64];
@@ -59,8 +73,7 @@ int main(void)
     size_t pos = 0;
     const struct ibe_trace_rec *r;
     /* requester, doorbell to wire */
-    r = find(&pos, 0, 1, "Host", "DoorbellProcessing");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 1, "Host", "DoorbellProcessing", NULL);
     if (r) {
         struct ibw_sq_doorbell d;
         ibw_sq_doorbell_unpack(r->words, &d);
@@ -73,10 +86,8 @@ int main(void)
      * 0xFFFF, PMTU enum 1 (256), PD 1, 256-byte slots (log 8), SQ length
      * 32 slots x 256 = 8192 */
     size_t spos = pos;
-    r = find(&spos, 0, 2, "ContextManager", "DoorbellProcessing");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_resp"));
-    r = find(&spos, 0, 2, "ContextManager", "DoorbellProcessing");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_sst"));
+    r = expect_rec(&spos, 0, 2, "ContextManager", "DoorbellProcessing", "cxt_resp");
+    r = expect_rec(&spos, 0, 2, "ContextManager", "DoorbellProcessing", "cxt_view_sst");
     if (r) {
         struct ibw_cxt_view_sst v;
         ibw_cxt_view_sst_unpack(r->words, &v);
@@ -89,21 +100,17 @@ int main(void)
         TU_EQ(v.sq_length, 8192);
     }
     /* E2 STATE view for the WQEParser: RTS (3) in [31:29] */
-    r = find(&spos, 0, 2, "WQEParser", "ContextManager");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&spos, 0, 2, "WQEParser", "ContextManager", NULL);
     if (r) {
         TU_EQ(ibw_cxt_cmd_get_type(r->words), 1);
         TU_EQ(ibw_cxt_cmd_get_opcode(r->words), 5);
     }
     find(&spos, 0, 2, "ContextManager", "WQEParser"); /* cxt_resp */
-    r = find(&spos, 0, 2, "ContextManager", "WQEParser");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_state"));
+    r = expect_rec(&spos, 0, 2, "ContextManager", "WQEParser", "cxt_view_state");
     if (r)
         TU_EQ(r->words[0] >> 29, 3);
-    r = find(&pos, 0, 12, "DoorbellProcessing", "WQEScheduler");
-    TU_CHECK(r != NULL);
-    r = find(&pos, 0, 12, "WQEScheduler", "WQEParser");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 12, "DoorbellProcessing", "WQEScheduler", NULL);
+    r = expect_rec(&pos, 0, 12, "WQEScheduler", "WQEParser", NULL);
     if (r) {
         struct ibw_db_meta m;
         ibw_db_meta_unpack(r->words, &m);
@@ -111,8 +118,7 @@ int main(void)
         TU_EQ(m.dst_qpn, h.qp[1]);
         TU_EQ(m.pmtu, 256);
     }
-    r = find(&pos, 0, 13, "WQEParser", "DataPack");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 13, "WQEParser", "DataPack", NULL);
     if (r) {
         struct ibw_common_meta m;
         ibw_common_meta_unpack(r->words, &m);
@@ -122,8 +128,7 @@ int main(void)
         TU_EQ(m.req_state, 0);
         TU_EQ(m.legal_entry_num, 1);
     }
-    r = find(&pos, 0, 14, "WQEParser", "DataPack");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 14, "WQEParser", "DataPack", NULL);
     if (r) {
         struct ibw_sg_entry s;
         ibw_sg_entry_unpack(r->words, &s);
@@ -131,18 +136,15 @@ int main(void)
         TU_EQ(s.lkey, h.lkey[0]);
         TU_EQ(s.va, h.buf[0]);
     }
-    r = find(&pos, 0, 26, "DataPack", "DMAEngine");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 26, "DataPack", "DMAEngine", NULL);
     if (r) {
         struct ibw_dma_head d;
         ibw_dma_head_unpack(r->words, &d);
         TU_EQ(d.length, 10);
         TU_EQ(d.addr, h.buf[0]);
     }
-    r = find(&pos, 0, 13, "DataPack", "RequesterTransControl");
-    TU_CHECK(r != NULL);
-    r = find(&pos, 0, 18, "RequesterTransControl", "ReqPktGen");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 13, "DataPack", "RequesterTransControl", NULL);
+    r = expect_rec(&pos, 0, 18, "RequesterTransControl", "ReqPktGen", NULL);
     if (r) {
         struct ibw_req_hdr_meta m;
         ibw_req_hdr_meta_unpack(r->words, &m);
@@ -152,8 +154,7 @@ int main(void)
         TU_EQ(m.destqp, h.qp[1]);
         TU_EQ(ibw_bus_bth_pkt_len(r->words), 10);
     }
-    r = find(&pos, 0, 5, "RequesterTransControl", "TimerControl");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 5, "RequesterTransControl", "TimerControl", NULL);
     if (r) {
         struct ibw_timer_set_event t;
         ibw_timer_set_event_unpack(r->words, &t);
@@ -164,15 +165,13 @@ int main(void)
     }
     /* responder */
     size_t bpos = 0;
-    r = find(&bpos, 1, 18, "HeaderParser", "ExecutionEngine");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 18, "HeaderParser", "ExecutionEngine", NULL);
     /* E2: the ExecutionEngine reads its RST view (RD_QP_CTX 1, RST 4; the
      * context echoes the command, then the view: B expects PSN 100, RTS 3,
      * PMTU enum 1, remote QPN = A's) and writes ExpectedPSN 101 back
      * (WR_QP_CTX 2, EPST 4, then cxt_wr_data) */
     size_t cpos = bpos;
-    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&cpos, 1, 2, "ExecutionEngine", "ContextManager", NULL);
     if (r) {
         struct ibw_cxt_cmd c;
         ibw_cxt_cmd_unpack(r->words, &c);
@@ -181,10 +180,8 @@ int main(void)
         TU_EQ(c.qpn, h.qp[1]);
         TU_CHECK(!strcmp(r->rec, "cxt_cmd"));
     }
-    r = find(&cpos, 1, 2, "ContextManager", "ExecutionEngine");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_resp"));
-    r = find(&cpos, 1, 2, "ContextManager", "ExecutionEngine");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_view_rst"));
+    r = expect_rec(&cpos, 1, 2, "ContextManager", "ExecutionEngine", "cxt_resp");
+    r = expect_rec(&cpos, 1, 2, "ContextManager", "ExecutionEngine", "cxt_view_rst");
     if (r) {
         struct ibw_cxt_view_rst v;
         ibw_cxt_view_rst_unpack(r->words, &v);
@@ -193,32 +190,28 @@ int main(void)
         TU_EQ(v.pmtu, 1);
         TU_EQ(v.remote_qpn, h.qp[0]);
     }
-    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&cpos, 1, 2, "ExecutionEngine", "ContextManager", NULL);
     if (r) {
         struct ibw_cxt_cmd c;
         ibw_cxt_cmd_unpack(r->words, &c);
         TU_EQ(c.type, 2);
         TU_EQ(c.opcode, 4);
     }
-    r = find(&cpos, 1, 2, "ExecutionEngine", "ContextManager");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_wr_data"));
+    r = expect_rec(&cpos, 1, 2, "ExecutionEngine", "ContextManager", "cxt_wr_data");
     if (r) {
         struct ibw_cxt_wr_data d;
         ibw_cxt_wr_data_unpack(r->words, &d);
         TU_EQ(d.psn, 101);
         TU_EQ(d.state, 3);
     }
-    r = find(&bpos, 1, 10, "ExecutionEngine", "RQWQEManager");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 10, "ExecutionEngine", "RQWQEManager", NULL);
     if (r) {
         struct ibw_rwm_cmd c;
         ibw_rwm_cmd_unpack(r->words, &c);
         TU_EQ(c.op, 0); /* FETCH_ENTRY */
         TU_EQ(c.qpn, h.qp[1]);
     }
-    r = find(&bpos, 1, 11, "RQWQEManager", "ExecutionEngine");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 11, "RQWQEManager", "ExecutionEngine", NULL);
     if (r) {
         struct ibw_rwm_resp c;
         ibw_rwm_resp_unpack(r->words, &c);
@@ -226,8 +219,7 @@ int main(void)
         TU_EQ(c.length, 100);
         TU_EQ(c.va, h.buf[1]);
     }
-    r = find(&bpos, 1, 20, "ExecutionEngine", "RespPktGen");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 20, "ExecutionEngine", "RespPktGen", NULL);
     if (r) {
         struct ibw_resp_gen_meta m;
         ibw_resp_gen_meta_unpack(r->words, &m);
@@ -236,8 +228,7 @@ int main(void)
         TU_EQ(m.msn, 1);
         TU_EQ(m.pmtu, 1); /* IBA enum 1 = 256 */
     }
-    r = find(&pos, 0, 19, "HeaderParser", "RequesterRecvControl");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 19, "HeaderParser", "RequesterRecvControl", NULL);
     if (r) {
         struct ibw_resp_hdr_meta m;
         ibw_resp_hdr_meta_unpack(r->words, &m);
@@ -250,15 +241,14 @@ int main(void)
      * context held them before this ACK: 100 and 101 */
     size_t qpos = pos;
     const struct ibe_trace_rec *c2;
-    c2 = find(&qpos, 0, 2, "RequesterRecvControl", "ContextManager");
-    TU_CHECK(c2 != NULL);
+    c2 = expect_rec(&qpos, 0, 2, "RequesterRecvControl", "ContextManager", NULL);
     if (c2) {
         TU_EQ(ibw_cxt_cmd_get_type(c2->words), 7);
         TU_EQ(ibw_cxt_cmd_get_opcode(c2->words), 2);
     }
     find(&qpos, 0, 2, "ContextManager", "RequesterRecvControl"); /* resp */
-    c2 = find(&qpos, 0, 2, "ContextManager", "RequesterRecvControl");
-    TU_CHECK(c2 != NULL && !strcmp(c2->rec, "cxt_view_cst"));
+    c2 = expect_rec(&qpos, 0, 2, "ContextManager", "RequesterRecvControl",
+                    "cxt_view_cst");
     if (c2) {
         struct ibw_cxt_view_cst v;
         ibw_cxt_view_cst_unpack(c2->words, &v);
@@ -267,8 +257,7 @@ int main(void)
         TU_EQ(v.state, 3);
         TU_EQ(v.remote_qpn, h.qp[1]);
     }
-    r = find(&pos, 0, 5, "RequesterRecvControl", "TimerControl");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 5, "RequesterRecvControl", "TimerControl", NULL);
     if (r) {
         struct ibw_timer_set_event t;
         ibw_timer_set_event_unpack(r->words, &t);
@@ -282,8 +271,7 @@ int main(void)
     TU_CHECK(r != NULL);
     if (r)
         TU_EQ(ibw_cxt_cmd_get_opcode(r->words), 2);
-    r = find(&pos, 0, 2, "RequesterRecvControl", "ContextManager");
-    TU_CHECK(r != NULL && !strcmp(r->rec, "cxt_wr_data"));
+    r = expect_rec(&pos, 0, 2, "RequesterRecvControl", "ContextManager", "cxt_wr_data");
     if (r)
         TU_EQ(ibw_cxt_wr_data_get_psn(r->words), 101);
 
@@ -299,23 +287,20 @@ int main(void)
     n = h_take(&h, P, 64);
     h_deliver_all(&h, P, n);
     pos = start;
-    r = find(&pos, 0, 15, "WQEParser", "DataPack");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 15, "WQEParser", "DataPack", NULL);
     if (r) {
         struct ibw_raddr_meta m;
         ibw_raddr_meta_unpack(r->words, &m);
         TU_EQ(m.va, h.buf[1] + 1000);
         TU_EQ(m.rkey, h.rkey[1]);
     }
-    r = find(&pos, 0, 21, "RequesterTransControl", "MultiQueue");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 21, "RequesterTransControl", "MultiQueue", NULL);
     if (r) {
         struct ibw_rpb_list_entry m;
         ibw_rpb_list_entry_unpack(r->words, &m);
         TU_EQ(m.empty, 0);
     }
-    r = find(&pos, 0, 18, "RequesterTransControl", "ReqPktGen");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&pos, 0, 18, "RequesterTransControl", "ReqPktGen", NULL);
     if (r) {
         struct ibw_req_hdr_meta m;
         ibw_req_hdr_meta_unpack(r->words, &m);
@@ -328,8 +313,7 @@ int main(void)
         TU_EQ(m.dw6, 600);
     }
     bpos = start;
-    r = find(&bpos, 1, 3, "ExecutionEngine", "AddressTranslation");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 3, "ExecutionEngine", "AddressTranslation", NULL);
     if (r) {
         struct ibw_vtp_cmd c;
         ibw_vtp_cmd_unpack(r->words, &c);
@@ -337,23 +321,19 @@ int main(void)
         TU_EQ(c.length, 600);
         TU_EQ(c.flags, 4); /* R_READ */
     }
-    r = find(&bpos, 1, 4, "AddressTranslation", "ExecutionEngine");
-    TU_CHECK(r != NULL);
+    r = expect_rec(&bpos, 1, 4, "AddressTranslation", "ExecutionEngine", NULL);
     if (r)
         TU_EQ(ibw_vtp_resp_get_state(r->words), 0);
     for (unsigned k = 0; k < 3; k++) {
-        r = find(&pos, 0, 19, "HeaderParser", "RequesterRecvControl");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 19, "HeaderParser", "RequesterRecvControl", NULL);
         if (r) {
             TU_EQ(ibw_resp_hdr_meta_get_opcode(r->words), 0x0D + k);
             TU_EQ(ibw_resp_hdr_meta_get_psn(r->words), 101 + k);
         }
-        r = find(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager", NULL);
         if (r)
             TU_EQ(ibw_sem_cmd_get_op(r->words), 0); /* FETCH */
-        r = find(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl", NULL);
         if (r) {
             struct ibw_sem_resp s;
             ibw_sem_resp_unpack(r->words, &s);
@@ -361,14 +341,12 @@ int main(void)
             TU_EQ(s.va, h.buf[0] + 4096 + 256u * k); /* UPDATE moved it on */
             TU_EQ(s.length, 600 - 256u * k);
         }
-        r = find(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 8, "RequesterRecvControl", "ScatterEntryManager", NULL);
         if (r)
             TU_EQ(ibw_sem_cmd_get_op(r->words), k < 2 ? 1 : 2); /* UPDATE, RELEASE */
         /* UPDATE and RELEASE are answered too (the very next record): 0x00 */
         size_t at = pos;
-        r = find(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 9, "ScatterEntryManager", "RequesterRecvControl", NULL);
         TU_EQ(pos, at + 1);
         if (r)
             TU_EQ(ibw_sem_resp_get_code(r->words), 0);
@@ -382,8 +360,7 @@ int main(void)
     h_settle(&h);
     pos = start;
     for (unsigned k = 0; k < 3; k++) {
-        r = find(&pos, 0, 26, "DataPack", "DMAEngine");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 26, "DataPack", "DMAEngine", NULL);
         if (r) {
             struct ibw_dma_head d;
             ibw_dma_head_unpack(r->words, &d);
@@ -399,8 +376,7 @@ int main(void)
      * empty [24] = 0 -> 0x1001, 0x2001, 0x3001. */
     pos = start;
     for (unsigned k = 0; k < 3; k++) {
-        r = find(&pos, 0, 21, "RequesterTransControl", "MultiQueue");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 0, 21, "RequesterTransControl", "MultiQueue", NULL);
         if (r) {
             TU_CHECK(!strcmp(r->rec, "swpb_list_entry"));
             TU_EQ(r->words[0], 0x1001u + 0x1000u * k);
@@ -444,8 +420,7 @@ int main(void)
     static const unsigned ops[] = {0, 1, 2, 0, 1, 1, 3};
     pos = start;
     for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-        r = find(&pos, 1, 10, "ExecutionEngine", "RQWQEManager");
-        TU_CHECK(r != NULL);
+        r = expect_rec(&pos, 1, 10, "ExecutionEngine", "RQWQEManager", NULL);
         if (!r)
             break;
         TU_EQ(ibw_rwm_cmd_get_op(r->words), ops[k]);
@@ -455,9 +430,8 @@ int main(void)
         }
         if (k == 5)
             TU_EQ(ibw_rwm_cmd_update_get_length(r->words), 100);
-        const struct ibe_trace_rec *a11 = find(&pos, 1, 11, "RQWQEManager",
-                                               "ExecutionEngine");
-        TU_CHECK(a11 != NULL);
+        const struct ibe_trace_rec *a11 = expect_rec(&pos, 1, 11, "RQWQEManager",
+                                               "ExecutionEngine", NULL);
         if (a11 && k == 3) {
             struct ibw_rwm_resp c;
             ibw_rwm_resp_unpack(a11->words, &c);

@@ -305,6 +305,27 @@ static struct chk_flow *fresh_flow(struct chk *c, const struct chk_addr *src,
     return chk_flow_get(c, src, dst, qpn, 1);
 }
 
+/* One direction of a negotiated connection: the flow of requests from
+ * src (QPN src_qpn, first PSN src_psn) to dst (dst_qpn, dst_psn); psns
+ * says whether the capture holds both PSNs. */
+static void bind_direction(struct chk *c, const struct chk_cm *e, int psns,
+                           const struct chk_addr *src, uint32_t src_qpn,
+                           uint32_t src_psn, const struct chk_addr *dst,
+                           uint32_t dst_qpn, uint32_t dst_psn)
+{
+    struct chk_flow *f = fresh_flow(c, src, dst, dst_qpn);
+    if (!f)
+        return;
+    cm_flow(c, f, e);
+    if (!f->have_psn && psns) {
+        f->cm_psn_pending = 1;
+        f->cm_start_psn = src_psn;
+        f->cm_alt_psn = dst_psn;
+    }
+    if (!f->s.req_qpn_known)
+        chk_flow_cm_bind(c, f, src_qpn);
+}
+
 /* Tell the flow tracker what REQ/REP negotiated, as far as the capture
  * holds it: the connection needs both QPNs, the starting PSN check both
  * PSNs (a side may start at either). */
@@ -313,28 +334,10 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     if (e->client_qpn == CM_CUT || e->server_qpn == CM_CUT)
         return;
     int psns = e->client_psn != CM_CUT && e->server_psn != CM_CUT;
-    struct chk_flow *f = fresh_flow(c, &e->client, &e->server, e->server_qpn);
-    if (f) {
-        cm_flow(c, f, e);
-        if (!f->have_psn && psns) {
-            f->cm_psn_pending = 1;
-            f->cm_start_psn = e->client_psn;
-            f->cm_alt_psn = e->server_psn;
-        }
-        if (!f->s.req_qpn_known)
-            chk_flow_cm_bind(c, f, e->client_qpn);
-    }
-    f = fresh_flow(c, &e->server, &e->client, e->client_qpn);
-    if (f) {
-        cm_flow(c, f, e);
-        if (!f->have_psn && psns) {
-            f->cm_psn_pending = 1;
-            f->cm_start_psn = e->server_psn;
-            f->cm_alt_psn = e->client_psn;
-        }
-        if (!f->s.req_qpn_known)
-            chk_flow_cm_bind(c, f, e->server_qpn);
-    }
+    bind_direction(c, e, psns, &e->client, e->client_qpn, e->client_psn,
+                   &e->server, e->server_qpn, e->server_psn);
+    bind_direction(c, e, psns, &e->server, e->server_qpn, e->server_psn,
+                   &e->client, e->client_qpn, e->client_psn);
 }
 
 /* m->u.req: a field captured (HAS) or its value (V) else the cut mark */

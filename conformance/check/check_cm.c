@@ -406,20 +406,35 @@ static void on_req(struct chk *c, const struct chk_addr *src,
         e->tr_known = CM_TR_NONE;
 }
 
+/* A message (msg, naming nids communication IDs) that answers an exchange
+ * the capture does not hold: 1 to hold it while it may still wait for
+ * frames recorded late, else the finding that the missing message was not
+ * seen, and 0. */
+static int unmatched(struct chk *c, int can_wait, const char *msg,
+                     unsigned nids, uint32_t id, uint32_t id2,
+                     const char *missing)
+{
+    if (can_wait)
+        return 1;
+    if (nids == 1)
+        chk_report(c, CHK_R_CM_UNMATCHED,
+                   "%s for communication ID 0x%08x: no %s seen", msg, id,
+                   missing);
+    else
+        chk_report(c, CHK_R_CM_UNMATCHED,
+                   "%s for communication IDs 0x%08x/0x%08x: no %s seen", msg,
+                   id, id2, missing);
+    return 0;
+}
+
 static int on_rep(struct chk *c, const struct chk_addr *src,
                   const struct chk_addr *dst, const struct ibw_cm_msg *mm,
                   unsigned avail, int can_wait)
 {
     const struct ibw_cm_rep *m = &mm->u.rep;
     struct chk_cm *e = by_client(c, dst, m->remotecommid);
-    if (!e) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "REP for communication ID 0x%08x: no REQ seen",
-                   m->remotecommid);
-        return 0;
-    }
+    if (!e)
+        return unmatched(c, can_wait, "REP", 1, m->remotecommid, 0, "REQ");
     if (e->state == CM_REP_SENT && e->server_id == m->localcommid)
         return 0; /* a resent REP */
     if (e->state != CM_REQ_SENT) {
@@ -454,14 +469,8 @@ static int on_rtu(struct chk *c, const struct chk_addr *src,
                   const struct ibw_cm_rtu *m, int can_wait)
 {
     struct chk_cm *e = by_client(c, src, m->localcommid);
-    if (!e || e->state < CM_REP_SENT) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "RTU for communication ID 0x%08x: no REP seen",
-                   m->localcommid);
-        return 0;
-    }
+    if (!e || e->state < CM_REP_SENT)
+        return unmatched(c, can_wait, "RTU", 1, m->localcommid, 0, "REP");
     if (e->server_id != m->remotecommid)
         chk_report(c, CHK_R_CM_SEQ,
                    "RTU remote communication ID 0x%08x, the REP's is 0x%08x",
@@ -551,14 +560,9 @@ static int on_dreq(struct chk *c, const struct chk_addr *src,
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
-    if (!e) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "DREQ for communication IDs 0x%08x/0x%08x: no connection seen",
-                   m->localcommid, m->remotecommid);
-        return 0;
-    }
+    if (!e)
+        return unmatched(c, can_wait, "DREQ", 2, m->localcommid,
+                         m->remotecommid, "connection");
     uint32_t peer = from_client ? e->server_qpn : e->client_qpn;
     if (HAS(remoteqpneecn) && peer != CM_CUT && m->remoteqpneecn != peer)
         chk_report(c, CHK_R_CM_QPN, "DREQ names remote QPN 0x%06x, the peer's "
@@ -579,14 +583,9 @@ static int on_drep(struct chk *c, const struct chk_addr *src,
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
-    if (!e || (e->state != CM_DREQ_SENT && e->state != CM_CLOSED)) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "DREP for communication IDs 0x%08x/0x%08x: no DREQ seen",
-                   m->localcommid, m->remotecommid);
-        return 0;
-    }
+    if (!e || (e->state != CM_DREQ_SENT && e->state != CM_CLOSED))
+        return unmatched(c, can_wait, "DREP", 2, m->localcommid,
+                         m->remotecommid, "DREQ");
     e->state = CM_CLOSED;
     cm_touch(c, e);
     /* the connection's flows are over: they end once late frames had

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_capture.h"
 #include "check.h"
 
 static double now(void)
@@ -35,16 +36,11 @@ static double now(void)
 
 static int write_capture(const char *path, unsigned long n)
 {
-    char err[256];
     static uint8_t payload[1024], frame[2048];
-    struct cap_writer *w = cap_writer_open(path, CAP_FORMAT_PCAP,
-                                           CAP_LINKTYPE_ETHERNET, err, sizeof err);
-    if (!w) {
-        fprintf(stderr, "%s\n", err);
+    struct cap_writer *w = bench_capture_open(path);
+    if (!w)
         return -1;
-    }
-    for (unsigned i = 0; i < sizeof payload; i++)
-        payload[i] = (uint8_t)i;
+    bench_payload_fill(payload, sizeof payload);
     uint32_t psn[16] = {0}, msn[16] = {0};
     for (unsigned long k = 0; k < n; k++) {
         unsigned q = (unsigned)(k / 2) % 16;

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_capture.h"
 #include "check.h"
 
 static double now(void)
@@ -87,16 +88,11 @@ static int put(struct cap_writer *w, uint64_t ts, const struct conn *k,
  * connection for all of them. */
 static int write_capture(const char *path, unsigned long messages, int many)
 {
-    char err[256];
     static uint8_t payload[256];
-    struct cap_writer *w = cap_writer_open(path, CAP_FORMAT_PCAP,
-                                           CAP_LINKTYPE_ETHERNET, err, sizeof err);
-    if (!w) {
-        fprintf(stderr, "%s\n", err);
+    struct cap_writer *w = bench_capture_open(path);
+    if (!w)
         return -1;
-    }
-    for (unsigned i = 0; i < sizeof payload; i++)
-        payload[i] = (uint8_t)i;
+    bench_payload_fill(payload, sizeof payload);
     uint64_t seed = 12;
     struct conn k = {0x11, 0x22, (uint32_t)rnd(&seed) & 0xFFFFFF, 0};
     uint64_t ts = 1700000000000000000ull;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "capture.h"
 #include "ibwire/packet.h"
@@ -205,5 +206,21 @@ void chk_addr_str(const struct chk_addr *a, char *buf, size_t len);
 
 /* Free everything; NULL is fine. */
 void chk_free(struct chk *c);
+
+/* Array items (n used of *cap elements of `size` bytes) with room for one
+ * more: items itself, or items moved to twice the room (first elements
+ * when it had none); NULL when out of memory, items and *cap left as they
+ * were.  Shared by the checker's replay and the HTML report. */
+static inline void *chk_grow(void *items, size_t n, size_t *cap, size_t size,
+                             size_t first)
+{
+    if (n < *cap)
+        return items;
+    size_t room = *cap ? *cap * 2 : first;
+    void *moved = realloc(items, room * size);
+    if (moved)
+        *cap = room;
+    return moved;
+}
 
 #endif

@@ -305,6 +305,27 @@ static struct chk_flow *fresh_flow(struct chk *c, const struct chk_addr *src,
     return chk_flow_get(c, src, dst, qpn, 1);
 }
 
+/* One direction of a negotiated connection: the flow of requests from
+ * src (QPN src_qpn, first PSN src_psn) to dst (dst_qpn, dst_psn); psns
+ * says whether the capture holds both PSNs. */
+static void bind_direction(struct chk *c, const struct chk_cm *e, int psns,
+                           const struct chk_addr *src, uint32_t src_qpn,
+                           uint32_t src_psn, const struct chk_addr *dst,
+                           uint32_t dst_qpn, uint32_t dst_psn)
+{
+    struct chk_flow *f = fresh_flow(c, src, dst, dst_qpn);
+    if (!f)
+        return;
+    cm_flow(c, f, e);
+    if (!f->have_psn && psns) {
+        f->cm_psn_pending = 1;
+        f->cm_start_psn = src_psn;
+        f->cm_alt_psn = dst_psn;
+    }
+    if (!f->s.req_qpn_known)
+        chk_flow_cm_bind(c, f, src_qpn);
+}
+
 /* Tell the flow tracker what REQ/REP negotiated, as far as the capture
  * holds it: the connection needs both QPNs, the starting PSN check both
  * PSNs (a side may start at either). */
@@ -313,28 +334,10 @@ static void bind_flows(struct chk *c, const struct chk_cm *e)
     if (e->client_qpn == CM_CUT || e->server_qpn == CM_CUT)
         return;
     int psns = e->client_psn != CM_CUT && e->server_psn != CM_CUT;
-    struct chk_flow *f = fresh_flow(c, &e->client, &e->server, e->server_qpn);
-    if (f) {
-        cm_flow(c, f, e);
-        if (!f->have_psn && psns) {
-            f->cm_psn_pending = 1;
-            f->cm_start_psn = e->client_psn;
-            f->cm_alt_psn = e->server_psn;
-        }
-        if (!f->s.req_qpn_known)
-            chk_flow_cm_bind(c, f, e->client_qpn);
-    }
-    f = fresh_flow(c, &e->server, &e->client, e->client_qpn);
-    if (f) {
-        cm_flow(c, f, e);
-        if (!f->have_psn && psns) {
-            f->cm_psn_pending = 1;
-            f->cm_start_psn = e->server_psn;
-            f->cm_alt_psn = e->client_psn;
-        }
-        if (!f->s.req_qpn_known)
-            chk_flow_cm_bind(c, f, e->server_qpn);
-    }
+    bind_direction(c, e, psns, &e->client, e->client_qpn, e->client_psn,
+                   &e->server, e->server_qpn, e->server_psn);
+    bind_direction(c, e, psns, &e->server, e->server_qpn, e->server_psn,
+                   &e->client, e->client_qpn, e->client_psn);
 }
 
 /* m->u.req: a field captured (HAS) or its value (V) else the cut mark */
@@ -403,20 +406,35 @@ static void on_req(struct chk *c, const struct chk_addr *src,
         e->tr_known = CM_TR_NONE;
 }
 
+/* A message (msg, naming nids communication IDs) that answers an exchange
+ * the capture does not hold: 1 to hold it while it may still wait for
+ * frames recorded late, else the finding that the missing message was not
+ * seen, and 0. */
+static int unmatched(struct chk *c, int can_wait, const char *msg,
+                     unsigned nids, uint32_t id, uint32_t id2,
+                     const char *missing)
+{
+    if (can_wait)
+        return 1;
+    if (nids == 1)
+        chk_report(c, CHK_R_CM_UNMATCHED,
+                   "%s for communication ID 0x%08x: no %s seen", msg, id,
+                   missing);
+    else
+        chk_report(c, CHK_R_CM_UNMATCHED,
+                   "%s for communication IDs 0x%08x/0x%08x: no %s seen", msg,
+                   id, id2, missing);
+    return 0;
+}
+
 static int on_rep(struct chk *c, const struct chk_addr *src,
                   const struct chk_addr *dst, const struct ibw_cm_msg *mm,
                   unsigned avail, int can_wait)
 {
     const struct ibw_cm_rep *m = &mm->u.rep;
     struct chk_cm *e = by_client(c, dst, m->remotecommid);
-    if (!e) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "REP for communication ID 0x%08x: no REQ seen",
-                   m->remotecommid);
-        return 0;
-    }
+    if (!e)
+        return unmatched(c, can_wait, "REP", 1, m->remotecommid, 0, "REQ");
     if (e->state == CM_REP_SENT && e->server_id == m->localcommid)
         return 0; /* a resent REP */
     if (e->state != CM_REQ_SENT) {
@@ -451,14 +469,8 @@ static int on_rtu(struct chk *c, const struct chk_addr *src,
                   const struct ibw_cm_rtu *m, int can_wait)
 {
     struct chk_cm *e = by_client(c, src, m->localcommid);
-    if (!e || e->state < CM_REP_SENT) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "RTU for communication ID 0x%08x: no REP seen",
-                   m->localcommid);
-        return 0;
-    }
+    if (!e || e->state < CM_REP_SENT)
+        return unmatched(c, can_wait, "RTU", 1, m->localcommid, 0, "REP");
     if (e->server_id != m->remotecommid)
         chk_report(c, CHK_R_CM_SEQ,
                    "RTU remote communication ID 0x%08x, the REP's is 0x%08x",
@@ -548,14 +560,9 @@ static int on_dreq(struct chk *c, const struct chk_addr *src,
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
-    if (!e) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "DREQ for communication IDs 0x%08x/0x%08x: no connection seen",
-                   m->localcommid, m->remotecommid);
-        return 0;
-    }
+    if (!e)
+        return unmatched(c, can_wait, "DREQ", 2, m->localcommid,
+                         m->remotecommid, "connection");
     uint32_t peer = from_client ? e->server_qpn : e->client_qpn;
     if (HAS(remoteqpneecn) && peer != CM_CUT && m->remoteqpneecn != peer)
         chk_report(c, CHK_R_CM_QPN, "DREQ names remote QPN 0x%06x, the peer's "
@@ -576,14 +583,9 @@ static int on_drep(struct chk *c, const struct chk_addr *src,
     int from_client = 0;
     struct chk_cm *e = by_ids(c, src, m->localcommid, m->remotecommid,
                               &from_client);
-    if (!e || (e->state != CM_DREQ_SENT && e->state != CM_CLOSED)) {
-        if (can_wait)
-            return 1;
-        chk_report(c, CHK_R_CM_UNMATCHED,
-                   "DREP for communication IDs 0x%08x/0x%08x: no DREQ seen",
-                   m->localcommid, m->remotecommid);
-        return 0;
-    }
+    if (!e || (e->state != CM_DREQ_SENT && e->state != CM_CLOSED))
+        return unmatched(c, can_wait, "DREP", 2, m->localcommid,
+                         m->remotecommid, "DREQ");
     e->state = CM_CLOSED;
     cm_touch(c, e);
     /* the connection's flows are over: they end once late frames had

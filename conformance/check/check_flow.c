@@ -41,6 +41,17 @@ static uint64_t skew_window(const struct chk *c)
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+/* The slot of a bounded ring (*n entries of cap from *head) that takes the
+ * next entry: the first free one, or, once full, the oldest, given up. */
+static inline unsigned ring_slot(unsigned *head, unsigned *n, unsigned cap)
+{
+    if (*n < cap)
+        return (*head + (*n)++) % cap;
+    unsigned i = *head;
+    *head = (*head + 1) % cap;
+    return i;
+}
+
 /* ---- timing across the two directions ----
  * A capture point may record one direction late by a delay d nobody
  * knows (d > 0: the responses' direction, d < 0: the requests').  Every
@@ -207,13 +218,7 @@ static struct chk_outst *outst_add(struct chk_flow *f)
             ring = out_ring(f, &cap);
         }
     }
-    if (f->nout < cap) {
-        i = (f->out_head + f->nout) % cap;
-        f->nout++;
-    } else {
-        i = f->out_head;
-        f->out_head = (f->out_head + 1) % cap;
-    }
+    i = ring_slot(&f->out_head, &f->nout, cap);
     memset(&ring[i], 0, sizeof ring[i]);
     return &ring[i];
 }
@@ -460,13 +465,7 @@ static void seen_add(struct chk_flow *f, uint32_t lo, uint32_t hi, int corrupt)
             return;
         }
     }
-    unsigned i;
-    if (f->nseen < CHK_SEEN) {
-        i = (f->seen_head + f->nseen++) % CHK_SEEN;
-    } else {
-        i = f->seen_head;
-        f->seen_head = (f->seen_head + 1) % CHK_SEEN;
-    }
+    unsigned i = ring_slot(&f->seen_head, &f->nseen, CHK_SEEN);
     f->seen[i].lo = lo;
     f->seen[i].hi = hi;
     f->seen[i].corrupt = (uint8_t)corrupt;
@@ -1678,13 +1677,7 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
      * belong to is explained too: a note the less, never an error). */
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
-    unsigned i;
-    if (c->ncorrupt < CHK_CORRUPT) {
-        i = (c->corrupt_head + c->ncorrupt++) % CHK_CORRUPT;
-    } else {
-        i = c->corrupt_head;
-        c->corrupt_head = (c->corrupt_head + 1) % CHK_CORRUPT;
-    }
+    unsigned i = ring_slot(&c->corrupt_head, &c->ncorrupt, CHK_CORRUPT);
     c->corrupt[i].frame = c->frame;
     c->corrupt[i].src = src;
     c->corrupt[i].dst = dst;

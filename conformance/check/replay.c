@@ -230,14 +230,10 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     if (eng_wire_parse(pkt, len, IBE_FRAME_ROCEV2, &h, &pl, &why) ||
         h.opcode == IBW_OP_CNP)
         return;
-    if (f->nexp == f->cap) {
-        size_t n = f->cap ? f->cap * 2 : 64;
-        struct rp_exp *ne = realloc(f->exp, n * sizeof *ne);
-        if (!ne)
-            return;
-        f->exp = ne;
-        f->cap = n;
-    }
+    struct rp_exp *ne = chk_grow(f->exp, f->nexp, &f->cap, sizeof *ne, 64);
+    if (!ne)
+        return;
+    f->exp = ne;
     struct rp_exp *x = &f->exp[f->nexp++];
     memset(x, 0, sizeof *x);
     x->req_frame = f->cur_frame;
@@ -1006,14 +1002,11 @@ static void retry_held(struct replay *rp, struct rp_flow *f, int force,
 
 static void hold_resp(struct rp_flow *f, const struct rp_resp *r)
 {
-    if (f->nheld == f->capheld) {
-        size_t n = f->capheld ? f->capheld * 2 : 8;
-        struct rp_resp *nh = realloc(f->held, n * sizeof *nh);
-        if (!nh)
-            return;
-        f->held = nh;
-        f->capheld = n;
-    }
+    struct rp_resp *nh =
+        chk_grow(f->held, f->nheld, &f->capheld, sizeof *nh, 8);
+    if (!nh)
+        return;
+    f->held = nh;
     f->held[f->nheld++] = *r;
 }
 

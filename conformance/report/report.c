@@ -135,18 +135,10 @@ struct report {
     uint64_t last_frame, last_ts;
 };
 
-/* Array v (n used of *cap elements of `size` bytes) with room for one
- * more: v itself, or v moved to twice the room; NULL when out of memory
- * (v is left as it was). */
+/* The report's arrays start with room for 16. */
 static void *grow(void *v, size_t n, size_t *cap, size_t size)
 {
-    if (n < *cap)
-        return v;
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *nv = realloc(v, nc * size);
-    if (nv)
-        *cap = nc;
-    return nv;
+    return chk_grow(v, n, cap, size, 16);
 }
 
 struct report *report_new(void)

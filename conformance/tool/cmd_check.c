@@ -421,6 +421,27 @@ static void flow_text(void *user, const struct chk_flow_summary *s)
             (unsigned long long)s->errors, (unsigned long long)s->warnings);
 }
 
+/* A further member of a flow object: the string, null when there is none. */
+static void json_str_member(FILE *o, const char *key, const char *value)
+{
+    fprintf(o, ", \"%s\": ", key);
+    if (value)
+        json_str(o, value);
+    else
+        fputs("null", o);
+}
+
+/* A further member of a flow object: the QPN, null when the capture did
+ * not show it. */
+static void json_qpn_member(FILE *o, const char *key, int known, uint32_t qpn)
+{
+    fprintf(o, ", \"%s\": ", key);
+    if (known)
+        fprintf(o, "%u", qpn);
+    else
+        fputs("null", o);
+}
+
 static void flow_json(void *user, const struct chk_flow_summary *s)
 {
     struct run *r = user;
@@ -430,18 +451,9 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
     fprintf(r->out, "%s\n        {\"transport\": \"%s\", \"requester\": ",
             r->first_flow ? "" : ",", s->transport ? s->transport : "?");
     json_str(r->out, a);
-    fprintf(r->out, ", \"requester_qpn\": ");
-    if (s->req_qpn_known)
-        fprintf(r->out, "%u", s->req_qpn);
-    else
-        fprintf(r->out, "null");
-    fprintf(r->out, ", \"responder\": ");
-    json_str(r->out, b);
-    fprintf(r->out, ", \"responder_qpn\": ");
-    if (s->resp_qpn_known)
-        fprintf(r->out, "%u", s->resp_qpn);
-    else
-        fprintf(r->out, "null");
+    json_qpn_member(r->out, "requester_qpn", s->req_qpn_known, s->req_qpn);
+    json_str_member(r->out, "responder", b);
+    json_qpn_member(r->out, "responder_qpn", s->resp_qpn_known, s->resp_qpn);
     fprintf(r->out,
             ", \"first_frame\": %llu, \"last_frame\": %llu, \"requests\": "
             "%llu, \"responses\": %llu, \"messages\": %llu, "
@@ -457,16 +469,8 @@ static void flow_json(void *user, const struct chk_flow_summary *s)
             s->started_mid ? "true" : "false",
             s->cm_negotiated ? "true" : "false",
             (unsigned long long)s->errors, (unsigned long long)s->warnings);
-    fprintf(r->out, ", \"pmtu_source\": ");
-    if (s->pmtu_source)
-        json_str(r->out, s->pmtu_source);
-    else
-        fputs("null", r->out);
-    fprintf(r->out, ", \"paired_by\": ");
-    if (s->paired_by)
-        json_str(r->out, s->paired_by);
-    else
-        fputs("null", r->out);
+    json_str_member(r->out, "pmtu_source", s->pmtu_source);
+    json_str_member(r->out, "paired_by", s->paired_by);
     fprintf(r->out,
             ", \"responses_only\": %s, \"cut_frames\": %llu, "
             "\"capture_lost\": %llu, \"unexplained_gap_psns\": %llu, "

@@ -83,6 +83,20 @@ static int header_at(const struct ibw_pkt *p, unsigned h,
     return 1;
 }
 
+/* The ICRC and VCRC lines differ only in the CRC's width (8 or 4 hex
+ * digits); an absent CRC has no line. */
+static void crc_text(struct dump_out *o, const char *name, uint8_t status,
+                     uint32_t wire, uint32_t calc, int digits)
+{
+    if (status == IBW_CRC_UNCHECKED)
+        dump_out_printf(o, "  %-12s unchecked (the frame is cut before its "
+                        "end)\n", name);
+    else if (status != IBW_CRC_ABSENT)
+        dump_out_printf(o, "  %-12s %s (carried 0x%0*x, computed 0x%0*x)\n",
+                        name, dump_crc_status_name(status), digits,
+                        (unsigned)wire, digits, (unsigned)calc);
+}
+
 void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
 {
     const struct cap_frame *c = fr->cap;
@@ -139,20 +153,8 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
     else if (p->transport == IBW_TK_IB_RAW)
         dump_out_printf(o, "  %-12s %u bytes at offset %u (raw)\n", "payload",
                         p->payload_len, p->payload_off);
-    if (p->icrc_status == IBW_CRC_UNCHECKED)
-        dump_out_printf(o, "  %-12s unchecked (the frame is cut before its "
-                        "end)\n", "icrc");
-    else if (p->icrc_status != IBW_CRC_ABSENT)
-        dump_out_printf(o, "  %-12s %s (carried 0x%08x, computed 0x%08x)\n",
-                        "icrc", dump_crc_status_name(p->icrc_status), p->icrc_wire,
-                        p->icrc_calc);
-    if (p->vcrc_status == IBW_CRC_UNCHECKED)
-        dump_out_printf(o, "  %-12s unchecked (the frame is cut before its "
-                        "end)\n", "vcrc");
-    else if (p->vcrc_status != IBW_CRC_ABSENT)
-        dump_out_printf(o, "  %-12s %s (carried 0x%04x, computed 0x%04x)\n",
-                        "vcrc", dump_crc_status_name(p->vcrc_status), p->vcrc_wire,
-                        p->vcrc_calc);
+    crc_text(o, "icrc", p->icrc_status, p->icrc_wire, p->icrc_calc, 8);
+    crc_text(o, "vcrc", p->vcrc_status, p->vcrc_wire, p->vcrc_calc, 4);
     if (p->transport == IBW_TK_NONE && p->err == IBW_OK)
         dump_out_printf(o, "  not IBA: no RoCE or InfiniBand transport\n");
     if (fr->err[0])

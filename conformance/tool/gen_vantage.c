@@ -141,39 +141,39 @@ static void vsetup(struct ge *g, struct vcap *c, struct gen_out *o)
     g->tap_ctx = c;
 }
 
-/* Header-only capture: every frame cut to 128 bytes, caplen < len. */
-static void cut128(struct gen_out *o)
+/* engine-rc-ops traffic as one vantage point sees it: at_requester and
+ * mixed as in struct ge and struct vcap, late_ns, snap and recorded as
+ * vflush takes them. */
+static void rc_ops_seen(struct gen_out *o, int at_requester, int mixed,
+                        uint64_t late_ns, size_t snap, int recorded)
 {
     struct ge g;
     struct vcap c;
     vsetup(&g, &c, o);
+    g.at_requester = at_requester;
+    c.mixed = mixed;
     ge_rc_ops(&g);
     ge_done(&g);
-    vflush(&g, &c, 0, 128, 1);
+    vflush(&g, &c, late_ns, snap, recorded);
+}
+
+/* Header-only capture: every frame cut to 128 bytes, caplen < len. */
+static void cut128(struct gen_out *o)
+{
+    rc_ops_seen(o, 0, 0, 0, 128, 1);
 }
 
 /* Cut to 243 bytes and the cut length written as the original length. */
 static void cut243_unrecorded(struct gen_out *o)
 {
-    struct ge g;
-    struct vcap c;
-    vsetup(&g, &c, o);
-    ge_rc_ops(&g);
-    ge_done(&g);
-    vflush(&g, &c, 0, 243, 0);
+    rc_ops_seen(o, 0, 0, 0, 243, 0);
 }
 
 /* Host-side capture on the requester: what A sends is recorded 30 us late,
  * what it receives on time, so ACKs come before their requests. */
 static void skew30(struct gen_out *o)
 {
-    struct ge g;
-    struct vcap c;
-    vsetup(&g, &c, o);
-    g.at_requester = 1;
-    ge_rc_ops(&g);
-    ge_done(&g);
-    vflush(&g, &c, 30000, 0, 0);
+    rc_ops_seen(o, 1, 0, 30000, 0, 0);
 }
 
 /* The capture loses a burst: four MIDDLE packets of an 8-packet WRITE
@@ -245,13 +245,7 @@ static void no_cm(struct gen_out *o)
  * RoCEv2 over IPv4 between the same addresses: one connection. */
 static void mixed_roce(struct gen_out *o)
 {
-    struct ge g;
-    struct vcap c;
-    vsetup(&g, &c, o);
-    c.mixed = 1;
-    ge_rc_ops(&g);
-    ge_done(&g);
-    vflush(&g, &c, 0, 0, 0);
+    rc_ops_seen(o, 0, 1, 0, 0, 0);
 }
 
 /* Captured at A's port; responses lost after it, on their way into A

@@ -234,6 +234,15 @@ static void cm_rtu(struct gen_out *o, unsigned tk, uint32_t remote)
     mad_put(o, tk, A, mad);
 }
 
+/* A's REQ (path MTU code pmtu, A's first PSN PSN_A), B's REP (PSN_B) and
+ * A's RTU naming remote as B's communication ID, over RoCEv2. */
+static void cm_connect(struct gen_out *o, uint8_t pmtu, uint32_t remote)
+{
+    cm_req(o, V2, pmtu, PSN_A);
+    cm_rep(o, V2, PSN_B);
+    cm_rtu(o, V2, remote);
+}
+
 static void cm_dreq_drep(struct gen_out *o, unsigned tk)
 {
     uint8_t mad[IBW_MAD_SIZE];
@@ -261,9 +270,7 @@ static void cm_dreq_drep(struct gen_out *o, unsigned tk)
  * sends to A; 18-20 WRITE FIRST/LAST + ACK; 21-22 DREQ/DREP. */
 static void rc_clean(struct gen_out *o)
 {
-    cm_req(o, V2, 3, PSN_A);
-    cm_rep(o, V2, PSN_B);
-    cm_rtu(o, V2, CID_B);
+    cm_connect(o, 3, CID_B);
     req(o, V2, A, IBW_OP_RC_SEND_FIRST, PSN_A, 1024);
     req(o, V2, A, IBW_OP_RC_SEND_MIDDLE, PSN_A + 1, 1024);
     req(o, V2, A, IBW_OP_RC_SEND_LAST, PSN_A + 2, 100);
@@ -362,15 +369,31 @@ static void prologue(struct gen_out *o)
     ack(o, V2, B, 0, SYN_ACK, 1);
 }
 
+/* Most packet rules are broken by bending one field of the SEND ONLY that
+ * follows the prologue: put the prologue and leave that SEND's spec in s. */
+static void prologue_then_send(struct gen_out *o, struct ibw_build_spec *s)
+{
+    prologue(o);
+    rc(s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
+    pl(s, 64);
+}
+
+/* The same SEND as frame bytes in f, for the violations the builder will
+ * not make (it always writes consistent IP and UDP headers); its length. */
+static size_t prologue_then_send_bytes(struct gen_out *o, uint8_t *f,
+                                       size_t cap)
+{
+    struct ibw_build_spec s;
+    size_t len = 0;
+    prologue_then_send(o, &s);
+    ibw_build(&s, f, cap, &len);
+    return len;
+}
+
 static void bad_malformed(struct gen_out *o)
 {
     static uint8_t f[256];
-    struct ibw_build_spec s;
-    size_t len = 0;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
-    ibw_build(&s, f, sizeof f, &len);
+    size_t len = prologue_then_send_bytes(o, f, sizeof f);
     ibw_store_be16(f + 14 + 20 + 4, 0x20); /* UDP Length says 32 bytes */
     gen_put_raw(o, f, len);
 }
@@ -378,9 +401,7 @@ static void bad_malformed(struct gen_out *o)
 static void bad_icrc(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
+    prologue_then_send(o, &s);
     s.flags = IBW_BUILD_BAD_ICRC;
     gen_put(o, &s);
 }
@@ -397,12 +418,7 @@ static void bad_vcrc(struct gen_out *o)
 static void bad_ip_csum(struct gen_out *o)
 {
     static uint8_t f[256];
-    struct ibw_build_spec s;
-    size_t len = 0;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
-    ibw_build(&s, f, sizeof f, &len);
+    size_t len = prologue_then_send_bytes(o, f, sizeof f);
     f[14 + 10] ^= 0x01; /* the ICRC masks the checksum: still valid */
     gen_put_raw(o, f, len);
 }
@@ -410,12 +426,7 @@ static void bad_ip_csum(struct gen_out *o)
 static void bad_ip_version(struct gen_out *o)
 {
     static uint8_t f[256];
-    struct ibw_build_spec s;
-    size_t len = 0;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
-    ibw_build(&s, f, sizeof f, &len);
+    size_t len = prologue_then_send_bytes(o, f, sizeof f);
     f[14] = 0x55; /* version 5, IHL 5; UDP to 4791 still at byte 34 */
     /* a consistent header checksum, so only the version is wrong */
     ibw_ipv4_set_checksum(f + 14, 0);
@@ -426,12 +437,7 @@ static void bad_ip_version(struct gen_out *o)
 static void bad_ip_frag(struct gen_out *o)
 {
     static uint8_t f[256];
-    struct ibw_build_spec s;
-    size_t len = 0;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
-    ibw_build(&s, f, sizeof f, &len);
+    size_t len = prologue_then_send_bytes(o, f, sizeof f);
     f[14 + 6] |= 0x20; /* MF: a fragment the parser leaves undecoded */
     gen_put_raw(o, f, len);
 }
@@ -439,9 +445,7 @@ static void bad_ip_frag(struct gen_out *o)
 static void bad_udp_csum(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
+    prologue_then_send(o, &s);
     s.udp_csum = 0x1234;
     gen_put(o, &s);
 }
@@ -449,9 +453,7 @@ static void bad_udp_csum(struct gen_out *o)
 static void bad_version(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
+    prologue_then_send(o, &s);
     s.bth.tver = 1;
     gen_put(o, &s);
 }
@@ -471,9 +473,7 @@ static void bad_opcode(struct gen_out *o)
 static void bad_reserved(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
+    prologue_then_send(o, &s);
     s.bth.resv7 = 0x01;
     gen_put(o, &s);
 }
@@ -592,9 +592,7 @@ static void bad_opseq(struct gen_out *o)
 static void bad_flow_pkey(struct gen_out *o)
 {
     struct ibw_build_spec s;
-    prologue(o);
-    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 1);
-    pl(&s, 64);
+    prologue_then_send(o, &s);
     s.bth.pkey = 0xFFFE;
     s.bth.ackreq = 1;
     gen_put(o, &s);
@@ -684,9 +682,7 @@ static void bad_read_reissue(struct gen_out *o)
 static void bad_flow_transport(struct gen_out *o)
 {
     uint8_t dg[32] = {0};
-    cm_req(o, V2, 3, PSN_A);            /* 1-3 CM sets up an RC connection */
-    cm_rep(o, V2, PSN_B);
-    cm_rtu(o, V2, CID_B);
+    cm_connect(o, 3, CID_B); /* 1-3 CM sets up an RC connection */
     /* 4 UC SEND ONLY: the REQ said RC */
     req(o, V2, A, IBW_OP_UC_SEND_ONLY, PSN_A, 64);
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, PSN_A, 64); /* 5 the RC SEND */
@@ -713,23 +709,17 @@ static void bad_write_len(struct gen_out *o)
 
 static void bad_cm_seq(struct gen_out *o)
 {
-    cm_req(o, V2, 3, PSN_A);
-    cm_rep(o, V2, PSN_B);
-    cm_rtu(o, V2, 0x0B0B0099); /* not the REP's communication ID */
+    cm_connect(o, 3, 0x0B0B0099); /* the RTU: not the REP's ID */
 }
 
 static void bad_cm_field(struct gen_out *o)
 {
-    cm_req(o, V2, 7, PSN_A); /* path MTU code 7 */
-    cm_rep(o, V2, PSN_B);
-    cm_rtu(o, V2, CID_B);
+    cm_connect(o, 7, CID_B); /* path MTU code 7 */
 }
 
 static void bad_cm_qpn(struct gen_out *o)
 {
-    cm_req(o, V2, 3, PSN_A);
-    cm_rep(o, V2, PSN_B);
-    cm_rtu(o, V2, CID_B);
+    cm_connect(o, 3, CID_B);
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x999, 64); /* neither negotiated PSN */
     ack(o, V2, B, 0x999, SYN_ACK, 1);
 }

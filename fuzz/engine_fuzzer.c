@@ -58,7 +58,7 @@ static void on_tx(void *user, struct ibe_engine *from, const uint8_t *pkt,
     FUZZ_CHECK(v.icrc_status == IBW_CRC_GOOD);
     FUZZ_CHECK(!ibw_pkt_has(&v, IBW_HDR_LRH) || v.vcrc_status == IBW_CRC_GOOD);
     const struct ibw_opcode_info *op = ibw_pkt_opcode_info(&v);
-    FUZZ_CHECK((op->flags & IBW_OPF_RESPONSE) || v.opcode == IBW_CNP_OPCODE);
+    FUZZ_CHECK((op->flags & IBW_OPF_RESPONSE) || v.opcode == IBW_OP_CNP);
     FUZZ_CHECK(ibw_bth_get_destqp(ibw_pkt_hdr(&v, IBW_HDR_BTH)) == REMOTE_QPN);
 }
 

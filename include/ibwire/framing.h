@@ -101,14 +101,13 @@ IBW_WIRE_FORMAT(ibw_udp, IBW_UDP_FIELDS, 8, "udp", "W15", "UDP header",
 
 /*
  * The body of a RoCEv2 Congestion Notification Packet: after a BTH with
- * opcode 0x81 (FECN 0, BECN 1, DestQP the QP to slow down), 16 reserved
+ * opcode IBW_OP_CNP, 0x81 (FECN 0, BECN 1, DestQP the QP to slow down), 16 reserved
  * bytes, then the ICRC.  No payload.
  */
 #define IBW_CNP_FIELDS(X, c) X(c, resv, 0, 0, 128, BYTES, "reserved (zero)")
 IBW_WIRE_FORMAT(ibw_cnp, IBW_CNP_FIELDS, 16, "cnp", "W15",
                 "CNP reserved bytes after the BTH", "IBA Vol.1 A17.9.3",
                 "IBA")
-#define IBW_CNP_OPCODE 0x81u
 
 /*
  * IPv4 header checksum (RFC 1071) of the `hlen`-byte header at hdr, with

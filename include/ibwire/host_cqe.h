@@ -30,6 +30,7 @@
 
 #include "base.h"
 #include "host_wqe.h"
+#include "opcode.h"
 
 /* ------------------------------------------------------------------------ */
 /* Work completion (H7), values of libibverbs                                */
@@ -220,24 +221,24 @@ static inline int ibw_wc_opcode_from_wqe(unsigned op, uint32_t *out)
 static inline int ibw_wc_from_recv_bth(unsigned bth_op, uint32_t *opcode,
                                        uint32_t *flags)
 {
-    switch (bth_op & 0x1Fu) {
-    case 0x02: /* SEND_LAST */
-    case 0x04: /* SEND_ONLY */
+    switch (ibw_opcode_in_transport((uint8_t)bth_op, IBW_TR_RC)) {
+    case IBW_OP_RC_SEND_LAST:
+    case IBW_OP_RC_SEND_ONLY:
         *opcode = IBW_WC_RECV;
         *flags = 0;
         return IBW_OK;
-    case 0x03: /* SEND_LAST_WITH_IMMEDIATE */
-    case 0x05: /* SEND_ONLY_WITH_IMMEDIATE */
+    case IBW_OP_RC_SEND_LAST_WITH_IMMEDIATE:
+    case IBW_OP_RC_SEND_ONLY_WITH_IMMEDIATE:
         *opcode = IBW_WC_RECV;
         *flags = IBW_WC_WITH_IMM;
         return IBW_OK;
-    case 0x09: /* RDMA_WRITE_LAST_WITH_IMMEDIATE */
-    case 0x0B: /* RDMA_WRITE_ONLY_WITH_IMMEDIATE */
+    case IBW_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE:
+    case IBW_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE:
         *opcode = IBW_WC_RECV_RDMA_WITH_IMM;
         *flags = IBW_WC_WITH_IMM;
         return IBW_OK;
-    case 0x16: /* SEND_LAST_WITH_INVALIDATE */
-    case 0x17: /* SEND_ONLY_WITH_INVALIDATE */
+    case IBW_OP_RC_SEND_LAST_WITH_INVALIDATE:
+    case IBW_OP_RC_SEND_ONLY_WITH_INVALIDATE:
         *opcode = IBW_WC_RECV;
         *flags = IBW_WC_WITH_INV;
         return IBW_OK;

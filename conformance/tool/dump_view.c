@@ -71,16 +71,28 @@ static void field_text(const struct ibw_format *fmt, const struct ibw_field *f,
 
 /* Header h of the view: its descriptor, first byte and the bytes from there
  * to the end of the frame.  0 when the view does not hold it. */
-static int header_at(const struct ibw_pkt *p, unsigned h,
-                     const struct ibw_format **fmt, const uint8_t **base,
-                     size_t *avail)
+/* A header of the view as the dump walks it: its descriptor, its first
+ * byte and how many of its bytes were captured. */
+struct hdr_view {
+    const struct ibw_format *fmt;
+    const uint8_t *base;
+    size_t avail;
+};
+
+/* Moves *h to the next header at or after it that the view holds and has a
+ * descriptor for, and describes it in *v; 0 when none is left. */
+static int next_header(const struct ibw_pkt *p, unsigned *h,
+                       struct hdr_view *v)
 {
-    *fmt = ibw_hdr_format(h);
-    if (!ibw_pkt_has(p, (enum ibw_hdr)h) || !*fmt)
-        return 0;
-    *base = p->data + p->off[h];
-    *avail = p->len > p->off[h] ? p->len - p->off[h] : 0;
-    return 1;
+    for (; *h < IBW_HDR_COUNT; (*h)++) {
+        v->fmt = ibw_hdr_format(*h);
+        if (!ibw_pkt_has(p, (enum ibw_hdr)*h) || !v->fmt)
+            continue;
+        v->base = p->data + p->off[*h];
+        v->avail = p->len > p->off[*h] ? p->len - p->off[*h] : 0;
+        return 1;
+    }
+    return 0;
 }
 
 /* The ICRC and VCRC lines differ only in the CRC's width (8 or 4 hex
@@ -119,16 +131,13 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
                         c->not_iba ? c->not_iba : "no IBA framing");
         return;
     }
-    const struct ibw_format *fmt;
-    const uint8_t *base;
-    size_t avail;
-    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
-        if (!header_at(p, h, &fmt, &base, &avail))
-            continue;
+    struct hdr_view v;
+    for (unsigned h = 0; next_header(p, &h, &v); h++) {
         dump_out_printf(o, "  %-12s", ibw_hdr_name(h));
-        for (size_t i = 0; i < fmt->nfields; i++) {
-            field_text(fmt, &fmt->fields[i], base, avail, val, sizeof val);
-            dump_out_printf(o, " %s=%s", fmt->fields[i].name, val);
+        for (size_t i = 0; i < v.fmt->nfields; i++) {
+            field_text(v.fmt, &v.fmt->fields[i], v.base, v.avail, val,
+                       sizeof val);
+            dump_out_printf(o, " %s=%s", v.fmt->fields[i].name, val);
         }
         if (h == IBW_HDR_BTH)
             dump_out_printf(o, " (%s)", ibw_opcode_info(p->opcode)->name);
@@ -256,16 +265,12 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
     json_key(o, "headers", &first);
     dump_out_char(o, '[');
     int first_hdr = 1;
-    const struct ibw_format *fmt;
-    const uint8_t *base;
-    size_t avail;
-    for (unsigned h = 0; h < IBW_HDR_COUNT; h++) {
-        if (!header_at(p, h, &fmt, &base, &avail))
-            continue;
+    struct hdr_view v;
+    for (unsigned h = 0; next_header(p, &h, &v); h++) {
         if (!first_hdr)
             dump_out_char(o, ',');
         first_hdr = 0;
-        dump_json_layer(o, ibw_hdr_name(h), p->off[h], fmt, base, avail,
+        dump_json_layer(o, ibw_hdr_name(h), p->off[h], v.fmt, v.base, v.avail,
                         header_json_str);
     }
     dump_out_char(o, ']');

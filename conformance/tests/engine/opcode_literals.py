@@ -18,6 +18,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lint"))
+from c_source import blank_comments_and_strings  # noqa: E402
+
 NUM = r"(?:0[xX][0-9A-Fa-f]+|\d+)[uUlL]*\b"
 OPC = r"\w*opcode\w*"  # an expression naming an opcode: h->opcode, bth_opcode
 # A constant named like an opcode: an operation with its place in the
@@ -87,36 +91,6 @@ MUST_PASS = [
     "    IBE_OPM_SEND = 1, IBE_OPM_WRITE_IMM = 8,",
     '    "0x64 is UD SEND ONLY"',  # strings are blanked before matching
 ]
-
-
-def blank_comments_and_strings(text):
-    """Replace comments and string/char literals by spaces, keeping newlines
-    (so line numbers stay right)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            out.append(c + " " * (j - i - 2) + c if j - i >= 2 else c)
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def findings(text):

@@ -18,6 +18,8 @@ import os
 import re
 import sys
 
+from c_source import blank_comments_and_strings
+
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'do',
             'else', '_Alignof', '_Static_assert', '_Generic', 'defined',
             '__attribute__', 'offsetof', 'case', 'goto'}
@@ -26,30 +28,9 @@ KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'do',
 def strip_source(text):
     """Source without comments, string and character literals, or
     preprocessor lines (continued lines included)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if text.startswith('/*', i):
-            j = text.find('*/', i + 2)
-            j = n if j < 0 else j + 2
-            out.append('\n' * text.count('\n', i, j))
-            i = j
-        elif text.startswith('//', i):
-            j = text.find('\n', i)
-            i = n if j < 0 else j
-        elif ch in '"\'':
-            j = i + 1
-            while j < n and text[j] != ch:
-                j += 2 if text[j] == '\\' else 1
-            out.append(ch + ch)
-            i = j + 1
-        else:
-            out.append(ch)
-            i += 1
     lines = []
     continued = False
-    for line in ''.join(out).split('\n'):
+    for line in blank_comments_and_strings(text).split('\n'):
         directive = continued or line.lstrip().startswith('#')
         continued = directive and line.rstrip().endswith('\\')
         lines.append('' if directive else line)

@@ -219,6 +219,13 @@ static int known_has(const struct rp_flow *f, uint64_t lo, uint64_t hi)
 
 /* ---- the reference's responses ---- */
 
+/* Whether opcode op is RC opcode rc_op or its counterpart in the flow's
+ * transport (UC, XRC): the reference models the operation, not the service. */
+static int rc_op_is(uint8_t op, uint8_t rc_op)
+{
+    return ibw_opcode_in_transport(op, IBW_TR_RC) == rc_op;
+}
+
 static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
                       size_t len)
 {
@@ -255,7 +262,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         ibw_aeth_syndrome_value(h.syndrome) == IBW_NAK_PSN_SEQ_ERROR)
         x->optional = 1;
     x->orig = h.orig;
-    if (ibw_opcode_in_transport(h.opcode, IBW_TR_RC) == IBW_OP_RC_ATOMIC_ACKNOWLEDGE && f->cur_atom) {
+    if (rc_op_is(h.opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE) && f->cur_atom) {
         x->atom_op = f->cur_atom;
         x->orig_known = f->cur_atom_known;
         x->atom_addr = f->cur_atom_addr;
@@ -704,7 +711,7 @@ static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
     for (size_t i = 0; i < f->nexp; i++) {
         struct rp_exp *x = &f->exp[i];
         int32_t d = chk_psn_diff(x->psn, psn);
-        if (!x->matched && ibw_opcode_in_transport(x->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE && !(x->syn >> 5 & 3) &&
+        if (!x->matched && rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE) && !(x->syn >> 5 & 3) &&
             (d < 0 || (inclusive && d == 0)))
             x->matched = 1;
     }
@@ -787,7 +794,7 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (!ack_only || ibw_opcode_in_transport(f->exp[i].opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE))
+            (!ack_only || rc_op_is(f->exp[i].opcode, IBW_OP_RC_ACKNOWLEDGE)))
             return &f->exp[i];
     return NULL;
 }
@@ -884,15 +891,16 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             return 0;
         rewind_to(f, psn, 0);
     }
-    int plain_ack = r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE;
+    int plain_ack = r->has_aeth && kind == 0 &&
+                    rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
     struct rp_exp *x = exp_at(f, psn, plain_ack);
     /* with one direction recorded late (the checker saw skew), the request
      * it answers may still come: a duplicate only once that wait is over */
-    if (!x && !(r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE) &&
+    if (!x && !plain_ack &&
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
     if (!x && !final &&
-        !(r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE))
+        !plain_ack)
         return 0;
     if (r->has_aeth && !f->have_off) {
         f->have_off = 1;
@@ -906,7 +914,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             chk_psn_diff(psn, f->exp[i].psn) >= 0)
             f->exp[i].passed = 1;
     if (!x) {
-        if (r->has_aeth && kind == 0 && ibw_opcode_in_transport(r->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE) {
+        if (plain_ack) {
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
@@ -940,13 +948,14 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
                 ibw_opcode_info(x->opcode)->name);
     if (r->has_aeth && x->has_aeth) {
         unsigned xk = x->syn >> 5 & 3;
-        if (xk != kind || (kind == 3 && ibw_aeth_syndrome_value(x->syn) != ibw_aeth_syndrome_value(r->syn)))
+        unsigned rcode = ibw_aeth_syndrome_value(r->syn);
+        unsigned xcode = ibw_aeth_syndrome_value(x->syn);
+        if (xk != kind || (kind == 3 && xcode != rcode))
             RP_DIFF("%sAETH %s code %u, reference %s code %u", n ? "; " : "",
-                    aeth_kind(r->syn), ibw_aeth_syndrome_value(r->syn), aeth_kind(x->syn),
-                    ibw_aeth_syndrome_value(x->syn));
+                    aeth_kind(r->syn), rcode, aeth_kind(x->syn), xcode);
         /* a READ's first response may carry the MSN before the READ
          * counts (the reference counts it at once) */
-        int read_first = ibw_opcode_in_transport(x->opcode, IBW_TR_RC) == IBW_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+        int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST) &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
         if (!read_first && !x->any_msn && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
@@ -1071,7 +1080,7 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
         /* an ACK stands only for an ACK at its PSN (any other may be
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
-        int ack = ibw_opcode_in_transport(p->opcode, IBW_TR_RC) == IBW_OP_RC_ACKNOWLEDGE;
+        int ack = rc_op_is(p->opcode, IBW_OP_RC_ACKNOWLEDGE);
         struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
         for (size_t k = 0; !x && !ack && k < f->nexp; k++)
             if (!f->exp[k].matched && !f->exp[k].optional &&

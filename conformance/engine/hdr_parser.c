@@ -3,8 +3,9 @@
  * hdr_parser.c - HeaderParser: parses every received packet (ibw_parse),
  * drops what fails the ICRC or does not parse, applies the RoCE receive
  * checks that need no QP state beyond existence (DestQP > 1 and enabled,
- * P_Key match, the opcode of the QP's service type) and routes: requests to the ExecutionEngine (E18),
- * responses to RequesterRecvControl (E19), CNPs to the requester.
+ * P_Key match, the opcode of the QP's service type) and routes: requests
+ * to the ExecutionEngine (E18), responses to RequesterRecvControl (E19),
+ * CNPs to the requester.
  */
 #include "eng.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scratch_dir.h - the private directory the capture tests write their files
- * in, opening a writer on one and reading a written file back whole.  One header so both programs
- * create, name and remove their files the same way.
+ * in, opening a writer on one and reading a written file back whole.  One
+ * header so both programs create, name and remove their files the same way.
  */
 #ifndef IBWIRE_TESTS_SCRATCH_DIR_H
 #define IBWIRE_TESTS_SCRATCH_DIR_H

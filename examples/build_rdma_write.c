@@ -14,12 +14,17 @@ int main(void)
 {
     static const uint8_t data[] = "hello, RDMA";  /* 12 bytes with the NUL */
 
-    struct ibw_build_spec spec = {0};  /* zero: defaults for the rest */
+    static const uint8_t dmac[6] = {0x02, 0, 0, 0, 0, 0x02};
+    static const uint8_t smac[6] = {0x02, 0, 0, 0, 0, 0x01};
+    static const uint8_t ip_src[4] = {10, 0, 0, 1}, ip_dst[4] = {10, 0, 0, 2};
+
+    struct ibw_build_spec spec;
+    memset(&spec, 0, sizeof spec);    /* zero: defaults for the rest */
     spec.transport = IBW_TK_ROCE_V2_IP4;
-    memcpy(spec.dmac, (const uint8_t[6]){0x02, 0, 0, 0, 0, 0x02}, 6);
-    memcpy(spec.smac, (const uint8_t[6]){0x02, 0, 0, 0, 0, 0x01}, 6);
-    memcpy(spec.ip_src, (const uint8_t[4]){10, 0, 0, 1}, 4);
-    memcpy(spec.ip_dst, (const uint8_t[4]){10, 0, 0, 2}, 4);
+    memcpy(spec.dmac, dmac, 6);
+    memcpy(spec.smac, smac, 6);
+    memcpy(spec.ip_src, ip_src, 4);
+    memcpy(spec.ip_dst, ip_dst, 4);
     spec.ttl = 64;
     spec.ip_df = 1;
     spec.udp_sport = 0xC000;          /* flow entropy; the port is 4791 */

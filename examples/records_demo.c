@@ -30,25 +30,36 @@ int main(void)
 {
     /* A SEND on QP 0x11, first WQE at offset 4 (16-byte units), 3 units
      * long, fenced. */
-    struct ibw_sq_doorbell db = {.opcode = IBW_REC_OP_SEND, .fence = 1,
-                                 .offset = 4, .size = 3, .qpn = 0x11};
+    struct ibw_sq_doorbell db;
+    memset(&db, 0, sizeof db);
+    db.opcode = IBW_REC_OP_SEND;
+    db.fence = 1;
+    db.offset = 4;
+    db.size = 3;
+    db.qpn = 0x11;
     uint32_t wdb[ibw_sq_doorbell_WORDS];
     ibw_sq_doorbell_pack(&db, wdb);
     print_bus("sq_doorbell", wdb, ibw_sq_doorbell_WORDS, ibw_sq_doorbell_WIDTH);
 
     /* RequesterTransControl arms the loss timer of QP 0x11. */
-    struct ibw_timer_set_event te = {
-        .opcode = IBW_TIMER_SET, .qpn = 0x11,
-        .counter_value = IBW_TIMER_RTC_COUNTER_VALUE,
-        .timer_value = IBW_TIMER_RTC_TIMER_VALUE};
+    struct ibw_timer_set_event te;
+    memset(&te, 0, sizeof te);
+    te.opcode = IBW_TIMER_SET;
+    te.qpn = 0x11;
+    te.counter_value = IBW_TIMER_RTC_COUNTER_VALUE;
+    te.timer_value = IBW_TIMER_RTC_TIMER_VALUE;
     uint32_t wte[ibw_timer_set_event_WORDS];
     ibw_timer_set_event_pack(&te, wte);
     print_bus("timer_set_event", wte, ibw_timer_set_event_WORDS,
               ibw_timer_set_event_WIDTH);
 
     /* A 4 KB DMA read of host address 0x12345000 on channel 2. */
-    struct ibw_dma_head dh = {.length = 4096, .addr = 0x12345000,
-                              .type = 0, .chnl_num = 2};
+    struct ibw_dma_head dh;
+    memset(&dh, 0, sizeof dh);
+    dh.length = 4096;
+    dh.addr = 0x12345000;
+    dh.type = 0;
+    dh.chnl_num = 2;
     uint32_t wdh[ibw_dma_head_WORDS];
     ibw_dma_head_pack(&dh, wdh);
     print_bus("dma_head", wdh, ibw_dma_head_WORDS, ibw_dma_head_WIDTH);

@@ -29,6 +29,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Naming.  Every public name starts with ibw_ (IBW_ for macros and
  * constants); ibw__ marks a helper that is not part of the API.  A function
@@ -730,5 +734,9 @@ static inline void ibw_rec_set_wide(uint32_t *w, unsigned lo, unsigned width,
                                LAYOUT)                                         \
     IBW__RECORD_BODY(pfx, LIST, width, NAME, ID, TITLE, SOURCE, LAYOUT,        \
                      IBW__XMEMBER, IBW__XPACK, IBW__XUNPACK, IBW__XDESC)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_BASE_H */

@@ -29,6 +29,10 @@
 
 #include "base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IBW_CM_DATA_SIZE 232   /* every CM message fills the MAD data area */
 #define IBW_CM_DATA_OFFSET 24  /* MAD byte where CM data offset 0 lies */
 #define IBW_CM_CLASS_VERSION 2
@@ -679,6 +683,10 @@ static inline uint64_t ibw_cm_mra_wait_ns(const struct ibw_cm_mra *mra,
 {
     return ibw_cm_client_mra_wait_ns(mra->servicetimeout, t_max_ns);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 /* The whole-MAD entries (ibw_cm_<msg>_mad_decode/_mad_encode) and the MAD
  * decoder live in mad.h; included last, so either header gives both. */

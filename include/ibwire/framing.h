@@ -16,6 +16,10 @@
 
 #include "base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* EtherTypes and the IP/UDP numbers RoCE uses. */
 #define IBW_ETHERTYPE_IPV4 0x0800u
 #define IBW_ETHERTYPE_IPV6 0x86DDu
@@ -130,5 +134,9 @@ static inline int ibw_ipv4_checksum_ok(const uint8_t *hdr, size_t hlen)
 {
     return ibw_ipv4_checksum(hdr, hlen) == ibw_ipv4_get_checksum(hdr);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_FRAMING_H */

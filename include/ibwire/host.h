@@ -13,6 +13,10 @@
 #include "host_cx3.h"
 #include "host_wr.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The host-interface formats (H1-H6) as an X-macro list of format
  * prefixes, for the registry (IBW__REGISTRY_FAMILIES in registry.h). */
 #define IBW_HOST_FORMATS(X)                                                   \
@@ -33,5 +37,9 @@
     X(ibw_hcr)                                                                \
     X(ibw_uar_send_db)                                                        \
     X(ibw_uar_cq_db)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_HOST_H */

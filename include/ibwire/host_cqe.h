@@ -32,6 +32,10 @@
 #include "host_wqe.h"
 #include "opcode.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Work completion (H7), values of libibverbs                                */
 /* ------------------------------------------------------------------------ */
@@ -421,5 +425,9 @@ static inline int ibw_hg_cqe_to_wc(const uint8_t *p, size_t len,
         wc->pkey_index = (uint16_t)(c.imm >> 16);
     return err;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_HOST_CQE_H */

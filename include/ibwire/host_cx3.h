@@ -27,6 +27,10 @@
 #include "base.h"
 #include "host_cqe.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* H3 GMP send WQE                                                           */
 /* ------------------------------------------------------------------------ */
@@ -535,5 +539,9 @@ enum ibw_cx3_cq_db_cmd {
     IBW_CX3_CQ_DB_REQ_NOT_SOL = 1, /* arm: next solicited completion */
     IBW_CX3_CQ_DB_REQ_NOT = 2      /* arm: next completion */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_HOST_CX3_H */

@@ -33,6 +33,10 @@
 #include "base.h"
 #include "opcode.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Opcodes and constants                                                     */
 /* ------------------------------------------------------------------------ */
@@ -246,7 +250,11 @@ enum {
     IBW_WQE_UD_BYTES = 48,
     IBW_WQE_DATA_BYTES = 16,
     IBW_WQE_INLINE_HDR_BYTES = 4,
-    IBW_WQE_BIND_BYTES = 32
+    IBW_WQE_BIND_BYTES = 32,
+    /* the same in IBW_WQE_UNIT units, as the WQE walkers count (and so no
+     * arithmetic between two enumerations, which C++20 deprecates) */
+    IBW_WQE_UD_UNITS = IBW_WQE_UD_BYTES / IBW_WQE_UNIT,
+    IBW_WQE_BIND_UNITS = IBW_WQE_BIND_BYTES / IBW_WQE_UNIT
 };
 
 /* ------------------------------------------------------------------------ */
@@ -522,7 +530,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
     }
     if (service == IBW_TR_UD &&
         (op == IBW_WQE_OP_SEND || op == IBW_WQE_OP_SEND_IMM)) {
-        if (wi->size < u + IBW_WQE_UD_BYTES / IBW_WQE_UNIT) {
+        if (wi->size < u + IBW_WQE_UD_UNITS) {
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "UDSeg",
                           "WQE too short for its 48-byte UDSeg", wi->offset);
             return;
@@ -537,7 +545,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
             wi->ud.qkey = qkey;
         }
         wi->has_ud = 1;
-        u += IBW_WQE_UD_BYTES / IBW_WQE_UNIT;
+        u += IBW_WQE_UD_UNITS;
     }
     if (op == IBW_WQE_OP_RDMA_WRITE || op == IBW_WQE_OP_RDMA_WRITE_IMM ||
         op == IBW_WQE_OP_RDMA_READ || op == IBW_WQE_OP_ATOMIC_CS ||
@@ -566,7 +574,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
         u++;
     }
     if (op == IBW_WQE_OP_BIND_MW) {
-        if (wi->size < u + IBW_WQE_BIND_BYTES / IBW_WQE_UNIT) {
+        if (wi->size < u + IBW_WQE_BIND_UNITS) {
             ibw__wqe_fail(wi, IBW_E_MALFORMED, "BindSeg",
                           "WQE too short for its 32-byte BindSeg",
                           wi->offset);
@@ -575,7 +583,7 @@ static inline void ibw__wqe_walk_send(const uint8_t *q, unsigned layout,
         ibw_wqe_bind_decode_layout(base + u * IBW_WQE_UNIT, IBW_WQE_BIND_BYTES, layout,
                           &wi->bind);
         wi->has_bind = 1;
-        u += IBW_WQE_BIND_BYTES / IBW_WQE_UNIT;
+        u += IBW_WQE_BIND_UNITS;
     }
     ibw__wqe_walk_data(q, layout, wi, u);
     if (service != IBW_TR_UD && wi->total_len >= IBW_WQE_MAX_MSG)
@@ -781,5 +789,9 @@ static inline int ibw_wqe_info_sge(const uint8_t *q, size_t qlen,
         return IBW_E_TRUNCATED;
     return ibw_wqe_data_decode_layout(q + at, IBW_WQE_UNIT, layout, out);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_HOST_WQE_H */

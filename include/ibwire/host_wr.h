@@ -18,6 +18,10 @@
 #include "base.h"
 #include "host_wqe.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Work request opcodes (IBV_WR_* values). */
 enum ibw_wr_opcode {
     IBW_WR_RDMA_WRITE = 0,
@@ -244,13 +248,13 @@ static inline int ibw_wqe_build_send(const struct ibw_send_wr *wr,
 
     uint64_t units = 1;
     if (is_ud)
-        units += IBW_WQE_UD_BYTES / IBW_WQE_UNIT;
+        units += IBW_WQE_UD_UNITS;
     if (has_raddr)
         units++;
     if (is_atomic)
         units++;
     if (is_bind)
-        units += IBW_WQE_BIND_BYTES / IBW_WQE_UNIT;
+        units += IBW_WQE_BIND_UNITS;
     uint64_t data_at = units;
     if (use_inline)
         units += ((uint64_t)wr->inline_len + IBW_WQE_INLINE_HDR_BYTES +
@@ -416,5 +420,9 @@ static inline int ibw_wqe_link(uint8_t *prev, size_t len, unsigned layout,
     nx.fence = next->fence;
     return ibw_wqe_next_encode_layout(&nx, layout, prev, len);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_HOST_WR_H */

@@ -37,6 +37,10 @@
 #include "base.h"
 #include "cm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IBW_MAD_SIZE 256
 #define IBW_MAD_HDR_SIZE 24
 #define IBW_MAD_DATA_SIZE 232
@@ -1230,5 +1234,9 @@ static inline int ibw_mad_tshark_name(const char *format, const char *field,
     memcpy(buf + 12 + lp, field, lf + 1);
     return IBW_OK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_MAD_H */

@@ -22,6 +22,10 @@
 
 #include "base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Header indices: into ibw_pkt.off[] (packet.h) and bit (1u << h) of
  * ibw_pkt.present and ibw_opcode_info.hdrs.  Declared here because the
@@ -709,5 +713,9 @@ static inline int ibw_opcode_by_name(const char *name)
     }
     return -1;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_OPCODE_H */

@@ -28,6 +28,10 @@
 #include "opcode.h"
 #include "wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Where the bytes handed to ibw_parse() start. */
 enum ibw_link {
     IBW_LINK_ETHERNET = 1, /* Ethernet II (RoCEv1, RoCEv2, VLAN tags) */
@@ -520,7 +524,7 @@ static inline int ibw__parse_ib(struct ibw_pkt *pkt, unsigned flags)
     pkt->transport = IBW_TK_IB_LOCAL;
     if (lnh == IBW_LNH_IBA_GLOBAL) {
         pkt->transport = IBW_TK_IB_GLOBAL;
-        if (end < ibw_lrh_SIZE + ibw_grh_SIZE)
+        if (end < (size_t)ibw_lrh_SIZE + ibw_grh_SIZE)
             return ibw__fail(pkt, IBW_E_LENGTH, IBW_HDR_LRH, "pktlen");
         if (bth + ibw_grh_SIZE > pkt->len)
             return ibw__cut_hdr(pkt, IBW_HDR_GRH, bth);
@@ -976,10 +980,10 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
     size_t route; /* from the end of L2 to the BTH */
     switch (tk) {
     case IBW_TK_IB_LOCAL: route = ibw_lrh_SIZE; break;
-    case IBW_TK_IB_GLOBAL: route = ibw_lrh_SIZE + ibw_grh_SIZE; break;
+    case IBW_TK_IB_GLOBAL: route = (size_t)ibw_lrh_SIZE + ibw_grh_SIZE; break;
     case IBW_TK_ROCE_V1: route = ibw_grh_SIZE; break;
-    case IBW_TK_ROCE_V2_IP4: route = ibw_ipv4_SIZE + ibw_udp_SIZE; break;
-    default: route = ibw_ipv6_SIZE + ibw_udp_SIZE; break;
+    case IBW_TK_ROCE_V2_IP4: route = (size_t)ibw_ipv4_SIZE + ibw_udp_SIZE; break;
+    default: route = (size_t)ibw_ipv6_SIZE + ibw_udp_SIZE; break;
     }
     size_t frame = l2 + route + transport + (eth ? 0 : 2);
     if (tk == IBW_TK_IB_LOCAL || tk == IBW_TK_IB_GLOBAL) {
@@ -1201,5 +1205,9 @@ static inline int ibw_pkt_store_crcs(uint8_t *frame, const struct ibw_pkt *pkt)
     }
     return IBW_OK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_PACKET_H */

@@ -34,6 +34,10 @@
 #include "records_meta.h"
 #include "records_mem.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every record, in catalog order: X(prefix) for each, e.g. to build tables
  * of ibw_NAME_format, ibw_NAME_pack, ... (the registry does). */
 #define IBW_RECORD_FORMATS(X)                                                 \
@@ -94,5 +98,9 @@
 /* The widest record in 32-bit words (common_meta, 368 bits): a buffer of
  * this many words holds any record. */
 #define IBW_RECORD_MAX_WORDS 12
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_RECORDS_H */

@@ -16,6 +16,10 @@
 #include "base.h"
 #include "records_codes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* E1 SQ doorbell, 64 bits.  The host writes it as two 32-bit words which
  * are exactly words 1 and 0 of this record. */
 #define IBW_SQ_DOORBELL_FIELDS(X, c)                                          \
@@ -566,5 +570,9 @@ IBW_RECORD_FORMAT(ibw_rwm_resp_doc, IBW_ENTRY_RESP_DOC_FIELDS, 160,
 /* ibw_rwm_resp_to_doc / _from_doc: the WQE offset has no place in the
  * documents' layout (dropped; 0 coming back). */
 IBW__REC_DOC_CONVERTERS(ibw_rwm_resp, IBW_ENTRY_RESP_DOC_FIELDS)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_RECORDS_CMD_H */

@@ -16,6 +16,10 @@
 #include "base.h"
 #include "wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Converters between two layouts of one record copy the fields they share
  * by expanding the smaller layout's field list with this (in, out: the two
  * structs). */
@@ -495,5 +499,9 @@ static inline unsigned ibw_link_valid_bytes_count(unsigned code)
 {
     return (code & 7u) ? (code & 7u) : 8u;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_RECORDS_CODES_H */

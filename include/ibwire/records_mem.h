@@ -14,6 +14,10 @@
 #include "base.h"
 #include "records_codes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* E21 MultiQueue: read packet, read entry and send/write packet buffers     */
 /* ------------------------------------------------------------------------ */
@@ -219,5 +223,9 @@ static inline void ibw_dma_head_from_rtl(const struct ibw_dma_head_rtl *in,
     out->type = 0;
     out->chnl_num = 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_RECORDS_MEM_H */

@@ -17,6 +17,10 @@
 #include "base.h"
 #include "records_codes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* E12 DoorbellProcessing -> WQEScheduler -> WQEParser metadata, 256 bits. */
 #define IBW_DB_META_FIELDS(X, c)                                              \
     X(c, opcode, 4, 0, U8, "verbs opcode (enum ibw_rec_opcode)")              \
@@ -270,5 +274,9 @@ IBW_RECORD_FORMAT(ibw_resp_gen_meta, IBW_RESP_GEN_META_FIELDS, 192,
                   "0x00; T7.36 calls it Type with ACK 0x01, Read 0x02 "
                   "(ibw_resp_gen_type_to_doc/_from_doc). PMTU is the IBA "
                   "enum here")
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_RECORDS_META_H */

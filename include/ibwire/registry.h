@@ -27,6 +27,10 @@
 #include "records.h"
 #include "wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The transport headers of wire.h (W1-W12), in catalog order. */
 #define IBW_WIRE_FORMATS(X)                                                   \
     X(ibw_lrh)                                                                \
@@ -283,5 +287,9 @@ static inline int ibw_record_field_set_words(const struct ibw_format *fmt,
     ibw_rec_set_wide(w, f->pos, f->width, tmp);
     return IBW_OK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_REGISTRY_H */

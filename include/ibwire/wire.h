@@ -15,6 +15,10 @@
 
 #include "base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* W1 Local Route Header, 8 bytes. */
 #define IBW_LRH_FIELDS(X, c)                                              \
     X(c, vl, 0, 0, 4, U8, "virtual lane")                                 \
@@ -230,5 +234,9 @@ static inline unsigned ibw_mtu_bytes_to_enum(uint32_t bytes)
             return e;
     return 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* IBWIRE_WIRE_H */

@@ -44,6 +44,8 @@
  *   - MADs (QP0/QP1) whose 256 bytes were not all captured show nothing of
  *     the MAD, no data and no CRC.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
@@ -991,20 +993,67 @@ static const struct dump_field computed[] = {
      "IPv4 header checksum verdict: good, bad, unchecked (options cut)"),
     {.name = NULL}};
 
-static void table_init(void)
+/* The entries' numbers in name order, for dump_field_find(): libibwire
+ * looks names up per frame. */
+static uint16_t by_name[TABLE_MAX];
+
+static int cmp_by_name(const void *a, const void *b)
 {
-    if (table_len)
-        return;
+    return strcmp(table[*(const uint16_t *)a].name,
+                  table[*(const uint16_t *)b].name);
+}
+
+static void table_build(void)
+{
     add_computed(computed);
     add_layers(wire_layers);
     add_computed(dump_fields_mad);
     add_layers(dump_mad_layers);
+    for (size_t i = 0; i < table_len; i++)
+        by_name[i] = (uint16_t)i;
+    qsort(by_name, table_len, sizeof by_name[0], cmp_by_name);
+}
+
+/* Built once, whichever thread of a library's caller comes first. */
+static void table_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, table_build);
+}
+
+int dump_field_id(const char *name)
+{
+    table_init();
+    size_t lo = 0, hi = table_len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, table[by_name[mid]].name);
+        if (c == 0)
+            return by_name[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
 }
 
 const struct dump_field *dump_field_find(const char *name)
 {
+    int id = dump_field_id(name);
+    return id < 0 ? NULL : &table[id];
+}
+
+size_t dump_field_count(void)
+{
     table_init();
-    return table_find(name);
+    return table_len;
+}
+
+const struct dump_field *dump_field_at(size_t i)
+{
+    table_init();
+    return i < table_len ? &table[i] : NULL;
 }
 
 void dump_field_each(void (*fn)(const struct dump_field *, void *), void *arg)

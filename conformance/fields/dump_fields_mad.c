@@ -51,7 +51,6 @@
 #include <string.h>
 
 #include "dump.h"
-#include "dump_mad.h"
 #include "ibwire/mad.h"
 
 /* ---- where tshark finds a MAD ------------------------------------------ */

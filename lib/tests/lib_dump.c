@@ -6,6 +6,11 @@
  * holds the library against tshark.
  *
  *   lib_dump dump -T fields -e FIELD... CAPTURE
+ *   lib_dump dump --list-fields
+ *
+ * (--list-fields from ibwire_field_name/_description, for the MAD
+ * differential conformance/tests/dump_mad/mad_tshark_diff.py, which asks
+ * for every name listed.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +45,12 @@ int main(int argc, char **argv)
         return 2;
     }
     for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--list-fields")) {
+            for (int id = 0; id < ibwire_field_count(); id++)
+                printf("%-40s %s\n", ibwire_field_name(id),
+                       ibwire_field_description(id));
+            return 0;
+        }
         if (!strcmp(argv[i], "-T") && i + 1 < argc) {
             i++;
         } else if (!strcmp(argv[i], "-e") && i + 1 < argc && nids < 1024) {

@@ -5,6 +5,7 @@
  * (conformance/fields: dump_frame_read(), the same field table and value
  * rendering), so every name answers what `dump -T fields` prints.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,7 @@ struct ibwire_packet {
     struct ibw_pkt pkt;
     struct dump_frame fr;
     struct dump_out scratch; /* for rendering one value */
+    char not_iba[96];        /* why a frame that decodes is no IBA packet */
 };
 
 IBWIRE_API ibwire_packet *ibwire_packet_new(void)
@@ -157,6 +159,38 @@ IBWIRE_API void ibwire_packet_free(ibwire_packet *p)
         return;
     free(p->bytes);
     free(p);
+}
+
+/* A frame that decodes but holds no IBA packet, said the way the header
+ * promises ("frame: not IBA: IPv4 UDP port 53"): by its link framing,
+ * or by the last header that decided it.  Nothing for IBA, for a decode
+ * error (said already) or a cut before the deciding header. */
+static void describe_not_iba(ibwire_packet *p)
+{
+    const struct ibw_pkt *k = &p->pkt;
+    char *out = p->not_iba;
+    size_t n = sizeof p->not_iba;
+    out[0] = '\0';
+    if (!p->cf.iba) {
+        snprintf(out, n, "frame: not IBA: %s",
+                 p->cf.not_iba ? p->cf.not_iba : "no bytes");
+        return;
+    }
+    if (k->transport != IBW_TK_NONE || k->err != IBW_OK || k->cut)
+        return;
+    int v4 = ibw_pkt_has(k, IBW_HDR_IPV4);
+    const char *ip = v4 ? "IPv4" : "IPv6";
+    if (ibw_pkt_has(k, IBW_HDR_UDP))
+        snprintf(out, n, "frame: not IBA: %s UDP port %u", ip,
+                 ibw_udp_get_dport(k->data + k->off[IBW_HDR_UDP]));
+    else if (v4)
+        snprintf(out, n, "frame: not IBA: IPv4 protocol %u",
+                 ibw_ipv4_get_protocol(k->data + k->off[IBW_HDR_IPV4]));
+    else if (ibw_pkt_has(k, IBW_HDR_IPV6))
+        snprintf(out, n, "frame: not IBA: IPv6 next header %u",
+                 ibw_ipv6_get_nexthdr(k->data + k->off[IBW_HDR_IPV6]));
+    else
+        snprintf(out, n, "frame: not IBA: EtherType 0x%04x", k->ethertype);
 }
 
 IBWIRE_API int ibwire_packet_parse(ibwire_packet *p, const uint8_t *frame,
@@ -183,6 +217,7 @@ IBWIRE_API int ibwire_packet_parse(ibwire_packet *p, const uint8_t *frame,
     p->cf.number = ++p->parsed;
     dump_frame_read(&p->fr, &p->cf, &p->pkt);
     p->valid = 1;
+    describe_not_iba(p);
     return 0;
 }
 
@@ -192,7 +227,7 @@ IBWIRE_API const char *ibwire_packet_error(const ibwire_packet *p)
         return NULL;
     if (p->fr.err[0])
         return p->fr.err;
-    return p->cf.not_iba; /* NULL for IBA bytes that decode */
+    return p->not_iba[0] ? p->not_iba : NULL;
 }
 
 /* The ABI's verdict for a header-library CRC status. */

@@ -113,6 +113,16 @@ static void test_parse_vector(void)
     TU_EQ(ibwire_packet_icrc_status(p), IBWIRE_CRC_UNCHECKED);
     TU_EQ(ibwire_packet_uint(p, ibwire_field_lookup("ibwire.cut"), 0, &u), 1);
     TU_EQ(u, 1);
+    /* not IBA: the UDP port said */
+    uint8_t other[sizeof eth_send_only];
+    memcpy(other, v, n);
+    other[36] = 0x00; /* destination port 4791 -> 53 */
+    other[37] = 0x35;
+    TU_EQ(ibwire_packet_parse(p, other, n, 0, 1, 0), 0);
+    TU_CHECK(ibwire_packet_error(p) &&
+             strcmp(ibwire_packet_error(p),
+                    "frame: not IBA: IPv4 UDP port 53") == 0);
+    TU_EQ(ibwire_packet_icrc_status(p), IBWIRE_CRC_ABSENT);
     /* a reserved opcode: the error names the field */
     uint8_t bad[sizeof eth_send_only];
     memcpy(bad, v, n);

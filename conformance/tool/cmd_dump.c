@@ -187,37 +187,6 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
     return 0;
 }
 
-/* The ERF record's own timestamp (32.32 fixed point, little-endian), which
- * is what tshark shows for ERF frames, rounded to the nanosecond as
- * Wireshark's ERF reader does. */
-static void erf_time(const struct cap_frame *c, uint64_t *sec, uint32_t *nsec)
-{
-    uint64_t ts = ((uint64_t)ibw_load_le32(c->raw + 4) << 32) |
-                  ibw_load_le32(c->raw);
-    uint64_t frac = (ts & 0xFFFFFFFFu) * 1000000000u;
-    frac += (frac & 0x80000000u) << 1;
-    *sec = ts >> 32;
-    *nsec = (uint32_t)(frac >> 32);
-    if (*nsec >= 1000000000u) {
-        *nsec -= 1000000000u;
-        *sec += 1;
-    }
-}
-
-static void describe_error(struct dump_frame *fr)
-{
-    const struct ibw_pkt *p = fr->pkt;
-    const char *what = ibw_strerror(p->err);
-    int n = p->err_field ? snprintf(fr->err, sizeof fr->err, "%s.%s: %s",
-                                    p->err_hdr, p->err_field, what)
-                         : snprintf(fr->err, sizeof fr->err, "%s: %s",
-                                    p->err_hdr ? p->err_hdr : "frame", what);
-    if (fr->cap->truncated && n > 0 && (size_t)n < sizeof fr->err)
-        snprintf(fr->err + n, sizeof fr->err - (size_t)n,
-                 " (cut short at capture: %u of %u bytes)", fr->cap->caplen,
-                 fr->cap->origlen);
-}
-
 static void print_fields_header(struct dump_out *out, const struct dump_opts *o)
 {
     for (size_t i = 0; i < o->nfields; i++) {
@@ -317,40 +286,19 @@ int cmd_dump(int argc, char **argv)
     while ((o.max_frames == 0 || seen < o.max_frames) &&
            (rc = cap_next(r, &cf)) == 1) {
         seen++;
-        fr.cap = &cf;
-        fr.pkt = NULL;
-        fr.err[0] = 0;
-        fr.ts_sec = (uint64_t)cf.ts_sec;
-        fr.ts_nsec = cf.ts_nsec;
-        fr.cap_len = cf.caplen;
-        if (cf.erf_type >= 0) {
-            erf_time(&cf, &fr.ts_sec, &fr.ts_nsec);
-            fr.cap_len = cf.iba ? (uint32_t)cf.iba_len
-                                : cf.caplen - (uint32_t)CAP_ERF_HEADER_LEN;
-        }
-        fr.rep_len = 0;
-        if (cf.iba) {
-            /* ERF's wire length counts the packet alone; origlen the whole
-             * record, link headers before the IBA bytes included */
-            size_t before = (size_t)(cf.iba - cf.raw);
-            size_t rep = cf.erf_type >= 0 ? cf.wire_len
-                         : cf.wire_len > before ? cf.wire_len - before : 0;
-            fr.rep_len = (uint32_t)(rep > cf.iba_len ? rep : cf.iba_len);
-            ibw_parse(cf.iba, cf.iba_len, cf.link, &pkt);
-            fr.pkt = &pkt;
-            /* A frame cut short, every header that fits whole, is no
-             * error: header-only capture is how RDMA traffic is taken at
-             * speed.  Cuts the file does not record are said once. */
-            if (pkt.cut && pkt.err == IBW_E_TRUNCATED) {
-                if (!cf.truncated && !unrecorded_cuts++)
-                    first_unrecorded = cf.number;
-            } else if (pkt.err != IBW_OK) {
-                describe_error(&fr);
-                dump_out_flush(out); /* keep stdout and stderr in order */
-                fflush(stdout);
-                fprintf(stderr, "ibwire dump: %s: frame %llu: %s\n", o.path,
-                        (unsigned long long)cf.number, fr.err);
-            }
+        switch (dump_frame_read(&fr, &cf, &pkt)) {
+        case DUMP_FRAME_OK: break;
+        case DUMP_FRAME_CUT_UNRECORDED:
+            /* cuts the file does not record are said once, at the end */
+            if (!unrecorded_cuts++)
+                first_unrecorded = cf.number;
+            break;
+        case DUMP_FRAME_ERROR:
+            dump_out_flush(out); /* keep stdout and stderr in order */
+            fflush(stdout);
+            fprintf(stderr, "ibwire dump: %s: frame %llu: %s\n", o.path,
+                    (unsigned long long)cf.number, fr.err);
+            break;
         }
         switch (o.mode) {
         case MODE_FIELDS: print_fields(out, &o, &fr); break;

@@ -64,6 +64,8 @@ struct dump_frame {
                                   more than iba_len when the capture cut it
                                   short) */
     char err[160];             /* "" or "hdr.field: what is wrong" */
+    uint64_t serial;           /* unique to this reading of a frame (for
+                                  the getters' per-frame caches) */
 };
 
 /* Fills v[0..n) and returns n (0 when the field is absent). */
@@ -123,6 +125,10 @@ enum dump_naming {
     DUMP_NAMES_OWN   /* ibwire.* beside the MAD name tshark does not
                         dissect; every field shown, hex, bytes */
 };
+
+/* Bits a descriptor field reads: from field f's first bit to the end of
+ * the span'th field after it (dump_field.span). */
+uint32_t dump_span_width(const struct ibw_field *f, unsigned span);
 
 /* The occurrences of field f in frame fr, whichever way it is read. */
 unsigned dump_field_get(const struct dump_field *f,
@@ -197,6 +203,18 @@ struct dump_tail {
     size_t icrc_off, vcrc_off;
 };
 
+/* Fills *fr for capture frame cf: tshark's times and lengths, and when cf
+ * has IBA bytes their parse into *pkt (fr->pkt) and, when it fails for
+ * another reason than the capture's cut, the error in fr->err. */
+enum dump_frame_status {
+    DUMP_FRAME_OK,             /* valid IBA, not IBA, or cut as recorded */
+    DUMP_FRAME_CUT_UNRECORDED, /* cut short though the file says whole */
+    DUMP_FRAME_ERROR           /* fr->err says what is wrong */
+};
+enum dump_frame_status dump_frame_read(struct dump_frame *fr,
+                                       const struct cap_frame *cf,
+                                       struct ibw_pkt *pkt);
+
 /* Fills *t; 0 (nothing shown after the headers) when tshark does not get
  * there: no BTH, an opcode it does not know, a header cut short. */
 int dump_tshark_tail(const struct dump_frame *fr, struct dump_tail *t);
@@ -219,8 +237,16 @@ const struct dump_tshark_sa_place *dump_tshark_sa_place(uint16_t attr);
  * an entry with name NULL. */
 extern const struct dump_field dump_fields_mad[];
 
-/* The field called `name`, or NULL. */
+/* The field called `name`, or NULL (a binary search). */
 const struct dump_field *dump_field_find(const char *name);
+
+/* The table by number: fields 0 .. dump_field_count()-1 in the order
+ * --list-fields prints them, fixed for the life of the process; the
+ * number of the field called `name`, or -1.  The table is built once,
+ * by whichever thread asks first. */
+size_t dump_field_count(void);
+const struct dump_field *dump_field_at(size_t i);
+int dump_field_id(const char *name);
 
 /* "good", "bad", "unchecked" or "absent" for an enum ibw_crc_status. */
 const char *dump_crc_status_name(uint8_t status);
@@ -266,5 +292,17 @@ void dump_out_printf(struct dump_out *o, const char *fmt, ...)
 /* One occurrence, as tshark -T fields prints it. */
 void dump_out_value(struct dump_out *o, enum dump_type t,
                     const struct dump_val *v);
+
+/* Characters n bytes take as hex, with a separator between bytes or none
+ * (sep 0), and the rendering itself at dst (no NUL); the end returned. */
+size_t dump_hex_len(size_t n, char sep);
+char *dump_hex_chars(char *dst, const uint8_t *p, size_t n, char sep);
+
+/* One occurrence as dump_out_value() prints it, NUL-terminated in buf:
+ * 0, or -1 when cap cannot hold it; *len its length either way.  `scratch`
+ * is a buffer of the caller's (its stream is not used). */
+int dump_value_text(struct dump_out *scratch, enum dump_type t,
+                    const struct dump_val *v, char *buf, size_t cap,
+                    size_t *len);
 
 #endif

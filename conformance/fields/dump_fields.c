@@ -44,6 +44,8 @@
  *   - MADs (QP0/QP1) whose 256 bytes were not all captured show nothing of
  *     the MAD, no data and no CRC.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
@@ -341,8 +343,7 @@ const struct dump_tshark_sa_place *dump_tshark_sa_place(uint16_t attr)
 
 /* ---- reading a descriptor field ------------------------------------------ */
 
-/* Bits from field f's first to the end of the span'th field after it. */
-static uint32_t span_width(const struct ibw_field *f, unsigned span)
+uint32_t dump_span_width(const struct ibw_field *f, unsigned span)
 {
     const struct ibw_field *last = f + span;
     return last->pos + last->width - f->pos;
@@ -351,7 +352,7 @@ static uint32_t span_width(const struct ibw_field *f, unsigned span)
 static void read_value(const struct dump_field *f, const struct ibw_field *fld,
                        const uint8_t *at, struct dump_val *v)
 {
-    uint32_t width = span_width(fld, f->span);
+    uint32_t width = dump_span_width(fld, f->span);
     switch (f->type) {
     case DT_BYTES:
     case DT_ETHER:
@@ -515,7 +516,7 @@ static void add_field(const struct dump_layer *l, const struct ibw_format *fmt,
     if (d && d->need)
         e.need = d->need;
     else if (l->naming == DUMP_NAMES_WIRE && read_by_field(l))
-        e.need = (uint16_t)((f->pos + span_width(f, e.span) + 7) / 8);
+        e.need = (uint16_t)((f->pos + dump_span_width(f, e.span) + 7) / 8);
     else
         e.need = (uint16_t)ibw_format_bytes(fmt);
     snprintf(desc, sizeof desc, "%s %s", fmt->name, f->desc);
@@ -991,20 +992,67 @@ static const struct dump_field computed[] = {
      "IPv4 header checksum verdict: good, bad, unchecked (options cut)"),
     {.name = NULL}};
 
-static void table_init(void)
+/* The entries' numbers in name order, for dump_field_find(): libibwire
+ * looks names up per frame. */
+static uint16_t by_name[TABLE_MAX];
+
+static int cmp_by_name(const void *a, const void *b)
 {
-    if (table_len)
-        return;
+    return strcmp(table[*(const uint16_t *)a].name,
+                  table[*(const uint16_t *)b].name);
+}
+
+static void table_build(void)
+{
     add_computed(computed);
     add_layers(wire_layers);
     add_computed(dump_fields_mad);
     add_layers(dump_mad_layers);
+    for (size_t i = 0; i < table_len; i++)
+        by_name[i] = (uint16_t)i;
+    qsort(by_name, table_len, sizeof by_name[0], cmp_by_name);
+}
+
+/* Built once, whichever thread of a library's caller comes first. */
+static void table_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, table_build);
+}
+
+int dump_field_id(const char *name)
+{
+    table_init();
+    size_t lo = 0, hi = table_len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, table[by_name[mid]].name);
+        if (c == 0)
+            return by_name[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
 }
 
 const struct dump_field *dump_field_find(const char *name)
 {
+    int id = dump_field_id(name);
+    return id < 0 ? NULL : &table[id];
+}
+
+size_t dump_field_count(void)
+{
     table_init();
-    return table_find(name);
+    return table_len;
+}
+
+const struct dump_field *dump_field_at(size_t i)
+{
+    table_init();
+    return i < table_len ? &table[i] : NULL;
 }
 
 void dump_field_each(void (*fn)(const struct dump_field *, void *), void *arg)

@@ -9,7 +9,9 @@
 
 void dump_out_flush(struct dump_out *o)
 {
-    if (o->n && fwrite(o->buf, 1, o->n, o->f) != o->n)
+    /* a buffer with no stream (one value rendered into memory) cannot
+     * spill: what does not fit is lost and said so */
+    if (o->n && (!o->f || fwrite(o->buf, 1, o->n, o->f) != o->n))
         o->failed = 1;
     o->n = 0;
 }
@@ -19,7 +21,7 @@ void dump_out_mem(struct dump_out *o, const void *p, size_t n)
     if (n > sizeof o->buf - o->n) {
         dump_out_flush(o);
         if (n > sizeof o->buf) {
-            if (fwrite(p, 1, n, o->f) != n)
+            if (!o->f || fwrite(p, 1, n, o->f) != n)
                 o->failed = 1;
             return;
         }
@@ -83,14 +85,36 @@ void dump_out_hex(struct dump_out *o, uint64_t v, unsigned digits)
     dump_out_mem(o, tmp, 2 + digits);
 }
 
-void dump_out_bytes_hex(struct dump_out *o, const uint8_t *p, size_t n,
-                        char sep)
+size_t dump_hex_len(size_t n, char sep)
+{
+    return n == 0 ? 0 : sep ? 3 * n - 1 : 2 * n;
+}
+
+char *dump_hex_chars(char *dst, const uint8_t *p, size_t n, char sep)
 {
     for (size_t i = 0; i < n; i++) {
         if (sep && i)
-            dump_out_char(o, sep);
-        dump_out_char(o, hexdig[p[i] >> 4]);
-        dump_out_char(o, hexdig[p[i] & 0xF]);
+            *dst++ = sep;
+        *dst++ = hexdig[p[i] >> 4];
+        *dst++ = hexdig[p[i] & 0xF];
+    }
+    return dst;
+}
+
+void dump_out_bytes_hex(struct dump_out *o, const uint8_t *p, size_t n,
+                        char sep)
+{
+    /* in slices, each rendered whole and copied in at once */
+    enum { SLICE = 512 };
+    char tmp[3 * SLICE];
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < SLICE ? n - done : SLICE;
+        char *at = tmp;
+        if (sep && done)
+            *at++ = sep;
+        at = dump_hex_chars(at, p + done, k, sep);
+        dump_out_mem(o, tmp, (size_t)(at - tmp));
+        done += k;
     }
 }
 
@@ -163,4 +187,34 @@ void dump_out_value(struct dump_out *o, enum dump_type t,
         break;
     }
     }
+}
+
+int dump_value_text(struct dump_out *o, enum dump_type t,
+                    const struct dump_val *v, char *buf, size_t cap,
+                    size_t *len)
+{
+    if (t == DT_BYTES || t == DT_ETHER) {
+        /* the only values that can be long: rendered in place */
+        char sep = t == DT_ETHER ? ':' : 0;
+        *len = dump_hex_len(v->len, sep);
+        if (*len >= cap)
+            return -1;
+        *dump_hex_chars(buf, v->p, v->len, sep) = '\0';
+        return 0;
+    }
+    /* everything else is a few dozen characters at most (a string value is
+     * a message or a name) */
+    o->f = NULL;
+    o->n = 0;
+    o->failed = 0;
+    dump_out_value(o, t, v);
+    int rc = 0;
+    *len = o->n;
+    if (o->failed || o->n >= cap)
+        rc = -1;
+    else {
+        memcpy(buf, o->buf, o->n);
+        buf[o->n] = '\0';
+    }
+    return rc;
 }

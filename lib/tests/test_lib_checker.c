@@ -17,16 +17,8 @@
 #include <string.h>
 
 #include "ibwire_lib.h"
+#include "testutil.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                          \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);        \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
 
 /* What the callbacks saw of one capture. */
 struct seen {
@@ -42,7 +34,7 @@ static void on_finding(void *user, uint64_t frame, const char *rule,
     struct seen *s = user;
     (void)flow_id;
     if (severity < 1 || severity > 2 || !message)
-        failures++;
+        tu_failures++;
     if (s->len < sizeof s->text)
         s->len += (size_t)snprintf(s->text + s->len, sizeof s->text - s->len,
                                    "finding %llu %s\n",
@@ -55,21 +47,21 @@ static void on_flow(void *user, const ibwire_flow *f)
     uint64_t id = 0, first = 0, last = 0;
     char json[4096];
     s->flows++;
-    EXPECT(ibwire_flow_uint(f, "id", &id) == 1);
-    EXPECT(ibwire_flow_uint(f, "first_frame", &first) == 1);
-    EXPECT(ibwire_flow_uint(f, "last_frame", &last) == 1);
-    EXPECT(first <= last);
-    EXPECT(ibwire_flow_text(f, "transport") != NULL);
-    EXPECT(ibwire_flow_text(f, "requester") != NULL);
-    EXPECT(ibwire_flow_uint(f, "no_such_member", &id) == 0);
+    TU_CHECK(ibwire_flow_uint(f, "id", &id) == 1);
+    TU_CHECK(ibwire_flow_uint(f, "first_frame", &first) == 1);
+    TU_CHECK(ibwire_flow_uint(f, "last_frame", &last) == 1);
+    TU_CHECK(first <= last);
+    TU_CHECK(ibwire_flow_text(f, "transport") != NULL);
+    TU_CHECK(ibwire_flow_text(f, "requester") != NULL);
+    TU_CHECK(ibwire_flow_uint(f, "no_such_member", &id) == 0);
     int n = ibwire_flow_json(f, json, sizeof json);
-    EXPECT(n > 0 && json[0] == '{' && json[n - 1] == '}');
+    TU_CHECK(n > 0 && json[0] == '{' && json[n - 1] == '}');
     /* the JSON's first_frame is the member's */
     char want[64];
     snprintf(want, sizeof want, "\"first_frame\": %llu,",
              (unsigned long long)first);
-    EXPECT(n > 0 && strstr(json, want) != NULL);
-    EXPECT(ibwire_flow_json(f, json, 4) == IBWIRE_E_NOSPACE);
+    TU_CHECK(n > 0 && strstr(json, want) != NULL);
+    TU_CHECK(ibwire_flow_json(f, json, 4) == IBWIRE_E_NOSPACE);
 }
 
 /* The .expect file without its comment lines. */
@@ -106,24 +98,24 @@ static int check_one(const char *dir, const char *name)
     static struct seen s;
     memset(&s, 0, sizeof s);
     ibwire_checker *c = ibwire_checker_new();
-    EXPECT(c != NULL);
-    EXPECT(ibwire_checker_on_finding(c, on_finding, &s) == 0);
-    EXPECT(ibwire_checker_on_flow(c, on_flow, &s) == 0);
+    TU_CHECK(c != NULL);
+    TU_CHECK(ibwire_checker_on_finding(c, on_finding, &s) == 0);
+    TU_CHECK(ibwire_checker_on_flow(c, on_flow, &s) == 0);
     struct pcap_pkthdr *h;
     const u_char *data;
     int link = pcap_datalink(pc);
     while (pcap_next_ex(pc, &h, &data) == 1) {
         uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
                       (uint64_t)h->ts.tv_usec; /* nanoseconds, as opened */
-        EXPECT(ibwire_checker_feed(c, data, h->caplen, h->len, link, ts) == 0);
+        TU_CHECK(ibwire_checker_feed(c, data, h->caplen, h->len, link, ts) == 0);
     }
     pcap_close(pc);
     /* options are fixed once frames came */
-    EXPECT(ibwire_checker_set_pmtu(c, 1024) == IBWIRE_E_STATE);
-    EXPECT(ibwire_checker_finish(c) == 0);
-    EXPECT(ibwire_checker_feed(c, (const uint8_t *)"", 0, 0, 1, 0) ==
+    TU_CHECK(ibwire_checker_set_pmtu(c, 1024) == IBWIRE_E_STATE);
+    TU_CHECK(ibwire_checker_finish(c) == 0);
+    TU_CHECK(ibwire_checker_feed(c, (const uint8_t *)"", 0, 0, 1, 0) ==
            IBWIRE_E_STATE);
-    EXPECT(ibwire_checker_count(c, "flows") == s.flows);
+    TU_CHECK(ibwire_checker_count(c, "flows") == s.flows);
     int status = ibwire_checker_count(c, "errors") ? 1 : 0;
     s.len += (size_t)snprintf(s.text + s.len, sizeof s.text - s.len,
                               "exit %d\n", status);
@@ -146,16 +138,16 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the calls refuse what they must */
-    EXPECT(ibwire_checker_feed(NULL, NULL, 0, 0, 1, 0) == IBWIRE_E_ARG);
-    EXPECT(ibwire_checker_finish(NULL) == IBWIRE_E_ARG);
+    TU_CHECK(ibwire_checker_feed(NULL, NULL, 0, 0, 1, 0) == IBWIRE_E_ARG);
+    TU_CHECK(ibwire_checker_finish(NULL) == IBWIRE_E_ARG);
     ibwire_checker *c = ibwire_checker_new();
-    EXPECT(ibwire_checker_set_pmtu(c, 1000) == IBWIRE_E_RANGE);
-    EXPECT(ibwire_checker_set_pmtu(c, 2048) == 0);
-    EXPECT(ibwire_checker_feed(c, NULL, 10, 0, 1, 0) == IBWIRE_E_ARG);
-    EXPECT(ibwire_checker_feed(c, (const uint8_t *)"x", 1, 0, 999, 0) ==
+    TU_CHECK(ibwire_checker_set_pmtu(c, 1000) == IBWIRE_E_RANGE);
+    TU_CHECK(ibwire_checker_set_pmtu(c, 2048) == 0);
+    TU_CHECK(ibwire_checker_feed(c, NULL, 10, 0, 1, 0) == IBWIRE_E_ARG);
+    TU_CHECK(ibwire_checker_feed(c, (const uint8_t *)"x", 1, 0, 999, 0) ==
            IBWIRE_E_LINKTYPE);
-    EXPECT(ibwire_checker_feed_file(c, "/nonexistent.pcap") == IBWIRE_E_IO);
-    EXPECT(ibwire_checker_error(c) != NULL);
+    TU_CHECK(ibwire_checker_feed_file(c, "/nonexistent.pcap") == IBWIRE_E_IO);
+    TU_CHECK(ibwire_checker_error(c) != NULL);
     ibwire_checker_free(c);
 
     DIR *d = opendir(argv[1]);
@@ -181,6 +173,6 @@ int main(int argc, char **argv)
         free(names[i]);
     }
     printf("%u captures, %u differ from their verdicts, %d other failures\n",
-           compared, differ, failures);
-    return differ || failures || compared == 0;
+           compared, differ, tu_failures);
+    return differ || tu_failures || compared == 0;
 }

@@ -184,6 +184,11 @@ module tb_icrc_inserter #(
                           ibw_dpi_strerror(rc));
     endfunction
 
+    function void free();
+      ibw_dpi_builder_free(builder);
+      builder = null;
+    endfunction
+
     // Build the next planned packet into `frame`: its length including
     // the ICRC, or 0 with `error` saying why not.
     function int unsigned next();
@@ -327,6 +332,12 @@ module tb_icrc_inserter #(
       return "";
     endfunction
 
+    function void free();
+      ibw_dpi_packet_free(packet);
+      packet = null;
+      scoreboard.free();
+    endfunction
+
     // After the last frame: "" when the checker has nothing to say.
     function string finish();
       void'(scoreboard.finish());
@@ -362,6 +373,12 @@ module tb_icrc_inserter #(
       fail("libibwire did not start (no memory or unknown field names)");
     $display("tb_icrc_inserter: %0d frames, PMTU %0d, seed %0d, INJECT_BUG %0d, DPI checks %0d",
              n_frames, pmtu, seed, INJECT_BUG, dpi_checks);
+  end
+
+  // libibwire's handles back, however the run ended
+  final begin
+    traffic.free();
+    monitor.free();
   end
 
   // The first failure ends the run.

@@ -15,14 +15,12 @@
 // blocking assignments (only what the DUT samples is assigned <=).
 // verilator lint_off WIDTH
 // verilator lint_off BLKSEQ
-module tb_sv_layout (
-    input  logic clk,
-    output logic failed
-);
+module tb_sv_layout;
   import ibwire_pkg::*;
 
   typedef bit [IBW_RECORD_MAX_BITS-1:0] bus_t;
   int checks = 0;
+  bit failed = 1'b0;
 
   function automatic void fail(string why);
     $display("FAIL: %s", why);
@@ -216,14 +214,14 @@ module tb_sv_layout (
   endfunction
 
   initial begin
-    failed = 1'b0;
     common_meta();
     stream_word();
     wqe_ud();
     cx3_gmp_ctrl();
     cxt_cmd();
-    if (!failed)
-      $display("PASS: %0d layout checks", checks);
+    if (failed)
+      $fatal(1, "layout checks failed");
+    $display("PASS: %0d layout checks", checks);
     $finish;
   end
 

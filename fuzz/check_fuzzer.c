@@ -96,19 +96,15 @@ static uint64_t run(const uint8_t *data, size_t size, struct tally *t)
     o.flow_idle_ns = data[0] & 0x80 ? 50000000u : 0;
     struct chk *c = chk_new(&o);
     FUZZ_CHECK(c != NULL);
-    size_t pos = 1;
+    size_t pos = 1, len;
     uint64_t ts = 1000000000u;
-    while (pos + 3 <= size) {
-        size_t len = (size_t)(data[pos] | data[pos + 1] << 8);
-        uint8_t flags = data[pos + 2];
-        pos += 3;
-        if (len > size - pos)
-            len = size - pos;
-        ts += flags >> 2 ? (uint64_t)(flags >> 2) << 24 : 1000u;
+    const uint8_t *frame;
+    uint8_t flags;
+    while (fuzz_next_frame(data, size, &pos, &frame, &len, &flags)) {
+        ts += fuzz_frame_gap_ns(flags);
         t->frame++;
-        chk_bytes(c, t->frame, ts, data + pos, len,
+        chk_bytes(c, t->frame, ts, frame, len,
                   flags & 1 ? IBW_LINK_IB : IBW_LINK_ETHERNET, flags & 2);
-        pos += len;
     }
     chk_finish(c);
     const struct chk_stats *st = chk_stats(c);

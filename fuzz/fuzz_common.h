@@ -88,4 +88,32 @@ static inline uint64_t fuzz_u64(struct fuzz_in *in)
     return v;
 }
 
+/* A stream of frames, as check_fuzzer and lib_fuzzer read their input
+ * after byte 0: each a 2-byte little-endian length, a flags byte and the
+ * bytes (a length past the end is cut to what is left).  The next frame
+ * from data[*pos..size): 1 with it, 0 at the end. */
+static inline int fuzz_next_frame(const uint8_t *data, size_t size,
+                                  size_t *pos, const uint8_t **frame,
+                                  size_t *len, uint8_t *flags)
+{
+    if (*pos + 3 > size)
+        return 0;
+    size_t n = (size_t)(data[*pos] | data[*pos + 1] << 8);
+    *flags = data[*pos + 2];
+    *pos += 3;
+    if (n > size - *pos)
+        n = size - *pos;
+    *frame = data + *pos;
+    *len = n;
+    *pos += n;
+    return 1;
+}
+
+/* Time to the frame: 1 us, or the flags' upper bits in units of 2^24 ns
+ * (up to about a second, to reach the checker's timeouts). */
+static inline uint64_t fuzz_frame_gap_ns(uint8_t flags)
+{
+    return flags >> 2 ? (uint64_t)(flags >> 2) << 24 : 1000u;
+}
+
 #endif /* IBWIRE_FUZZ_COMMON_H */

@@ -123,7 +123,9 @@ IBWIRE_API void ibwire_packet_free(ibwire_packet *p);
  * capture cut the frame, and the headers that fit are still read), taken at
  * ts_ns nanoseconds since the epoch.  The bytes are copied.  Returns 0 when
  * the frame was read, whether or not it is a valid IBA packet (see
- * ibwire_packet_error()); IBWIRE_E_LINKTYPE, IBWIRE_E_ARG otherwise. */
+ * ibwire_packet_error()); IBWIRE_E_LINKTYPE, IBWIRE_E_ARG otherwise
+ * (caplen over 16 MiB, origlen below caplen).  frame.number counts the
+ * frames parsed with this handle, from 1. */
 IBWIRE_API int ibwire_packet_parse(ibwire_packet *p, const uint8_t *frame,
                                    size_t caplen, size_t origlen, int link,
                                    uint64_t ts_ns);
@@ -182,7 +184,12 @@ IBWIRE_API void ibwire_builder_reset(ibwire_builder *b);
 /* Set a field by its dump name.  Integers through _uint; addresses, GIDs
  * and byte fields through _bytes or _text (the text form dump prints);
  * the payload is "data.data".  IBWIRE_E_NAME for a name build does not
- * take, IBWIRE_E_RANGE when the value does not fit. */
+ * take, IBWIRE_E_RANGE when the value does not fit.  Taken: every field
+ * dump reads from the Ethernet, 802.1Q, IPv4, IPv6, UDP, LRH, GRH, BTH and
+ * extended-header descriptors (a value as dump shows it: ip.hdr_len in
+ * bytes), "data.data", and "infiniband.invariant.crc" /
+ * "infiniband.variant.crc" as dump prints them (the wire bytes read
+ * big-endian), which are then stored as given. */
 IBWIRE_API int ibwire_builder_uint(ibwire_builder *b, const char *name,
                                    uint64_t v);
 IBWIRE_API int ibwire_builder_bytes(ibwire_builder *b, const char *name,
@@ -190,15 +197,21 @@ IBWIRE_API int ibwire_builder_bytes(ibwire_builder *b, const char *name,
 IBWIRE_API int ibwire_builder_text(ibwire_builder *b, const char *name,
                                    const char *text);
 
-/* Build the frame for `link` (1: Ethernet, RoCEv2 over IPv4 unless IPv6
- * addresses or RoCEv1 (eth.type 0x8915) are set; 247: LRH onwards) into
- * out: what is unset takes its default (addresses, ports 4791, TTL 64,
- * P_Key 0xFFFF, ...), and the lengths, pad count, IPv4 checksum, ICRC and
- * VCRC are computed unless set.  The frame's length on success; the
- * length it needs with IBWIRE_E_NOSPACE; IBWIRE_E_FIELD when the fields
- * do not make a packet (an opcode whose headers were given no value is
- * fine, they are zero; a field of a header the opcode does not carry is
- * not), with ibwire_builder_error() saying which. */
+/* Build the frame for `link` (1: Ethernet, RoCEv2 over IPv4 unless an
+ * ipv6.* field or RoCEv1 (eth.type or vlan.etype 0x8915) is set, with an
+ * 802.1Q tag when a vlan.* field is; 247: LRH onwards, with a GRH when an
+ * infiniband.grh.* field is set) into out: what is unset takes its
+ * default (MACs 02:00:00:00:00:01 -> :02, IPs 10.0.0.1 -> 10.0.0.2 or
+ * ::ffff:10.0.0.1 -> ::ffff:10.0.0.2, DF set, TTL / hop limit 64, UDP
+ * 49152 -> 4791, LIDs 1 -> 2, GIDs fe80::1 -> fe80::2, opcode RC SEND
+ * ONLY, DestQP 0x11, P_Key 0xFFFF, everything else 0), and the lengths,
+ * pad count, IPv4 checksum, ICRC and VCRC are computed unless set.  The
+ * frame's length on success; with out NULL and cap 0, the length it
+ * would have; IBWIRE_E_NOSPACE when cap is too small (the error saying
+ * the length); IBWIRE_E_FIELD when the fields do not make a packet (an
+ * opcode whose headers were given no value is fine, they are zero; a
+ * field of a header the opcode does not carry is not), with
+ * ibwire_builder_error() saying which. */
 IBWIRE_API long ibwire_build(ibwire_builder *b, int link, uint8_t *out,
                              size_t cap);
 
@@ -236,8 +249,9 @@ IBWIRE_API int ibwire_vcrc_verify(const uint8_t *frame, size_t len, int link);
  * the value is what `ibwire_pkg`'s struct of the same name holds.
  */
 IBWIRE_API int ibwire_record_count(void);
-/* The number of the format called `name` (registry name or catalog ID),
- * or IBWIRE_E_NAME. */
+/* The number of the format called `name` (registry name or catalog ID;
+ * an ID several formats share, such as E2, names the first of them), or
+ * IBWIRE_E_NAME. */
 IBWIRE_API int ibwire_record_lookup(const char *name);
 IBWIRE_API const char *ibwire_record_name(int rec);
 IBWIRE_API const char *ibwire_record_id(int rec);    /* catalog ID, "E2" */
@@ -294,8 +308,9 @@ typedef void (*ibwire_flow_fn)(void *user, const ibwire_flow *flow);
 IBWIRE_API ibwire_checker *ibwire_checker_new(void);
 IBWIRE_API void ibwire_checker_free(ibwire_checker *c);
 
-/* The path MTU in bytes (256..4096) when known for every flow; 0 (the
- * default) learns it per flow from CM or payloads. */
+/* The path MTU in bytes (256, 512, 1024, 2048 or 4096; IBWIRE_E_RANGE
+ * otherwise) when known for every flow; 0 (the default) learns it per
+ * flow from CM or payloads. */
 IBWIRE_API int ibwire_checker_set_pmtu(ibwire_checker *c, uint32_t pmtu);
 /* How long a response recorded before its request waits (default 1 ms). */
 IBWIRE_API int ibwire_checker_set_skew_ns(ibwire_checker *c, uint64_t ns);
@@ -332,7 +347,8 @@ IBWIRE_API const char *ibwire_checker_error(const ibwire_checker *c);
 /* A flow summary's members, named as `ibwire check --format json` names
  * them: numbers and booleans (1/0) through _uint (1 present, 0 absent or
  * null), strings ("transport", "requester", "responder", "pmtu_source",
- * "paired_by") through _text (NULL when absent or null). */
+ * "paired_by") through _text (NULL when absent or null).  "id", the
+ * number findings name the flow by, is a member too (not in the JSON). */
 IBWIRE_API int ibwire_flow_uint(const ibwire_flow *f, const char *member,
                                 uint64_t *out);
 IBWIRE_API const char *ibwire_flow_text(const ibwire_flow *f,

@@ -18,9 +18,26 @@
 #include "ibwire_lib.h"
 
 /* Options of the underlying checker the tool may change before the first
- * frame (the ABI's own setters and callbacks are applied over them when
- * the checker starts): the event and RC hooks.  NULL once it started. */
+ * frame, for what installs itself there (replay_new()'s RC hook).  The
+ * checker's own report, user, flow_end and event members are the
+ * library's: set the hooks below instead.  NULL once it started. */
 struct chk_opts *ibwire_tool_checker_opts(ibwire_checker *c);
+
+/* Hooks of the tool's, before the first frame (IBWIRE_E_STATE after):
+ *   - every finding as the checker reports it (rule number, flow summary),
+ *     before the ABI's finding callback;
+ *   - every event (--report);
+ *   - after the checker settled at ibwire_checker_finish() and before the
+ *     live flows are summarized: what reports through the checker at the
+ *     end (replay_finish()), so the summaries count it. */
+int ibwire_tool_checker_on_chk_finding(ibwire_checker *c, chk_report_fn fn,
+                                       void *user);
+int ibwire_tool_checker_on_event(ibwire_checker *c,
+                                 void (*fn)(void *user,
+                                            const struct chk_event *e),
+                                 void *user);
+int ibwire_tool_checker_on_settled(ibwire_checker *c, void (*fn)(void *user),
+                                   void *user);
 
 /* Start the checker now (creating the underlying struct chk) and return
  * it, for chk_feed() and chk_frame() of the tool's own readers and for

@@ -28,6 +28,13 @@ struct ibwire_checker {
     void *finding_user;
     ibwire_flow_fn flow;
     void *flow_user;
+    /* the tool's hooks (ibwire_lib_tool.h) */
+    chk_report_fn chk_finding;
+    void *chk_finding_user;
+    void (*event)(void *user, const struct chk_event *e);
+    void *event_user;
+    void (*settled)(void *user);
+    void *settled_user;
     uint64_t frames;       /* frames fed through the ABI: their numbers */
     uint64_t flows;        /* summaries handed to the flow callback */
     int finished;
@@ -39,6 +46,8 @@ struct ibwire_checker {
 static void give_finding(void *user, const struct chk_finding *f)
 {
     ibwire_checker *c = user;
+    if (c->chk_finding)
+        c->chk_finding(c->chk_finding_user, f);
     if (!c->finding)
         return;
     const struct chk_rule_info *ri = chk_rule(f->rule);
@@ -57,6 +66,12 @@ static void give_flow(void *user, const struct chk_flow_summary *s)
     c->flows++;
     if (c->flow)
         c->flow(c->flow_user, &f);
+}
+
+static void give_event(void *user, const struct chk_event *e)
+{
+    ibwire_checker *c = user;
+    c->event(c->event_user, e);
 }
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -135,6 +150,41 @@ struct chk_opts *ibwire_tool_checker_opts(ibwire_checker *c)
     return configurable(c) ? NULL : &c->opts;
 }
 
+int ibwire_tool_checker_on_chk_finding(ibwire_checker *c, chk_report_fn fn,
+                                       void *user)
+{
+    int rc = configurable(c);
+    if (!rc) {
+        c->chk_finding = fn;
+        c->chk_finding_user = user;
+    }
+    return rc;
+}
+
+int ibwire_tool_checker_on_event(ibwire_checker *c,
+                                 void (*fn)(void *user,
+                                            const struct chk_event *e),
+                                 void *user)
+{
+    int rc = configurable(c);
+    if (!rc) {
+        c->event = fn;
+        c->event_user = user;
+    }
+    return rc;
+}
+
+int ibwire_tool_checker_on_settled(ibwire_checker *c, void (*fn)(void *user),
+                                   void *user)
+{
+    int rc = configurable(c);
+    if (!rc) {
+        c->settled = fn;
+        c->settled_user = user;
+    }
+    return rc;
+}
+
 /* The checker, created at the first frame with the options set so far. */
 static struct chk *started(ibwire_checker *c)
 {
@@ -143,6 +193,7 @@ static struct chk *started(ibwire_checker *c)
     c->opts.report = give_finding;
     c->opts.user = c;
     c->opts.flow_end = give_flow;
+    c->opts.event = c->event ? give_event : NULL;
     c->chk = chk_new(&c->opts);
     return c->chk;
 }
@@ -212,6 +263,8 @@ IBWIRE_API int ibwire_checker_finish(ibwire_checker *c)
         return rc;
     chk_finish(c->chk);
     c->finished = 1;
+    if (c->settled)
+        c->settled(c->settled_user);
     chk_flows(c->chk, give_flow, c);
     return 0;
 }

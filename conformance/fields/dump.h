@@ -64,6 +64,8 @@ struct dump_frame {
                                   more than iba_len when the capture cut it
                                   short) */
     char err[160];             /* "" or "hdr.field: what is wrong" */
+    uint64_t serial;           /* unique to this reading of a frame (for
+                                  the getters' per-frame caches) */
 };
 
 /* Fills v[0..n) and returns n (0 when the field is absent). */

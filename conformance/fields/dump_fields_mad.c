@@ -531,10 +531,12 @@ static unsigned get_req_alt_rsvd1(const struct dump_frame *fr,
 
 /* ---- ibwire's own view: ibw_mad_decode() -------------------------------- */
 
-/* The last frame decoded: getters of one frame share one decode. */
-static struct {
+/* The last frame decoded: getters of one frame share one decode.  Per
+ * thread, keyed by the frame's reading (libibwire's callers read frames
+ * in several handles and threads). */
+static _Thread_local struct {
+    uint64_t serial;
     const uint8_t *mad;
-    uint64_t number;
     int rc;
     struct ibw_mad_view view;
 } decoded;
@@ -547,10 +549,10 @@ static const struct ibw_mad_view *mad_view(const struct dump_frame *fr,
     const uint8_t *m = mad_of(fr);
     if (!m)
         return NULL;
-    if (decoded.mad != m || decoded.number != fr->cap->number) {
+    if (decoded.mad != m || decoded.serial != fr->serial || !fr->serial) {
         decoded.rc = ibw_mad_decode(m, fr->pkt->payload_len, &decoded.view);
         decoded.mad = m;
-        decoded.number = fr->cap->number;
+        decoded.serial = fr->serial;
     }
     *rc = decoded.rc;
     return &decoded.view;
@@ -590,7 +592,7 @@ static unsigned get_ibw_mad_attribute(const struct dump_frame *fr,
     return mad_name(fr, v, MAD_NAME_ATTRIBUTE);
 }
 
-static char mad_error_text[96];
+static _Thread_local char mad_error_text[96];
 
 static unsigned get_ibw_mad_error(const struct dump_frame *fr,
                                   struct dump_val *v)

@@ -6,6 +6,7 @@
  * handle both read frames through here, so a field answers the same in
  * both.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,9 @@ enum dump_frame_status dump_frame_read(struct dump_frame *fr,
                                        const struct cap_frame *cf,
                                        struct ibw_pkt *pkt)
 {
+    /* readers of different handles and threads never share a number */
+    static atomic_uint_fast64_t readings;
+    fr->serial = (uint64_t)atomic_fetch_add(&readings, 1) + 1;
     fr->cap = cf;
     fr->pkt = NULL;
     fr->err[0] = 0;

@@ -36,6 +36,8 @@
 
 #include "capture.h"
 #include "check.h"
+#include "ibwire_lib.h"
+#include "ibwire_lib_tool.h"
 #include "replay.h"
 #include "report.h"
 #include "tool.h"
@@ -87,6 +89,11 @@ struct run {
      * with the live ones in order of appearance */
     struct chk_flow_summary *ended;
     size_t nended;
+    /* the flows still live at the end, as the checker summarizes them
+     * when it finishes (in order of appearance) */
+    struct chk_flow_summary *live;
+    size_t nlive, livecap;
+    int finishing;
     /* text capping: open addressing over (flow, rule) */
     struct capped *cap;
     size_t ncap, capcap;
@@ -421,68 +428,13 @@ static void flow_text(void *user, const struct chk_flow_summary *s)
             (unsigned long long)s->errors, (unsigned long long)s->warnings);
 }
 
-/* A further member of a flow object: the string, null when there is none. */
-static void json_str_member(FILE *o, const char *key, const char *value)
-{
-    fprintf(o, ", \"%s\": ", key);
-    if (value)
-        json_str(o, value);
-    else
-        fputs("null", o);
-}
-
-/* A further member of a flow object: the QPN, null when the capture did
- * not show it. */
-static void json_qpn_member(FILE *o, const char *key, int known, uint32_t qpn)
-{
-    fprintf(o, ", \"%s\": ", key);
-    if (known)
-        fprintf(o, "%u", qpn);
-    else
-        fputs("null", o);
-}
-
 static void flow_json(void *user, const struct chk_flow_summary *s)
 {
     struct run *r = user;
-    char a[64], b[64];
-    chk_addr_str(&s->req, a, sizeof a);
-    chk_addr_str(&s->resp, b, sizeof b);
-    fprintf(r->out, "%s\n        {\"transport\": \"%s\", \"requester\": ",
-            r->first_flow ? "" : ",", s->transport ? s->transport : "?");
-    json_str(r->out, a);
-    json_qpn_member(r->out, "requester_qpn", s->req_qpn_known, s->req_qpn);
-    json_str_member(r->out, "responder", b);
-    json_qpn_member(r->out, "responder_qpn", s->resp_qpn_known, s->resp_qpn);
-    fprintf(r->out,
-            ", \"first_frame\": %llu, \"last_frame\": %llu, \"requests\": "
-            "%llu, \"responses\": %llu, \"messages\": %llu, "
-            "\"retransmissions\": %llu, \"gaps\": %llu, \"naks\": %llu, "
-            "\"rnr_naks\": %llu, \"pmtu\": %u, \"started_mid\": %s, "
-            "\"cm_negotiated\": %s, \"errors\": %llu, \"warnings\": %llu",
-            (unsigned long long)s->first_frame,
-            (unsigned long long)s->last_frame, (unsigned long long)s->requests,
-            (unsigned long long)s->responses, (unsigned long long)s->messages,
-            (unsigned long long)s->retransmissions,
-            (unsigned long long)s->gaps, (unsigned long long)s->naks,
-            (unsigned long long)s->rnr_naks, s->pmtu,
-            s->started_mid ? "true" : "false",
-            s->cm_negotiated ? "true" : "false",
-            (unsigned long long)s->errors, (unsigned long long)s->warnings);
-    json_str_member(r->out, "pmtu_source", s->pmtu_source);
-    json_str_member(r->out, "paired_by", s->paired_by);
-    fprintf(r->out,
-            ", \"responses_only\": %s, \"cut_frames\": %llu, "
-            "\"capture_lost\": %llu, \"unexplained_gap_psns\": %llu, "
-            "\"ack_unsent\": %llu, \"skew_ns\": %llu, \"cnps\": %llu, "
-            "\"ecn_marks\": %llu, \"reads\": %llu, \"atomics\": %llu}",
-            s->responses_only ? "true" : "false",
-            (unsigned long long)s->cut_frames,
-            (unsigned long long)s->capture_lost,
-            (unsigned long long)s->unexplained,
-            (unsigned long long)s->ack_unsent, (unsigned long long)s->skew_ns,
-            (unsigned long long)s->cnps, (unsigned long long)s->ecn_marks,
-            (unsigned long long)s->reads, (unsigned long long)s->atomics);
+    char obj[4096]; /* two addresses and 31 short members */
+    if (ibwire_tool_summary_json(s, obj, sizeof obj) < 0)
+        snprintf(obj, sizeof obj, "{}");
+    fprintf(r->out, "%s\n        %s", r->first_flow ? "" : ",", obj);
     r->first_flow = 0;
 }
 
@@ -514,6 +466,24 @@ static void flow_ended(void *user, const struct chk_flow_summary *s)
     r->out = out;
 }
 
+/* A flow summarized by the checker: one that ended before the end, or at
+ * the end one still live (kept to be listed with the ended ones). */
+static void flow_from_checker(void *user, const ibwire_flow *f)
+{
+    struct run *r = user;
+    const struct chk_flow_summary *s = ibwire_tool_flow_summary(f);
+    if (!r->finishing) {
+        flow_ended(r, s);
+        return;
+    }
+    struct chk_flow_summary *more =
+        chk_grow(r->live, r->nlive, &r->livecap, sizeof *r->live, 64);
+    if (!more)
+        return; /* no room for it: the flow goes unlisted */
+    r->live = more;
+    r->live[r->nlive++] = *s; /* its strings are static */
+}
+
 struct flow_list {
     struct run *r;
     void (*fn)(void *user, const struct chk_flow_summary *s);
@@ -539,7 +509,7 @@ static int cmp_summary_id(const void *a, const void *b)
 /* Every flow of the file: those spooled (ended late in a long capture),
  * then the kept ended ones and the live ones merged in order of
  * appearance. */
-static void list_flows(struct run *r, struct chk *c,
+static void list_flows(struct run *r,
                        void (*fn)(void *user, const struct chk_flow_summary *s))
 {
     if (r->spool) {
@@ -554,25 +524,63 @@ static void list_flows(struct run *r, struct chk *c,
     if (r->nended) /* (qsort of NULL, even for 0 entries, is undefined) */
         qsort(r->ended, r->nended, sizeof *r->ended, cmp_summary_id);
     struct flow_list l = {r, fn, 0};
-    chk_flows(c, list_live, &l);
+    for (size_t i = 0; i < r->nlive; i++)
+        list_live(&l, &r->live[i]);
     while (l.next < r->nended)
         fn(r, &r->ended[l.next++]);
     free(r->ended);
     r->ended = NULL;
     r->nended = 0;
+    free(r->live);
+    r->live = NULL;
+    r->nlive = r->livecap = 0;
+}
+
+/* --report: what the checker saw, for the charts. */
+static void report_on_event(void *user, const struct chk_event *e)
+{
+    report_event(((struct run *)user)->rep, e);
+}
+
+/* --replay's end: the responses the reference still misses, reported
+ * through the checker before it summarizes the live flows. */
+static void replay_settled(void *user)
+{
+    replay_finish(user);
 }
 
 /*
- * --replay: attach the reference responder (conformance/check/replay.c) to
- * the checker's RC hook; it reports where captured responses differ from
- * the reference's.  Returns 0 when attached.
+ * The checker for one input, through libibwire: the options, the flows
+ * as it summarizes them, and the tool's hooks (findings with their rule
+ * numbers, --report's events, and --replay: the reference responder of
+ * conformance/check/replay.c on the RC hook, reporting where captured
+ * responses differ from the reference's).  NULL without memory (said).
  */
-static int replay_attach(struct chk_opts *o, struct replay **rp)
+static ibwire_checker *checker_for(struct run *r, struct replay **rp)
 {
-    *rp = replay_new(o);
-    if (!*rp)
+    ibwire_checker *ck = ibwire_checker_new();
+    *rp = NULL;
+    int bad = !ck || ibwire_checker_set_pmtu(ck, r->pmtu) ||
+              ibwire_checker_set_skew_ns(ck, r->skew_ns) ||
+              ibwire_checker_set_flow_idle_ns(ck, r->flow_idle_ns) ||
+              ibwire_checker_on_flow(ck, flow_from_checker, r) ||
+              ibwire_tool_checker_on_chk_finding(ck, on_finding, r) ||
+              (r->rep && ibwire_tool_checker_on_event(ck, report_on_event, r));
+    if (!bad && r->replay) {
+        *rp = replay_new(ibwire_tool_checker_opts(ck));
+        bad = !*rp || ibwire_tool_checker_on_settled(ck, replay_settled, *rp);
+    }
+    struct chk *c = bad ? NULL : ibwire_tool_checker_chk(ck);
+    if (!c) {
         fprintf(stderr, "ibwire check: out of memory\n");
-    return *rp ? 0 : -1;
+        replay_free(*rp);
+        *rp = NULL;
+        ibwire_checker_free(ck);
+        return NULL;
+    }
+    if (*rp)
+        replay_bind(*rp, c);
+    return ck;
 }
 
 static void junit_file(struct run *r, const struct chk_stats *st)
@@ -697,18 +705,6 @@ static int live_tick(struct run *r, struct chk *c)
     return 0;
 }
 
-/* --report: what the checker saw, for the charts. */
-static void report_on_event(void *user, const struct chk_event *e)
-{
-    report_event(((struct run *)user)->rep, e);
-}
-
-/* --report: a flow still live at the end of the file. */
-static void report_live_flow(void *user, const struct chk_flow_summary *s)
-{
-    report_flow(user, s);
-}
-
 /* Open the input: a capture file, or with -i the interface. */
 static struct cap_reader *open_input(const struct run *r, const char *path,
                                      char *err, size_t errlen)
@@ -759,33 +755,20 @@ static int check_file(struct run *r, const char *path, int first_file)
     r->file = path;
     r->first_finding = 1;
     r->first_flow = 1;
-    struct chk_opts o = {r->pmtu,  on_finding,      r,         NULL, NULL,
-                         r->skew_ns, r->flow_idle_ns, flow_ended, NULL};
-    if (r->rep) {
-        if (report_file_begin(r->rep, path)) {
-            fprintf(stderr, "ibwire check: out of memory\n");
-            cap_close(rd);
-            cap_writer_close(w);
-            return TOOL_EXIT_USAGE;
-        }
-        o.event = report_on_event;
-    }
-    struct replay *rp = NULL;
-    if (r->replay && replay_attach(&o, &rp)) {
-        cap_close(rd);
-        cap_writer_close(w);
-        return TOOL_EXIT_USAGE;
-    }
-    struct chk *c = chk_new(&o);
-    if (!c) {
+    if (r->rep && report_file_begin(r->rep, path)) {
         fprintf(stderr, "ibwire check: out of memory\n");
-        replay_free(rp);
         cap_close(rd);
         cap_writer_close(w);
         return TOOL_EXIT_USAGE;
     }
-    if (rp)
-        replay_bind(rp, c);
+    struct replay *rp;
+    ibwire_checker *ck = checker_for(r, &rp);
+    if (!ck) {
+        cap_close(rd);
+        cap_writer_close(w);
+        return TOOL_EXIT_USAGE;
+    }
+    struct chk *c = ibwire_tool_checker_chk(ck);
     if (r->fmt == FMT_TEXT && r->out)
         fprintf(r->out, "== %s\n", path);
     if (r->fmt == FMT_JSON) {
@@ -831,13 +814,16 @@ static int check_file(struct run *r, const char *path, int first_file)
     if (cap_live_stats(rd, &recv, &drop) == 0 && drop)
         fprintf(stderr, "ibwire check: %s: the system dropped %llu frames "
                 "the checker never saw\n", path, (unsigned long long)drop);
-    chk_finish(c); /* before replay_finish: it feeds held responses */
-    replay_finish(rp);
+    /* settles, ends the replay, and hands the live flows over */
+    r->finishing = 1;
+    ibwire_checker_finish(ck);
+    r->finishing = 0;
     if (r->annotate && annotate(r, path, lt))
         status = TOOL_EXIT_USAGE;
     const struct chk_stats *st = chk_stats(c);
     if (r->rep) {
-        chk_flows(c, report_live_flow, r->rep);
+        for (size_t i = 0; i < r->nlive; i++)
+            report_flow(r->rep, &r->live[i]);
         report_file_end(r->rep, st, rc < 0);
     }
     if (status == TOOL_EXIT_OK && st->errors)
@@ -867,14 +853,14 @@ static int check_file(struct run *r, const char *path, int first_file)
             }
             fputc('\n', r->out);
         }
-        list_flows(r, c, flow_text);
+        list_flows(r, flow_text);
         break;
     case FMT_JSON:
         fprintf(r->out, "\n      ], \"frames\": %llu, \"errors\": %llu, "
                 "\"warnings\": %llu, \"flows\": [",
                 (unsigned long long)st->frames, (unsigned long long)st->errors,
                 (unsigned long long)st->warnings);
-        list_flows(r, c, flow_json);
+        list_flows(r, flow_json);
         fprintf(r->out, "\n      ]");
         if (cap_interfaces(rd) > 1) {
             fprintf(r->out, ", \"interfaces\": [");
@@ -902,7 +888,10 @@ static int check_file(struct run *r, const char *path, int first_file)
     free(r->ended);
     r->ended = NULL;
     r->nended = 0;
-    chk_free(c);
+    free(r->live);
+    r->live = NULL;
+    r->nlive = r->livecap = 0;
+    ibwire_checker_free(ck);
     replay_free(rp);
     cap_close(rd);
     r->rd = NULL;

@@ -20,7 +20,7 @@ cd "$IBW"
 
 BASE_FLAGS="-std=c11 -D_DEFAULT_SOURCE -I$IBW/include -I$IBW/fuzz"
 
-# libpcap for the capture reader's harness only: built from $SRC/libpcap
+# libpcap for the harnesses of the capture reader and libibwire: built from $SRC/libpcap
 # with the sanitizer's own flags when the Dockerfile fetched it (needed for
 # MSan), else the system's.
 PCAP_CFLAGS=""
@@ -56,6 +56,8 @@ cflags_for() {
     capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
     check) echo "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
     engine) echo "-I$IBW/conformance/engine" ;;
+    lib) echo "-I$IBW/lib -I$IBW/conformance/fields -I$IBW/conformance/check" \
+              "-I$IBW/conformance/capture $PCAP_CFLAGS -DIBWIRE_LIB_VERSION=\"fuzz\"" ;;
     esac
 }
 sources_for() {
@@ -67,11 +69,15 @@ sources_for() {
                 "conformance/check/check_table.c conformance/check/check_report.c" \
                 "conformance/check/check_addr.c" ;;
     engine) echo conformance/engine/*.c ;;
+    # libibwire whole: its own files and the libraries it links
+    lib) echo lib/*.c conformance/fields/*.c conformance/capture/*.c \
+              conformance/check/rules.c conformance/check/check*.c ;;
     esac
 }
 libs_for() {
     case "$1" in
     capture) echo "$PCAP_LIBS" ;;
+    lib) echo "$PCAP_LIBS -lpthread" ;;
     esac
 }
 
@@ -82,7 +88,7 @@ python3 fuzz/pcap_seeds.py "$SEEDS" pcaps >/dev/null
 for src in fuzz/*_fuzzer.c; do
     fuzzer=$(basename "$src" .c)
     name=${fuzzer%_fuzzer}
-    if [ "$name" = capture ] && [ "$have_pcap" = 0 ]; then
+    if { [ "$name" = capture ] || [ "$name" = lib ]; } && [ "$have_pcap" = 0 ]; then
         echo "build.sh: skipping $fuzzer (no libpcap built with $SANITIZER)" >&2
         continue
     fi

@@ -66,6 +66,63 @@ static const uint8_t eth_write_first[] = {
     0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
     /* ICRC */ 0x72, 0xEA, 0xB0, 0x24};
 
+/* The hand vector read back through the packet handle, and its CRCs. */
+static void test_parse_vector(void)
+{
+    ibwire_packet *p = ibwire_packet_new();
+    const uint8_t *v = eth_send_only;
+    size_t n = sizeof eth_send_only;
+    uint64_t u = 0;
+    uint8_t mac[6];
+    size_t len = 0;
+    char text[64];
+    TU_EQ(ibwire_packet_parse(p, v, n, 0, 1, 1500000000123456789u), 0);
+    TU_CHECK(ibwire_packet_error(p) == NULL);
+    TU_EQ(ibwire_packet_icrc_status(p), IBWIRE_CRC_GOOD);
+    TU_EQ(ibwire_packet_vcrc_status(p), IBWIRE_CRC_ABSENT);
+    TU_EQ(ibwire_packet_uint(p, ibwire_field_lookup("infiniband.bth.psn"), 0,
+                             &u), 1);
+    TU_EQ(u, 0x102);
+    TU_EQ(ibwire_packet_uint(p, ibwire_field_lookup("frame.time_epoch"), 0,
+                             &u), 1);
+    TU_EQ(u, 1500000000123456789u);
+    TU_EQ(ibwire_packet_bytes(p, ibwire_field_lookup("eth.src"), 0, mac,
+                              sizeof mac, &len), 1);
+    TU_EQ(len, 6);
+    TU_MEMEQ(mac, eth_send_only + 6, 6);
+    TU_EQ(ibwire_packet_bytes(p, ibwire_field_lookup("eth.src"), 0, mac, 2,
+                              &len), IBWIRE_E_NOSPACE);
+    TU_EQ(ibwire_packet_text(p, ibwire_field_lookup("ip.dst"), 0, text,
+                             sizeof text), 8);
+    TU_CHECK(strcmp(text, "10.0.0.2") == 0);
+    TU_EQ(ibwire_packet_text(p, ibwire_field_lookup("data.data"), 0, text,
+                             sizeof text), 16);
+    TU_CHECK(strcmp(text, "68656c6c6f000000") == 0);
+    TU_EQ(ibwire_packet_text(p, ibwire_field_lookup("data.data"), 0, text,
+                             16), IBWIRE_E_NOSPACE);
+    TU_EQ(ibwire_packet_text(p, ibwire_field_lookup("infiniband.aeth.msn"),
+                             0, text, sizeof text), 0);
+    TU_CHECK(text[0] == '\0');
+    uint32_t icrc = 0;
+    TU_EQ(ibwire_icrc_compute(v, n, 1, &icrc), 0);
+    TU_EQ(icrc, 0x2D33DEEEu); /* bytes EE DE 33 2D read little-endian */
+    TU_EQ(ibwire_icrc_verify(v, n, 1), 1);
+    /* cut by a snap length after the headers: no error, ICRC unchecked */
+    TU_EQ(ibwire_packet_parse(p, v, 56, n, 1, 0), 0);
+    TU_CHECK(ibwire_packet_error(p) == NULL);
+    TU_EQ(ibwire_packet_icrc_status(p), IBWIRE_CRC_UNCHECKED);
+    TU_EQ(ibwire_packet_uint(p, ibwire_field_lookup("ibwire.cut"), 0, &u), 1);
+    TU_EQ(u, 1);
+    /* a reserved opcode: the error names the field */
+    uint8_t bad[sizeof eth_send_only];
+    memcpy(bad, v, n);
+    bad[42] = 0x1F;
+    TU_EQ(ibwire_packet_parse(p, bad, n, 0, 1, 0), 0);
+    TU_CHECK(ibwire_packet_error(p) &&
+             strncmp(ibwire_packet_error(p), "bth.opcode:", 11) == 0);
+    ibwire_packet_free(p);
+}
+
 static void test_hand_vectors(void)
 {
     uint8_t out[256];
@@ -284,6 +341,7 @@ int main(int argc, char **argv)
                         "ICRC_REF\n");
         return 2;
     }
+    test_parse_vector();
     test_hand_vectors();
     char eth[4096], ib[4096], vec[4096], cmd[16384];
     snprintf(eth, sizeof eth, "%s/lib-built-eth.pcap", argv[1]);

@@ -124,6 +124,10 @@ enum dump_naming {
                         dissect; every field shown, hex, bytes */
 };
 
+/* Bits a descriptor field reads: from field f's first bit to the end of
+ * the span'th field after it (dump_field.span). */
+uint32_t dump_span_width(const struct ibw_field *f, unsigned span);
+
 /* The occurrences of field f in frame fr, whichever way it is read. */
 unsigned dump_field_get(const struct dump_field *f,
                         const struct dump_frame *fr, struct dump_val *v);

@@ -343,8 +343,7 @@ const struct dump_tshark_sa_place *dump_tshark_sa_place(uint16_t attr)
 
 /* ---- reading a descriptor field ------------------------------------------ */
 
-/* Bits from field f's first to the end of the span'th field after it. */
-static uint32_t span_width(const struct ibw_field *f, unsigned span)
+uint32_t dump_span_width(const struct ibw_field *f, unsigned span)
 {
     const struct ibw_field *last = f + span;
     return last->pos + last->width - f->pos;
@@ -353,7 +352,7 @@ static uint32_t span_width(const struct ibw_field *f, unsigned span)
 static void read_value(const struct dump_field *f, const struct ibw_field *fld,
                        const uint8_t *at, struct dump_val *v)
 {
-    uint32_t width = span_width(fld, f->span);
+    uint32_t width = dump_span_width(fld, f->span);
     switch (f->type) {
     case DT_BYTES:
     case DT_ETHER:
@@ -517,7 +516,7 @@ static void add_field(const struct dump_layer *l, const struct ibw_format *fmt,
     if (d && d->need)
         e.need = d->need;
     else if (l->naming == DUMP_NAMES_WIRE && read_by_field(l))
-        e.need = (uint16_t)((f->pos + span_width(f, e.span) + 7) / 8);
+        e.need = (uint16_t)((f->pos + dump_span_width(f, e.span) + 7) / 8);
     else
         e.need = (uint16_t)ibw_format_bytes(fmt);
     snprintf(desc, sizeof desc, "%s %s", fmt->name, f->desc);

@@ -24,8 +24,9 @@ _FLOW_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
 class Result:
     """What Checker.finish() returns: the findings (Finding tuples, in the
-    order reported), the flow summaries (dicts, with the members
-    `ibwire check --format json` prints), and the counts."""
+    order reported), the flow summaries (dicts with the members
+    `ibwire check --format json` prints, in order of appearance), and the
+    counts."""
 
     __slots__ = ("findings", "flows", "frames", "errors", "warnings")
 
@@ -104,7 +105,10 @@ class Checker:
             need *= 4
         if n < 0:
             raise _lib.error(n, "flow summary")
-        self._flows.append(json.loads(ctypes.string_at(buf, n)))
+        flow_id = ctypes.c_uint64()
+        _c.ibwire_flow_uint(flow, b"id", ctypes.byref(flow_id))
+        self._flows.append((flow_id.value,
+                            json.loads(ctypes.string_at(buf, n))))
 
     def feed(self, frame, link=1, ts_ns=0, orig_len=None):
         """Judge the next frame (numbered 1, 2, ... in the order fed), as
@@ -135,7 +139,11 @@ class Checker:
         Calling it again returns the same Result."""
         if self._result is None:
             self._call(_c.ibwire_checker_finish, what="finish")
-            self._result = Result(list(self._findings), list(self._flows),
+            # Summaries come as flows end; the report lists them in order
+            # of appearance (their ids), as `ibwire check` does.
+            flows = [summary for _, summary in
+                     sorted(self._flows, key=lambda f: f[0])]
+            self._result = Result(list(self._findings), flows,
                                   self.count("frames"), self.count("errors"),
                                   self.count("warnings"))
         return self._result

@@ -11,6 +11,18 @@ _packet_parse = _lib.fast.ibwire_packet_parse
 
 CRC_STATUS = ("good", "bad", "absent", "unchecked")
 
+# Parse handles of packets gone, kept for the next parse(): a new handle is
+# a calloc of the library's whole decode state, which costs as much as the
+# parse itself.  list.append/pop are atomic under the GIL.
+_spare_handles = []
+_SPARE_MAX = 32
+
+_field_ids = _fields._by_name
+_INTEGER_TYPES = frozenset(_lib.INTEGER_TYPES)
+_packet_uint = _lib.fast.ibwire_packet_uint
+_u64 = _fields._u64
+_u64_ref = _fields._u64_ref
+
 
 class Packet:
     """One parsed frame.
@@ -20,15 +32,19 @@ class Packet:
     for byte fields, None when the frame does not carry it.  A field that
     occurs more than once (stacked VLAN tags) gives its first occurrence
     there; pkt.all(name) gives every one.  An unknown name raises KeyError.
+    frame.number means nothing for a frame parsed on its own (number the
+    frames of read_capture() with enumerate()).
     """
 
     __slots__ = ("_handle", "frame", "link", "ts_ns", "orig_len",
                  "__weakref__")
 
     def __init__(self, frame, link=1, ts_ns=0, orig_len=None):
-        link = _lib.link_type(link)
-        frame = bytes(frame)
-        handle = _packet_new()
+        if type(link) is not int or not 0 <= link <= 0x7FFFFFFF:
+            link = _lib.link_type(link)
+        if type(frame) is not bytes:
+            frame = bytes(frame)
+        handle = _spare_handles.pop() if _spare_handles else _packet_new()
         if not handle:
             raise MemoryError("ibwire_packet_new")
         self._handle = handle
@@ -47,7 +63,10 @@ class Packet:
         handle = getattr(self, "_handle", None)
         if handle:
             self._handle = None
-            _packet_free(handle)
+            if len(_spare_handles) < _SPARE_MAX:
+                _spare_handles.append(handle)
+            else:
+                _packet_free(handle)
 
     @property
     def error(self):
@@ -66,7 +85,16 @@ class Packet:
         return CRC_STATUS[_lib_c.ibwire_packet_vcrc_status(self._handle)]
 
     def __getitem__(self, name):
-        fid, ftype = _fields.field(name)
+        # The common case, a number, without the general path's calls:
+        # this runs for every field of every frame.
+        entry = _field_ids.get(name)
+        fid, ftype = entry if entry else _fields.field(name)
+        if ftype in _INTEGER_TYPES:
+            r = _packet_uint(self._handle, fid, 0, _u64_ref)
+            if r == 1:
+                return _u64.value
+            if r == 0:
+                return None
         return _fields.value(self._handle, fid, ftype, 0)
 
     def get(self, name, default=None):

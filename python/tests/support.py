@@ -37,6 +37,16 @@ needs_tool = unittest.skipUnless(TOOL and os.access(TOOL, os.X_OK),
                                  "IBWIRE_TOOL not set")
 
 
+def program_env():
+    """The environment for the programs the tests run (the ibwire tool,
+    tshark): without the sanitizer runtime a sanitized build preloads into
+    this interpreter for libibwire, which a program linked with its own
+    runtime refuses."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def bundled_captures():
     return sorted(glob.glob(os.path.join(PCAPS, "*.pcap")))
 
@@ -58,7 +68,7 @@ def tshark_fields(path, fields, extra=()):
     for f in fields:
         cmd += ["-e", f]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False)
+                       env=program_env(), check=False)
     if p.returncode != 0:
         raise RuntimeError("%s: tshark exited %d: %s" % (
             path, p.returncode, p.stderr.decode("utf-8", "replace")))

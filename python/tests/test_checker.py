@@ -23,7 +23,7 @@ def check_with_tool(paths):
     """`ibwire check --format json` on paths: file name -> its object."""
     p = subprocess.run([support.TOOL, "check", "--format", "json"] + paths,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       check=False)
+                       env=support.program_env(), check=False)
     if p.returncode not in (0, 1):
         raise RuntimeError("ibwire check exited %d: %s" % (
             p.returncode, p.stderr.decode("utf-8", "replace")))
@@ -73,7 +73,8 @@ class SameAsTool(unittest.TestCase):
             with self.subTest(pmtu=pmtu):
                 p = subprocess.run(
                     [support.TOOL, "check", "--format", "json", "--pmtu",
-                     str(pmtu), path], stdout=subprocess.PIPE, check=False)
+                     str(pmtu), path], stdout=subprocess.PIPE,
+                    env=support.program_env(), check=False)
                 want = json.loads(p.stdout)["files"][0]
                 del want["file"]
                 got = check_with_python(path, pmtu=pmtu).to_json()

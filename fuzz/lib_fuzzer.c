@@ -64,6 +64,15 @@ static void read_fields(const ibwire_packet *p)
                      type == IBWIRE_FT_IPV4 || type == IBWIRE_FT_IPV6;
         int count = ibwire_packet_count(p, id);
         FUZZ_CHECK_AT(count >= 0 && count <= 4, ibwire_field_name(id));
+        /* Most fields are absent from any one frame: one call proves it,
+         * where the three reads of every absent field made the harness
+         * spend its time far from the parser. */
+        if (count == 0) {
+            FUZZ_CHECK_AT(ibwire_packet_text(p, id, 0, text, 8) == 0 &&
+                              text[0] == '\0',
+                          ibwire_field_name(id));
+            continue;
+        }
         for (int occ = 0; occ <= count; occ++) {
             int present = occ < count;
             int n = ibwire_packet_text(p, id, occ, text, sizeof text);

@@ -6,6 +6,8 @@
 #     fuzzers or examples), and `meson install --destdir` installs the
 #     parent's program and nothing of ibwire.
 #   installed: ibwire installed on its own, used through its pkg-config file.
+#   installed-lib: libibwire as this build installs it (BUILD_ROOT, the
+#     fourth argument), used through `pkg-config ibwire-lib` alone.
 set -eu
 mode=$1
 src=$(cd "$2" && pwd)
@@ -67,6 +69,27 @@ installed)
     *) fail "pkg-config says $version, the installed header: $out" ;;
     esac
     echo "packaging: installed headers and pkg-config consumer OK ($version)"
+    ;;
+installed-lib)
+    step install.log meson install -C "$4" --destdir "$work/root" --no-rebuild
+    pc=$(find "$work/root" -name ibwire-lib.pc | head -n1)
+    [ -n "$pc" ] || fail "no ibwire-lib.pc installed"
+    # the build's own prefix (/usr/local unless it was set)
+    find "$work/root" -name ibwire_lib.h | grep -q . || fail "ibwire_lib.h not installed"
+    flags=$(PKG_CONFIG_SYSROOT_DIR="$work/root" PKG_CONFIG_PATH=$(dirname "$pc") \
+        pkg-config --cflags --libs ibwire-lib)
+    version=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --modversion ibwire-lib)
+    # shellcheck disable=SC2086
+    $cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/use_ibwire_lib.c" \
+        $flags -o "$work/use_lib"
+    # the soname the ABI promises, beside the .pc file's folder
+    libdir=$(dirname "$(dirname "$pc")")
+    [ -e "$libdir/libibwire.so.1" ] || fail "no libibwire.so.1 in $libdir"
+    out=$(env -u LD_PRELOAD LD_LIBRARY_PATH="$libdir" "$work/use_lib") ||
+        fail "use_ibwire_lib failed: $out"
+    [ "$out" = "libibwire $version abi 1: psn 0x000102 destqp 0x000011 icrc good" ] ||
+        fail "unexpected: $out"
+    echo "packaging: installed libibwire through pkg-config ibwire-lib OK ($out)"
     ;;
 *)
     fail "unknown mode $mode"

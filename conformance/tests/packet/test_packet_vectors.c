@@ -710,7 +710,10 @@ static void test_build_vectors(void)
     s.reth.va = 0x00007F0000001000ull;
     s.reth.rkey = 0x1234;
     s.reth.dmalen = 8;
-    s.payload = (const uint8_t[]){1, 2, 3, 4, 5, 6, 7, 8};
+    /* named, not a compound literal: this file is also built as C++,
+     * where a compound literal dies with its full-expression */
+    static const uint8_t write_payload[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    s.payload = write_payload;
     s.payload_len = 8;
     expect_build(&s, v2ip6_vlan_write, sizeof v2ip6_vlan_write, "v2");
 
@@ -745,7 +748,8 @@ static void test_build_vectors(void)
     s.bth.psn = 0x2A;
     s.deth.qkey = 0x80010000u;
     s.deth.srcqp = 1;
-    s.payload = (const uint8_t[]){0xDE, 0xAD, 0xBE, 0xEF};
+    static const uint8_t ud_payload[] = {0xDE, 0xAD, 0xBE, 0xEF};
+    s.payload = ud_payload;
     s.payload_len = 4;
     expect_build(&s, ib_local_ud, sizeof ib_local_ud, "v4");
 

@@ -63,7 +63,8 @@ static bool bw_on(const struct ibe_engine *e)
     return e->trace || e->bitwidth;
 }
 
-void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len)
+static void serve_bw_transmit(struct ibe_engine *e, int from,
+                              const uint8_t *pkt, size_t len)
 {
     if (!bw_on(e)) {
         if (e->tx)
@@ -104,7 +105,8 @@ static void hp_take_stream(struct ibe_engine *e, size_t len)
         hp_receive(e, e->rxbuf, e->rxlen);
 }
 
-void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+static void serve_bw_receive(struct ibe_engine *e, const uint8_t *pkt,
+                             size_t len)
 {
     if (!bw_on(e) && len) {
         hp_receive(e, pkt, len);
@@ -155,5 +157,20 @@ void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         } else {
             counter++;
         }
+    }
+}
+
+void bw_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_BW_TRANSMIT:
+        serve_bw_transmit(e, (int)m->a[0], (const uint8_t *)m->cp[0],
+                          (size_t)m->a[1]);
+        break;
+    case PORT_BW_RECEIVE:
+        serve_bw_receive(e, (const uint8_t *)m->cp[0], (size_t)m->a[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

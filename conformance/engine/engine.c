@@ -16,6 +16,17 @@ const char *const eng_mod_name[M_COUNT] = {
     "ContextManager", "AddressTranslation", "DMAEngine", "LinkLayer",
     "256To64Trans", "64To256Trans"};
 
+/* The engine's wiring: which step function is each module.  A module
+ * replaced by another implementation of the same ports is replaced here. */
+static const eng_step_fn eng_steps[M_COUNT] = {
+    [M_DOORBELL] = db_step, [M_SCHED] = sched_step, [M_PARSER] = parser_step,
+    [M_DATAPACK] = datapack_step, [M_REQTRANS] = rtc_step,
+    [M_TIMER] = timer_step, [M_MQ] = mq_step, [M_REQPKTGEN] = reqpkt_step,
+    [M_HDRPARSER] = hp_step, [M_REQRECV] = rrc_step, [M_SEM] = sem_step,
+    [M_EXEC] = ee_step, [M_RQWQE] = rqm_step, [M_WAT] = wat_step,
+    [M_RESPPKTGEN] = resppkt_step, [M_CXT] = cxt_step, [M_XLATE] = xlate_step,
+    [M_DMA] = dma_step, [M_TX256TO64] = bw_step, [M_RX64TO256] = bw_step};
+
 enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
 
 struct ibe_engine *ibe_engine_create(struct ibe_world *w,
@@ -25,6 +36,7 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     if (!e)
         return NULL;
     e->w = w;
+    e->step = eng_steps;
     e->cfg = *cfg;
     if (!e->cfg.mem_bytes)
         e->cfg.mem_bytes = 16u << 20;
@@ -76,11 +88,6 @@ uint64_t ibe_mem_alloc(struct ibe_engine *e, uint64_t len, uint64_t align)
 uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
 {
     return eng_mem_ok(e, addr, len) ? e->mem + addr : NULL;
-}
-
-bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr, uint64_t len)
-{
-    return addr <= e->cfg.mem_bytes && len <= e->cfg.mem_bytes - addr;
 }
 
 uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)

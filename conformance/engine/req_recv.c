@@ -169,7 +169,7 @@ static void fail_head(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
     rrc_flush_sq(e, q);
 }
 
-void rrc_bad_request(struct ibe_engine *e)
+static void serve_rrc_bad_request(struct ibe_engine *e)
 {
     struct rec_bad in, *b = &in;
     rec_bad_get(e, b);
@@ -191,7 +191,7 @@ void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
     rrc_flush_sq(e, q);
 }
 
-void rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
+static void serve_rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
 {
     e->st.cnp_rx++;
     unsigned full = q->c.max_outstanding ? q->c.max_outstanding : 16;
@@ -391,7 +391,7 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     after_progress(e, q);
 }
 
-void rrc_response(struct ibe_engine *e, const uint8_t *payload)
+static void serve_rrc_response(struct ibe_engine *e, const uint8_t *payload)
 {
     struct eng_hdr in, *h = &in;
     rec_hdr_get(e, CH_RRC_IN, h);
@@ -427,7 +427,7 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
         cxt_write(e, M_REQRECV, CXW_UAPST, q->qpn, v.state, now);
 }
 
-void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
+static void serve_rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
 {
     struct eng_qp *q = eng_qp(e, ev->qpn);
     if (!q)
@@ -462,5 +462,25 @@ void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
         }
         rtc_resume(e, q);
         sched_wake(e, q);
+    }
+}
+
+void rrc_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_RRC_RESPONSE:
+        serve_rrc_response(e, (const uint8_t *)m->cp[0]);
+        break;
+    case PORT_RRC_TIMER:
+        serve_rrc_timer(e, (const struct rec_texp *)m->cp[0]);
+        break;
+    case PORT_RRC_BAD_REQUEST:
+        serve_rrc_bad_request(e);
+        break;
+    case PORT_RRC_CNP:
+        serve_rrc_cnp(e, (struct eng_qp *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

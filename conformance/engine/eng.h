@@ -29,14 +29,33 @@ struct eng_event {
     eng_event_fn fn;
     void *ctx;
     uint64_t arg;
+    size_t owned; /* > 0: ctx is a malloc'd block of this size that the
+                     event owns until fn runs (and frees it) */
+};
+/* What a world holds besides time and events, so that a snapshot can find
+ * it: its engines, and plain-data objects (the links) copied byte for
+ * byte. */
+struct eng_part {
+    void *obj;
+    size_t size;      /* 0: an engine */
 };
 struct ibe_world {
     uint64_t now, seq, rng;
     struct eng_event *heap;
     size_t n, cap;
+    struct eng_part *parts;
+    size_t nparts, parts_cap;
 };
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg);
+/* As eng_at, the event owning `blob` (malloc'd, `size` bytes): a snapshot
+ * copies it, destroying the world frees it; fn frees it when it runs. */
+void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+                  void *blob, size_t size, uint64_t arg);
+/* Register / forget a part of the world (size 0: an engine); attach
+ * returns -1 when out of memory. */
+int eng_world_attach(struct ibe_world *w, void *obj, size_t size);
+void eng_world_detach(struct ibe_world *w, void *obj);
 double eng_uniform(struct ibe_world *w);
 
 /* ------------------------------------------------------------------ */
@@ -136,6 +155,7 @@ struct mq_buf {
 enum { MQ_RPB = 0, MQ_REB = 1, MQ_SWPB = 2 };
 #define MQ_NIL 0xFFFFFFFFu
 
+#define ENG_PAYLOAD_SLOT 4096u /* bytes of one SWPB element's payload */
 /* SWPB element: one buffered Send/Write packet. */
 struct swpb_elem {
     struct eng_hdr h;
@@ -423,6 +443,10 @@ struct ibe_engine {
     struct ibe_config cfg;
     uint8_t *mem;
     uint64_t mem_top;
+    uint64_t mem_hw;     /* end of the host memory ever handed out or
+                            written: what a snapshot must copy */
+    uint32_t swpb_hw;    /* SWPB payload slots ever allocated (the same) */
+    uint32_t qp_hw;      /* QPNs ever created are below it (the same) */
     struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
     struct eng_view ee_view;        /* ExecutionEngine's latched RST view */

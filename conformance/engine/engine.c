@@ -27,7 +27,7 @@ static const eng_step_fn eng_steps[M_COUNT] = {
     [M_RESPPKTGEN] = resppkt_step, [M_CXT] = cxt_step, [M_XLATE] = xlate_step,
     [M_DMA] = dma_step, [M_TX256TO64] = bw_step, [M_RX64TO256] = bw_step};
 
-enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
+enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096 };
 
 struct ibe_engine *ibe_engine_create(struct ibe_world *w,
                                      const struct ibe_config *cfg)
@@ -43,7 +43,7 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     e->mem = calloc(1, e->cfg.mem_bytes);
     e->swpb = calloc(SWPB_CAP, sizeof *e->swpb);
     e->rpb = calloc(RPB_CAP, sizeof *e->rpb);
-    e->swpb_payload = malloc((size_t)SWPB_CAP * PAYLOAD_SLOT);
+    e->swpb_payload = malloc((size_t)SWPB_CAP * ENG_PAYLOAD_SLOT);
     if (!e->mem || !e->swpb || !e->rpb || !e->swpb_payload ||
         mq_init(e, MQ_SWPB, SWPB_CAP) || mq_init(e, MQ_RPB, RPB_CAP) ||
         mq_init(e, MQ_REB, REB_CAP)) {
@@ -51,8 +51,12 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
         return NULL;
     }
     for (uint32_t i = 0; i < SWPB_CAP; i++)
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * PAYLOAD_SLOT;
+        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     e->mem_top = 0x1000;
+    if (eng_world_attach(w, e, 0)) {
+        ibe_engine_destroy(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -60,6 +64,7 @@ void ibe_engine_destroy(struct ibe_engine *e)
 {
     if (!e)
         return;
+    eng_world_detach(e->w, e);
     for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
         free(e->qp[i].sq_shadow);
         free(e->qp[i].sq_db);
@@ -87,7 +92,11 @@ uint64_t ibe_mem_alloc(struct ibe_engine *e, uint64_t len, uint64_t align)
 
 uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
 {
-    return eng_mem_ok(e, addr, len) ? e->mem + addr : NULL;
+    if (!eng_mem_ok(e, addr, len))
+        return NULL;
+    if (addr + len > e->mem_hw)
+        e->mem_hw = addr + len; /* the caller may write there */
+    return e->mem + addr;
 }
 
 uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
@@ -156,6 +165,8 @@ uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
     if (qpn >= ENG_MAX_QP || !a->sq_depth || !a->rq_depth)
         return 0;
     struct eng_qp *q = &e->qp[qpn];
+    if (qpn >= e->qp_hw)
+        e->qp_hw = qpn + 1;
     memset(q, 0, sizeof *q);
     q->qpn = qpn;
     q->type = a->type;

@@ -197,6 +197,8 @@ static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
     uint32_t i = free_get(m, b, m->fhead);
     m->fhead = (m->fhead + 1) % m->cap;
     m->nfree--;
+    if (b == MQ_SWPB && i >= e->swpb_hw)
+        e->swpb_hw = i + 1; /* a snapshot copies the payload slots below */
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
         l.head = i;

@@ -338,6 +338,30 @@ struct eng_fifo {
 };
 
 /* ------------------------------------------------------------------ */
+/* the bit-width converters' cores (bitwidth.c; rtl/ for the RTL)      */
+/* ------------------------------------------------------------------ */
+/* 256To64Trans and 64To256Trans as their FIFOs see them, records as
+ * packed bus images: down takes one E25 word (nbytes of it valid: E25 has
+ * no count) and gives its E24 words, returning how many; up takes one E24
+ * word and returns 1 with an E25 word (and the packet's bytes so far) when
+ * one comes out.  The C model (bw_use_c_converters) or an external one
+ * (the Verilated RTL, rtl/bitwidth_rtl.h). */
+struct eng_bw_core {
+    unsigned (*down)(void *state, const uint32_t *e25, unsigned nbytes,
+                     uint32_t e24[4][3]);
+    int (*up)(void *state, const uint32_t *e24, uint32_t *e25, uint32_t *bytes);
+    void *state;
+    void (*free)(void *state); /* NULL: state belongs to the engine */
+};
+/* The C 64To256Trans's Counter and DataReg. */
+struct eng_bw_gather {
+    uint32_t data[8];
+    uint32_t got;
+    uint8_t counter, sop;
+};
+void bw_use_c_converters(struct ibe_engine *e);
+
+/* ------------------------------------------------------------------ */
 /* ports: how one module reaches another (ports.c)                     */
 /* ------------------------------------------------------------------ */
 /* A module never calls a function of another module's file.  It pushes
@@ -475,6 +499,8 @@ struct ibe_engine {
     uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
     size_t txlen, rxlen;
     uint8_t bitwidth; /* run the E25/E24 converters without a trace too */
+    struct eng_bw_core bw_core;
+    struct eng_bw_gather bw_gather;
     uint8_t pktbuf[4096 + 256];
     const eng_step_fn *step; /* the module behind each enum eng_mod */
 };

@@ -7,6 +7,9 @@
 #include "eng.h"
 
 #include "ibwire/wire.h"
+#ifdef IBW_ENGINE_RTL
+#include "rtl/bitwidth_rtl.h"
+#endif
 
 const char *const eng_mod_name[M_COUNT] = {
     "Host", "DoorbellProcessing", "WQEScheduler", "WQEParser", "DataPack",
@@ -53,6 +56,20 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     for (uint32_t i = 0; i < SWPB_CAP; i++)
         e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     e->mem_top = 0x1000;
+    bw_use_c_converters(e);
+#ifdef IBW_ENGINE_RTL
+    /* the Verilated converters in place of the C ones (rtl/README.md) */
+    const char *rtl = getenv("IBWIRE_ENGINE_RTL");
+    if (rtl && rtl[0] == '1') {
+        void *model = eng_bw_rtl_new();
+        if (!model) {
+            ibe_engine_destroy(e);
+            return NULL;
+        }
+        e->bw_core = (struct eng_bw_core){eng_bw_rtl_down, eng_bw_rtl_up, model,
+                                          eng_bw_rtl_free};
+    }
+#endif
     if (eng_world_attach(w, e, 0)) {
         ibe_engine_destroy(e);
         return NULL;
@@ -65,6 +82,8 @@ void ibe_engine_destroy(struct ibe_engine *e)
     if (!e)
         return;
     eng_world_detach(e->w, e);
+    if (e->bw_core.free)
+        e->bw_core.free(e->bw_core.state);
     for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
         free(e->qp[i].sq_shadow);
         free(e->qp[i].sq_db);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "run_digest.h"
 #include "testutil.h"
 
 #define MEM (1u << 20)
@@ -19,17 +20,9 @@
 #define MSGS 40u
 
 struct run {
-    uint64_t trace_hash, wire_hash, cqe_hash;
-    uint64_t records, packets, cqes;
+    struct run_digest d;
+    uint64_t cqe_hash, cqes;
 };
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
 
 /* Where the hooks write: the hooks and their contexts belong to the
  * snapshot like the rest of the world, so the run being recorded is
@@ -40,22 +33,13 @@ static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec
 {
     (void)ctx;
     (void)e;
-    struct run *x = cur;
-    x->records++;
-    x->trace_hash = fnv(x->trace_hash, &r->time, sizeof r->time);
-    x->trace_hash = fnv(x->trace_hash, r->rec, strlen(r->rec));
-    x->trace_hash = fnv(x->trace_hash, r->from, strlen(r->from));
-    x->trace_hash = fnv(x->trace_hash, r->to, strlen(r->to));
-    x->trace_hash = fnv(x->trace_hash, r->words, r->nwords * sizeof r->words[0]);
+    digest_record(&cur->d, r);
 }
 
 static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
 {
     (void)ctx;
-    struct run *x = cur;
-    x->packets++;
-    x->wire_hash = fnv(x->wire_hash, &t, sizeof t);
-    x->wire_hash = fnv(x->wire_hash, pkt, len);
+    digest_packet(&cur->d, t, pkt, len);
 }
 
 struct world {
@@ -122,17 +106,17 @@ static void finish(struct world *s, struct run *x)
         while ((n = ibe_poll_cq(s->e[i], s->cq[i], wc, 16)) > 0)
             for (int k = 0; k < n; k++) {
                 x->cqes++;
-                x->cqe_hash = fnv(x->cqe_hash, &wc[k].wr_id, sizeof wc[k].wr_id);
-                x->cqe_hash = fnv(x->cqe_hash, &wc[k].status, 1);
-                x->cqe_hash = fnv(x->cqe_hash, &wc[k].byte_len, 4);
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].wr_id, sizeof wc[k].wr_id);
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].status, 1);
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].byte_len, 4);
             }
         const struct ibe_stats *st = ibe_engine_stats(s->e[i]);
-        x->cqe_hash = fnv(x->cqe_hash, st, sizeof *st);
-        x->cqe_hash = fnv(x->cqe_hash, ibe_mem_ptr(s->e[i], s->buf[i], BUF), BUF);
+        x->cqe_hash = digest_bytes(x->cqe_hash, st, sizeof *st);
+        x->cqe_hash = digest_bytes(x->cqe_hash, ibe_mem_ptr(s->e[i], s->buf[i], BUF), BUF);
     }
-    x->cqe_hash = fnv(x->cqe_hash, ibe_link_stats(s->l), sizeof(struct ibe_link_stats));
+    x->cqe_hash = digest_bytes(x->cqe_hash, ibe_link_stats(s->l), sizeof(struct ibe_link_stats));
     uint64_t now = ibe_now(s->w);
-    x->cqe_hash = fnv(x->cqe_hash, &now, sizeof now);
+    x->cqe_hash = digest_bytes(x->cqe_hash, &now, sizeof now);
 }
 
 static void destroy(struct world *s)
@@ -146,13 +130,13 @@ static void destroy(struct world *s)
 static void same_run(const struct run *a, const struct run *b, const char *what)
 {
     printf("%s: %llu records, %llu packets, %llu completions\n", what,
-           (unsigned long long)b->records, (unsigned long long)b->packets,
+           (unsigned long long)b->d.records, (unsigned long long)b->d.packets,
            (unsigned long long)b->cqes);
-    TU_EQ(b->records, a->records);
-    TU_EQ(b->packets, a->packets);
+    TU_EQ(b->d.records, a->d.records);
+    TU_EQ(b->d.packets, a->d.packets);
     TU_EQ(b->cqes, a->cqes);
-    TU_EQ(b->trace_hash, a->trace_hash);
-    TU_EQ(b->wire_hash, a->wire_hash);
+    TU_EQ(b->d.trace, a->d.trace);
+    TU_EQ(b->d.wire, a->d.wire);
     TU_EQ(b->cqe_hash, a->cqe_hash);
 }
 

@@ -142,6 +142,8 @@ struct ibe_qp_conn {
 
 /* ---- the world: virtual time ---- */
 struct ibe_world *ibe_world_create(uint64_t seed);
+/* Destroy a world's engines and links first: they leave the world's list
+ * of parts (snapshots) as they go. */
 void ibe_world_destroy(struct ibe_world *w);
 uint64_t ibe_now(const struct ibe_world *w);            /* nanoseconds */
 /* Run the next event; 0 when there is none. */

@@ -44,15 +44,22 @@
 static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t limit)
 {
     unsigned n = 0;
-    while (!mq_empty(e, MQ_SWPB, q->qpn)) {
-        struct swpb_elem *s = &e->swpb[mq_head(e, MQ_SWPB, q->qpn)];
+    /* one MultiQueue question per list and packet: its head (MQ_NIL when
+     * empty); the RPB head is asked again each time, as completing a
+     * message may post a read */
+    for (;;) {
+        uint32_t head = mq_head(e, MQ_SWPB, q->qpn);
+        if (head == MQ_NIL)
+            break;
+        struct swpb_elem *s = &e->swpb[head];
         if (psn_diff(s->h.psn, limit) >= 0)
             break;
-        if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, s->h.psn) < 0)
+        uint32_t read = mq_head(e, MQ_RPB, q->qpn);
+        if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, s->h.psn) < 0)
             break;
         uint8_t last = s->last, op = s->wr_opcode;
         uint32_t slot = s->wqe_slot, len = s->msg_len;
-        eng_rec_mq(e, M_REQRECV, 2, q->qpn, mq_head(e, MQ_SWPB, q->qpn));
+        eng_rec_mq(e, M_REQRECV, 2, q->qpn, head);
         mq_pop(e, MQ_SWPB, q->qpn);
         n++;
         if (last)

@@ -3,10 +3,12 @@
  * engine_fuzzer.c - the reference engine's responder fed arbitrary packets
  * against a set-up QP.
  *
- * Each input builds a fresh world: one engine (RoCEv2 or native IB framing
- * by byte 0), a CQ, a QP of type RC, UC or UD moved to RTS with a receive
- * PSN from byte 0, a 8 KiB memory region with every access right between
- * two unregistered guard areas, and a few posted receives.  Then records:
+ * Byte 0 picks a world: one engine (RoCEv2 or native IB framing), a CQ, a
+ * QP of type RC, UC or UD moved to RTS with a receive PSN and PMTU from
+ * byte 0, a 8 KiB memory region with every access right between two
+ * unregistered guard areas.  Each world is built once and snapshotted
+ * (ibe_world_snapshot); every input restores its world from the snapshot,
+ * posts a few receives and then feeds records:
  *   kind 0  raw bytes: if they parse far enough to have a BTH, the
  *           destination QP is pointed at ours and the CRCs are recomputed
  *           (so mutations get past the ICRC check), then delivered;
@@ -25,7 +27,8 @@
  *     (nothing was posted to the send queue), a length that fits the
  *     buffers;
  *   - the receive counter equals the packets delivered;
- *   - the world is torn down without leaks (LeakSanitizer).
+ *   - restoring the world puts it back: the engine's counters are those
+ *     of the snapshot at the start of every input.
  */
 #include <ibwire/packet.h>
 
@@ -158,29 +161,42 @@ static size_t aim_raw(struct fuzz_in *in, uint32_t qpn, enum ibw_link link,
     return len;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A world as byte 0 of an input configures it, kept for every input that
+ * starts with the same byte. */
+struct world {
+    struct ibe_world *w;
+    struct ibe_engine *e;
+    struct ibe_snapshot *snap;
+    struct ctx c;
+    uint32_t cq, qpn;
+    uint8_t qp_type;
+    int native;
+};
+
+static struct world *build_world(uint8_t cfg)
 {
-    static uint8_t frame[4096 + 256];
-    struct fuzz_in in = {data, size};
-    uint8_t cfg = fuzz_u8(&in);
-    int native = cfg & 1;
+    struct world *s = calloc(1, sizeof *s);
+    FUZZ_CHECK(s != NULL);
+    s->native = cfg & 1;
     static const uint8_t types[] = {IBE_RC, IBE_RC, IBE_UC, IBE_UD};
-    uint8_t qp_type = types[(cfg >> 1) & 3];
+    s->qp_type = types[(cfg >> 1) & 3];
     uint32_t rq_psn = (uint32_t)(cfg >> 3) * 0x7FFFFu & 0xFFFFFF;
 
-    struct ibe_world *w = ibe_world_create(1);
-    FUZZ_CHECK(w != NULL);
+    s->w = ibe_world_create(1);
+    FUZZ_CHECK(s->w != NULL);
     struct ibe_config ec;
     memset(&ec, 0, sizeof ec);
     ec.mem_bytes = 1u << 20;
-    ec.framing = native ? IBE_FRAME_IB : IBE_FRAME_ROCEV2;
+    ec.framing = s->native ? IBE_FRAME_IB : IBE_FRAME_ROCEV2;
     ec.lid = 1;
     ec.ipv4 = 0x0A000001;
-    struct ibe_engine *e = ibe_engine_create(w, &ec);
+    struct ibe_engine *e = ibe_engine_create(s->w, &ec);
     FUZZ_CHECK(e != NULL);
-    struct ctx c = {e, native ? IBW_LINK_IB : IBW_LINK_ETHERNET, 0};
-    ibe_engine_set_tx(e, on_tx, &c);
+    s->e = e;
+    s->c = (struct ctx){e, s->native ? IBW_LINK_IB : IBW_LINK_ETHERNET, 0};
+    ibe_engine_set_tx(e, on_tx, &s->c);
 
+    /* the same addresses and keys in every world (one allocation order) */
     guard_lo = ibe_mem_alloc(e, GUARD, 64);
     region_va = ibe_mem_alloc(e, REGION, 64);
     guard_hi = ibe_mem_alloc(e, GUARD, 64);
@@ -188,17 +204,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(ibe_mem_ptr(e, guard_hi, GUARD), GUARD_BYTE, GUARD);
     FUZZ_CHECK(ibe_mr_reg(e, 1, region_va, REGION, 0xF, &region_lkey,
                           &region_rkey) == 0);
-    uint32_t cq = ibe_cq_create(e, 64);
+    s->cq = ibe_cq_create(e, 64);
     struct ibe_qp_attr qa;
     memset(&qa, 0, sizeof qa);
-    qa.type = qp_type;
+    qa.type = s->qp_type;
     qa.pd = 1;
-    qa.send_cq = qa.recv_cq = cq;
+    qa.send_cq = qa.recv_cq = s->cq;
     qa.sq_depth = qa.rq_depth = 16;
     qa.qkey = 0x11111111;
     qa.pkey = 0xFFFF;
-    uint32_t qpn = ibe_qp_create(e, &qa);
-    FUZZ_CHECK(qpn >= 2);
+    s->qpn = ibe_qp_create(e, &qa);
+    FUZZ_CHECK(s->qpn >= 2);
     struct ibe_qp_conn conn;
     memset(&conn, 0, sizeof conn);
     conn.remote_qpn = REMOTE_QPN;
@@ -208,7 +224,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     conn.rnr_retry = 2;
     conn.timeout = 10;
     conn.min_rnr_timer = 1;
-    FUZZ_CHECK(ibe_qp_connect(e, qpn, &conn) == 0);
+    FUZZ_CHECK(ibe_qp_connect(e, s->qpn, &conn) == 0);
+    s->snap = ibe_world_snapshot(s->w);
+    FUZZ_CHECK(s->snap != NULL);
+    return s;
+}
+
+static struct world *worlds[256];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static uint8_t frame[4096 + 256];
+    struct fuzz_in in = {data, size};
+    uint8_t cfg = fuzz_u8(&in);
+    if (!worlds[cfg])
+        worlds[cfg] = build_world(cfg);
+    struct world *s = worlds[cfg];
+    FUZZ_CHECK(ibe_world_restore(s->w, s->snap) == 0);
+    FUZZ_CHECK(ibe_engine_stats(s->e)->pkts_rx == 0);
+    struct ibe_world *w = s->w;
+    struct ibe_engine *e = s->e;
+    s->c.tx = 0;
+    int native = s->native;
+    uint8_t qp_type = s->qp_type;
+    uint32_t qpn = s->qpn, cq = s->cq;
+    uint32_t rq_psn = (uint32_t)(cfg >> 3) * 0x7FFFFu & 0xFFFFFF;
     for (unsigned i = 0; i < 4; i++)
         post_recv(e, qpn, &in);
 
@@ -218,7 +258,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t kind = fuzz_u8(&in) & 3;
         size_t n = 0;
         if (kind == 0)
-            n = aim_raw(&in, qpn, c.link, frame, sizeof frame);
+            n = aim_raw(&in, qpn, s->c.link, frame, sizeof frame);
         else if (kind == 1)
             n = build_request(&in, qp_type, qpn, psn, native, frame,
                               sizeof frame);
@@ -253,7 +293,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(wc[i].status != IBE_WC_SUCCESS ||
                        wc[i].byte_len <= REGION);
         }
-    ibe_engine_destroy(e);
-    ibe_world_destroy(w);
     return 0;
 }

@@ -46,9 +46,16 @@ int ibe_mr_dereg(struct ibe_engine *e, uint32_t key)
     return 0;
 }
 
-int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
-              uint32_t pd_out, uint32_t key_out, uint64_t va_out, uint32_t len_out,
-              uint32_t need_out)
+/* The ExecutionEngine's Send with Invalidate: the host's deregistration,
+ * asked for by the responder (no E3 operation invalidates). */
+static int serve_eng_mr_invalidate(struct ibe_engine *e, uint32_t key)
+{
+    return ibe_mr_dereg(e, key);
+}
+
+static int serve_eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type,
+                           uint8_t op, uint32_t pd_out, uint32_t key_out,
+                           uint64_t va_out, uint32_t len_out, uint32_t need_out)
 {
     /* E3 in, unpacked on this side */
     uint32_t w[12];
@@ -80,4 +87,21 @@ int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
     eng_pop(e, CH_VTP_RESP, w);
     ibw_vtp_resp_unpack(w, &r);
     return r.state;
+}
+
+void xlate_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_ENG_XLATE:
+        m->ret = (int64_t)serve_eng_xlate(e, (int)m->a[0], (uint8_t)m->a[1],
+                                          (uint8_t)m->a[2], (uint32_t)m->a[3],
+                                          (uint32_t)m->a[4], (uint64_t)m->a[5],
+                                          (uint32_t)m->a[6], (uint32_t)m->a[7]);
+        break;
+    case PORT_ENG_MR_INVALIDATE:
+        m->ret = (int64_t)serve_eng_mr_invalidate(e, (uint32_t)m->a[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

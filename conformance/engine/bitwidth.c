@@ -24,25 +24,74 @@ static void link_bytes(uint64_t data, uint8_t *out, unsigned n)
     ibw_bus_to_wire_bytes(w, 2, out, n);
 }
 
-/* 256To64Trans: one stream word -> up to four link words. */
-static void tx_256to64(struct ibe_engine *e, size_t remain)
+/* The C 256To64Trans: one stream word, nbytes of it valid -> its link
+ * words. */
+static unsigned c_256to64(void *state, const uint32_t *e25, unsigned nbytes,
+                          uint32_t e24[4][3])
 {
-    uint32_t w[12];
-    eng_pop(e, CH_TX_STREAM, w);
+    (void)state;
     struct ibw_stream_word s;
-    ibw_stream_word_unpack(w, &s);
-    size_t n = remain < STREAM_BYTES ? remain : STREAM_BYTES;
-    unsigned words = (unsigned)((n + LINK_BYTES - 1) / LINK_BYTES);
+    ibw_stream_word_unpack(e25, &s);
+    unsigned words = (nbytes + LINK_BYTES - 1) / LINK_BYTES;
     for (unsigned i = 0; i < words; i++) {
         bool last = s.eop && i + 1 == words;
         struct ibw_link_word l = {ibw_stream_data_slice(&s, i),
                                   (uint8_t)(s.sop && i == 0), (uint8_t)last, 0,
-                                  (uint8_t)(last ? n % LINK_BYTES : 0), 0};
-        uint32_t lw[ibw_link_word_WORDS];
-        ibw_link_word_pack(&l, lw);
+                                  (uint8_t)(last ? nbytes % LINK_BYTES : 0), 0};
+        ibw_link_word_pack(&l, e24[i]);
+    }
+    return words;
+}
+
+/* The C 64To256Trans: a Counter and a DataReg (§6.4.2.3) gather four link
+ * words, or fewer at the end of a packet, into a stream word. */
+static int c_64to256(void *state, const uint32_t *e24, uint32_t *e25,
+                     uint32_t *bytes)
+{
+    struct eng_bw_gather *g = state;
+    struct ibw_link_word l;
+    ibw_link_word_unpack(e24, &l);
+    if (l.sop) {
+        g->counter = 0;
+        g->got = 0;
+        memset(g->data, 0, sizeof g->data);
+        g->sop = 1;
+    }
+    g->data[2 * g->counter] = (uint32_t)l.data;
+    g->data[2 * g->counter + 1] = (uint32_t)(l.data >> 32);
+    g->got += l.eop && l.valid_bytes ? l.valid_bytes : LINK_BYTES;
+    if (!l.eop && g->counter < 3) {
+        g->counter++;
+        return 0;
+    }
+    struct ibw_stream_word s;
+    memcpy(s.data, g->data, sizeof s.data);
+    s.sop = g->sop;
+    s.eop = l.eop;
+    ibw_stream_word_pack(&s, e25);
+    *bytes = g->got;
+    memset(g->data, 0, sizeof g->data);
+    g->sop = 0;
+    g->counter = 0;
+    return 1;
+}
+
+void bw_use_c_converters(struct ibe_engine *e)
+{
+    e->bw_core = (struct eng_bw_core){c_256to64, c_64to256, &e->bw_gather, NULL};
+}
+
+/* 256To64Trans: one stream word -> up to four link words, which the link
+ * layer takes at once. */
+static void tx_256to64(struct ibe_engine *e, size_t remain)
+{
+    uint32_t w[12], e24[4][3];
+    eng_pop(e, CH_TX_STREAM, w);
+    unsigned n = remain < STREAM_BYTES ? (unsigned)remain : STREAM_BYTES;
+    unsigned words = e->bw_core.down(e->bw_core.state, w, n, e24);
+    for (unsigned i = 0; i < words; i++) {
         eng_push(e, CH_TX_LINK, M_TX256TO64, M_WIRE, 24,
-                 ibw_link_word_format()->name, lw, ibw_link_word_WORDS);
-        /* the link layer takes the word at once */
+                 ibw_link_word_format()->name, e24[i], ibw_link_word_WORDS);
         uint32_t got[12];
         eng_pop(e, CH_TX_LINK, got);
         struct ibw_link_word g;
@@ -63,7 +112,8 @@ static bool bw_on(const struct ibe_engine *e)
     return e->trace || e->bitwidth;
 }
 
-void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len)
+static void serve_bw_transmit(struct ibe_engine *e, int from,
+                              const uint8_t *pkt, size_t len)
 {
     if (!bw_on(e)) {
         if (e->tx)
@@ -104,7 +154,8 @@ static void hp_take_stream(struct ibe_engine *e, size_t len)
         hp_receive(e, e->rxbuf, e->rxlen);
 }
 
-void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+static void serve_bw_receive(struct ibe_engine *e, const uint8_t *pkt,
+                             size_t len)
 {
     if (!bw_on(e) && len) {
         hp_receive(e, pkt, len);
@@ -115,10 +166,6 @@ void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         e->st.malformed_drops++;
         return;
     }
-    struct ibw_stream_word acc; /* 64To256Trans: DataReg and Counter */
-    unsigned counter = 0;
-    size_t got = 0;
-    memset(&acc, 0, sizeof acc);
     for (size_t off = 0; off < len; off += LINK_BYTES) {
         size_t n = len - off < LINK_BYTES ? len - off : LINK_BYTES;
         uint32_t dw[2] = {0, 0};
@@ -130,30 +177,27 @@ void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
         ibw_link_word_pack(&l, lw);
         eng_push(e, CH_RX_LINK, M_WIRE, M_RX64TO256, 24, ibw_link_word_format()->name,
                  lw, ibw_link_word_WORDS);
-        uint32_t in[12];
+        uint32_t in[12], sw[ibw_stream_word_WORDS], got;
         eng_pop(e, CH_RX_LINK, in);
-        struct ibw_link_word g;
-        ibw_link_word_unpack(in, &g);
-        if (g.sop) {
-            counter = 0;
-            got = 0;
-            memset(&acc, 0, sizeof acc);
-            acc.sop = 1;
-        }
-        acc.data[2 * counter] = (uint32_t)g.data;
-        acc.data[2 * counter + 1] = (uint32_t)(g.data >> 32);
-        got += g.eop && g.valid_bytes ? g.valid_bytes : LINK_BYTES;
-        if (g.eop || counter == 3) {
-            acc.eop = g.eop;
-            uint32_t sw[ibw_stream_word_WORDS];
-            ibw_stream_word_pack(&acc, sw);
-            eng_push(e, CH_RX_STREAM, M_RX64TO256, M_HDRPARSER, 25,
-                     ibw_stream_word_format()->name, sw, ibw_stream_word_WORDS);
-            hp_take_stream(e, got);
-            memset(&acc, 0, sizeof acc);
-            counter = 0;
-        } else {
-            counter++;
-        }
+        if (!e->bw_core.up(e->bw_core.state, in, sw, &got))
+            continue;
+        eng_push(e, CH_RX_STREAM, M_RX64TO256, M_HDRPARSER, 25,
+                 ibw_stream_word_format()->name, sw, ibw_stream_word_WORDS);
+        hp_take_stream(e, got);
+    }
+}
+
+void bw_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_BW_TRANSMIT:
+        serve_bw_transmit(e, (int)m->a[0], (const uint8_t *)m->cp[0],
+                          (size_t)m->a[1]);
+        break;
+    case PORT_BW_RECEIVE:
+        serve_bw_receive(e, (const uint8_t *)m->cp[0], (size_t)m->a[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

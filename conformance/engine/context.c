@@ -15,6 +15,12 @@
 #include "ibwire/records.h"
 #include "ibwire/wire.h"
 
+static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
+                              const struct ibe_wc *wc, uint32_t wqe_offset,
+                              int is_send, uint32_t qpn, uint8_t opcode);
+
+
+
 static uint8_t pmtu_enum(uint32_t bytes)
 {
     return (uint8_t)ibw_mtu_bytes_to_enum(bytes ? bytes : 1024);
@@ -100,8 +106,8 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
     }
 }
 
-void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
-              uint32_t qpn, struct eng_view *v)
+static void serve_cxt_read(struct ibe_engine *e, int from, uint8_t type,
+                           uint8_t op, uint32_t qpn, struct eng_view *v)
 {
     struct ibw_cxt_cmd c = {qpn, op, type};
     ENG_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
@@ -184,16 +190,16 @@ void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
         wc.status = IBE_WC_WR_FLUSH_ERR;
         uint32_t idx = q->rq_ci % q->rq_depth;
         q->rq_ci++;
-        cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
+        serve_cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
     }
     /* the reset wires of the RQWQEManager and the ExecutionEngine */
-    rqm_reset(q);
+    rqm_reset(e, q);
     q->ee_ent.valid = q->ee_ent.wqe = 0;
     q->recv_active = 0;
 }
 
-void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
-               uint8_t state, uint32_t psn)
+static void serve_cxt_write(struct ibe_engine *e, int from, uint8_t op,
+                            uint32_t qpn, uint8_t state, uint32_t psn)
 {
     struct ibw_cxt_cmd c = {qpn, op, CXT_WR_QP};
     ENG_PUT(e, CH_CXT, 2, ibw_cxt_cmd, from, M_CXT, c);
@@ -225,16 +231,17 @@ void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
         mq_list_init(e, b, q->qpn);
     for (int i = 0; i < 3; i++)
         memset(&q->tm[i], 0, sizeof q->tm[i]);
-    cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);
+    serve_cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);
 }
 
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state)
 {
-    cxt_write(e, M_HOST, CXW_STATE, q->qpn, state, 0);
+    serve_cxt_write(e, M_HOST, CXW_STATE, q->qpn, state, 0);
 }
 
-void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
-                 uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode)
+static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
+                              const struct ibe_wc *wc, uint32_t wqe_offset,
+                              int is_send, uint32_t qpn, uint8_t opcode)
 {
     if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
         return;
@@ -251,5 +258,26 @@ void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
                       c.status != IBE_WC_SUCCESS)) {
         cq->armed = 0;
         cq->events++;
+    }
+}
+
+void cxt_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_CXT_READ:
+        serve_cxt_read(e, (int)m->a[0], (uint8_t)m->a[1], (uint8_t)m->a[2],
+                       (uint32_t)m->a[3], (struct eng_view *)m->p[0]);
+        break;
+    case PORT_CXT_WRITE:
+        serve_cxt_write(e, (int)m->a[0], (uint8_t)m->a[1], (uint32_t)m->a[2],
+                        (uint8_t)m->a[3], (uint32_t)m->a[4]);
+        break;
+    case PORT_CXT_CQ_PUSH:
+        serve_cxt_cq_push(e, (uint32_t)m->a[0], (const struct ibe_wc *)m->cp[0],
+                          (uint32_t)m->a[1], (int)m->a[2], (uint32_t)m->a[3],
+                          (uint8_t)m->a[4]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

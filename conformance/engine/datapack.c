@@ -8,8 +8,9 @@
  */
 #include "eng.h"
 
-void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
-                   const uint8_t *inline_data)
+static void serve_datapack_take(struct ibe_engine *e,
+                                const struct eng_wqe_side *side,
+                                const uint8_t *inline_data)
 {
     struct rec_md in, *md = &in;
     rec_md_get(e, CH_DATAPACK_IN, md);
@@ -33,4 +34,16 @@ void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
     }
     rec_md_put(e, CH_RTC_IN, M_DATAPACK, M_REQTRANS, md);
     rtc_take(e, side, buf); /* takes ownership of buf */
+}
+
+void datapack_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_DATAPACK_TAKE:
+        serve_datapack_take(e, (const struct eng_wqe_side *)m->cp[0],
+                            (const uint8_t *)m->cp[1]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

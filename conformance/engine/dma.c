@@ -21,6 +21,8 @@ static void dma_do(struct ibe_engine *e, int from, int is_write, uint64_t addr,
     if (!eng_mem_ok(e, addr, len))
         abort(); /* callers check translation first: a bug if reached */
     e->st.dma_reqs++;
+    if (is_write && addr + len > e->mem_hw)
+        e->mem_hw = addr + len;
     /* Split at 256-byte boundaries, up to 64 tags in flight per batch. */
     uint32_t done = 0;
     while (done < len) {
@@ -67,14 +69,30 @@ static void dma_do(struct ibe_engine *e, int from, int is_write, uint64_t addr,
     }
 }
 
-void eng_dma_read(struct ibe_engine *e, int from, uint64_t addr, void *dst,
-                  uint32_t len)
+static void serve_eng_dma_read(struct ibe_engine *e, int from, uint64_t addr,
+                               void *dst, uint32_t len)
 {
     dma_do(e, from, 0, addr, dst, len);
 }
 
-void eng_dma_write(struct ibe_engine *e, int from, uint64_t addr,
-                   const void *src, uint32_t len)
+static void serve_eng_dma_write(struct ibe_engine *e, int from, uint64_t addr,
+                                const void *src, uint32_t len)
 {
     dma_do(e, from, 1, addr, (uint8_t *)(uintptr_t)src, len);
+}
+
+void dma_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_ENG_DMA_READ:
+        serve_eng_dma_read(e, (int)m->a[0], (uint64_t)m->a[1], (void *)m->p[0],
+                           (uint32_t)m->a[2]);
+        break;
+    case PORT_ENG_DMA_WRITE:
+        serve_eng_dma_write(e, (int)m->a[0], (uint64_t)m->a[1],
+                            (const void *)m->cp[0], (uint32_t)m->a[2]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -6,7 +6,7 @@
  */
 #include "eng.h"
 
-void db_ring(struct ibe_engine *e)
+static void serve_db_ring(struct ibe_engine *e)
 {
     struct rec_db in, *db = &in;
     rec_db_get(e, db);
@@ -24,4 +24,15 @@ void db_ring(struct ibe_engine *e)
         .wqe_off = db->offset * 16u};
     rec_sched_put(e, CH_SCHED_IN, M_DOORBELL, M_SCHED, &md);
     sched_push(e);
+}
+
+void db_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_DB_RING:
+        serve_db_ring(e);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

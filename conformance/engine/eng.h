@@ -29,14 +29,33 @@ struct eng_event {
     eng_event_fn fn;
     void *ctx;
     uint64_t arg;
+    size_t owned; /* > 0: ctx is a malloc'd block of this size that the
+                     event owns until fn runs (and frees it) */
+};
+/* What a world holds besides time and events, so that a snapshot can find
+ * it: its engines, and plain-data objects (the links) copied byte for
+ * byte. */
+struct eng_part {
+    void *obj;
+    size_t size;      /* 0: an engine */
 };
 struct ibe_world {
     uint64_t now, seq, rng;
     struct eng_event *heap;
     size_t n, cap;
+    struct eng_part *parts;
+    size_t nparts, parts_cap;
 };
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg);
+/* As eng_at, the event owning `blob` (malloc'd, `size` bytes): a snapshot
+ * copies it, destroying the world frees it; fn frees it when it runs. */
+void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+                  void *blob, size_t size, uint64_t arg);
+/* Register / forget a part of the world (size 0: an engine); attach
+ * returns -1 when out of memory. */
+int eng_world_attach(struct ibe_world *w, void *obj, size_t size);
+void eng_world_detach(struct ibe_world *w, void *obj);
 double eng_uniform(struct ibe_world *w);
 
 /* ------------------------------------------------------------------ */
@@ -111,10 +130,12 @@ struct eng_mr {
 enum { XL_OK = 0, XL_LENGTH = 1, XL_KEY = 2, XL_FLAGS = 3, XL_PD = 4 };
 /* E3 command types / flags we use. */
 enum { XL_RD_WQE = 1, XL_RD_DATA = 2, XL_WR_DATA = 3 };
+/* The ExecutionEngine's Send with Invalidate removes region `key`: -1 when
+ * there is none. */
+int eng_mr_invalidate(struct ibe_engine *e, uint32_t key);
 int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
               uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
               uint32_t need_access);
-bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr, uint64_t len);
 void eng_dma_read(struct ibe_engine *e, int mod_from, uint64_t addr,
                   void *dst, uint32_t len);
 void eng_dma_write(struct ibe_engine *e, int mod_from, uint64_t addr,
@@ -134,6 +155,7 @@ struct mq_buf {
 enum { MQ_RPB = 0, MQ_REB = 1, MQ_SWPB = 2 };
 #define MQ_NIL 0xFFFFFFFFu
 
+#define ENG_PAYLOAD_SLOT 4096u /* bytes of one SWPB element's payload */
 /* SWPB element: one buffered Send/Write packet. */
 struct swpb_elem {
     struct eng_hdr h;
@@ -161,15 +183,16 @@ struct ibe_engine;
 int mq_init(struct ibe_engine *e, int b, uint32_t cap);   /* -1: no memory */
 void mq_fini(struct ibe_engine *e, int b);
 void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
-bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn);
-uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn); /* MQ_NIL if empty */
-uint32_t mq_next(const struct ibe_engine *e, int b, uint32_t qpn, uint32_t i); /* MQ_NIL after the tail */
-uint32_t mq_nfree(const struct ibe_engine *e, int b);
+bool mq_empty(struct ibe_engine *e, int b, uint32_t qpn);
+/* mq_head: MQ_NIL if empty; mq_next: MQ_NIL after the tail */
+uint32_t mq_head(struct ibe_engine *e, int b, uint32_t qpn);
+uint32_t mq_next(struct ibe_engine *e, int b, uint32_t qpn, uint32_t i);
+uint32_t mq_nfree(struct ibe_engine *e, int b);
 uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn); /* appends; MQ_NIL if full */
 void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* frees the head */
 /* REB element payload: the scatter entry (E14 layout inside reb_element). */
 void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
-void mq_reb_read(const struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
+void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
 
 /* ------------------------------------------------------------------ */
 /* timers (timer.c)                                                    */
@@ -313,6 +336,121 @@ struct eng_fifo {
     uint8_t id[ENG_FIFO_DEPTH], nw[ENG_FIFO_DEPTH];
     uint32_t w[ENG_FIFO_DEPTH][12];
 };
+
+/* ------------------------------------------------------------------ */
+/* the bit-width converters' cores (bitwidth.c; rtl/ for the RTL)      */
+/* ------------------------------------------------------------------ */
+/* 256To64Trans and 64To256Trans as their FIFOs see them, records as
+ * packed bus images: down takes one E25 word (nbytes of it valid: E25 has
+ * no count) and gives its E24 words, returning how many; up takes one E24
+ * word and returns 1 with an E25 word (and the packet's bytes so far) when
+ * one comes out.  The C model (bw_use_c_converters) or an external one
+ * (the Verilated RTL, rtl/bitwidth_rtl.h). */
+struct eng_bw_core {
+    unsigned (*down)(void *state, const uint32_t *e25, unsigned nbytes,
+                     uint32_t e24[4][3]);
+    int (*up)(void *state, const uint32_t *e24, uint32_t *e25, uint32_t *bytes);
+    void *state;
+    void (*free)(void *state); /* NULL: state belongs to the engine */
+};
+/* The C 64To256Trans's Counter and DataReg. */
+struct eng_bw_gather {
+    uint32_t data[8];
+    uint32_t got;
+    uint8_t counter, sop;
+};
+void bw_use_c_converters(struct ibe_engine *e);
+
+/* ------------------------------------------------------------------ */
+/* ports: how one module reaches another (ports.c)                     */
+/* ------------------------------------------------------------------ */
+/* A module never calls a function of another module's file.  It pushes
+ * its records into the boundary's FIFO and then hands the consumer a
+ * message through a port: the port functions declared below (ports.c, the
+ * FIFO layer) pack their arguments into a struct eng_msg and step the
+ * module that owns the port through the engine's step table, which the
+ * engine's top (engine.c) wires.  Each module file exports one step
+ * function; replacing a module (by an RTL model, say) is replacing its
+ * entry in the table.  Ports are stepped at once (run to completion, depth
+ * first), which is the order the records had when producers called their
+ * consumers: the record trace is unchanged by the split. */
+enum eng_port_id {
+PORT_ENG_XLATE,
+PORT_ENG_MR_INVALIDATE,
+PORT_BW_TRANSMIT,
+PORT_BW_RECEIVE,
+PORT_CXT_READ,
+PORT_CXT_WRITE,
+PORT_CXT_CQ_PUSH,
+PORT_DATAPACK_TAKE,
+PORT_ENG_DMA_READ,
+PORT_ENG_DMA_WRITE,
+PORT_DB_RING,
+PORT_EE_REQUEST,
+PORT_HP_RECEIVE,
+PORT_MQ_LIST_INIT,
+PORT_MQ_EMPTY,
+PORT_MQ_HEAD,
+PORT_MQ_NEXT,
+PORT_MQ_NFREE,
+PORT_MQ_ALLOC,
+PORT_MQ_POP,
+PORT_MQ_REB_WRITE,
+PORT_MQ_REB_READ,
+PORT_REQPKT_SEND,
+PORT_RRC_RESPONSE,
+PORT_RRC_TIMER,
+PORT_RRC_BAD_REQUEST,
+PORT_RRC_CNP,
+PORT_RTC_CAN_ISSUE,
+PORT_RTC_TAKE,
+PORT_RTC_RETRANSMIT_FROM,
+PORT_RTC_RETRANSMIT_RANGE,
+PORT_RTC_RESUME,
+PORT_RTC_PUMP,
+PORT_ENG_UPSN,
+PORT_RTC_COMPLETE,
+PORT_RESPPKT_SEND,
+PORT_RQM_CMD,
+PORT_RQM_RESET,
+PORT_SEM_CMD,
+PORT_SCHED_PUSH,
+PORT_SCHED_WAKE,
+PORT_TIMER_SET,
+PORT_PARSER_TAKE,
+PORT_WAT_WRITE,
+PORT_WAT_READ,
+    PORT_COUNT
+};
+struct eng_msg {
+    uint8_t port;        /* enum eng_port_id */
+    uint64_t a[8];       /* the port's scalar arguments, in order */
+    void *p[2];          /* ... its pointers to what the module fills */
+    const void *cp[3];   /* ... its pointers to what the module reads */
+    int64_t ret;         /* the port's answer */
+};
+typedef void (*eng_step_fn)(struct ibe_engine *e, struct eng_msg *m);
+/* Each module file's one entry point: serve message m on one of its
+ * ports. */
+void xlate_step(struct ibe_engine *e, struct eng_msg *m);
+void bw_step(struct ibe_engine *e, struct eng_msg *m);
+void cxt_step(struct ibe_engine *e, struct eng_msg *m);
+void datapack_step(struct ibe_engine *e, struct eng_msg *m);
+void dma_step(struct ibe_engine *e, struct eng_msg *m);
+void db_step(struct ibe_engine *e, struct eng_msg *m);
+void ee_step(struct ibe_engine *e, struct eng_msg *m);
+void hp_step(struct ibe_engine *e, struct eng_msg *m);
+void mq_step(struct ibe_engine *e, struct eng_msg *m);
+void reqpkt_step(struct ibe_engine *e, struct eng_msg *m);
+void rrc_step(struct ibe_engine *e, struct eng_msg *m);
+void rtc_step(struct ibe_engine *e, struct eng_msg *m);
+void resppkt_step(struct ibe_engine *e, struct eng_msg *m);
+void rqm_step(struct ibe_engine *e, struct eng_msg *m);
+void sem_step(struct ibe_engine *e, struct eng_msg *m);
+void sched_step(struct ibe_engine *e, struct eng_msg *m);
+void timer_step(struct ibe_engine *e, struct eng_msg *m);
+void parser_step(struct ibe_engine *e, struct eng_msg *m);
+void wat_step(struct ibe_engine *e, struct eng_msg *m);
 /* ------------------------------------------------------------------ */
 /* the engine                                                          */
 /* ------------------------------------------------------------------ */
@@ -329,6 +467,10 @@ struct ibe_engine {
     struct ibe_config cfg;
     uint8_t *mem;
     uint64_t mem_top;
+    uint64_t mem_hw;     /* end of the host memory ever handed out or
+                            written: what a snapshot must copy */
+    uint32_t swpb_hw;    /* SWPB payload slots ever allocated (the same) */
+    uint32_t qp_hw;      /* QPNs ever created are below it (the same) */
     struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
     struct eng_view ee_view;        /* ExecutionEngine's latched RST view */
@@ -357,8 +499,24 @@ struct ibe_engine {
     uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
     size_t txlen, rxlen;
     uint8_t bitwidth; /* run the E25/E24 converters without a trace too */
+    struct eng_bw_core bw_core;
+    struct eng_bw_gather bw_gather;
     uint8_t pktbuf[4096 + 256];
+    const eng_step_fn *step; /* the module behind each enum eng_mod */
 };
+
+/* Host memory bounds: every module that touches host memory checks here. */
+static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,
+                              uint64_t len)
+{
+    return addr <= e->cfg.mem_bytes && len <= e->cfg.mem_bytes - addr;
+}
+
+/* Hand message m to module mod's step function (ports.c). */
+static inline void eng_port(struct ibe_engine *e, int mod, struct eng_msg *m)
+{
+    e->step[mod](e, m);
+}
 
 static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
 {
@@ -510,7 +668,8 @@ void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t);
 void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag);
 
 /* ------------------------------------------------------------------ */
-/* module entry points                                                 */
+/* module ports (ports.c steps the module that owns each) and the      */
+/* host's entry points (called by engine.c only)                       */
 /* ------------------------------------------------------------------ */
 /* context.c */
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q);
@@ -538,7 +697,7 @@ void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                           uint32_t to_excl);
 void rtc_resume(struct ibe_engine *e, struct eng_qp *q);
 void rtc_pump(struct ibe_engine *e, struct eng_qp *q);
-int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
+int eng_upsn(struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
 /* Packets a QP keeps in flight: the whole window normally, a few while it
  * recovers (Go-Back-N re-sends are paced by the ACKs). */
 #define ENG_WINDOW 256
@@ -566,8 +725,9 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *res
 void ee_request(struct ibe_engine *e, const uint8_t *payload);
 /* rqwqe_mgr.c */
 int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
-/* The QP went to Error: forget the loaded WQE and the fetch window. */
-void rqm_reset(struct eng_qp *q);
+/* The QP went to Error: forget the loaded WQE and the fetch window (the
+ * RQWQEManager's reset input). */
+void rqm_reset(struct ibe_engine *e, struct eng_qp *q);
 /* write_addr_table.c */
 void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
 void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);

@@ -7,6 +7,9 @@
 #include "eng.h"
 
 #include "ibwire/wire.h"
+#ifdef IBW_ENGINE_RTL
+#include "rtl/bitwidth_rtl.h"
+#endif
 
 const char *const eng_mod_name[M_COUNT] = {
     "Host", "DoorbellProcessing", "WQEScheduler", "WQEParser", "DataPack",
@@ -16,7 +19,18 @@ const char *const eng_mod_name[M_COUNT] = {
     "ContextManager", "AddressTranslation", "DMAEngine", "LinkLayer",
     "256To64Trans", "64To256Trans"};
 
-enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096, PAYLOAD_SLOT = 4096 };
+/* The engine's wiring: which step function is each module.  A module
+ * replaced by another implementation of the same ports is replaced here. */
+static const eng_step_fn eng_steps[M_COUNT] = {
+    [M_DOORBELL] = db_step, [M_SCHED] = sched_step, [M_PARSER] = parser_step,
+    [M_DATAPACK] = datapack_step, [M_REQTRANS] = rtc_step,
+    [M_TIMER] = timer_step, [M_MQ] = mq_step, [M_REQPKTGEN] = reqpkt_step,
+    [M_HDRPARSER] = hp_step, [M_REQRECV] = rrc_step, [M_SEM] = sem_step,
+    [M_EXEC] = ee_step, [M_RQWQE] = rqm_step, [M_WAT] = wat_step,
+    [M_RESPPKTGEN] = resppkt_step, [M_CXT] = cxt_step, [M_XLATE] = xlate_step,
+    [M_DMA] = dma_step, [M_TX256TO64] = bw_step, [M_RX64TO256] = bw_step};
+
+enum { SWPB_CAP = 4096, RPB_CAP = 512, REB_CAP = 4096 };
 
 struct ibe_engine *ibe_engine_create(struct ibe_world *w,
                                      const struct ibe_config *cfg)
@@ -25,13 +39,14 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     if (!e)
         return NULL;
     e->w = w;
+    e->step = eng_steps;
     e->cfg = *cfg;
     if (!e->cfg.mem_bytes)
         e->cfg.mem_bytes = 16u << 20;
     e->mem = calloc(1, e->cfg.mem_bytes);
     e->swpb = calloc(SWPB_CAP, sizeof *e->swpb);
     e->rpb = calloc(RPB_CAP, sizeof *e->rpb);
-    e->swpb_payload = malloc((size_t)SWPB_CAP * PAYLOAD_SLOT);
+    e->swpb_payload = malloc((size_t)SWPB_CAP * ENG_PAYLOAD_SLOT);
     if (!e->mem || !e->swpb || !e->rpb || !e->swpb_payload ||
         mq_init(e, MQ_SWPB, SWPB_CAP) || mq_init(e, MQ_RPB, RPB_CAP) ||
         mq_init(e, MQ_REB, REB_CAP)) {
@@ -39,8 +54,26 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
         return NULL;
     }
     for (uint32_t i = 0; i < SWPB_CAP; i++)
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * PAYLOAD_SLOT;
+        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     e->mem_top = 0x1000;
+    bw_use_c_converters(e);
+#ifdef IBW_ENGINE_RTL
+    /* the Verilated converters in place of the C ones (rtl/README.md) */
+    const char *rtl = getenv("IBWIRE_ENGINE_RTL");
+    if (rtl && rtl[0] == '1') {
+        void *model = eng_bw_rtl_new();
+        if (!model) {
+            ibe_engine_destroy(e);
+            return NULL;
+        }
+        e->bw_core = (struct eng_bw_core){eng_bw_rtl_down, eng_bw_rtl_up, model,
+                                          eng_bw_rtl_free};
+    }
+#endif
+    if (eng_world_attach(w, e, 0)) {
+        ibe_engine_destroy(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -48,6 +81,9 @@ void ibe_engine_destroy(struct ibe_engine *e)
 {
     if (!e)
         return;
+    eng_world_detach(e->w, e);
+    if (e->bw_core.free)
+        e->bw_core.free(e->bw_core.state);
     for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
         free(e->qp[i].sq_shadow);
         free(e->qp[i].sq_db);
@@ -75,12 +111,11 @@ uint64_t ibe_mem_alloc(struct ibe_engine *e, uint64_t len, uint64_t align)
 
 uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
 {
-    return eng_mem_ok(e, addr, len) ? e->mem + addr : NULL;
-}
-
-bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr, uint64_t len)
-{
-    return addr <= e->cfg.mem_bytes && len <= e->cfg.mem_bytes - addr;
+    if (!eng_mem_ok(e, addr, len))
+        return NULL;
+    if (addr + len > e->mem_hw)
+        e->mem_hw = addr + len; /* the caller may write there */
+    return e->mem + addr;
 }
 
 uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
@@ -149,6 +184,8 @@ uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
     if (qpn >= ENG_MAX_QP || !a->sq_depth || !a->rq_depth)
         return 0;
     struct eng_qp *q = &e->qp[qpn];
+    if (qpn >= e->qp_hw)
+        e->qp_hw = qpn + 1;
     memset(q, 0, sizeof *q);
     q->qpn = qpn;
     q->type = a->type;

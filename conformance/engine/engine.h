@@ -142,6 +142,8 @@ struct ibe_qp_conn {
 
 /* ---- the world: virtual time ---- */
 struct ibe_world *ibe_world_create(uint64_t seed);
+/* Destroy a world's engines and links first: they leave the world's list
+ * of parts (snapshots) as they go. */
 void ibe_world_destroy(struct ibe_world *w);
 uint64_t ibe_now(const struct ibe_world *w);            /* nanoseconds */
 /* Run the next event; 0 when there is none. */
@@ -152,6 +154,18 @@ void ibe_world_run_until(struct ibe_world *w, uint64_t t);
 uint64_t ibe_world_run(struct ibe_world *w, uint64_t limit);
 /* The world's deterministic random source. */
 uint64_t ibe_rand(struct ibe_world *w);
+/* Snapshots: everything the world holds (time, random state, pending
+ * events and the packets in flight, every engine with its host memory,
+ * every link), taken between events.  Restoring puts the world back as it
+ * was, into the same engine and link objects (pointers to them stay
+ * valid; callbacks and their contexts are those of the snapshot).  A
+ * snapshot restores only into its own world and only while the world has
+ * the same engines and links: -1 otherwise, 0 on success.  Objects the
+ * callbacks own (a CM layer, a capture) are not part of it. */
+struct ibe_snapshot;
+struct ibe_snapshot *ibe_world_snapshot(struct ibe_world *w); /* NULL: no memory */
+int ibe_world_restore(struct ibe_world *w, const struct ibe_snapshot *s);
+void ibe_snapshot_free(struct ibe_snapshot *s);
 
 /* ---- engines ---- */
 enum ibe_framing { IBE_FRAME_ROCEV2 = 0, IBE_FRAME_IB = 1 };

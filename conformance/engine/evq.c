@@ -25,8 +25,47 @@ void ibe_world_destroy(struct ibe_world *w)
 {
     if (!w)
         return;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->heap[i].owned)
+            free(w->heap[i].ctx);
     free(w->heap);
+    free(w->parts);
     free(w);
+}
+
+/* Make room for one more element in the array *p of *cap elements (n in
+ * use), doubling from `first`; -1 when out of memory. */
+static int grow(void **p, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t more = *cap ? *cap * 2 : first;
+    void *np = realloc(*p, more * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = more;
+    return 0;
+}
+
+int eng_world_attach(struct ibe_world *w, void *obj, size_t size)
+{
+    void *parts = w->parts;
+    int rc = grow(&parts, &w->parts_cap, w->nparts, sizeof *w->parts, 4);
+    w->parts = parts;
+    if (rc)
+        return -1;
+    w->parts[w->nparts++] = (struct eng_part){obj, size};
+    return 0;
+}
+
+void eng_world_detach(struct ibe_world *w, void *obj)
+{
+    for (size_t i = 0; i < w->nparts; i++)
+        if (w->parts[i].obj == obj) {
+            w->parts[i] = w->parts[--w->nparts];
+            return;
+        }
 }
 
 uint64_t ibe_now(const struct ibe_world *w) { return w->now; }
@@ -45,18 +84,15 @@ double eng_uniform(struct ibe_world *w)
     return (double)(ibe_rand(w) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
-            void *ctx, uint64_t arg)
+static void schedule(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+                     void *ctx, uint64_t arg, size_t owned)
 {
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 256;
-        struct eng_event *h = realloc(w->heap, cap * sizeof *h);
-        if (!h)
-            abort();
-        w->heap = h;
-        w->cap = cap;
-    }
-    struct eng_event ev = {w->now + delay_ns, w->seq++, fn, ctx, arg};
+    void *heap = w->heap;
+    int rc = grow(&heap, &w->cap, w->n, sizeof *w->heap, 256);
+    w->heap = heap;
+    if (rc)
+        abort();
+    struct eng_event ev = {w->now + delay_ns, w->seq++, fn, ctx, arg, owned};
     size_t i = w->n++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
@@ -66,6 +102,18 @@ void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
         i = p;
     }
     w->heap[i] = ev;
+}
+
+void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+            void *ctx, uint64_t arg)
+{
+    schedule(w, delay_ns, fn, ctx, arg, 0);
+}
+
+void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
+                  void *blob, size_t size, uint64_t arg)
+{
+    schedule(w, delay_ns, fn, blob, arg, size);
 }
 
 static struct eng_event pop(struct ibe_world *w)

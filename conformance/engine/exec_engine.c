@@ -216,7 +216,7 @@ static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng
     return !q->uc_drop;
 }
 
-void ee_request(struct ibe_engine *e, const uint8_t *p)
+static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
 {
     struct eng_hdr in, *h = &in;
     rec_hdr_get(e, CH_EXEC_IN, h);
@@ -368,7 +368,7 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
                 /* Send with Invalidate: the R_Key goes */
                 const struct eng_mr *m = &e->mr[(h->imm >> 8) % ENG_MAX_MR];
                 if (m->valid && m->key == h->imm && m->pd == EV.pd)
-                    ibe_mr_dereg(e, h->imm);
+                    eng_mr_invalidate(e, h->imm);
             }
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RECV);
         }
@@ -421,5 +421,16 @@ void ee_request(struct ibe_engine *e, const uint8_t *p)
             q->msn++;
         if (h->ackreq)
             respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL, 0, 0);
+    }
+}
+
+void ee_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_EE_REQUEST:
+        serve_ee_request(e, (const uint8_t *)m->cp[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

@@ -16,7 +16,8 @@ static bool pkey_ok(uint16_t a, uint16_t b)
     return (a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000);
 }
 
-void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
+static void serve_hp_receive(struct ibe_engine *e, const uint8_t *pkt,
+                             size_t len)
 {
     struct eng_hdr h;
     const uint8_t *payload;
@@ -57,5 +58,16 @@ void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
     } else {
         rec_hdr_put(e, CH_EXEC_IN, M_HDRPARSER, M_EXEC, 18, &h);
         ee_request(e, payload);
+    }
+}
+
+void hp_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_HP_RECEIVE:
+        serve_hp_receive(e, (const uint8_t *)m->cp[0], (size_t)m->a[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

@@ -47,7 +47,8 @@ static void put(struct ibe_link *l, int dir, const uint8_t *pkt, size_t len,
     uint64_t ser = l->p.gbps > 0 ? (uint64_t)((double)len * 8.0 / l->p.gbps) : 0;
     uint64_t start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
     l->busy_until[dir] = start + ser;
-    eng_at(l->w, start + ser - now + l->p.latency_ns + extra, deliver, lp, 0);
+    eng_at_owned(l->w, start + ser - now + l->p.latency_ns + extra, deliver, lp,
+                 sizeof *lp + len, 0);
 }
 
 static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
@@ -105,12 +106,22 @@ struct ibe_link *ibe_link_create(struct ibe_world *w, struct ibe_engine *a,
     l->end[0] = a;
     l->end[1] = b;
     l->p = *p;
+    if (eng_world_attach(w, l, sizeof *l)) {
+        free(l);
+        return NULL;
+    }
     ibe_engine_set_tx(a, on_tx, l);
     ibe_engine_set_tx(b, on_tx, l);
     return l;
 }
 
-void ibe_link_destroy(struct ibe_link *l) { free(l); }
+void ibe_link_destroy(struct ibe_link *l)
+{
+    if (!l)
+        return;
+    eng_world_detach(l->w, l);
+    free(l);
+}
 
 void ibe_link_set_tap(struct ibe_link *l, ibe_tap_fn fn, void *ctx)
 {

@@ -16,6 +16,8 @@
 
 #include "ibwire/records.h"
 
+static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
+
 /* One list-table entry, unpacked (the three buffers differ in widths). */
 struct mq_le { uint32_t head, tail; uint8_t empty; };
 
@@ -135,7 +137,7 @@ int mq_init(struct ibe_engine *e, int b, uint32_t cap)
     for (uint32_t i = 0; i < cap; i++)
         free_put(m, b, i);
     for (uint32_t q = 0; q < ENG_MAX_QP; q++)
-        mq_list_init(e, b, q);
+        serve_mq_list_init(e, b, q);
     return 0;
 }
 
@@ -147,14 +149,14 @@ void mq_fini(struct ibe_engine *e, int b)
     e->mq[b].elem = NULL;
 }
 
-void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
+static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
 {
     list_set(e, b, qpn, (struct mq_le){0, 0, 1});
 }
 
 /* The two hottest questions read single fields with the records' field
  * accessors rather than unpacking the whole entry. */
-bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
+static bool serve_mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 {
     const uint32_t *w = &e->mq[b].list[qpn];
     if (b == MQ_RPB)
@@ -164,10 +166,10 @@ bool mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
     return ibw_swpb_list_entry_get_empty(w) != 0;
 }
 
-uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
+static uint32_t serve_mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
 {
     const uint32_t *w = &e->mq[b].list[qpn];
-    if (mq_empty(e, b, qpn))
+    if (serve_mq_empty(e, b, qpn))
         return MQ_NIL;
     if (b == MQ_RPB)
         return (uint32_t)ibw_rpb_list_entry_get_head(w);
@@ -176,17 +178,18 @@ uint32_t mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
     return (uint32_t)ibw_swpb_list_entry_get_head(w);
 }
 
-uint32_t mq_next(const struct ibe_engine *e, int b, uint32_t qpn, uint32_t i)
+static uint32_t serve_mq_next(const struct ibe_engine *e, int b, uint32_t qpn,
+                              uint32_t i)
 {
     return list_get(e, b, qpn).tail == i ? MQ_NIL : next_get(e, b, i);
 }
 
-uint32_t mq_nfree(const struct ibe_engine *e, int b)
+static uint32_t serve_mq_nfree(const struct ibe_engine *e, int b)
 {
     return e->mq[b].nfree;
 }
 
-uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
+static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
 {
     struct mq_buf *m = &e->mq[b];
     if (!m->nfree)
@@ -194,6 +197,8 @@ uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
     uint32_t i = free_get(m, b, m->fhead);
     m->fhead = (m->fhead + 1) % m->cap;
     m->nfree--;
+    if (b == MQ_SWPB && i >= e->swpb_hw)
+        e->swpb_hw = i + 1; /* a snapshot copies the payload slots below */
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
         l.head = i;
@@ -205,7 +210,7 @@ uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
     return i;
 }
 
-void mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
+static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
 {
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
@@ -219,7 +224,8 @@ void mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
     free_put(&e->mq[b], b, i);
 }
 
-void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g)
+static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,
+                               const struct ibe_sge *g)
 {
     uint32_t *w = elem(e, MQ_REB, i);
     struct ibw_reb_element s;
@@ -230,11 +236,49 @@ void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g)
     ibw_reb_element_pack(&s, w);
 }
 
-void mq_reb_read(const struct ibe_engine *e, uint32_t i, struct ibe_sge *g)
+static void serve_mq_reb_read(const struct ibe_engine *e, uint32_t i,
+                              struct ibe_sge *g)
 {
     struct ibw_reb_element s;
     ibw_reb_element_unpack(elem(e, MQ_REB, i), &s);
     g->length = s.length;
     g->lkey = s.lkey;
     g->addr = s.va;
+}
+
+void mq_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_MQ_LIST_INIT:
+        serve_mq_list_init(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_EMPTY:
+        m->ret = (int64_t)serve_mq_empty(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_HEAD:
+        m->ret = (int64_t)serve_mq_head(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_NEXT:
+        m->ret = (int64_t)serve_mq_next(e, (int)m->a[0], (uint32_t)m->a[1],
+                                        (uint32_t)m->a[2]);
+        break;
+    case PORT_MQ_NFREE:
+        m->ret = (int64_t)serve_mq_nfree(e, (int)m->a[0]);
+        break;
+    case PORT_MQ_ALLOC:
+        m->ret = (int64_t)serve_mq_alloc(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_POP:
+        serve_mq_pop(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_REB_WRITE:
+        serve_mq_reb_write(e, (uint32_t)m->a[0],
+                           (const struct ibe_sge *)m->cp[0]);
+        break;
+    case PORT_MQ_REB_READ:
+        serve_mq_reb_read(e, (uint32_t)m->a[0], (struct ibe_sge *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -6,8 +6,8 @@
  */
 #include "eng.h"
 
-void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *out,
-                 const uint8_t *payload)
+static void serve_reqpkt_send(struct ibe_engine *e, int from,
+                              const struct eng_hdr *out, const uint8_t *payload)
 {
     rec_hdr_put(e, CH_REQPKT_IN, from, M_REQPKTGEN, 18, out);
     struct eng_hdr h;
@@ -18,4 +18,16 @@ void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *out,
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
     bw_transmit(e, M_REQPKTGEN, e->pktbuf, n);
+}
+
+void reqpkt_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_REQPKT_SEND:
+        serve_reqpkt_send(e, (int)m->a[0], (const struct eng_hdr *)m->cp[0],
+                          (const uint8_t *)m->cp[1]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -44,15 +44,22 @@
 static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t limit)
 {
     unsigned n = 0;
-    while (!mq_empty(e, MQ_SWPB, q->qpn)) {
-        struct swpb_elem *s = &e->swpb[mq_head(e, MQ_SWPB, q->qpn)];
+    /* one MultiQueue question per list and packet: its head (MQ_NIL when
+     * empty); the RPB head is asked again each time, as completing a
+     * message may post a read */
+    for (;;) {
+        uint32_t head = mq_head(e, MQ_SWPB, q->qpn);
+        if (head == MQ_NIL)
+            break;
+        struct swpb_elem *s = &e->swpb[head];
         if (psn_diff(s->h.psn, limit) >= 0)
             break;
-        if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, s->h.psn) < 0)
+        uint32_t read = mq_head(e, MQ_RPB, q->qpn);
+        if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, s->h.psn) < 0)
             break;
         uint8_t last = s->last, op = s->wr_opcode;
         uint32_t slot = s->wqe_slot, len = s->msg_len;
-        eng_rec_mq(e, M_REQRECV, 2, q->qpn, mq_head(e, MQ_SWPB, q->qpn));
+        eng_rec_mq(e, M_REQRECV, 2, q->qpn, head);
         mq_pop(e, MQ_SWPB, q->qpn);
         n++;
         if (last)
@@ -169,7 +176,7 @@ static void fail_head(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
     rrc_flush_sq(e, q);
 }
 
-void rrc_bad_request(struct ibe_engine *e)
+static void serve_rrc_bad_request(struct ibe_engine *e)
 {
     struct rec_bad in, *b = &in;
     rec_bad_get(e, b);
@@ -191,7 +198,7 @@ void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
     rrc_flush_sq(e, q);
 }
 
-void rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
+static void serve_rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
 {
     e->st.cnp_rx++;
     unsigned full = q->c.max_outstanding ? q->c.max_outstanding : 16;
@@ -391,7 +398,7 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     after_progress(e, q);
 }
 
-void rrc_response(struct ibe_engine *e, const uint8_t *payload)
+static void serve_rrc_response(struct ibe_engine *e, const uint8_t *payload)
 {
     struct eng_hdr in, *h = &in;
     rec_hdr_get(e, CH_RRC_IN, h);
@@ -427,7 +434,7 @@ void rrc_response(struct ibe_engine *e, const uint8_t *payload)
         cxt_write(e, M_REQRECV, CXW_UAPST, q->qpn, v.state, now);
 }
 
-void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
+static void serve_rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
 {
     struct eng_qp *q = eng_qp(e, ev->qpn);
     if (!q)
@@ -462,5 +469,25 @@ void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
         }
         rtc_resume(e, q);
         sched_wake(e, q);
+    }
+}
+
+void rrc_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_RRC_RESPONSE:
+        serve_rrc_response(e, (const uint8_t *)m->cp[0]);
+        break;
+    case PORT_RRC_TIMER:
+        serve_rrc_timer(e, (const struct rec_texp *)m->cp[0]);
+        break;
+    case PORT_RRC_BAD_REQUEST:
+        serve_rrc_bad_request(e);
+        break;
+    case PORT_RRC_CNP:
+        serve_rrc_cnp(e, (struct eng_qp *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

@@ -12,6 +12,12 @@
  */
 #include "eng.h"
 
+static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
+                          uint32_t *psn);
+static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q);
+
+
+
 /* The RC opcode of packet i of n of a Send or Write; seg_opcode() moves it
  * to the QP's transport. */
 static uint8_t seg_rc_opcode(uint8_t op, uint32_t i, uint32_t n)
@@ -64,8 +70,9 @@ static uint32_t npkts(uint32_t len, uint32_t pmtu)
     return len ? (len + pmtu - 1) / pmtu : 1;
 }
 
-void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
-                  uint8_t opcode, uint8_t status, uint32_t len, int counted)
+static void serve_rtc_complete(struct ibe_engine *e, struct eng_qp *q,
+                               uint32_t slot, uint8_t opcode, uint8_t status,
+                               uint32_t len, int counted)
 {
     (void)slot;
     if (counted && q->outstanding)
@@ -128,8 +135,8 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
     return len;
 }
 
-void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
-              uint8_t *payload)
+static void serve_rtc_take(struct ibe_engine *e,
+                           const struct eng_wqe_side *side, uint8_t *payload)
 {
     struct rec_md in, *md = &in;
     rec_md_get(e, CH_RTC_IN, md);
@@ -138,7 +145,8 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
     /* the parser only passes existing QPs */
     struct eng_qp *q = eng_qp_known(e, md->sqpn);
     if (md->reqstate == RS_QP_STATE) {
-        rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR, 0, 0);
+        serve_rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR,
+                           0, 0);
         free(payload);
         return;
     }
@@ -161,7 +169,8 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
             off += len;
         }
         npst_write(e, q, &v);
-        rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_SUCCESS, md->msgsize, 0);
+        serve_rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_SUCCESS,
+                           md->msgsize, 0);
         free(payload);
         return;
     }
@@ -176,7 +185,7 @@ void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
               md->opcode == IBE_WR_ATOMIC_FA;
     q->seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
     q->outstanding++;
-    rtc_resume(e, q);
+    serve_rtc_resume(e, q);
 }
 
 static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
@@ -191,7 +200,7 @@ static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
 
 static void resume(struct ibe_engine *e, struct eng_qp *q);
 
-void rtc_resume(struct ibe_engine *e, struct eng_qp *q)
+static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 {
     if (!q->seg_md || q->rec_active)
         return;
@@ -251,7 +260,8 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
     while (q->seg_i < q->seg_n) {
         uint32_t upsn;
         if (!mq_nfree(e, MQ_SWPB) ||
-            (eng_upsn(e, q, &upsn) && psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
+            (serve_eng_upsn(e, q, &upsn) &&
+             psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
         uint32_t si = mq_alloc(e, MQ_SWPB, q->qpn);
         struct swpb_elem *s = &e->swpb[si];
@@ -272,7 +282,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
     finish_seg(e, q);
 }
 
-bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
+static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
 {
     (void)e;
     if (q->seg_md)
@@ -296,7 +306,8 @@ static uint32_t rpb_span(const struct rpb_elem *r)
     return npkts(r->msg_len - r->done, r->pmtu);
 }
 
-int eng_upsn(const struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn)
+static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
+                          uint32_t *psn)
 {
     uint32_t s = mq_head(e, MQ_SWPB, q->qpn), r = mq_head(e, MQ_RPB, q->qpn);
     if (s == MQ_NIL && r == MQ_NIL)
@@ -351,18 +362,18 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
     return next;
 }
 
-void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
-                          uint32_t to_excl)
+static void serve_rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q,
+                                       uint32_t from, uint32_t to_excl)
 {
     resend(e, q, from, to_excl, NULL);
 }
 
-void rtc_pump(struct ibe_engine *e, struct eng_qp *q)
+static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
 {
     if (!q->rec_active)
         return;
     uint32_t upsn;
-    if (!eng_upsn(e, q, &upsn) || psn_diff(q->rec_end, upsn) <= 0) {
+    if (!serve_eng_upsn(e, q, &upsn) || psn_diff(q->rec_end, upsn) <= 0) {
         q->rec_active = 0;
     } else {
         if (psn_diff(q->rec_next, upsn) < 0)
@@ -374,12 +385,13 @@ void rtc_pump(struct ibe_engine *e, struct eng_qp *q)
             q->rec_active = 0;
     }
     if (!q->rec_active) {
-        rtc_resume(e, q);
+        serve_rtc_resume(e, q);
         sched_wake(e, q);
     }
 }
 
-void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
+static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
+                                      uint32_t psn)
 {
     if (q->rec_active && psn_diff(q->rec_next, psn) > 0)
         q->rec_next = psn;
@@ -389,5 +401,43 @@ void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
     struct eng_view v;
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     q->rec_end = v.npsn;
-    rtc_pump(e, q);
+    serve_rtc_pump(e, q);
+}
+
+void rtc_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_RTC_CAN_ISSUE:
+        m->ret = (int64_t)serve_rtc_can_issue(e, (struct eng_qp *)m->p[0]);
+        break;
+    case PORT_RTC_TAKE:
+        serve_rtc_take(e, (const struct eng_wqe_side *)m->cp[0],
+                       (uint8_t *)m->p[0]);
+        break;
+    case PORT_RTC_RETRANSMIT_FROM:
+        serve_rtc_retransmit_from(e, (struct eng_qp *)m->p[0],
+                                  (uint32_t)m->a[0]);
+        break;
+    case PORT_RTC_RETRANSMIT_RANGE:
+        serve_rtc_retransmit_range(e, (struct eng_qp *)m->p[0],
+                                   (uint32_t)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_RTC_RESUME:
+        serve_rtc_resume(e, (struct eng_qp *)m->p[0]);
+        break;
+    case PORT_RTC_PUMP:
+        serve_rtc_pump(e, (struct eng_qp *)m->p[0]);
+        break;
+    case PORT_ENG_UPSN:
+        m->ret = (int64_t)serve_eng_upsn(e, (const struct eng_qp *)m->cp[0],
+                                         (uint32_t *)m->p[0]);
+        break;
+    case PORT_RTC_COMPLETE:
+        serve_rtc_complete(e, (struct eng_qp *)m->p[0], (uint32_t)m->a[0],
+                           (uint8_t)m->a[1], (uint8_t)m->a[2],
+                           (uint32_t)m->a[3], (int)m->a[4]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -10,8 +10,8 @@
 
 #include "ibwire/base.h"
 
-void resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
-                  const uint8_t *payload)
+static void serve_resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
+                               const uint8_t *payload)
 {
     /* the data path: payload bytes, or the atomic's original value */
     uint8_t orig[8];
@@ -37,4 +37,16 @@ void resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
     bw_transmit(e, M_RESPPKTGEN, e->pktbuf, n);
+}
+
+void resppkt_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_RESPPKT_SEND:
+        serve_resppkt_send(e, (const struct rec_resp *)m->cp[0],
+                           (const uint8_t *)m->cp[1]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

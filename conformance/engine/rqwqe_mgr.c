@@ -25,8 +25,9 @@ static void fetch_window(struct ibe_engine *e, struct eng_qp *q, uint32_t pd)
     q->win_valid = 1;
 }
 
-void rqm_reset(struct eng_qp *q)
+static void serve_rqm_reset(struct ibe_engine *e, struct eng_qp *q)
 {
+    (void)e;
     q->rqm_loaded = 0;
     q->rsg_n = 0;
     q->win_valid = 0;
@@ -64,7 +65,8 @@ static uint8_t load_wqe(struct ibe_engine *e, struct eng_qp *q, uint32_t pd)
  * head entry with what is left of it; RELEASE_ENTRY drops it; RELEASE_WQE
  * retires the WQE; FLUSH unloads it (a message abandoned: the next FETCH
  * starts the WQE again from its first entry). */
-int rqm_cmd(struct ibe_engine *e, const struct rec_rq *out, struct rec_rq *answer)
+static int serve_rqm_cmd(struct ibe_engine *e, const struct rec_rq *out,
+                         struct rec_rq *answer)
 {
     rec_rq_put(e, 0, out);
     struct rec_rq in, *cmd = &in, back, *resp = &back;
@@ -115,4 +117,19 @@ int rqm_cmd(struct ibe_engine *e, const struct rec_rq *out, struct rec_rq *answe
     rec_rq_put(e, 1, resp);
     rec_rq_get(e, 1, answer);
     return answer->code;
+}
+
+void rqm_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_RQM_CMD:
+        m->ret = (int64_t)serve_rqm_cmd(e, (const struct rec_rq *)m->cp[0],
+                                        (struct rec_rq *)m->p[0]);
+        break;
+    case PORT_RQM_RESET:
+        serve_rqm_reset(e, (struct eng_qp *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

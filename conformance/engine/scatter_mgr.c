@@ -9,7 +9,8 @@
  */
 #include "eng.h"
 
-int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *answer)
+static int serve_sem_cmd(struct ibe_engine *e, const struct rec_sem *out,
+                         struct rec_sem *answer)
 {
     rec_sem_put(e, 0, out);
     struct rec_sem in, *cmd = &in, back, *resp = &back;
@@ -56,4 +57,16 @@ int sem_cmd(struct ibe_engine *e, const struct rec_sem *out, struct rec_sem *ans
     rec_sem_put(e, 1, resp);
     rec_sem_get(e, 1, answer);
     return answer->op;
+}
+
+void sem_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_SEM_CMD:
+        m->ret = (int64_t)serve_sem_cmd(e, (const struct rec_sem *)m->cp[0],
+                                        (struct rec_sem *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -78,7 +78,7 @@ void sched_kick(struct ibe_engine *e)
     }
 }
 
-void sched_push(struct ibe_engine *e)
+static void serve_sched_push(struct ibe_engine *e)
 {
     struct rec_sched in, *md = &in;
     rec_sched_get(e, CH_SCHED_IN, md);
@@ -91,7 +91,7 @@ void sched_push(struct ibe_engine *e)
     sched_kick(e);
 }
 
-void sched_wake(struct ibe_engine *e, struct eng_qp *q)
+static void serve_sched_wake(struct ibe_engine *e, struct eng_qp *q)
 {
     if (!q->parked)
         return;
@@ -99,5 +99,19 @@ void sched_wake(struct ibe_engine *e, struct eng_qp *q)
     if (q->db_pending) {
         enqueue(e, q, 1);
         sched_kick(e);
+    }
+}
+
+void sched_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_SCHED_PUSH:
+        serve_sched_push(e);
+        break;
+    case PORT_SCHED_WAKE:
+        serve_sched_wake(e, (struct eng_qp *)m->p[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
     }
 }

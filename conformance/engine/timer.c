@@ -61,7 +61,8 @@ static void expire(void *ctx, uint64_t arg)
     rrc_timer(e, &got);
 }
 
-void timer_set(struct ibe_engine *e, int from, const struct rec_tset *set)
+static void serve_timer_set(struct ibe_engine *e, int from,
+                            const struct rec_tset *set)
 {
     rec_tset_put(e, from, set);
     struct rec_tset in, *r = &in;
@@ -84,4 +85,15 @@ void timer_set(struct ibe_engine *e, int from, const struct rec_tset *set)
     uint64_t arg = (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)r->which << 24) |
                    ((t->gen & 0xFFFFFFFFu) << 32);
     eng_at(e->w, timer_duration_ns(r->which, r->value), expire, e, arg);
+}
+
+void timer_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_TIMER_SET:
+        serve_timer_set(e, (int)m->a[0], (const struct rec_tset *)m->cp[0]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

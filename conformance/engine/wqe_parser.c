@@ -28,7 +28,7 @@ static bool op_allowed(uint8_t svc, uint8_t op)
     }
 }
 
-void parser_take(struct ibe_engine *e)
+static void serve_parser_take(struct ibe_engine *e)
 {
     struct rec_sched in, *sm = &in;
     rec_sched_get(e, CH_PARSER_IN, sm);
@@ -84,4 +84,15 @@ void parser_take(struct ibe_engine *e)
     rec_md_put(e, CH_DATAPACK_IN, M_PARSER, M_DATAPACK, &md);
     struct eng_wqe_side side = {md.solicited, md.signaled};
     datapack_take(e, &side, md.inl ? md.inline_data : NULL);
+}
+
+void parser_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_PARSER_TAKE:
+        serve_parser_take(e);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

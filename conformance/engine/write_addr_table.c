@@ -8,7 +8,8 @@
 
 #include "ibwire/records.h"
 
-void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va)
+static void serve_wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey,
+                            uint64_t va)
 {
     eng_rec_wat(e, M_EXEC, 1, qpn, rkey, va);
     uint32_t w[12];
@@ -19,7 +20,8 @@ void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va)
     e->wat[qpn % ENG_MAX_QP].va = s.va;
 }
 
-void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va)
+static void serve_wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey,
+                           uint64_t *va)
 {
     *rkey = e->wat[qpn % ENG_MAX_QP].rkey;
     *va = e->wat[qpn % ENG_MAX_QP].va;
@@ -30,4 +32,20 @@ void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va)
     ibw_write_addr_entry_unpack(w, &s);
     *rkey = s.rkey;
     *va = s.va;
+}
+
+void wat_step(struct ibe_engine *e, struct eng_msg *m)
+{
+    switch (m->port) {
+    case PORT_WAT_WRITE:
+        serve_wat_write(e, (uint32_t)m->a[0], (uint32_t)m->a[1],
+                        (uint64_t)m->a[2]);
+        break;
+    case PORT_WAT_READ:
+        serve_wat_read(e, (uint32_t)m->a[0], (uint32_t *)m->p[0],
+                       (uint64_t *)m->p[1]);
+        break;
+    default:
+        abort(); /* a port this module does not have: a wiring bug */
+    }
 }

@@ -11,7 +11,15 @@ The reading is lexical (comments, strings and preprocessor lines are
 dropped first), which is enough for code that defines one function per
 top-level brace and does not hide calls behind macros.
 
+With --modules, --layer and --top (comma-separated file names, every .c
+file of DIR in exactly one of them) two rules more hold: a module file
+calls no function that another module file or a top file defines (modules
+reach each other only through the layer), and a layer file calls no
+function defined outside the layer (the layer depends on nothing above
+it).  Top files (the wiring, the host side) may call anything.
+
 usage: call_cycles.py DIR [--exclude FILE.c ...] [--show]
+                      [--modules A.c,... --layer B.c,... --top C.c,...]
 """
 import argparse
 import os
@@ -106,6 +114,34 @@ def find_cycle(graph):
     return None
 
 
+def split_list(text):
+    return {name for name in text.split(',') if name}
+
+
+def layer_violations(args, files, graph):
+    """Print every call that breaks the module / layer rules; True if any
+    (or if a file is in no list or in two)."""
+    modules, layer, top = (split_list(args.modules), split_list(args.layer),
+                           split_list(args.top))
+    bad = False
+    for name in files:
+        kinds = [k for k, group in (('module', modules), ('layer', layer),
+                                    ('top', top)) if name in group]
+        if len(kinds) != 1:
+            print(f'call_cycles: {name} must be in exactly one of --modules, '
+                  f'--layer, --top (it is in {kinds or "none"})')
+            bad = True
+    for name in sorted(modules | layer):
+        for target, fns in sorted(graph.get(name, {}).items()):
+            if target in layer:
+                continue
+            what = 'module' if name in modules else 'layer file'
+            print(f'call_cycles: {what} {name} calls {", ".join(sorted(fns))} '
+                  f'of {target}')
+            bad = True
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('dir')
@@ -113,6 +149,12 @@ def main():
                     help='a .c file of DIR left out (e.g. a separate program)')
     ap.add_argument('--show', action='store_true',
                     help='print every dependency with the functions behind it')
+    ap.add_argument('--modules', default='',
+                    help='module files: call only their own and layer functions')
+    ap.add_argument('--layer', default='',
+                    help='layer files: call only layer functions')
+    ap.add_argument('--top', default='',
+                    help='top files: may call any file')
     args = ap.parse_args()
 
     files = sorted(f for f in os.listdir(args.dir)
@@ -141,6 +183,8 @@ def main():
         for name in files:
             for target, fns in sorted(graph[name].items()):
                 print(f'{name} -> {target}: {", ".join(sorted(fns))}')
+    if args.modules and layer_violations(args, files, graph):
+        return 1
     cycle = find_cycle(graph)
     if cycle:
         print(f'call_cycles: {args.dir}: the files call each other in a circle:')

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * World snapshots.  The reference is the engine itself run without one:
+ * two engines over a lossy link move a mix of Sends, Writes and Reads; a
+ * second world built the same way is snapshotted half-way (packets in
+ * flight, timers armed, messages half segmented), run to the end, restored
+ * and run to the end again.  Both continuations must give the uninterrupted
+ * run's record trace, wire packets, completions, counters and memory.  A
+ * restore into a world whose engines changed is refused.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "run_digest.h"
+#include "testutil.h"
+
+#define MEM (1u << 20)
+#define BUF 65536u
+#define MSGS 40u
+
+struct run {
+    struct run_digest d;
+    uint64_t cqe_hash, cqes;
+};
+
+/* Where the hooks write: the hooks and their contexts belong to the
+ * snapshot like the rest of the world, so the run being recorded is
+ * chosen here. */
+static struct run *cur;
+
+static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec *r)
+{
+    (void)ctx;
+    (void)e;
+    digest_record(&cur->d, r);
+}
+
+static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
+{
+    (void)ctx;
+    digest_packet(&cur->d, t, pkt, len);
+}
+
+struct world {
+    struct ibe_world *w;
+    struct ibe_engine *e[2];
+    struct ibe_link *l;
+    uint32_t qpn[2], cq[2], lkey[2], rkey[2];
+    uint64_t buf[2];
+};
+
+static void build(struct world *s, struct run *x)
+{
+    cur = x;
+    memset(s, 0, sizeof *s);
+    s->w = ibe_world_create(42);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
+                               {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
+        s->e[i] = ibe_engine_create(s->w, &c);
+        ibe_engine_set_trace(s->e[i], on_trace, NULL);
+        s->buf[i] = ibe_mem_alloc(s->e[i], BUF, 64);
+        uint8_t *p = ibe_mem_ptr(s->e[i], s->buf[i], BUF);
+        for (uint32_t k = 0; k < BUF; k++)
+            p[k] = (uint8_t)(k * 7 + (uint32_t)i);
+        TU_EQ(ibe_mr_reg(s->e[i], 1, s->buf[i], BUF, 0xF, &s->lkey[i], &s->rkey[i]), 0);
+        s->cq[i] = ibe_cq_create(s->e[i], 256);
+        struct ibe_qp_attr a = {IBE_RC, 1, s->cq[i], s->cq[i], 64, 64, 0, 0xFFFF};
+        s->qpn[i] = ibe_qp_create(s->e[i], &a);
+    }
+    struct ibe_link_params lp = {0.08, 0.02, 0.03, 0.01, 0.02, 2000, 100};
+    s->l = ibe_link_create(s->w, s->e[0], s->e[1], &lp);
+    ibe_link_set_tap(s->l, on_tap, NULL);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_qp_conn c = {s->qpn[1 - i], 100, 100, 1024, 7, 7, 8, 1, 0};
+        TU_EQ(ibe_qp_connect(s->e[i], s->qpn[i], &c), 0);
+    }
+    for (uint32_t m = 0; m < MSGS; m++) {
+        struct ibe_recv_wr r = {m, 1, {{s->buf[1] + 32768, 32768, s->lkey[1]}}};
+        ibe_post_recv(s->e[1], s->qpn[1], &r);
+        static const uint8_t ops[] = {IBE_WR_SEND, IBE_WR_RDMA_WRITE,
+                                      IBE_WR_RDMA_READ, IBE_WR_SEND_IMM};
+        struct ibe_send_wr w;
+        memset(&w, 0, sizeof w);
+        w.wr_id = m;
+        w.opcode = ops[m % 4];
+        w.flags = IBE_SEND_SIGNALED;
+        w.num_sge = 1;
+        w.sg[0] = (struct ibe_sge){s->buf[0] + (m % 8) * 1024, 500 + m * 331 % 7000,
+                                   s->lkey[0]};
+        w.remote_addr = s->buf[1] + (m % 16) * 1024;
+        w.rkey = s->rkey[1];
+        w.imm = m;
+        TU_EQ(ibe_post_send(s->e[0], s->qpn[0], &w), 0);
+    }
+}
+
+static void finish(struct world *s, struct run *x)
+{
+    cur = x;
+    ibe_world_run(s->w, 50000000);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_wc wc[16];
+        int n;
+        while ((n = ibe_poll_cq(s->e[i], s->cq[i], wc, 16)) > 0)
+            for (int k = 0; k < n; k++) {
+                x->cqes++;
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].wr_id, sizeof wc[k].wr_id);
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].status, 1);
+                x->cqe_hash = digest_bytes(x->cqe_hash, &wc[k].byte_len, 4);
+            }
+        const struct ibe_stats *st = ibe_engine_stats(s->e[i]);
+        x->cqe_hash = digest_bytes(x->cqe_hash, st, sizeof *st);
+        x->cqe_hash = digest_bytes(x->cqe_hash, ibe_mem_ptr(s->e[i], s->buf[i], BUF), BUF);
+    }
+    x->cqe_hash = digest_bytes(x->cqe_hash, ibe_link_stats(s->l), sizeof(struct ibe_link_stats));
+    uint64_t now = ibe_now(s->w);
+    x->cqe_hash = digest_bytes(x->cqe_hash, &now, sizeof now);
+}
+
+static void destroy(struct world *s)
+{
+    ibe_link_destroy(s->l);
+    ibe_engine_destroy(s->e[0]);
+    ibe_engine_destroy(s->e[1]);
+    ibe_world_destroy(s->w);
+}
+
+static void same_run(const struct run *a, const struct run *b, const char *what)
+{
+    printf("%s: %llu records, %llu packets, %llu completions\n", what,
+           (unsigned long long)b->d.records, (unsigned long long)b->d.packets,
+           (unsigned long long)b->cqes);
+    TU_EQ(b->d.records, a->d.records);
+    TU_EQ(b->d.packets, a->d.packets);
+    TU_EQ(b->cqes, a->cqes);
+    TU_EQ(b->d.trace, a->d.trace);
+    TU_EQ(b->d.wire, a->d.wire);
+    TU_EQ(b->cqe_hash, a->cqe_hash);
+}
+
+int main(void)
+{
+    /* the uninterrupted run */
+    struct run ref = {0};
+    struct world s;
+    build(&s, &ref);
+    finish(&s, &ref);
+    destroy(&s);
+    TU_EQ(ref.cqes, MSGS + MSGS / 2); /* every send WQE, and a receive per Send */
+
+    /* half-way: the trace and taps so far are kept, the rest compared */
+    struct run cont = {0};
+    build(&s, &cont);
+    ibe_world_run(s.w, 400);
+    TU_CHECK(ibe_now(s.w) > 0);
+    struct ibe_snapshot *snap = ibe_world_snapshot(s.w);
+    TU_CHECK(snap != NULL);
+    struct run head = cont;
+    finish(&s, &cont);
+    same_run(&ref, &cont, "after the snapshot");
+
+    /* back to the snapshot, with some damage done first */
+    memset(ibe_mem_ptr(s.e[1], s.buf[1], BUF), 0xEE, BUF);
+    struct ibe_qp_attr a = {IBE_RC, 1, s.cq[1], s.cq[1], 16, 16, 0, 0xFFFF};
+    TU_CHECK(ibe_qp_create(s.e[1], &a) != 0);
+    struct run again = head;
+    ibe_engine_set_trace(s.e[0], NULL, NULL);
+    TU_EQ(ibe_world_restore(s.w, snap), 0);
+    finish(&s, &again);
+    same_run(&ref, &again, "after the restore");
+    struct run twice = head;
+    TU_EQ(ibe_world_restore(s.w, snap), 0);
+    finish(&s, &twice);
+    same_run(&ref, &twice, "after a second restore");
+
+    /* an engine the snapshot does not know: refused */
+    struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000009u, {2, 0, 0, 0, 0, 9}};
+    struct ibe_engine *extra = ibe_engine_create(s.w, &c);
+    TU_EQ(ibe_world_restore(s.w, snap), -1);
+    ibe_engine_destroy(extra);
+    TU_EQ(ibe_world_restore(s.w, snap), 0);
+    ibe_snapshot_free(snap);
+    destroy(&s);
+    return tu_done("engine_snapshot");
+}

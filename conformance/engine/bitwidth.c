@@ -112,14 +112,11 @@ static bool bw_on(const struct ibe_engine *e)
     return e->trace || e->bitwidth;
 }
 
-static void serve_bw_transmit(struct ibe_engine *e, int from,
-                              const uint8_t *pkt, size_t len)
+/* The word-by-word paths are out of line so that the bytes passing
+ * straight (the usual case) do not pay their frames. */
+ENG_OUT_OF_LINE static void transmit_words(struct ibe_engine *e, int from,
+                                           const uint8_t *pkt, size_t len)
 {
-    if (!bw_on(e)) {
-        if (e->tx)
-            e->tx(e->tx_ctx, e, pkt, len);
-        return;
-    }
     e->txlen = 0;
     for (size_t off = 0; off < len; off += STREAM_BYTES) {
         size_t n = len - off < STREAM_BYTES ? len - off : STREAM_BYTES;
@@ -154,13 +151,9 @@ static void hp_take_stream(struct ibe_engine *e, size_t len)
         hp_receive(e, e->rxbuf, e->rxlen);
 }
 
-static void serve_bw_receive(struct ibe_engine *e, const uint8_t *pkt,
-                             size_t len)
+ENG_OUT_OF_LINE static void receive_words(struct ibe_engine *e,
+                                          const uint8_t *pkt, size_t len)
 {
-    if (!bw_on(e) && len) {
-        hp_receive(e, pkt, len);
-        return;
-    }
     if (!len || len > sizeof e->rxbuf) { /* the link layer cannot frame it */
         e->st.pkts_rx++;
         e->st.malformed_drops++;
@@ -185,6 +178,24 @@ static void serve_bw_receive(struct ibe_engine *e, const uint8_t *pkt,
                  ibw_stream_word_format()->name, sw, ibw_stream_word_WORDS);
         hp_take_stream(e, got);
     }
+}
+
+static void serve_bw_transmit(struct ibe_engine *e, int from,
+                              const uint8_t *pkt, size_t len)
+{
+    if (bw_on(e))
+        transmit_words(e, from, pkt, len);
+    else if (e->tx)
+        e->tx(e->tx_ctx, e, pkt, len);
+}
+
+static void serve_bw_receive(struct ibe_engine *e, const uint8_t *pkt,
+                             size_t len)
+{
+    if (bw_on(e) || !len)
+        receive_words(e, pkt, len);
+    else
+        hp_receive(e, pkt, len);
 }
 
 void bw_step(struct ibe_engine *e, struct eng_msg *m)

@@ -15,7 +15,7 @@
 #include "ibwire/records.h"
 #include "ibwire/wire.h"
 
-static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
+ENG_OUT_OF_LINE static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
                               const struct ibe_wc *wc, uint32_t wqe_offset,
                               int is_send, uint32_t qpn, uint8_t opcode);
 
@@ -198,7 +198,7 @@ void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
     q->recv_active = 0;
 }
 
-static void serve_cxt_write(struct ibe_engine *e, int from, uint8_t op,
+ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint8_t op,
                             uint32_t qpn, uint8_t state, uint32_t psn)
 {
     struct ibw_cxt_cmd c = {qpn, op, CXT_WR_QP};
@@ -239,7 +239,7 @@ void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state)
     serve_cxt_write(e, M_HOST, CXW_STATE, q->qpn, state, 0);
 }
 
-static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
+ENG_OUT_OF_LINE static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn,
                               const struct ibe_wc *wc, uint32_t wqe_offset,
                               int is_send, uint32_t qpn, uint8_t opcode)
 {

@@ -132,13 +132,13 @@ enum { XL_OK = 0, XL_LENGTH = 1, XL_KEY = 2, XL_FLAGS = 3, XL_PD = 4 };
 enum { XL_RD_WQE = 1, XL_RD_DATA = 2, XL_WR_DATA = 3 };
 /* The ExecutionEngine's Send with Invalidate removes region `key`: -1 when
  * there is none. */
-int eng_mr_invalidate(struct ibe_engine *e, uint32_t key);
-int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
+static inline int eng_mr_invalidate(struct ibe_engine *e, uint32_t key);
+static inline int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
               uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
               uint32_t need_access);
-void eng_dma_read(struct ibe_engine *e, int mod_from, uint64_t addr,
+static inline void eng_dma_read(struct ibe_engine *e, int mod_from, uint64_t addr,
                   void *dst, uint32_t len);
-void eng_dma_write(struct ibe_engine *e, int mod_from, uint64_t addr,
+static inline void eng_dma_write(struct ibe_engine *e, int mod_from, uint64_t addr,
                    const void *src, uint32_t len);
 
 /* ------------------------------------------------------------------ */
@@ -182,17 +182,21 @@ struct rpb_elem {
 struct ibe_engine;
 int mq_init(struct ibe_engine *e, int b, uint32_t cap);   /* -1: no memory */
 void mq_fini(struct ibe_engine *e, int b);
-void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
-bool mq_empty(struct ibe_engine *e, int b, uint32_t qpn);
+static inline void mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
+static inline bool mq_empty(struct ibe_engine *e, int b, uint32_t qpn);
 /* mq_head: MQ_NIL if empty; mq_next: MQ_NIL after the tail */
-uint32_t mq_head(struct ibe_engine *e, int b, uint32_t qpn);
-uint32_t mq_next(struct ibe_engine *e, int b, uint32_t qpn, uint32_t i);
-uint32_t mq_nfree(struct ibe_engine *e, int b);
-uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn); /* appends; MQ_NIL if full */
-void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* frees the head */
+static inline uint32_t mq_head(struct ibe_engine *e, int b, uint32_t qpn);
+static inline uint32_t mq_next(struct ibe_engine *e, int b, uint32_t qpn, uint32_t i);
+/* Both request lists' heads at once (SWPB, RPB), as RequesterTransControl
+ * and RequesterRecvControl walk them side by side in PSN order. */
+static inline void mq_heads(struct ibe_engine *e, uint32_t qpn, uint32_t *swpb,
+                            uint32_t *rpb);
+static inline uint32_t mq_nfree(struct ibe_engine *e, int b);
+static inline uint32_t mq_alloc(struct ibe_engine *e, int b, uint32_t qpn); /* appends; MQ_NIL if full */
+static inline void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* frees the head */
 /* REB element payload: the scatter entry (E14 layout inside reb_element). */
-void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
-void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
+static inline void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
+static inline void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
 
 /* ------------------------------------------------------------------ */
 /* timers (timer.c)                                                    */
@@ -242,12 +246,12 @@ enum { CXR_ALL = 1, CXR_NPST = 2, CXR_SST = 3, CXR_RST = 4, CXR_STATE = 5,
 enum { CXW_ALL = 1, CXW_UAPST = 2, CXW_NPST = 3, CXW_EPST = 4, CXW_STATE = 5 };
 /* Module `from` reads QP qpn's context: cxt_cmd (type RD_QP_CTX or
  * RD_CQ_CTX, op its view) out, cxt_resp + the view record back into *v. */
-void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
+static inline void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_t op,
               uint32_t qpn, struct eng_view *v);
 /* Module `from` writes QP qpn's context: WR_QP_CTX cxt_cmd (op: which PSN,
  * or STATE) + cxt_wr_data (state, psn); unanswered.  STATE = Error also
  * flushes the receive queue. */
-void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
+static inline void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
                uint8_t state, uint32_t psn);
 
 struct eng_qp {
@@ -362,11 +366,11 @@ struct eng_bw_gather {
 void bw_use_c_converters(struct ibe_engine *e);
 
 /* ------------------------------------------------------------------ */
-/* ports: how one module reaches another (ports.c)                     */
+/* ports: how one module reaches another (ports.h)                     */
 /* ------------------------------------------------------------------ */
 /* A module never calls a function of another module's file.  It pushes
  * its records into the boundary's FIFO and then hands the consumer a
- * message through a port: the port functions declared below (ports.c, the
+ * message through a port: the port functions declared below (ports.h, the
  * FIFO layer) pack their arguments into a struct eng_msg and step the
  * module that owns the port through the engine's step table, which the
  * engine's top (engine.c) wires.  Each module file exports one step
@@ -391,6 +395,7 @@ PORT_HP_RECEIVE,
 PORT_MQ_LIST_INIT,
 PORT_MQ_EMPTY,
 PORT_MQ_HEAD,
+PORT_MQ_HEADS,
 PORT_MQ_NEXT,
 PORT_MQ_NFREE,
 PORT_MQ_ALLOC,
@@ -512,7 +517,12 @@ static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,
     return addr <= e->cfg.mem_bytes && len <= e->cfg.mem_bytes - addr;
 }
 
-/* Hand message m to module mod's step function (ports.c). */
+/* On a step function's rarely used ports: a serve function inlined into
+ * the step makes every message pay its register saves, and the hottest
+ * ports (MultiQueue list heads, say) are a dozen instructions. */
+#define ENG_OUT_OF_LINE __attribute__((noinline))
+
+/* Hand message m to module mod's step function (ports.h). */
 static inline void eng_port(struct ibe_engine *e, int mod, struct eng_msg *m)
 {
     e->step[mod](e, m);
@@ -654,8 +664,8 @@ size_t eng_hdr_to_bytes(const struct eng_hdr *h, uint8_t *out, size_t cap);
 int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h);
 /* Bit-width converters (bitwidth.c): a packet's bytes as E25
  * stream words and E24 link words. */
-void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len);
-void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
+static inline void bw_transmit(struct ibe_engine *e, int from, const uint8_t *pkt, size_t len);
+static inline void bw_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
 
 void eng_rec_dma(struct ibe_engine *e, int from, int is_write, uint64_t addr,
                  uint32_t len, uint8_t tag);
@@ -668,71 +678,71 @@ void eng_rec_tentry(struct ibe_engine *e, const struct tm_entry *t);
 void eng_rec_ind(struct ibe_engine *e, int from, uint8_t flag);
 
 /* ------------------------------------------------------------------ */
-/* module ports (ports.c steps the module that owns each) and the      */
+/* module ports (ports.h steps the module that owns each) and the      */
 /* host's entry points (called by engine.c only)                       */
 /* ------------------------------------------------------------------ */
 /* context.c */
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q);
-void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
+static inline void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct ibe_wc *wc,
                  uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode);
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q);
 /* doorbell.c */
-void db_ring(struct ibe_engine *e);
+static inline void db_ring(struct ibe_engine *e);
 /* scheduler.c */
-void sched_push(struct ibe_engine *e);
-void sched_wake(struct ibe_engine *e, struct eng_qp *q);
+static inline void sched_push(struct ibe_engine *e);
+static inline void sched_wake(struct ibe_engine *e, struct eng_qp *q);
 void sched_kick(struct ibe_engine *e);
 /* wqe_parser.c */
-void parser_take(struct ibe_engine *e);
+static inline void parser_take(struct ibe_engine *e);
 /* datapack.c */
-void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
+static inline void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
                    const uint8_t *inline_data);
 /* req_trans.c */
-bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q);
-void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
+static inline bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q);
+static inline void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
               uint8_t *payload /* owned */);
-void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn);
-void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
+static inline void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn);
+static inline void rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                           uint32_t to_excl);
-void rtc_resume(struct ibe_engine *e, struct eng_qp *q);
-void rtc_pump(struct ibe_engine *e, struct eng_qp *q);
-int eng_upsn(struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
+static inline void rtc_resume(struct ibe_engine *e, struct eng_qp *q);
+static inline void rtc_pump(struct ibe_engine *e, struct eng_qp *q);
+static inline int eng_upsn(struct ibe_engine *e, const struct eng_qp *q, uint32_t *psn);
 /* Packets a QP keeps in flight: the whole window normally, a few while it
  * recovers (Go-Back-N re-sends are paced by the ACKs). */
 #define ENG_WINDOW 256
 #define ENG_RECOVERY_WINDOW 16
-void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
+static inline void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
                   uint8_t opcode, uint8_t status, uint32_t len, int counted);
 /* timer.c */
-void timer_set(struct ibe_engine *e, int from, const struct rec_tset *r);
+static inline void timer_set(struct ibe_engine *e, int from, const struct rec_tset *r);
 uint64_t timer_duration_ns(int which, uint8_t value);
 /* req_pktgen.c */
-void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
+static inline void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
                  const uint8_t *payload);
 /* hdr_parser.c */
-void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
+static inline void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
 /* req_recv.c */
-void rrc_response(struct ibe_engine *e, const uint8_t *payload);
-void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
-void rrc_bad_request(struct ibe_engine *e);
-void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
+static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload);
+static inline void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
+static inline void rrc_bad_request(struct ibe_engine *e);
+static inline void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
 void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q);
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
 /* scatter_mgr.c */
-int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *resp);
+static inline int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *resp);
 /* exec_engine.c */
-void ee_request(struct ibe_engine *e, const uint8_t *payload);
+static inline void ee_request(struct ibe_engine *e, const uint8_t *payload);
 /* rqwqe_mgr.c */
-int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
+static inline int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
 /* The QP went to Error: forget the loaded WQE and the fetch window (the
  * RQWQEManager's reset input). */
-void rqm_reset(struct ibe_engine *e, struct eng_qp *q);
+static inline void rqm_reset(struct ibe_engine *e, struct eng_qp *q);
 /* write_addr_table.c */
-void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
-void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);
+static inline void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
+static inline void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);
 /* resp_pktgen.c */
-void resppkt_send(struct ibe_engine *e, const struct rec_resp *r,
+static inline void resppkt_send(struct ibe_engine *e, const struct rec_resp *r,
                   const uint8_t *payload);
 /* hostfmt.c: WQE / CQE bytes through include/ibwire/host.h */
 int hf_build_send_wqe(uint8_t type, uint8_t *slot, const struct ibe_send_wr *wr,
@@ -749,5 +759,7 @@ void hf_write_cqe(uint8_t *cqe, const struct ibe_wc *wc, uint32_t wqe_offset,
 void hf_cqe_give_to_hw(uint8_t *cqe);
 /* 1 and *wc filled when software owns the CQE, 0 when hardware does. */
 int hf_read_cqe(const uint8_t *cqe, struct ibe_wc *wc, uint32_t *wqe_offset);
+
+#include "ports.h"
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "ibwire/records.h"
 
-static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
+ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn);
 
 /* One list-table entry, unpacked (the three buffers differ in widths). */
 struct mq_le { uint32_t head, tail; uint8_t empty; };
@@ -149,7 +149,7 @@ void mq_fini(struct ibe_engine *e, int b)
     e->mq[b].elem = NULL;
 }
 
-static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
+ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
 {
     list_set(e, b, qpn, (struct mq_le){0, 0, 1});
 }
@@ -189,7 +189,7 @@ static uint32_t serve_mq_nfree(const struct ibe_engine *e, int b)
     return e->mq[b].nfree;
 }
 
-static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
+ENG_OUT_OF_LINE static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
 {
     struct mq_buf *m = &e->mq[b];
     if (!m->nfree)
@@ -210,7 +210,7 @@ static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
     return i;
 }
 
-static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
+ENG_OUT_OF_LINE static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
 {
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
@@ -224,7 +224,7 @@ static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t qpn)
     free_put(&e->mq[b], b, i);
 }
 
-static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,
+ENG_OUT_OF_LINE static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,
                                const struct ibe_sge *g)
 {
     uint32_t *w = elem(e, MQ_REB, i);
@@ -236,7 +236,7 @@ static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,
     ibw_reb_element_pack(&s, w);
 }
 
-static void serve_mq_reb_read(const struct ibe_engine *e, uint32_t i,
+ENG_OUT_OF_LINE static void serve_mq_reb_read(const struct ibe_engine *e, uint32_t i,
                               struct ibe_sge *g)
 {
     struct ibw_reb_element s;
@@ -257,6 +257,10 @@ void mq_step(struct ibe_engine *e, struct eng_msg *m)
         break;
     case PORT_MQ_HEAD:
         m->ret = (int64_t)serve_mq_head(e, (int)m->a[0], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_HEADS:
+        m->ret = (int64_t)((uint64_t)serve_mq_head(e, MQ_RPB, (uint32_t)m->a[0]) << 32 |
+                           serve_mq_head(e, MQ_SWPB, (uint32_t)m->a[0]));
         break;
     case PORT_MQ_NEXT:
         m->ret = (int64_t)serve_mq_next(e, (int)m->a[0], (uint32_t)m->a[1],

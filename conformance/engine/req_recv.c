@@ -44,17 +44,17 @@
 static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t limit)
 {
     unsigned n = 0;
-    /* one MultiQueue question per list and packet: its head (MQ_NIL when
+    /* one MultiQueue question per packet: both list heads (MQ_NIL when
      * empty); the RPB head is asked again each time, as completing a
      * message may post a read */
     for (;;) {
-        uint32_t head = mq_head(e, MQ_SWPB, q->qpn);
+        uint32_t head, read;
+        mq_heads(e, q->qpn, &head, &read);
         if (head == MQ_NIL)
             break;
         struct swpb_elem *s = &e->swpb[head];
         if (psn_diff(s->h.psn, limit) >= 0)
             break;
-        uint32_t read = mq_head(e, MQ_RPB, q->qpn);
         if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, s->h.psn) < 0)
             break;
         uint8_t last = s->last, op = s->wr_opcode;
@@ -209,9 +209,8 @@ static void serve_rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
 
 /* A lost read response is acted on once per read position; if the
  * retransmitted request is lost too, the loss timer takes over. */
-static bool read_retx_once(struct ibe_engine *e, struct eng_qp *q)
+static bool read_retx_once(struct eng_qp *q, uint32_t rd)
 {
-    uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
     if (q->rd_retx_valid && q->rd_retx_psn == rd)
         return false;
     q->rd_retx_valid = 1;
@@ -226,20 +225,21 @@ static void on_ack(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         q->acked_psn = h->psn;
         q->acked_valid = 1;
     }
-    bool lost_read = !mq_empty(e, MQ_RPB, q->qpn) &&
-                     psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn) <= 0 &&
-                     read_retx_once(e, q);
+    uint32_t read = mq_head(e, MQ_RPB, q->qpn);
+    bool lost_read = read != MQ_NIL &&
+                     psn_diff(e->rpb[read].h.psn, h->psn) <= 0 &&
+                     read_retx_once(q, e->rpb[read].h.psn);
     if (lost_read)
-        rtc_retransmit_from(e, q, e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn);
+        rtc_retransmit_from(e, q, e->rpb[read].h.psn);
     if (n || lost_read)
         after_progress(e, q);
 }
 
 static void retry_from_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t rpsn)
 {
-    uint32_t from = rpsn;
-    if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, rpsn) < 0)
-        from = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
+    uint32_t from = rpsn, read = mq_head(e, MQ_RPB, q->qpn);
+    if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, rpsn) < 0)
+        from = e->rpb[read].h.psn;
     rtc_retransmit_from(e, q, from);
 }
 
@@ -336,7 +336,7 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
             if (rd != h->psn) {
                 /* an earlier read's response was lost: go again from it
                  * through the request of RPSN */
-                if (read_retx_once(e, q))
+                if (read_retx_once(q, rd))
                     rtc_retransmit_range(e, q, rd, psn_add(h->psn, 1));
                 after_progress(e, q);
                 return;
@@ -347,7 +347,7 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
             /* case 1 (First/Only, UPSN is a read) and case 2 (Middle/Last):
              * a response before this one was lost */
             uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
-            if (read_retx_once(e, q))
+            if (read_retx_once(q, rd))
                 rtc_retransmit_range(e, q, rd, psn_add(first_like ? h->psn : rd, 1));
             return;
         }

@@ -70,7 +70,7 @@ static uint32_t npkts(uint32_t len, uint32_t pmtu)
     return len ? (len + pmtu - 1) / pmtu : 1;
 }
 
-static void serve_rtc_complete(struct ibe_engine *e, struct eng_qp *q,
+ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_qp *q,
                                uint32_t slot, uint8_t opcode, uint8_t status,
                                uint32_t len, int counted)
 {
@@ -135,7 +135,7 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
     return len;
 }
 
-static void serve_rtc_take(struct ibe_engine *e,
+ENG_OUT_OF_LINE static void serve_rtc_take(struct ibe_engine *e,
                            const struct eng_wqe_side *side, uint8_t *payload)
 {
     struct rec_md in, *md = &in;
@@ -309,7 +309,8 @@ static uint32_t rpb_span(const struct rpb_elem *r)
 static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
                           uint32_t *psn)
 {
-    uint32_t s = mq_head(e, MQ_SWPB, q->qpn), r = mq_head(e, MQ_RPB, q->qpn);
+    uint32_t s, r;
+    mq_heads(e, q->qpn, &s, &r);
     if (s == MQ_NIL && r == MQ_NIL)
         return 0;
     if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->swpb[s].h.psn, e->rpb[r].h.psn) < 0)) {
@@ -326,7 +327,8 @@ static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
 static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                        uint32_t to_excl, const uint32_t *limit)
 {
-    uint32_t i = mq_head(e, MQ_SWPB, q->qpn), j = mq_head(e, MQ_RPB, q->qpn), next = from;
+    uint32_t i, j, next = from;
+    mq_heads(e, q->qpn, &i, &j);
     while (i != MQ_NIL || j != MQ_NIL) {
         bool take_s = j == MQ_NIL ||
                       (i != MQ_NIL && psn_diff(e->swpb[i].h.psn, e->rpb[j].h.psn) < 0);
@@ -362,7 +364,7 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
     return next;
 }
 
-static void serve_rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q,
+ENG_OUT_OF_LINE static void serve_rtc_retransmit_range(struct ibe_engine *e, struct eng_qp *q,
                                        uint32_t from, uint32_t to_excl)
 {
     resend(e, q, from, to_excl, NULL);
@@ -390,7 +392,7 @@ static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
     }
 }
 
-static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
+ENG_OUT_OF_LINE static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
                                       uint32_t psn)
 {
     if (q->rec_active && psn_diff(q->rec_next, psn) > 0)

@@ -25,13 +25,21 @@
 /* ------------------------------------------------------------------ */
 typedef void (*eng_event_fn)(void *ctx, uint64_t arg);
 struct eng_event {
-    uint64_t t, seq;
+    uint64_t t;
+    uint64_t seq;     /* order among equal times; its low bit set: ctx is a
+                         malloc'd block of arg bytes that the event owns
+                         until fn runs (and frees it) */
     eng_event_fn fn;
     void *ctx;
     uint64_t arg;
-    size_t owned; /* > 0: ctx is a malloc'd block of this size that the
-                     event owns until fn runs (and frees it) */
 };
+/* The size of the block event ev owns, 0 when it owns none.  The flag
+ * rides in seq so that an event stays 40 bytes: the heap moves events by
+ * value, and a sixth field cost the event loop 0.5 % of a lossy run. */
+static inline size_t eng_event_owned(const struct eng_event *ev)
+{
+    return (ev->seq & 1) ? (size_t)ev->arg : 0;
+}
 /* What a world holds besides time and events, so that a snapshot can find
  * it: its engines, and plain-data objects (the links) copied byte for
  * byte. */
@@ -48,10 +56,11 @@ struct ibe_world {
 };
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg);
-/* As eng_at, the event owning `blob` (malloc'd, `size` bytes): a snapshot
- * copies it, destroying the world frees it; fn frees it when it runs. */
+/* As eng_at, the event owning `blob` (malloc'd, `size` bytes, handed to
+ * fn as its arg): a snapshot copies it, destroying the world frees it; fn
+ * frees it when it runs. */
 void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
-                  void *blob, size_t size, uint64_t arg);
+                  void *blob, size_t size);
 /* Register / forget a part of the world (size 0: an engine); attach
  * returns -1 when out of memory. */
 int eng_world_attach(struct ibe_world *w, void *obj, size_t size);

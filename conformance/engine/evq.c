@@ -26,7 +26,7 @@ void ibe_world_destroy(struct ibe_world *w)
     if (!w)
         return;
     for (size_t i = 0; i < w->n; i++)
-        if (w->heap[i].owned)
+        if (eng_event_owned(&w->heap[i]))
             free(w->heap[i].ctx);
     free(w->heap);
     free(w->parts);
@@ -85,14 +85,15 @@ double eng_uniform(struct ibe_world *w)
 }
 
 static void schedule(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
-                     void *ctx, uint64_t arg, size_t owned)
+                     void *ctx, uint64_t arg, bool owned)
 {
     void *heap = w->heap;
     int rc = grow(&heap, &w->cap, w->n, sizeof *w->heap, 256);
     w->heap = heap;
     if (rc)
         abort();
-    struct eng_event ev = {w->now + delay_ns, w->seq++, fn, ctx, arg, owned};
+    struct eng_event ev = {w->now + delay_ns, w->seq++ << 1 | (uint64_t)owned,
+                           fn, ctx, arg};
     size_t i = w->n++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
@@ -107,13 +108,13 @@ static void schedule(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg)
 {
-    schedule(w, delay_ns, fn, ctx, arg, 0);
+    schedule(w, delay_ns, fn, ctx, arg, false);
 }
 
 void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
-                  void *blob, size_t size, uint64_t arg)
+                  void *blob, size_t size)
 {
-    schedule(w, delay_ns, fn, blob, arg, size);
+    schedule(w, delay_ns, fn, blob, (uint64_t)size, true);
 }
 
 static struct eng_event pop(struct ibe_world *w)

@@ -48,7 +48,7 @@ static void put(struct ibe_link *l, int dir, const uint8_t *pkt, size_t len,
     uint64_t start = l->busy_until[dir] > now ? l->busy_until[dir] : now;
     l->busy_until[dir] = start + ser;
     eng_at_owned(l->w, start + ser - now + l->p.latency_ns + extra, deliver, lp,
-                 sizeof *lp + len, 0);
+                 sizeof *lp + len);
 }
 
 static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,

@@ -142,7 +142,7 @@ void ibe_snapshot_free(struct ibe_snapshot *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->nevents; i++)
-        if (s->events[i].owned)
+        if (eng_event_owned(&s->events[i]))
             free(s->events[i].ctx);
     free(s->events);
     for (size_t i = 0; i < s->neng; i++)
@@ -159,8 +159,8 @@ static struct eng_event *copy_events(const struct eng_event *ev, size_t n)
 {
     struct eng_event *out = dup_bytes(ev, n * sizeof *ev);
     for (size_t i = 0; i < n; i++)
-        if (out[i].owned)
-            out[i].ctx = dup_bytes(ev[i].ctx, ev[i].owned);
+        if (eng_event_owned(&out[i]))
+            out[i].ctx = dup_bytes(ev[i].ctx, eng_event_owned(&ev[i]));
     return out;
 }
 
@@ -276,7 +276,7 @@ int ibe_world_restore(struct ibe_world *w, const struct ibe_snapshot *s)
     if (!s || !same_parts(w, s))
         return -1;
     for (size_t i = 0; i < w->n; i++)
-        if (w->heap[i].owned)
+        if (eng_event_owned(&w->heap[i]))
             free(w->heap[i].ctx);
     w->n = 0;
     if (w->cap < s->nevents) {
@@ -288,8 +288,9 @@ int ibe_world_restore(struct ibe_world *w, const struct ibe_snapshot *s)
     }
     for (size_t i = 0; i < s->nevents; i++) {
         w->heap[i] = s->events[i];
-        if (s->events[i].owned)
-            w->heap[i].ctx = dup_bytes(s->events[i].ctx, s->events[i].owned);
+        if (eng_event_owned(&s->events[i]))
+            w->heap[i].ctx = dup_bytes(s->events[i].ctx,
+                                       eng_event_owned(&s->events[i]));
     }
     w->n = s->nevents;
     w->now = s->now;

@@ -13,6 +13,7 @@
 #define IBWIRE_LIB_TOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "check.h"
 #include "ibwire_lib.h"
@@ -49,6 +50,10 @@ struct chk *ibwire_tool_checker_chk(ibwire_checker *c);
  * buf: its length, or IBWIRE_E_NOSPACE. */
 int ibwire_tool_summary_json(const struct chk_flow_summary *s, char *buf,
                              size_t cap);
+
+/* s as a JSON string (quotes included) on o, escaped as the flow objects
+ * escape theirs. */
+void ibwire_tool_json_str(FILE *o, const char *s);
 
 /* The summary behind a flow handle. */
 const struct chk_flow_summary *ibwire_tool_flow_summary(const ibwire_flow *f);

@@ -447,21 +447,39 @@ static void put(struct json_buf *j, const char *fmt, ...)
         j->len += (size_t)n;
 }
 
-/* A JSON string: quotes and backslashes escaped, control characters as
- * \u00XX. */
+/* One byte of a JSON string as JSON writes it: quotes and backslashes
+ * escaped, control characters as \u00XX; into out, which it returns.  The
+ * flow objects here and the tool's own JSON (file names, messages) share
+ * it, so both escape alike. */
+static const char *json_char(unsigned char ch, char out[8])
+{
+    if (ch == '"' || ch == '\\')
+        snprintf(out, 8, "\\%c", ch);
+    else if (ch < 0x20)
+        snprintf(out, 8, "\\u%04x", ch);
+    else {
+        out[0] = (char)ch;
+        out[1] = '\0';
+    }
+    return out;
+}
+
 static void put_str(struct json_buf *j, const char *s)
 {
+    char e[8];
     put(j, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            put(j, "\\%c", ch);
-        else if (ch < 0x20)
-            put(j, "\\u%04x", ch);
-        else
-            put(j, "%c", ch);
-    }
+    for (; *s; s++)
+        put(j, "%s", json_char((unsigned char)*s, e));
     put(j, "\"");
+}
+
+void ibwire_tool_json_str(FILE *o, const char *s)
+{
+    char e[8];
+    fputc('"', o);
+    for (; *s; s++)
+        fputs(json_char((unsigned char)*s, e), o);
+    fputc('"', o);
 }
 
 int ibwire_tool_summary_json(const struct chk_flow_summary *s, char *buf,

@@ -199,21 +199,6 @@ static void usage(FILE *f)
             CAP_LIVE_FILTER);
 }
 
-static void json_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(o, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(o, "\\u%04x", ch);
-        else
-            fputc(ch, o);
-    }
-    fputc('"', o);
-}
-
 static void xml_str(FILE *o, const char *s)
 {
     for (; *s; s++) {
@@ -329,13 +314,13 @@ static void on_finding(void *user, const struct chk_finding *f)
                 r->first_finding ? "" : ",", (unsigned long long)f->frame);
         if (have_if) {
             fputs("\"interface\": ", r->out);
-            json_str(r->out, ifn);
+            ibwire_tool_json_str(r->out, ifn);
             fputs(", ", r->out);
         }
         fprintf(r->out, "\"rule\": \"%s\", \"severity\": \"%s\", "
                 "\"message\": ",
                 ri->id, chk_severity_name(f->severity));
-        json_str(r->out, f->message);
+        ibwire_tool_json_str(r->out, f->message);
         fputc('}', r->out);
         r->first_finding = 0;
         break;
@@ -724,9 +709,9 @@ static int check_file(struct run *r, const char *path, int first_file)
         fprintf(stderr, "ibwire check: %s\n", err);
         if (r->fmt == FMT_JSON && r->out) {
             fprintf(r->out, "%s\n    {\"file\": ", first_file ? "" : ",");
-            json_str(r->out, path);
+            ibwire_tool_json_str(r->out, path);
             fprintf(r->out, ", \"error\": ");
-            json_str(r->out, err);
+            ibwire_tool_json_str(r->out, err);
             fprintf(r->out, "}");
         }
         return TOOL_EXIT_USAGE;
@@ -773,7 +758,7 @@ static int check_file(struct run *r, const char *path, int first_file)
         fprintf(r->out, "== %s\n", path);
     if (r->fmt == FMT_JSON) {
         fprintf(r->out, "%s\n    {\"file\": ", first_file ? "" : ",");
-        json_str(r->out, path);
+        ibwire_tool_json_str(r->out, path);
         fprintf(r->out, ", \"findings\": [");
     }
     struct cap_frame fr;
@@ -867,7 +852,8 @@ static int check_file(struct run *r, const char *path, int first_file)
             for (uint32_t i = 0; i < cap_interfaces(rd); i++) {
                 char n[80];
                 fprintf(r->out, "%s{\"name\": ", i ? ", " : "");
-                json_str(r->out, cap_interface_name(rd, i, n, sizeof n));
+                ibwire_tool_json_str(r->out,
+                                     cap_interface_name(rd, i, n, sizeof n));
                 fprintf(r->out, ", \"linktype\": %d}",
                         cap_interface_linktype(rd, i));
             }

@@ -243,6 +243,9 @@ ENG_OUT_OF_LINE static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn
                               const struct ibe_wc *wc, uint32_t wqe_offset,
                               int is_send, uint32_t qpn, uint8_t opcode)
 {
+    struct eng_qp *q = eng_qp(e, qpn);
+    if (is_send && q)
+        q->sq_cqe++;
     if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
         return;
     struct eng_cq *cq = &e->cq[cqn];

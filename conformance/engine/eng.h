@@ -282,6 +282,11 @@ struct eng_qp {
     /* SQ ring */
     uint64_t sq_base;
     uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
+    uint32_t sq_sched;                      /* handed to the parser (the
+                                               WQEScheduler's position) */
+    uint32_t sq_cqe;                        /* completions the CQ writer
+                                               took: the host reuses a slot
+                                               once its CQE is written */
     uint32_t db_pending;                    /* doorbells not yet scheduled */
     struct rec_db *sq_db;                   /* each slot's doorbell (opcode,
                                                size, fence of its WQE) */
@@ -302,6 +307,10 @@ struct eng_qp {
     uint8_t rd_retx_valid;       /* a lost read response was already acted on */
     uint32_t rd_retx_psn;        /* ... for the read at this PSN */
     uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
+    /* RequesterTransControl's count of WQEs taken, and its promise to wake
+     * the scheduler when one it waits for arrives */
+    uint32_t rtc_taken;
+    uint8_t rtc_wait_take;
     /* RequesterTransControl's NextPSN register: latched from its NPST view
      * (npst_read in req_trans.c) and written back with WR_QP_CTX NPST */
     uint32_t rtc_npsn;
@@ -347,6 +356,9 @@ enum eng_chan {
 struct eng_fifo {
     uint32_t head, count;
     uint8_t id[ENG_FIFO_DEPTH], nw[ENG_FIFO_DEPTH];
+    uint8_t to[ENG_FIFO_DEPTH]; /* the consumer (enum eng_mod): a message
+                                   held for a module's latency takes the
+                                   records waiting for it along (timing.c) */
     uint32_t w[ENG_FIFO_DEPTH][12];
 };
 
@@ -517,6 +529,19 @@ struct ibe_engine {
     struct eng_bw_gather bw_gather;
     uint8_t pktbuf[4096 + 256];
     const eng_step_fn *step; /* the module behind each enum eng_mod */
+    /* module latencies in virtual time (timing.c); all 0 unless set */
+    uint8_t timed;           /* some latency is not 0 */
+    uint64_t t_off;          /* the running step's time past w->now: the
+                                latencies of the requests it has made */
+    uint32_t depth;          /* steps running (0: the host or an event) */
+    uint64_t free_at[M_COUNT]; /* when each module's last step ended: it
+                                  takes the next message no earlier */
+    uint64_t last_in[M_COUNT]; /* when the last message handed to each
+                                  module arrives: one input FIFO, so none
+                                  arrives before an earlier one */
+    uint32_t held[M_COUNT];    /* messages waiting for each module: a new
+                                  one queues behind them */
+    uint32_t lat[M_COUNT];   /* ns, per module */
 };
 
 /* Host memory bounds: every module that touches host memory checks here. */
@@ -531,10 +556,18 @@ static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,
  * ports (MultiQueue list heads, say) are a dozen instructions. */
 #define ENG_OUT_OF_LINE __attribute__((noinline))
 
+/* Hand message m to module mod through the scheduler (timing.c) when a
+ * latency is set; otherwise every module's latency is 0 and mod steps at
+ * once, run to completion. */
+void eng_port_timed(struct ibe_engine *e, int mod, struct eng_msg *m);
+
 /* Hand message m to module mod's step function (ports.h). */
 static inline void eng_port(struct ibe_engine *e, int mod, struct eng_msg *m)
 {
-    e->step[mod](e, m);
+    if (e->timed)
+        eng_port_timed(e, mod, m);
+    else
+        e->step[mod](e, m);
 }
 
 static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
@@ -602,6 +635,7 @@ static inline void eng_push(struct ibe_engine *e, int ch, int from, int to,
     f->count++;
     f->id[slot] = id;
     f->nw[slot] = (uint8_t)nwords;
+    f->to[slot] = (uint8_t)to;
     memcpy(f->w[slot], w, nwords * sizeof *w);
     e->st.records++;
     if (e->trace)
@@ -706,9 +740,10 @@ void sched_kick(struct ibe_engine *e);
 static inline void parser_take(struct ibe_engine *e);
 /* datapack.c */
 static inline void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
-                   const uint8_t *inline_data);
+                   const uint8_t *inline_data, uint32_t inline_len);
 /* req_trans.c */
-static inline bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q);
+static inline bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q,
+                                 uint32_t scheduled);
 static inline void rtc_take(struct ibe_engine *e, const struct eng_wqe_side *side,
               uint8_t *payload /* owned */);
 static inline void rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q, uint32_t psn);
@@ -732,7 +767,8 @@ static inline void reqpkt_send(struct ibe_engine *e, int from, const struct eng_
 /* hdr_parser.c */
 static inline void hp_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len);
 /* req_recv.c */
-static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload);
+static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload,
+                                uint32_t len);
 static inline void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
 static inline void rrc_bad_request(struct ibe_engine *e);
 static inline void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
@@ -741,7 +777,8 @@ void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
 /* scatter_mgr.c */
 static inline int sem_cmd(struct ibe_engine *e, const struct rec_sem *cmd, struct rec_sem *resp);
 /* exec_engine.c */
-static inline void ee_request(struct ibe_engine *e, const uint8_t *payload);
+static inline void ee_request(struct ibe_engine *e, const uint8_t *payload,
+                              uint32_t len);
 /* rqwqe_mgr.c */
 static inline int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct rec_rq *resp);
 /* The QP went to Error: forget the loaded WQE and the fetch window (the

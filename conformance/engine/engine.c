@@ -254,14 +254,14 @@ unsigned ibe_qp_outstanding_limit(struct ibe_engine *e, uint32_t qpn)
 uint32_t ibe_sq_free(struct ibe_engine *e, uint32_t qpn)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    return q ? q->sq_depth - (q->sq_pi - q->sq_ci) : 0;
+    return q ? q->sq_depth - (q->sq_pi - q->sq_cqe) : 0;
 }
 
 int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
                   const struct ibe_send_wr *wr)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    if (!q || q->sq_pi - q->sq_ci >= q->sq_depth || wr->num_sge > IBE_MAX_SGE)
+    if (!q || q->sq_pi - q->sq_cqe >= q->sq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
     uint8_t inl[IBE_MAX_INLINE];
     uint32_t n = 0;
@@ -337,4 +337,95 @@ void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)
 const struct ibe_stats *ibe_engine_stats(const struct ibe_engine *e)
 {
     return &e->st;
+}
+
+/* ---- module latencies ---- */
+
+static int mod_by_name(const char *name, size_t n)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (strlen(eng_mod_name[m]) == n && !strncmp(eng_mod_name[m], name, n))
+            return m;
+    return -1;
+}
+
+static void latency_changed(struct ibe_engine *e)
+{
+    e->timed = 0;
+    for (int m = 0; m < M_COUNT; m++)
+        e->timed |= e->lat[m] != 0;
+}
+
+int ibe_engine_set_latency(struct ibe_engine *e, const char *module, uint32_t ns)
+{
+    int m = mod_by_name(module, strlen(module));
+    if (m < 0 || m == M_HOST)
+        return -1;
+    e->lat[m] = ns;
+    latency_changed(e);
+    return 0;
+}
+
+int64_t ibe_engine_latency(const struct ibe_engine *e, const char *module)
+{
+    int m = mod_by_name(module, strlen(module));
+    return m < 0 || m == M_HOST ? -1 : (int64_t)e->lat[m];
+}
+
+/* The documents give the engine's clock and a few modules' cycle counts:
+ * rdma_clk 500 MHz, 2 ns a cycle (HanGu DMA engine design v1.5 §3.3, table
+ * 3-4; the HanGu RDMA engine design §3.4.2.4.2 sizes the timers at the
+ * same clock); a TimerControl update takes 3 cycles (ibid. §3.4.2.4.2); a
+ * MultiQueue insert 6 cycles for a message's first packet and a release 5
+ * (ibid. §3.4.3.4.2.1 and .2.2: the slower, insert, is taken).  Every other
+ * module takes the one cycle a registered FIFO output costs. */
+enum { ENG_CYCLE_NS = 2 };
+void ibe_engine_set_latency_profile(struct ibe_engine *e,
+                                    enum ibe_latency_profile p)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        e->lat[m] = p == IBE_LATENCY_DOCUMENTS && m != M_HOST ? ENG_CYCLE_NS : 0;
+    if (p == IBE_LATENCY_DOCUMENTS) {
+        e->lat[M_TIMER] = 3 * ENG_CYCLE_NS;
+        e->lat[M_MQ] = 6 * ENG_CYCLE_NS;
+    }
+    latency_changed(e);
+}
+
+int ibe_engine_apply_latency(struct ibe_engine *e, const char *list,
+                             const char **bad)
+{
+    const char *s = list;
+    while (*s) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        const char *eq = memchr(s, '=', n);
+        if (n == 9 && !strncmp(s, "documents", 9)) {
+            if (e)
+                ibe_engine_set_latency_profile(e, IBE_LATENCY_DOCUMENTS);
+        } else if (n == 4 && !strncmp(s, "none", 4)) {
+            if (e)
+                ibe_engine_set_latency_profile(e, IBE_LATENCY_NONE);
+        } else {
+            int m = eq ? mod_by_name(s, (size_t)(eq - s)) : -1;
+            char *num_end = NULL;
+            unsigned long ns = 0;
+            if (m > 0 && eq + 1 < s + n && eq[1] >= '0' && eq[1] <= '9')
+                ns = strtoul(eq + 1, &num_end, 10);
+            if (m <= 0 || eq + 1 >= s + n || eq[1] < '0' || eq[1] > '9' ||
+                num_end != s + n || ns > UINT32_MAX) {
+                if (bad)
+                    *bad = s;
+                return -1;
+            }
+            if (e) {
+                e->lat[m] = (uint32_t)ns;
+                latency_changed(e);
+            }
+        }
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    return 0;
 }

@@ -239,6 +239,31 @@ void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx);
  * without one as well (they are lossless, and slow: off by default). */
 void ibe_engine_set_bitwidth(struct ibe_engine *e, int on);
 
+/* ---- module latencies (virtual time) ---- */
+/* Module `module` (a name of the trace's modules: "ReqPktGen",
+ * "ExecutionEngine", "DMAEngine", ...) takes `ns` to answer: a message
+ * handed to it waits that long before the module steps on it, or, for a
+ * lookup its asker waits for (context, translation, DMA, tables), the
+ * answer delays what the asker hands over next.  Every latency is 0 unless
+ * set: modules step at once, in the untimed model's order.  Returns -1
+ * for an unknown module name. */
+int ibe_engine_set_latency(struct ibe_engine *e, const char *module, uint32_t ns);
+/* Module `module`'s latency in ns, or -1 for an unknown name. */
+int64_t ibe_engine_latency(const struct ibe_engine *e, const char *module);
+enum ibe_latency_profile {
+    IBE_LATENCY_NONE,      /* every module 0 ns (the default) */
+    IBE_LATENCY_DOCUMENTS  /* cycles the HanGu documents give, 2 ns each */
+};
+/* Set every module's latency from a profile. */
+void ibe_engine_set_latency_profile(struct ibe_engine *e,
+                                    enum ibe_latency_profile p);
+/* Apply a latency list "documents", "none" or "Module=ns,Module=ns,..."
+ * (names as above; entries after a profile override it).  Returns 0, or -1
+ * with *bad (when bad is not NULL) pointing at the first entry that is not
+ * one.  With e NULL it only checks the list. */
+int ibe_engine_apply_latency(struct ibe_engine *e, const char *list,
+                             const char **bad);
+
 /* ---- counters ---- */
 struct ibe_stats {
     uint64_t pkts_tx, pkts_rx, bytes_tx;

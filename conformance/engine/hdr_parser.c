@@ -54,10 +54,10 @@ static void serve_hp_receive(struct ibe_engine *e, const uint8_t *pkt,
     }
     if (ibw_opcode_is_response(h.opcode)) {
         rec_hdr_put(e, CH_RRC_IN, M_HDRPARSER, M_REQRECV, 19, &h);
-        rrc_response(e, payload);
+        rrc_response(e, payload, h.paylen);
     } else {
         rec_hdr_put(e, CH_EXEC_IN, M_HDRPARSER, M_EXEC, 18, &h);
-        ee_request(e, payload);
+        ee_request(e, payload, h.paylen);
     }
 }
 

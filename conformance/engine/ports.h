@@ -86,10 +86,11 @@ static inline void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct 
 }
 
 static inline void datapack_take(struct ibe_engine *e, const struct eng_wqe_side *side,
-                   const uint8_t *inline_data)
+                   const uint8_t *inline_data, uint32_t inline_len)
 {
     struct eng_msg m;
     m.port = PORT_DATAPACK_TAKE;
+    m.a[0] = inline_len;
     m.cp[0] = side, m.cp[1] = inline_data;
     eng_port(e, M_DATAPACK, &m);
 }
@@ -121,10 +122,12 @@ static inline void db_ring(struct ibe_engine *e)
     eng_port(e, M_DOORBELL, &m);
 }
 
-static inline void ee_request(struct ibe_engine *e, const uint8_t *payload)
+static inline void ee_request(struct ibe_engine *e, const uint8_t *payload,
+                              uint32_t len)
 {
     struct eng_msg m;
     m.port = PORT_EE_REQUEST;
+    m.a[0] = len;
     m.cp[0] = payload;
     eng_port(e, M_EXEC, &m);
 }
@@ -238,10 +241,12 @@ static inline void reqpkt_send(struct ibe_engine *e, int from, const struct eng_
     eng_port(e, M_REQPKTGEN, &m);
 }
 
-static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload)
+static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload,
+                                uint32_t len)
 {
     struct eng_msg m;
     m.port = PORT_RRC_RESPONSE;
+    m.a[0] = len;
     m.cp[0] = payload;
     eng_port(e, M_REQRECV, &m);
 }
@@ -269,10 +274,12 @@ static inline void rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
     eng_port(e, M_REQRECV, &m);
 }
 
-static inline bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
+static inline bool rtc_can_issue(struct ibe_engine *e, struct eng_qp *q,
+                                 uint32_t scheduled)
 {
     struct eng_msg m;
     m.port = PORT_RTC_CAN_ISSUE;
+    m.a[0] = scheduled;
     m.p[0] = q;
     eng_port(e, M_REQTRANS, &m);
     return (bool)m.ret;

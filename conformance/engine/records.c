@@ -20,7 +20,7 @@ void eng_trace_rec(struct ibe_engine *e, int from, int to, uint8_t id,
 {
     struct ibe_trace_rec r;
     memset(&r, 0, sizeof r);
-    r.time = e->w->now;
+    r.time = e->w->now + e->t_off; /* when the hardware pushes it */
     r.rec_id = id;
     r.rec = name;
     r.from = eng_mod_name[from];

@@ -144,6 +144,11 @@ ENG_OUT_OF_LINE static void serve_rtc_take(struct ibe_engine *e,
     md->signaled = side->signaled;
     /* the parser only passes existing QPs */
     struct eng_qp *q = eng_qp_known(e, md->sqpn);
+    q->rtc_taken++;
+    if (q->rtc_wait_take) {
+        q->rtc_wait_take = 0;
+        sched_wake(e, q);
+    }
     if (md->reqstate == RS_QP_STATE) {
         serve_rtc_complete(e, q, md->wqe_off, md->opcode, IBE_WC_WR_FLUSH_ERR,
                            0, 0);
@@ -282,9 +287,16 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
     finish_seg(e, q);
 }
 
-static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
+static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q,
+                                uint32_t scheduled)
 {
     (void)e;
+    if (q->rtc_taken != scheduled) {
+        /* a WQE is still on its way through the parser and DataPack (the
+         * modules have latencies): one at a time, woken when it is taken */
+        q->rtc_wait_take = 1;
+        return false;
+    }
     if (q->seg_md)
         return false;
     struct eng_view v;
@@ -410,7 +422,8 @@ void rtc_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
     case PORT_RTC_CAN_ISSUE:
-        m->ret = (int64_t)serve_rtc_can_issue(e, (struct eng_qp *)m->p[0]);
+        m->ret = (int64_t)serve_rtc_can_issue(e, (struct eng_qp *)m->p[0],
+                                              (uint32_t)m->a[0]);
         break;
     case PORT_RTC_TAKE:
         serve_rtc_take(e, (const struct eng_wqe_side *)m->cp[0],

@@ -47,11 +47,11 @@ static void sched_run(void *ctx, uint64_t arg)
         struct eng_qp *q = eng_qp(e, qpn);
         if (!q || !q->db_pending)
             continue;
-        if (!rtc_can_issue(e, q)) {
+        if (!rtc_can_issue(e, q, q->sq_sched)) {
             q->parked = 1;
             continue;
         }
-        uint32_t slot = q->sq_hw % q->sq_depth;
+        uint32_t slot = q->sq_sched++ % q->sq_depth;
         const struct rec_db *db = &q->sq_db[slot];
         /* the scheduler re-reads the send context (SST) as
          * DoorbellProcessing did for the E12 it passes on */

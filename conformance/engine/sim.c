@@ -375,10 +375,20 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     uint64_t mem = (uint64_t)s.max * (SLOTS * 3 + RQ_DEPTH) + (8u << 20);
     struct ibe_config ca = {mem, o->framing, 1, 0x0A000001u, {2, 0, 10, 0, 0, 1}};
     struct ibe_config cb = {mem, o->framing, 0, 0x0A000000u, {2, 0, 10, 0, 0, 0}};
-    s.a = ibe_engine_create(s.w, &ca);
-    s.b = ibe_engine_create(s.w, &cb);
-    if (!s.m || !s.w || !s.a || !s.b)
+    s.a = s.w ? ibe_engine_create(s.w, &ca) : NULL;
+    s.b = s.w ? ibe_engine_create(s.w, &cb) : NULL;
+    if (!s.m || !s.w || !s.a || !s.b ||
+        (o->latency && (ibe_engine_apply_latency(s.a, o->latency, NULL) ||
+                        ibe_engine_apply_latency(s.b, o->latency, NULL)))) {
+        if (s.a)
+            ibe_engine_destroy(s.a);
+        if (s.b)
+            ibe_engine_destroy(s.b);
+        if (s.w)
+            ibe_world_destroy(s.w);
+        free(s.m);
         return -1;
+    }
     struct ibe_link_params lp = {o->drop, o->dup, o->reorder, o->corrupt, o->ecn,
                                  1000, 100.0};
     struct ibe_link *l = ibe_link_create(s.w, s.a, s.b, &lp);

@@ -25,6 +25,7 @@ struct ibe_sim_opts {
     uint32_t pmtu;
     uint8_t framing;      /* enum ibe_framing */
     uint8_t retry_cnt;    /* 0 = 7 */
+    const char *latency;  /* module latencies (ibe_engine_apply_latency); NULL: none */
     ibe_tap_fn tap; void *tap_ctx;
     ibe_trace_fn trace; void *trace_ctx;
 };

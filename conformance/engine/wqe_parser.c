@@ -83,7 +83,8 @@ static void serve_parser_take(struct ibe_engine *e)
     q->sq_hw++;
     rec_md_put(e, CH_DATAPACK_IN, M_PARSER, M_DATAPACK, &md);
     struct eng_wqe_side side = {md.solicited, md.signaled};
-    datapack_take(e, &side, md.inl ? md.inline_data : NULL);
+    datapack_take(e, &side, md.inl ? md.inline_data : NULL,
+                  md.inl && md.msgsize <= IBE_MAX_INLINE ? md.msgsize : 0);
 }
 
 void parser_step(struct ibe_engine *e, struct eng_msg *m)

@@ -18,10 +18,13 @@ static void usage(FILE *f)
             "usage: ibwire sim [--seed N] [--messages N] [--max-size B]\n"
             "                  [--transport rc|uc|ud] [--ops LIST] [--drop P]\n"
             "                  [--dup P] [--reorder P] [--corrupt P] [--ecn P]\n"
-            "                  [--pmtu 256..4096] [--ib] [-w OUT.pcap] [--trace OUT]\n"
+            "                  [--pmtu 256..4096] [--ib] [--latency LAT]\n"
+            "                  [-w OUT.pcap] [--trace OUT]\n"
             "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
             "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
-            "framing (LRH) instead of RoCEv2.\n");
+            "framing (LRH) instead of RoCEv2.  LAT: module latencies in virtual time,\n"
+            "\"documents\" (the cycles the HanGu documents give, 2 ns each), \"none\"\n"
+            "(the default) or Module=ns,... with the trace's module names.\n");
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
@@ -52,6 +55,13 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
         *bad = !o->ops;
     } else if (!strcmp(a, "--ecn")) {
         *bad = sim_parse_prob(v, &o->ecn);
+    } else if (!strcmp(a, "--latency")) {
+        const char *at = v;
+        *bad = ibe_engine_apply_latency(NULL, v, &at) != 0;
+        if (*bad)
+            fprintf(stderr, "ibwire sim: --latency: '%s' is not documents, none "
+                            "or Module=ns\n", at);
+        o->latency = v;
     } else if (!strcmp(a, "--trace")) {
         *so->tpath = v;
     } else {

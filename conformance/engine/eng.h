@@ -539,8 +539,9 @@ struct ibe_engine {
     uint64_t last_in[M_COUNT]; /* when the last message handed to each
                                   module arrives: one input FIFO, so none
                                   arrives before an earlier one */
-    uint32_t held[M_COUNT];    /* messages waiting for each module: a new
-                                  one queues behind them */
+    uint32_t issued[M_COUNT];  /* messages handed to each module to wait,
+                                  numbered in order: the module takes */
+    uint32_t served[M_COUNT];  /* them by number, a new one behind them */
     uint32_t lat[M_COUNT];   /* ns, per module */
 };
 

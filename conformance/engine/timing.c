@@ -94,6 +94,7 @@ struct held {
     struct ibe_engine *e;
     struct eng_msg m;
     uint8_t mod, present[2];
+    uint32_t ticket; /* its place in the module's input FIFO */
     uint32_t nrec;
     size_t len[2];
 };
@@ -112,9 +113,13 @@ static void deliver(void *blob, uint64_t size)
 {
     struct held *h = blob;
     struct ibe_engine *e = h->e;
-    if (e->free_at[h->mod] > e->w->now) { /* still busy: wait in line */
-        eng_at_owned(e->w, e->free_at[h->mod] - e->w->now, deliver, blob,
-                     (size_t)size);
+    if (h->ticket != e->served[h->mod] || e->free_at[h->mod] > e->w->now) {
+        /* busy, or an earlier message is still waiting: behind them.  The
+         * earlier ones wait no later than the module is free (free_at
+         * only grows), so they come first. */
+        uint64_t free_at = e->free_at[h->mod];
+        eng_at_owned(e->w, free_at > e->w->now ? free_at - e->w->now : 0,
+                     deliver, blob, (size_t)size);
         return;
     }
     struct held_rec *r = (struct held_rec *)(h + 1);
@@ -138,7 +143,7 @@ static void deliver(void *blob, uint64_t size)
             m.cp[i] = bytes;
             bytes += h->len[i];
         }
-    e->held[h->mod]--;
+    e->served[h->mod]++;
     run_step(e, h->mod, &m);
     e->t_off = 0;
     free(blob); /* after the step: m points into it */
@@ -187,7 +192,7 @@ static void hold(struct ibe_engine *e, int mod, const struct eng_msg *m,
             out += len[i];
         }
     }
-    e->held[mod]++;
+    h->ticket = e->issued[mod]++;
     eng_at_owned(e->w, delay, deliver, h, size);
 }
 
@@ -206,7 +211,7 @@ void eng_port_timed(struct ibe_engine *e, int mod, struct eng_msg *m)
     if (arrive < e->last_in[mod])
         arrive = e->last_in[mod];
     e->last_in[mod] = arrive;
-    if (arrive > now || e->free_at[mod] > now || e->held[mod]) {
+    if (arrive > now || e->free_at[mod] > now || e->issued[mod] != e->served[mod]) {
         uint64_t start = arrive > e->free_at[mod] ? arrive : e->free_at[mod];
         hold(e, mod, m, start - now);
         return;

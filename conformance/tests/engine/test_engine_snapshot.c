@@ -50,7 +50,7 @@ struct world {
     uint64_t buf[2];
 };
 
-static void build(struct world *s, struct run *x)
+static void build(struct world *s, struct run *x, const char *lat)
 {
     cur = x;
     memset(s, 0, sizeof *s);
@@ -59,6 +59,8 @@ static void build(struct world *s, struct run *x)
         struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
                                {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
         s->e[i] = ibe_engine_create(s->w, &c);
+        if (lat)
+            TU_EQ(ibe_engine_apply_latency(s->e[i], lat, NULL), 0);
         ibe_engine_set_trace(s->e[i], on_trace, NULL);
         s->buf[i] = ibe_mem_alloc(s->e[i], BUF, 64);
         uint8_t *p = ibe_mem_ptr(s->e[i], s->buf[i], BUF);
@@ -140,19 +142,22 @@ static void same_run(const struct run *a, const struct run *b, const char *what)
     TU_EQ(b->cqe_hash, a->cqe_hash);
 }
 
-int main(void)
+/* lat: module latencies (NULL: none); with them, messages wait in the
+ * event queue for their modules when the snapshot is taken. */
+static void check_snapshots(const char *lat)
 {
+    printf("latencies: %s\n", lat ? lat : "none");
     /* the uninterrupted run */
     struct run ref = {0};
     struct world s;
-    build(&s, &ref);
+    build(&s, &ref, lat);
     finish(&s, &ref);
     destroy(&s);
     TU_EQ(ref.cqes, MSGS + MSGS / 2); /* every send WQE, and a receive per Send */
 
     /* half-way: the trace and taps so far are kept, the rest compared */
     struct run cont = {0};
-    build(&s, &cont);
+    build(&s, &cont, lat);
     ibe_world_run(s.w, 400);
     TU_CHECK(ibe_now(s.w) > 0);
     struct ibe_snapshot *snap = ibe_world_snapshot(s.w);
@@ -183,5 +188,11 @@ int main(void)
     TU_EQ(ibe_world_restore(s.w, snap), 0);
     ibe_snapshot_free(snap);
     destroy(&s);
+}
+
+int main(void)
+{
+    check_snapshots(NULL);
+    check_snapshots("documents,ReqPktGen=300,ExecutionEngine=200,DMAEngine=50");
     return tu_done("engine_snapshot");
 }

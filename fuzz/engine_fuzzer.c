@@ -6,7 +6,9 @@
  * Byte 0 picks a world: one engine (RoCEv2 or native IB framing), a CQ, a
  * QP of type RC, UC or UD moved to RTS with a receive PSN and PMTU from
  * byte 0, a 8 KiB memory region with every access right between two
- * unregistered guard areas.  Each world is built once and snapshotted
+ * unregistered guard areas; with bit 3 of byte 0 set the modules have the
+ * documents' latencies, so packets and records wait in the scheduler's
+ * queues (timing.c).  Each world is built once and snapshotted
  * (ibe_world_snapshot); every input restores its world from the snapshot,
  * posts a few receives and then feeds records:
  *   kind 0  raw bytes: if they parse far enough to have a BTH, the
@@ -192,6 +194,8 @@ static struct world *build_world(uint8_t cfg)
     ec.ipv4 = 0x0A000001;
     struct ibe_engine *e = ibe_engine_create(s->w, &ec);
     FUZZ_CHECK(e != NULL);
+    if (cfg & 8)
+        ibe_engine_set_latency_profile(e, IBE_LATENCY_DOCUMENTS);
     s->e = e;
     s->c = (struct ctx){e, s->native ? IBW_LINK_IB : IBW_LINK_ETHERNET, 0};
     ibe_engine_set_tx(e, on_tx, &s->c);

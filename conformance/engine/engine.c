@@ -70,6 +70,12 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
                                           eng_bw_rtl_free};
     }
 #endif
+    /* module latencies for every engine of a program (README.md) */
+    const char *lat = getenv("IBWIRE_ENGINE_LATENCY");
+    if (lat && *lat && ibe_engine_apply_latency(e, lat, NULL)) {
+        ibe_engine_destroy(e);
+        return NULL;
+    }
     if (eng_world_attach(w, e, 0)) {
         ibe_engine_destroy(e);
         return NULL;

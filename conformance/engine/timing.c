@@ -25,7 +25,11 @@
  *   added to the asker's e->t_off: it delays whatever the asker hands over
  *   afterwards (time annotation, as loosely timed TLM models do, instead
  *   of suspending the asker).  A serving module takes nothing posted, so
- *   its requests keep their order.
+ *   its requests keep their order.  One stepping module takes a request
+ *   too: RequesterRecvControl takes a WQE RequesterTransControl refused
+ *   (a bad request) at once, so that nothing is issued behind it before
+ *   the refusal is known; it may pass responses waiting for
+ *   RequesterRecvControl, which only moves when the refusal completes.
  * A posted message that arrives at once, to an idle module with nothing
  * waiting, steps the module at once, depth first, as the untimed model
  * does; with every latency 0 that is always so, and records, packets and
@@ -36,10 +40,11 @@
 static bool port_posted(uint8_t port)
 {
     switch (port) {
-    case PORT_DB_RING: case PORT_SCHED_PUSH: case PORT_PARSER_TAKE: case PORT_DATAPACK_TAKE: case PORT_REQPKT_SEND:
+    case PORT_DB_RING: case PORT_SCHED_PUSH: case PORT_SCHED_WAKE:
+    case PORT_PARSER_TAKE: case PORT_DATAPACK_TAKE: case PORT_REQPKT_SEND:
     case PORT_BW_TRANSMIT: case PORT_BW_RECEIVE: case PORT_HP_RECEIVE:
     case PORT_EE_REQUEST: case PORT_RESPPKT_SEND: case PORT_RRC_RESPONSE:
-    case PORT_RRC_TIMER:
+    case PORT_RRC_TIMER: case PORT_RRC_CNP: case PORT_TIMER_SET:
         return true;
     default:
         return false;

@@ -14,6 +14,10 @@
  *   Send leave ReqPktGen one latency apart, however fast the link;
  * - latencies on the other engine, or on modules the Send never passes,
  *   change nothing.
+ * And where timing must not matter: WQEs the requester refuses (a bad
+ * L_Key, an opcode UD lacks... here a bad L_Key) and a Write the responder
+ * refuses (bad R_Key) between good ones complete, on both sides, with the
+ * statuses and in the order of the untimed engine.
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,61 +51,126 @@ static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
         x->pkt[x->npkt++] = t;
 }
 
-/* A Send of `len` bytes (PMTU 1024) from engine 0 to engine 1, with the
- * latency lists lat0 / lat1 (NULL: none). */
+/* Two engines with RC QPs connected over a perfect link, engine i with the
+ * latency list lat[i] (NULL: none). */
+struct pair {
+    struct ibe_world *w;
+    struct ibe_engine *e[2];
+    struct ibe_link *l;
+    uint32_t qpn[2], cq[2], lkey[2], rkey[2];
+    uint64_t buf[2];
+};
+
+static void pair_open(struct pair *p, uint64_t seed, const char *lat0,
+                      const char *lat1)
+{
+    memset(p, 0, sizeof *p);
+    p->w = ibe_world_create(seed);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
+                               {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
+        p->e[i] = ibe_engine_create(p->w, &c);
+        TU_CHECK(p->e[i] != NULL);
+        const char *lat = i ? lat1 : lat0;
+        if (lat)
+            TU_EQ(ibe_engine_apply_latency(p->e[i], lat, NULL), 0);
+        p->buf[i] = ibe_mem_alloc(p->e[i], 65536, 64);
+        TU_EQ(ibe_mr_reg(p->e[i], 1, p->buf[i], 65536, 0xF, &p->lkey[i],
+                         &p->rkey[i]), 0);
+        p->cq[i] = ibe_cq_create(p->e[i], 64);
+        struct ibe_qp_attr a = {IBE_RC, 1, p->cq[i], p->cq[i], 16, 16, 0, 0xFFFF};
+        p->qpn[i] = ibe_qp_create(p->e[i], &a);
+    }
+    struct ibe_link_params lp = {0, 0, 0, 0, 0, LINK_NS, 100};
+    p->l = ibe_link_create(p->w, p->e[0], p->e[1], &lp);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_qp_conn c = {p->qpn[1 - i], 100, 100, 1024, 7, 7, 8, 1, 0};
+        TU_EQ(ibe_qp_connect(p->e[i], p->qpn[i], &c), 0);
+    }
+}
+
+static void pair_close(struct pair *p)
+{
+    ibe_link_destroy(p->l);
+    ibe_engine_destroy(p->e[0]);
+    ibe_engine_destroy(p->e[1]);
+    ibe_world_destroy(p->w);
+}
+
+static void post_send(struct pair *p, uint64_t wr_id, uint8_t opcode,
+                      uint64_t from, uint32_t len, uint32_t lkey, uint32_t rkey)
+{
+    struct ibe_send_wr s;
+    memset(&s, 0, sizeof s);
+    s.wr_id = wr_id;
+    s.opcode = opcode;
+    s.flags = IBE_SEND_SIGNALED;
+    s.num_sge = 1;
+    s.sg[0] = (struct ibe_sge){from, len, lkey};
+    s.remote_addr = p->buf[1] + 40000;
+    s.rkey = rkey;
+    TU_EQ(ibe_post_send(p->e[0], p->qpn[0], &s), 0);
+}
+
+/* A Send of `len` bytes (PMTU 1024) from engine 0 to engine 1. */
 static struct times run(uint32_t len, const char *lat0, const char *lat1)
 {
     struct times x;
     memset(&x, 0, sizeof x);
-    struct ibe_world *w = ibe_world_create(7);
-    struct ibe_engine *e[2];
-    uint32_t qpn[2], cq[2], lkey[2], rkey[2];
-    uint64_t buf[2];
-    for (int i = 0; i < 2; i++) {
-        struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
-                               {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
-        e[i] = ibe_engine_create(w, &c);
-        TU_CHECK(e[i] != NULL);
-        const char *lat = i ? lat1 : lat0;
-        const char *bad = NULL;
-        if (lat)
-            TU_EQ(ibe_engine_apply_latency(e[i], lat, &bad), 0);
-        buf[i] = ibe_mem_alloc(e[i], 65536, 64);
-        TU_EQ(ibe_mr_reg(e[i], 1, buf[i], 65536, 0xF, &lkey[i], &rkey[i]), 0);
-        cq[i] = ibe_cq_create(e[i], 64);
-        struct ibe_qp_attr a = {IBE_RC, 1, cq[i], cq[i], 16, 16, 0, 0xFFFF};
-        qpn[i] = ibe_qp_create(e[i], &a);
-    }
-    struct ibe_link_params lp = {0, 0, 0, 0, 0, LINK_NS, 100};
-    struct ibe_link *l = ibe_link_create(w, e[0], e[1], &lp);
-    ibe_link_set_tap(l, on_tap, &x);
-    for (int i = 0; i < 2; i++) {
-        struct ibe_qp_conn c = {qpn[1 - i], 100, 100, 1024, 7, 7, 8, 1, 0};
-        TU_EQ(ibe_qp_connect(e[i], qpn[i], &c), 0);
-    }
-    struct ibe_recv_wr r = {1, 1, {{buf[1], 65536, lkey[1]}}};
-    TU_EQ(ibe_post_recv(e[1], qpn[1], &r), 0);
-    struct ibe_send_wr s;
-    memset(&s, 0, sizeof s);
-    s.wr_id = 9;
-    s.opcode = IBE_WR_SEND;
-    s.flags = IBE_SEND_SIGNALED;
-    s.num_sge = 1;
-    s.sg[0] = (struct ibe_sge){buf[0], len, lkey[0]};
-    TU_EQ(ibe_post_send(e[0], qpn[0], &s), 0);
+    struct pair p;
+    pair_open(&p, 7, lat0, lat1);
+    ibe_link_set_tap(p.l, on_tap, &x);
+    struct ibe_recv_wr r = {1, 1, {{p.buf[1], 65536, p.lkey[1]}}};
+    TU_EQ(ibe_post_recv(p.e[1], p.qpn[1], &r), 0);
+    post_send(&p, 9, IBE_WR_SEND, p.buf[0], len, p.lkey[0], 0);
     struct ibe_wc wc;
-    while (ibe_world_step(w))
-        if (!x.cqe && ibe_poll_cq(e[0], cq[0], &wc, 1) == 1) {
+    while (ibe_world_step(p.w))
+        if (!x.cqe && ibe_poll_cq(p.e[0], p.cq[0], &wc, 1) == 1) {
             TU_EQ(wc.status, IBE_WC_SUCCESS);
             TU_EQ(wc.wr_id, 9);
-            x.cqe = ibe_now(w);
+            x.cqe = ibe_now(p.w);
         }
     TU_CHECK(x.cqe != 0);
-    ibe_link_destroy(l);
-    ibe_engine_destroy(e[0]);
-    ibe_engine_destroy(e[1]);
-    ibe_world_destroy(w);
+    pair_close(&p);
     return x;
+}
+
+/* Completions (wr_id, status, byte_len) of both sides, in order. */
+struct outcome {
+    uint64_t wc[2][16][3];
+    int n[2];
+};
+
+/* Send, Write, Send, Send, Write; with bad_local WQE 2 has a bad L_Key
+ * (the requester refuses it), else only the Write of WQE 4 is refused, by
+ * the responder (bad R_Key). */
+static struct outcome run_errors(const char *lat, int bad_local)
+{
+    struct outcome o;
+    memset(&o, 0, sizeof o);
+    struct pair p;
+    pair_open(&p, 3, lat, lat);
+    for (uint64_t k = 0; k < 4; k++) {
+        struct ibe_recv_wr r = {100 + k, 1, {{p.buf[1] + k * 8192, 8192, p.lkey[1]}}};
+        TU_EQ(ibe_post_recv(p.e[1], p.qpn[1], &r), 0);
+    }
+    for (uint64_t k = 0; k < 5; k++)
+        post_send(&p, k, k == 1 || k == 4 ? IBE_WR_RDMA_WRITE : IBE_WR_SEND,
+                  p.buf[0] + k * 4096, 3000,
+                  k == 2 && bad_local ? 0xBAD : p.lkey[0],
+                  k == 4 ? 0xBAD : p.rkey[1]);
+    ibe_world_run(p.w, 1000000);
+    for (int i = 0; i < 2; i++) {
+        struct ibe_wc wc;
+        while (o.n[i] < 16 && ibe_poll_cq(p.e[i], p.cq[i], &wc, 1) == 1) {
+            o.wc[i][o.n[i]][0] = wc.wr_id;
+            o.wc[i][o.n[i]][1] = wc.status;
+            o.wc[i][o.n[i]][2] = wc.byte_len;
+            o.n[i]++;
+        }
+    }
+    pair_close(&p);
+    return o;
 }
 
 static void shifted(const struct times *base, const struct times *t,
@@ -151,6 +220,33 @@ int main(void)
            (unsigned long long)(t4.pkt[1] - t4.pkt[0]),
            (unsigned long long)(t4.pkt[2] - t4.pkt[1]),
            (unsigned long long)(t4.pkt[3] - t4.pkt[2]));
+
+    /* refused WQEs: as the untimed engine completes them */
+    struct outcome ref = run_errors(NULL, 1), rref = run_errors(NULL, 0);
+    TU_EQ(ref.n[0], 5); /* every send WQE completes */
+    TU_EQ(ref.wc[0][0][1], IBE_WC_SUCCESS);
+    TU_EQ(ref.wc[0][2][0], 2);
+    TU_EQ(ref.wc[0][2][1], IBE_WC_LOC_PROT_ERR);
+    TU_EQ(ref.wc[0][3][1], IBE_WC_WR_FLUSH_ERR); /* the QP is in error now */
+    TU_EQ(rref.n[0], 5);
+    TU_EQ(rref.wc[0][3][1], IBE_WC_SUCCESS);
+    TU_EQ(rref.wc[0][4][1], IBE_WC_REM_ACCESS_ERR);
+    static const char *const lats[] = {
+        "documents", "RequesterRecvControl=700,WQEParser=300",
+        "ReqPktGen=1000,RequesterTransControl=50,ExecutionEngine=400",
+        "DataPack=2000,DMAEngine=100,TimerControl=3000"};
+    for (size_t i = 0; i < sizeof lats / sizeof lats[0]; i++) {
+        struct outcome o = run_errors(lats[i], 1), r = run_errors(lats[i], 0);
+        printf("refused WQEs, latencies %s: %d and %d completions, "
+               "%d and %d with the remote refusal\n", lats[i], o.n[0], o.n[1],
+               r.n[0], r.n[1]);
+        TU_EQ(o.n[0], ref.n[0]);
+        TU_EQ(o.n[1], ref.n[1]);
+        TU_MEMEQ(o.wc, ref.wc, sizeof o.wc);
+        TU_EQ(r.n[0], rref.n[0]);
+        TU_EQ(r.n[1], rref.n[1]);
+        TU_MEMEQ(r.wc, rref.wc, sizeof r.wc);
+    }
 
     /* the latency list: names, numbers, profiles */
     struct ibe_world *w = ibe_world_create(1);

@@ -528,7 +528,8 @@ struct ibe_engine {
     struct eng_bw_core bw_core;
     struct eng_bw_gather bw_gather;
     uint8_t pktbuf[4096 + 256];
-    const eng_step_fn *step; /* the module behind each enum eng_mod */
+    const eng_step_fn *step; /* what a port calls for each enum eng_mod */
+    const eng_step_fn *wired; /* the module behind each (engine.c) */
     /* module latencies in virtual time (timing.c); all 0 unless set */
     uint8_t timed;           /* some latency is not 0 */
     uint64_t t_off;          /* the running step's time past w->now: the
@@ -557,19 +558,17 @@ static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,
  * ports (MultiQueue list heads, say) are a dozen instructions. */
 #define ENG_OUT_OF_LINE __attribute__((noinline))
 
-/* Hand message m to module mod through the scheduler (timing.c) when a
- * latency is set; otherwise every module's latency is 0 and mod steps at
- * once, run to completion. */
-void eng_port_timed(struct ibe_engine *e, int mod, struct eng_msg *m);
-
-/* Hand message m to module mod's step function (ports.h). */
+/* Hand message m to module mod's step function (ports.h).  With every
+ * latency 0, e->step is the wiring (engine.c) and mod steps at once, run
+ * to completion; once a latency is set it is the scheduler's table
+ * (timing.c), which steps e->wired[mod] in virtual time: untimed, a port
+ * costs no test of it. */
 static inline void eng_port(struct ibe_engine *e, int mod, struct eng_msg *m)
 {
-    if (e->timed)
-        eng_port_timed(e, mod, m);
-    else
-        e->step[mod](e, m);
+    e->step[mod](e, m);
 }
+/* Point e->step at the wiring or at the scheduler, as e->timed says. */
+void eng_timing_route(struct ibe_engine *e);
 
 static inline struct eng_qp *eng_qp(struct ibe_engine *e, uint32_t qpn)
 {

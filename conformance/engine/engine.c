@@ -39,7 +39,7 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     if (!e)
         return NULL;
     e->w = w;
-    e->step = eng_steps;
+    e->step = e->wired = eng_steps;
     e->cfg = *cfg;
     if (!e->cfg.mem_bytes)
         e->cfg.mem_bytes = 16u << 20;
@@ -360,6 +360,7 @@ static void latency_changed(struct ibe_engine *e)
     e->timed = 0;
     for (int m = 0; m < M_COUNT; m++)
         e->timed |= e->lat[m] != 0;
+    eng_timing_route(e);
 }
 
 int ibe_engine_set_latency(struct ibe_engine *e, const char *module, uint32_t ns)

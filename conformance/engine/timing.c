@@ -109,7 +109,7 @@ static void run_step(struct ibe_engine *e, int mod, struct eng_msg *m)
 {
     e->t_off = e->lat[mod];
     e->depth++;
-    e->step[mod](e, m);
+    e->wired[mod](e, m);
     e->depth--;
     e->free_at[mod] = e->w->now + e->t_off;
 }
@@ -201,14 +201,14 @@ static void hold(struct ibe_engine *e, int mod, const struct eng_msg *m,
     eng_at_owned(e->w, delay, deliver, h, size);
 }
 
-void eng_port_timed(struct ibe_engine *e, int mod, struct eng_msg *m)
+static void port_timed(struct ibe_engine *e, int mod, struct eng_msg *m)
 {
     if (!e->depth)
         e->t_off = 0; /* the host or an event starts a step */
     if (!port_posted(m->port)) {
         e->t_off += e->lat[mod];
         e->depth++;
-        e->step[mod](e, m);
+        e->wired[mod](e, m);
         e->depth--;
         return;
     }
@@ -224,4 +224,30 @@ void eng_port_timed(struct ibe_engine *e, int mod, struct eng_msg *m)
     /* The module's time is its own: the sender goes on at t_off 0. */
     run_step(e, mod, m);
     e->t_off = 0;
+}
+
+/* The scheduler's step table: entry mod hands the message to port_timed()
+ * as a message for mod. */
+#define TIMED(mod)                                                             \
+    static void timed_##mod(struct ibe_engine *e, struct eng_msg *m)           \
+    {                                                                          \
+        port_timed(e, mod, m);                                                 \
+    }
+TIMED(M_HOST) TIMED(M_DOORBELL) TIMED(M_SCHED) TIMED(M_PARSER)
+TIMED(M_DATAPACK) TIMED(M_REQTRANS) TIMED(M_TIMER) TIMED(M_MQ)
+TIMED(M_REQPKTGEN) TIMED(M_HDRPARSER) TIMED(M_REQRECV) TIMED(M_SEM)
+TIMED(M_EXEC) TIMED(M_RQWQE) TIMED(M_WAT) TIMED(M_RESPPKTGEN) TIMED(M_CXT)
+TIMED(M_XLATE) TIMED(M_DMA) TIMED(M_WIRE) TIMED(M_TX256TO64)
+TIMED(M_RX64TO256)
+static const eng_step_fn timed_steps[M_COUNT] = {
+    timed_M_HOST, timed_M_DOORBELL, timed_M_SCHED, timed_M_PARSER,
+    timed_M_DATAPACK, timed_M_REQTRANS, timed_M_TIMER, timed_M_MQ,
+    timed_M_REQPKTGEN, timed_M_HDRPARSER, timed_M_REQRECV, timed_M_SEM,
+    timed_M_EXEC, timed_M_RQWQE, timed_M_WAT, timed_M_RESPPKTGEN, timed_M_CXT,
+    timed_M_XLATE, timed_M_DMA, timed_M_WIRE, timed_M_TX256TO64,
+    timed_M_RX64TO256};
+
+void eng_timing_route(struct ibe_engine *e)
+{
+    e->step = e->timed ? timed_steps : e->wired;
 }

@@ -53,6 +53,7 @@ struct ibe_world {
     size_t n, cap;
     struct eng_part *parts;
     size_t nparts, parts_cap;
+    struct ibe_snapshot *inc_newest; /* incremental snapshots (snapshot.c) */
 };
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg);
@@ -517,7 +518,27 @@ struct ibe_engine {
     struct eng_bw_gather bw_gather;
     uint8_t pktbuf[4096 + 256];
     const eng_step_fn *step; /* the module behind each enum eng_mod */
+    /* While incremental snapshots of the world are live, host memory about
+     * to be written is handed to mem_saver first (snapshot.c keeps the
+     * pages' old contents); NULL otherwise.  Not part of any snapshot. */
+    void (*mem_saver)(struct ibe_engine *e, uint64_t addr, uint64_t len);
+    struct eng_undo *undo;
 };
+
+/* Every write into host memory (e->mem) goes through here first: the DMA
+ * engine's writes, and the host side's WQEs, CQE ownership and
+ * ibe_mem_ptr.  A pointer call, so that it costs one test when no
+ * incremental snapshot is live, and modules reach snapshot.c through no
+ * function of it. */
+static inline void eng_mem_will_write(struct ibe_engine *e, uint64_t addr,
+                                      uint64_t len)
+{
+    if (e->mem_saver)
+        e->mem_saver(e, addr, len);
+}
+/* An engine leaves its world: incremental snapshots become unrestorable
+ * and let go of it (snapshot.c). */
+void eng_snapshots_drop(struct ibe_world *w);
 
 /* Host memory bounds: every module that touches host memory checks here. */
 static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,

@@ -160,6 +160,8 @@ struct mq_buf {
     uint32_t cap, nfree, fhead;  /* free FIFO: count, read position */
     uint32_t *free_fifo;         /* *_free_entry words, a ring of cap */
     uint32_t *elem, elem_words;  /* element table: *_element records */
+    uint32_t hw;                 /* elements ever allocated are below it:
+                                    the only ones written (snapshots) */
     uint32_t list[ENG_MAX_QP];   /* *_list_entry per QP (<= 29 bits) */
 };
 enum { MQ_RPB = 0, MQ_REB = 1, MQ_SWPB = 2 };

@@ -36,8 +36,8 @@
 enum {
     R_HEAD,                 /* the struct before the QP table */
     R_TAIL,                 /* ... and after it */
-    R_RPB,
-    R_MQ_FREE,              /* three: MQ_RPB, MQ_REB, MQ_SWPB */
+    R_RPB,                  /* below mq[MQ_RPB].hw */
+    R_MQ_FREE,              /* three: MQ_RPB, MQ_REB, MQ_SWPB, below hw */
     R_MQ_ELEM = R_MQ_FREE + 3,
     R_SWPB = R_MQ_ELEM + 3, /* below swpb_hw */
     R_PAYLOAD,              /* ... and their payload slots */
@@ -290,37 +290,51 @@ static void release(struct ibe_snapshot *s)
 
 /* ---- host memory pages and the shadow ---- */
 
-static uint8_t *region_at(struct ibe_engine *e, int r, size_t *len)
+/* Region r of engine e: where it is, how much of it can have been written
+ * (*len: below a high-water mark), and how much the shadow keeps (*full).
+ * A MultiQueue buffer writes only the elements it ever allocated, and its
+ * free FIFO only as many positions (a free writes at the position after
+ * the last one written, and no more are freed than were allocated), so
+ * the shadow holds the whole table (the rest as created) and only the
+ * part below hw is compared.  The SWPB elements and payload slots grow
+ * with swpb_hw: their shadow does too, and a restore puts the elements
+ * above it back as created. */
+static uint8_t *region_at(struct ibe_engine *e, int r, size_t *len, size_t *full)
 {
     size_t qp_start = offsetof(struct ibe_engine, qp);
     size_t qp_end = qp_start + sizeof e->qp;
+    uint8_t *at;
     if (r == R_HEAD) {
-        *len = qp_start;
+        *len = *full = qp_start;
         return (uint8_t *)e;
     }
     if (r == R_TAIL) {
-        *len = sizeof *e - qp_end;
+        *len = *full = sizeof *e - qp_end;
         return (uint8_t *)e + qp_end;
     }
-    if (r == R_RPB) {
-        *len = e->mq[MQ_RPB].cap * sizeof *e->rpb;
-        return (uint8_t *)e->rpb;
-    }
     if (r == R_SWPB) {
-        *len = e->swpb_hw * sizeof *e->swpb;
+        *len = *full = e->swpb_hw * sizeof *e->swpb;
         return (uint8_t *)e->swpb;
     }
     if (r == R_PAYLOAD) {
-        *len = (size_t)e->swpb_hw * ENG_PAYLOAD_SLOT;
+        *len = *full = (size_t)e->swpb_hw * ENG_PAYLOAD_SLOT;
         return e->swpb_payload;
     }
-    const struct mq_buf *m = &e->mq[(r - R_MQ_FREE) % 3];
-    if (r < R_MQ_ELEM) {
-        *len = m->cap * sizeof *m->free_fifo;
-        return (uint8_t *)m->free_fifo;
+    const struct mq_buf *m = &e->mq[r == R_RPB ? MQ_RPB : (r - R_MQ_FREE) % 3];
+    size_t one;
+    if (r == R_RPB) {
+        one = sizeof *e->rpb;
+        at = (uint8_t *)e->rpb;
+    } else if (r < R_MQ_ELEM) {
+        one = sizeof *m->free_fifo;
+        at = (uint8_t *)m->free_fifo;
+    } else {
+        one = (size_t)m->elem_words * sizeof *m->elem;
+        at = (uint8_t *)m->elem;
     }
-    *len = (size_t)m->cap * m->elem_words * sizeof *m->elem;
-    return (uint8_t *)m->elem;
+    *len = m->hw * one;
+    *full = m->cap * one;
+    return at;
 }
 
 static uint64_t page_len(const struct ibe_engine *e, uint64_t page)
@@ -391,8 +405,8 @@ static void shadow_take(struct eng_undo *u, struct ibe_engine *e,
                         struct undo_log *older)
 {
     for (int r = 0; r < R_COUNT; r++) {
-        size_t len;
-        const uint8_t *live = region_at(e, r, &len);
+        size_t len, full;
+        const uint8_t *live = region_at(e, r, &len, &full);
         struct shadow *sh = &u->sh[r];
         size_t common = len < sh->len ? len : sh->len;
         for (size_t b = 0; b < common; b += UNDO_PAGE) {
@@ -408,16 +422,16 @@ static void shadow_take(struct eng_undo *u, struct ibe_engine *e,
                 memcpy(sh->bytes + g, live + g, k);
             }
         }
-        if (len > sh->cap) {
-            uint8_t *nb = realloc(sh->bytes, len);
+        if (full > sh->cap) {
+            uint8_t *nb = realloc(sh->bytes, full);
             if (!nb)
                 abort();
             sh->bytes = nb;
-            sh->cap = len;
+            sh->cap = full;
         }
-        if (len > sh->len)
-            memcpy(sh->bytes + sh->len, live + sh->len, len - sh->len);
-        sh->len = len;
+        if (full > sh->len)
+            memcpy(sh->bytes + sh->len, live + sh->len, full - sh->len);
+        sh->len = full;
     }
 }
 
@@ -427,17 +441,17 @@ static void shadow_put_back(struct eng_undo *u, struct ibe_engine *e)
 {
     void (*saver)(struct ibe_engine *, uint64_t, uint64_t) = e->mem_saver;
     uint32_t swpb_hw = e->swpb_hw;
-    for (int r = 0; r < R_SWPB; r++) {
-        size_t len;
-        uint8_t *live = region_at(e, r, &len);
-        copy_back(live, u->sh[r].bytes, len);
-    }
+    size_t written[R_SWPB], full;
+    for (int r = 0; r < R_SWPB; r++) /* what may differ: up to hw as it is */
+        region_at(e, r, &written[r], &full);
+    for (int r = 0; r < R_SWPB; r++)
+        copy_back(region_at(e, r, &full, &full), u->sh[r].bytes, written[r]);
     e->mem_saver = saver;
     e->undo = u;
     /* SWPB elements allocated since: as created */
     for (int r = R_SWPB; r <= R_PAYLOAD; r++) {
         size_t len;
-        uint8_t *live = region_at(e, r, &len);
+        uint8_t *live = region_at(e, r, &len, &full);
         copy_back(live, u->sh[r].bytes, len);
         u->sh[r].len = len;
     }

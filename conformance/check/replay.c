@@ -35,7 +35,9 @@
  * - lossy links: requests lost after the capture point are rewound over
  *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
  *   shows, corrupted frames are not fed and stand for the answer at their
- *   PSN; a rewind undoes the atomics it feeds again.
+ *   PSN.  A rewind restores the reference's whole world (QP, host memory,
+ *   CQs, time) from the incremental snapshot taken before the request it
+ *   goes back to (engine.h); each request fed keeps one in the ring.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,7 @@
 #define RP_MAXFLOWS 64u
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
+#define RP_LEARNT 64u
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
@@ -73,7 +76,8 @@ struct rp_exp {
     uint64_t orig, atom_addr, swap, cmp;
 };
 
-/* The responder's QP state before a request, and that request as fed. */
+/* The reference before a request (its world, incremental snapshots in
+ * ring order), and that request as fed. */
 struct rp_snap {
     uint32_t psn;
     uint64_t frame;
@@ -82,10 +86,11 @@ struct rp_snap {
     uint32_t msn_slack;  /* rp_flow.msn_slack before it */
     uint8_t pmtu_guess;  /* a READ fed before the flow's PMTU was known */
     uint32_t read_len;   /* its DMA length */
-    struct eng_qp qp;
-    uint8_t atom_valid;  /* an atomic: the word it targets and its value */
-    uint64_t atom_addr;  /* ... before it was fed (a rewind undoes it) */
-    uint8_t atom_old[8];
+    uint32_t epsn;       /* the reference's ePSN before it */
+    struct ibe_snapshot *world; /* NULL in the slots outside the ring */
+    uint64_t order;      /* rp_flow.order when the world was taken */
+    uint8_t atom_valid;  /* an atomic, on the word at atom_addr */
+    uint64_t atom_addr;
     size_t len, cap;
     uint8_t *pkt;       /* owned by the slot */
 };
@@ -114,6 +119,11 @@ struct rp_flow {
     unsigned nslot;
     struct { uint64_t lo, hi; } known[RP_KNOWN];
     unsigned nknown, known_next;
+    /* atomic words learnt from the capture: knowledge, not the reference's
+     * doing, so a rewind to after their atomic keeps them */
+    struct { uint64_t addr, value, req_frame, order; } learnt[RP_LEARNT];
+    unsigned nlearnt, learnt_next;
+    uint64_t order;          /* orders world snapshots and learnt words */
     struct rp_exp *exp;
     size_t nexp, cap;
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
@@ -390,14 +400,51 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     f->resync = 1;
 }
 
-/* Keep the word the atomic in sn targets as it is before it is fed. */
-static void snap_atom(struct rp_flow *f, struct rp_snap *sn)
+/* The reference as it is now, before the request of ring entry sn is
+ * fed: NULL when out of memory. */
+static struct ibe_snapshot *snap_world(struct rp_flow *f, struct rp_snap *sn)
 {
-    const uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
-    if (w)
-        memcpy(sn->atom_old, w, 8);
-    else
-        sn->atom_valid = 0;
+    struct ibe_snapshot *s = ibe_world_snapshot_incremental(f->w);
+    if (s) {
+        sn->order = ++f->order;
+        sn->epsn = eng_qp(f->e, f->qpn)->epsn;
+        sn->resync = f->resync;
+        sn->msn_slack = f->msn_slack;
+    }
+    return s;
+}
+
+/* Write the reference's memory word at addr (little-endian). */
+static void put_word(struct rp_flow *f, uint64_t addr, uint64_t v)
+{
+    uint8_t *w = ibe_mem_ptr(f->e, addr, 8);
+    for (int i = 0; w && i < 8; i++)
+        w[i] = (uint8_t)(v >> (8 * i));
+}
+
+static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i);
+
+/* After the world of ring entry `at` is restored: the words learnt since
+ * it was taken, for atomics fed before it, are written again (oldest
+ * first) - unless a request fed again from there is an atomic on that
+ * word that was fed before the word was learnt: the word is then as that
+ * atomic found it. */
+static void relearn(struct rp_flow *f, unsigned at)
+{
+    const struct rp_snap *s0 = snap_at(f, at);
+    unsigned first = f->nlearnt < RP_LEARNT ? 0 : f->learnt_next % RP_LEARNT;
+    for (unsigned k = 0; k < f->nlearnt; k++) {
+        unsigned i = (first + k) % RP_LEARNT;
+        int keep = f->learnt[i].order > s0->order &&
+                   f->learnt[i].req_frame < s0->frame;
+        for (unsigned e = at; keep && e < f->nsnap; e++) {
+            const struct rp_snap *sn = snap_at(f, e);
+            keep = !(sn->atom_valid && sn->atom_addr == f->learnt[i].addr &&
+                     sn->order < f->learnt[i].order);
+        }
+        if (keep)
+            put_word(f, f->learnt[i].addr, f->learnt[i].value);
+    }
 }
 
 /* Ring entry i (0 = oldest). */
@@ -414,7 +461,7 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
     unsigned any = RP_NONE;
     for (unsigned i = f->nsnap; i-- > 0;) {
         const struct rp_snap *sn = snap_at(f, i);
-        if (sn->psn == psn && sn->qp.epsn == psn)
+        if (sn->psn == psn && sn->epsn == psn)
             return i;
         if (sn->psn == psn && any == RP_NONE)
             any = i;
@@ -434,17 +481,15 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
                      uint32_t pmtu, int lost, uint32_t lost_to)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    /* memory is not in the snapshot: undo the atomics from the newest on
-     * (writes fed again write the same bytes) */
-    for (unsigned i = f->nsnap; i-- > at;) {
-        const struct rp_snap *sn = snap_at(f, i);
-        uint8_t *w = sn->atom_valid ? ibe_mem_ptr(f->e, sn->atom_addr, 8) : NULL;
-        if (w)
-            memcpy(w, sn->atom_old, 8);
-    }
-    const struct rp_snap *s0 = snap_at(f, at);
+    struct rp_snap *s0 = snap_at(f, at);
     uint64_t from = s0->frame;
-    *q = s0->qp;
+    /* the world as it was (host memory too); the snapshots after it are
+     * stale now, and it is taken again below when its request is fed */
+    if (ibe_world_restore(f->w, s0->world))
+        abort(); /* every ring entry holds a snapshot of the chain */
+    relearn(f, at);
+    ibe_snapshot_free(s0->world);
+    s0->world = NULL;
     f->resync = s0->resync;
     f->msn_slack = s0->msn_slack;
     if (lost)
@@ -459,12 +504,12 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     size_t first_new = f->nexp;
     for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
         struct rp_snap *sn = snap_at(f, i);
-        sn->qp = *q;
         if (sn->pmtu_guess)
             sn->pmtu_guess = !f->pmtu_known;
-        sn->resync = f->resync;
-        sn->msn_slack = f->msn_slack;
-        snap_atom(f, sn);
+        ibe_snapshot_free(sn->world);
+        sn->world = snap_world(f, sn);
+        if (!sn->world)
+            abort(); /* as the engine does when out of memory */
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
@@ -573,7 +618,6 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     }
     if (f->skipped)
         return;
-    struct eng_qp *q = eng_qp(f->e, f->qpn);
     pmtu_learnt(rp, f, s, frame);
     if (f->skipped)
         return;
@@ -649,6 +693,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         }
     }
     struct rp_snap *sn = NULL;
+    struct ibe_snapshot *world = NULL;
     if (f->capsnap) {
         unsigned k = (f->snap_head + f->nsnap) % f->capsnap;
         sn = &f->snap[k];
@@ -659,7 +704,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
                 sn->cap = n;
             }
         }
-        if (sn->cap < n)
+        if (sn->cap < n || !(world = snap_world(f, sn)))
             sn = NULL;
     }
     if (sn) {
@@ -675,15 +720,13 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].frame = frame;
         f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
         f->snap[k].pmtu_guess = !f->pmtu_known && f->snap[k].read_len;
-        f->snap[k].qp = *q;
-        f->snap[k].resync = f->resync;
-        f->snap[k].msn_slack = f->msn_slack;
+        ibe_snapshot_free(f->snap[k].world); /* the oldest, when evicted */
+        f->snap[k].world = world;
         f->snap[k].opcode = p->opcode;
-        f->snap[k].len = n;
-        memcpy(f->snap[k].pkt, buf, n);
         f->snap[k].atom_valid = f->cur_atom != 0;
         f->snap[k].atom_addr = f->cur_atom_addr;
-        snap_atom(f, &f->snap[k]);
+        f->snap[k].len = n;
+        memcpy(f->snap[k].pkt, buf, n);
     } else {
         f->snap_dropped = 1; /* out of memory: it cannot be fed again */
     }
@@ -739,7 +782,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = snap_at(f, i);
-        if (sn->qp.epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
+        if (sn->epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
             if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
             uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
@@ -971,10 +1014,14 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         if (!x->orig_known) {
             /* learn the word from the capture, and what the atomic made it */
             uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
-            uint8_t *w = ibe_mem_ptr(f->e, x->atom_addr, 8);
-            for (int i = 0; w && i < 8; i++)
-                w[i] = (uint8_t)(v >> (8 * i));
+            put_word(f, x->atom_addr, v);
             known_add(f, x->atom_addr, x->atom_addr + 8);
+            unsigned li = f->nlearnt < RP_LEARNT ? f->nlearnt++
+                                                 : f->learnt_next++ % RP_LEARNT;
+            f->learnt[li].addr = x->atom_addr;
+            f->learnt[li].value = v;
+            f->learnt[li].req_frame = x->req_frame;
+            f->learnt[li].order = ++f->order;
         }
     }
 #undef RP_DIFF
@@ -1165,6 +1212,8 @@ void replay_free(struct replay *rp)
         return;
     for (unsigned i = 0; i < rp->nflows; i++) {
         struct rp_flow *f = rp->flows[i];
+        for (unsigned k = 0; k < f->capsnap; k++)
+            ibe_snapshot_free(f->snap[k].world);
         if (f->e)
             ibe_engine_destroy(f->e);
         if (f->w)

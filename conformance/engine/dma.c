@@ -21,8 +21,11 @@ static void dma_do(struct ibe_engine *e, int from, int is_write, uint64_t addr,
     if (!eng_mem_ok(e, addr, len))
         abort(); /* callers check translation first: a bug if reached */
     e->st.dma_reqs++;
-    if (is_write && addr + len > e->mem_hw)
-        e->mem_hw = addr + len;
+    if (is_write) {
+        eng_mem_will_write(e, addr, len);
+        if (addr + len > e->mem_hw)
+            e->mem_hw = addr + len;
+    }
     /* Split at 256-byte boundaries, up to 64 tags in flight per batch. */
     uint32_t done = 0;
     while (done < len) {

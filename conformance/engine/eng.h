@@ -53,6 +53,7 @@ struct ibe_world {
     size_t n, cap;
     struct eng_part *parts;
     size_t nparts, parts_cap;
+    struct ibe_snapshot *inc_newest; /* incremental snapshots (snapshot.c) */
 };
 void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
             void *ctx, uint64_t arg);
@@ -159,6 +160,8 @@ struct mq_buf {
     uint32_t cap, nfree, fhead;  /* free FIFO: count, read position */
     uint32_t *free_fifo;         /* *_free_entry words, a ring of cap */
     uint32_t *elem, elem_words;  /* element table: *_element records */
+    uint32_t hw;                 /* elements ever allocated are below it:
+                                    the only ones written (snapshots) */
     uint32_t list[ENG_MAX_QP];   /* *_list_entry per QP (<= 29 bits) */
 };
 enum { MQ_RPB = 0, MQ_REB = 1, MQ_SWPB = 2 };
@@ -544,7 +547,27 @@ struct ibe_engine {
                                   numbered in order: the module takes */
     uint32_t served[M_COUNT];  /* them by number, a new one behind them */
     uint32_t lat[M_COUNT];   /* ns, per module */
+    /* While incremental snapshots of the world are live, host memory about
+     * to be written is handed to mem_saver first (snapshot.c keeps the
+     * pages' old contents); NULL otherwise.  Not part of any snapshot. */
+    void (*mem_saver)(struct ibe_engine *e, uint64_t addr, uint64_t len);
+    struct eng_undo *undo;
 };
+
+/* Every write into host memory (e->mem) goes through here first: the DMA
+ * engine's writes, and the host side's WQEs, CQE ownership and
+ * ibe_mem_ptr.  A pointer call, so that it costs one test when no
+ * incremental snapshot is live, and modules reach snapshot.c through no
+ * function of it. */
+static inline void eng_mem_will_write(struct ibe_engine *e, uint64_t addr,
+                                      uint64_t len)
+{
+    if (e->mem_saver)
+        e->mem_saver(e, addr, len);
+}
+/* An engine leaves its world: incremental snapshots become unrestorable
+ * and let go of it (snapshot.c). */
+void eng_snapshots_drop(struct ibe_world *w);
 
 /* Host memory bounds: every module that touches host memory checks here. */
 static inline bool eng_mem_ok(const struct ibe_engine *e, uint64_t addr,

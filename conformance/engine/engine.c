@@ -87,6 +87,7 @@ void ibe_engine_destroy(struct ibe_engine *e)
 {
     if (!e)
         return;
+    eng_snapshots_drop(e->w);
     eng_world_detach(e->w, e);
     if (e->bw_core.free)
         e->bw_core.free(e->bw_core.state);
@@ -121,6 +122,7 @@ uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
         return NULL;
     if (addr + len > e->mem_hw)
         e->mem_hw = addr + len; /* the caller may write there */
+    eng_mem_will_write(e, addr, len);
     return e->mem + addr;
 }
 
@@ -135,6 +137,7 @@ uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
         return 0;
     cq->depth = depth;
     cq->valid = 1;
+    eng_mem_will_write(e, cq->base, (uint64_t)depth * ENG_CQE);
     for (uint32_t i = 0; i < depth; i++)
         hf_cqe_give_to_hw(e->mem + cq->base + (uint64_t)i * ENG_CQE);
     return cqn;
@@ -165,6 +168,7 @@ int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
         struct ibe_wc c;
         if (hf_read_cqe(p, &c, &off) <= 0)
             break;
+        eng_mem_will_write(e, (uint64_t)(p - e->mem), ENG_CQE);
         hf_cqe_give_to_hw(p);
         struct eng_qp *q = eng_qp(e, c.qpn);
         if (q && c.is_send) {
@@ -282,6 +286,7 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
     }
     uint32_t slot = q->sq_pi % q->sq_depth;
     uint8_t *p = e->mem + q->sq_base + (uint64_t)slot * ENG_SQ_SLOT;
+    eng_mem_will_write(e, q->sq_base + (uint64_t)slot * ENG_SQ_SLOT, ENG_SQ_SLOT);
     struct rec_db db;
     memset(&db, 0, sizeof db);
     if (hf_build_send_wqe(q->type, p, wr, inl, n, &db))
@@ -290,6 +295,7 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
     db.qpn = qpn;
     if (q->sq_pi) { /* chain the previous WQE to this one */
         uint32_t prev = (q->sq_pi - 1) % q->sq_depth;
+        eng_mem_will_write(e, q->sq_base + (uint64_t)prev * ENG_SQ_SLOT, ENG_SQ_SLOT);
         hf_link(e->mem + q->sq_base + (uint64_t)prev * ENG_SQ_SLOT, &db,
                 slot * ENG_SQ_SLOT);
     }
@@ -309,6 +315,7 @@ int ibe_post_recv(struct ibe_engine *e, uint32_t qpn,
     if (!q || q->rq_pi - q->rq_ci >= q->rq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
     uint32_t slot = q->rq_pi % q->rq_depth;
+    eng_mem_will_write(e, q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, ENG_RQ_SLOT);
     if (hf_write_recv_wqe(e->mem + q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr))
         return -1;
     q->rq_shadow[slot] = wr->wr_id;

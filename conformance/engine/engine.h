@@ -164,6 +164,23 @@ uint64_t ibe_rand(struct ibe_world *w);
  * callbacks own (a CM layer, a capture) are not part of it. */
 struct ibe_snapshot;
 struct ibe_snapshot *ibe_world_snapshot(struct ibe_world *w); /* NULL: no memory */
+/* Incremental snapshots, for many successive ones (a snapshot before each
+ * step, to rewind over the last few): each costs what changed since the
+ * one before it, not the world's host memory.  From the first one on,
+ * every host-memory page written is saved once per snapshot before the
+ * write, and each one compares the engines' tables with a copy of them
+ * as they were at the previous one.  They form a chain per world, oldest
+ * to newest:
+ * - restoring one (ibe_world_restore) keeps it and the older ones valid
+ *   and makes every newer one stale: a stale snapshot is refused (-1)
+ *   and can only be freed;
+ * - any one may be freed at any time; freeing the oldest costs nothing
+ *   but its memory (a ring of them evicts that way), freeing another
+ *   hands what it saved to the one before it;
+ * - restoring a full snapshot, or destroying an engine of the world,
+ *   makes the whole chain stale.
+ * Free them before destroying their world. */
+struct ibe_snapshot *ibe_world_snapshot_incremental(struct ibe_world *w);
 int ibe_world_restore(struct ibe_world *w, const struct ibe_snapshot *s);
 void ibe_snapshot_free(struct ibe_snapshot *s);
 

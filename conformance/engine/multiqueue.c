@@ -199,6 +199,8 @@ ENG_OUT_OF_LINE static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint
     m->nfree--;
     if (b == MQ_SWPB && i >= e->swpb_hw)
         e->swpb_hw = i + 1; /* a snapshot copies the payload slots below */
+    if (i >= m->hw)
+        m->hw = i + 1;
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
         l.head = i;

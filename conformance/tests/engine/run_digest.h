@@ -43,4 +43,21 @@ static void digest_packet(struct run_digest *d, uint64_t t, const uint8_t *pkt,
     d->wire = digest_bytes(d->wire, pkt, len);
 }
 
+/* Trace and tap hooks for a run chosen later: their context is the
+ * address of the test's `struct run_digest *`, which the test points at
+ * the run being recorded (the hooks and their contexts are part of a world
+ * snapshot, so a restored world keeps writing where the pointer says). */
+static inline void digest_trace_hook(void *ctx, struct ibe_engine *e,
+                                     const struct ibe_trace_rec *r)
+{
+    (void)e;
+    digest_record(*(struct run_digest **)ctx, r);
+}
+
+static inline void digest_tap_hook(void *ctx, uint64_t t, const uint8_t *pkt,
+                                   size_t len)
+{
+    digest_packet(*(struct run_digest **)ctx, t, pkt, len);
+}
+
 #endif

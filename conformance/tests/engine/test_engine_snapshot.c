@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "pair_world.h"
 #include "run_digest.h"
 #include "testutil.h"
 
@@ -24,59 +25,25 @@ struct run {
     uint64_t cqe_hash, cqes;
 };
 
-/* Where the hooks write: the hooks and their contexts belong to the
- * snapshot like the rest of the world, so the run being recorded is
- * chosen here. */
-static struct run *cur;
-
-static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec *r)
+static struct run_digest *recording; /* the hooks write here (pair_world.h) */
+static void record_into(struct run *x)
 {
-    (void)ctx;
-    (void)e;
-    digest_record(&cur->d, r);
+    recording = &x->d;
 }
 
-static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
-{
-    (void)ctx;
-    digest_packet(&cur->d, t, pkt, len);
-}
+static const struct pair_shape shape = {
+    42, MEM, BUF, 64, 256, 64, 100, {0.08, 0.02, 0.03, 0.01, 0.02, 2000, 100}};
 
-struct world {
-    struct ibe_world *w;
-    struct ibe_engine *e[2];
-    struct ibe_link *l;
-    uint32_t qpn[2], cq[2], lkey[2], rkey[2];
-    uint64_t buf[2];
-};
-
-static void build(struct world *s, struct run *x, const char *lat)
+static void build(struct pair_world *s, struct run *x, const char *lat)
 {
-    cur = x;
-    memset(s, 0, sizeof *s);
-    s->w = ibe_world_create(42);
+    record_into(x);
+    pair_build(s, &shape, &recording);
     for (int i = 0; i < 2; i++) {
-        struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
-                               {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
-        s->e[i] = ibe_engine_create(s->w, &c);
         if (lat)
             TU_EQ(ibe_engine_apply_latency(s->e[i], lat, NULL), 0);
-        ibe_engine_set_trace(s->e[i], on_trace, NULL);
-        s->buf[i] = ibe_mem_alloc(s->e[i], BUF, 64);
         uint8_t *p = ibe_mem_ptr(s->e[i], s->buf[i], BUF);
         for (uint32_t k = 0; k < BUF; k++)
             p[k] = (uint8_t)(k * 7 + (uint32_t)i);
-        TU_EQ(ibe_mr_reg(s->e[i], 1, s->buf[i], BUF, 0xF, &s->lkey[i], &s->rkey[i]), 0);
-        s->cq[i] = ibe_cq_create(s->e[i], 256);
-        struct ibe_qp_attr a = {IBE_RC, 1, s->cq[i], s->cq[i], 64, 64, 0, 0xFFFF};
-        s->qpn[i] = ibe_qp_create(s->e[i], &a);
-    }
-    struct ibe_link_params lp = {0.08, 0.02, 0.03, 0.01, 0.02, 2000, 100};
-    s->l = ibe_link_create(s->w, s->e[0], s->e[1], &lp);
-    ibe_link_set_tap(s->l, on_tap, NULL);
-    for (int i = 0; i < 2; i++) {
-        struct ibe_qp_conn c = {s->qpn[1 - i], 100, 100, 1024, 7, 7, 8, 1, 0};
-        TU_EQ(ibe_qp_connect(s->e[i], s->qpn[i], &c), 0);
     }
     for (uint32_t m = 0; m < MSGS; m++) {
         struct ibe_recv_wr r = {m, 1, {{s->buf[1] + 32768, 32768, s->lkey[1]}}};
@@ -98,9 +65,9 @@ static void build(struct world *s, struct run *x, const char *lat)
     }
 }
 
-static void finish(struct world *s, struct run *x)
+static void finish(struct pair_world *s, struct run *x)
 {
-    cur = x;
+    record_into(x);
     ibe_world_run(s->w, 50000000);
     for (int i = 0; i < 2; i++) {
         struct ibe_wc wc[16];
@@ -119,14 +86,6 @@ static void finish(struct world *s, struct run *x)
     x->cqe_hash = digest_bytes(x->cqe_hash, ibe_link_stats(s->l), sizeof(struct ibe_link_stats));
     uint64_t now = ibe_now(s->w);
     x->cqe_hash = digest_bytes(x->cqe_hash, &now, sizeof now);
-}
-
-static void destroy(struct world *s)
-{
-    ibe_link_destroy(s->l);
-    ibe_engine_destroy(s->e[0]);
-    ibe_engine_destroy(s->e[1]);
-    ibe_world_destroy(s->w);
 }
 
 static void same_run(const struct run *a, const struct run *b, const char *what)
@@ -149,10 +108,10 @@ static void check_snapshots(const char *lat)
     printf("latencies: %s\n", lat ? lat : "none");
     /* the uninterrupted run */
     struct run ref = {0};
-    struct world s;
+    struct pair_world s;
     build(&s, &ref, lat);
     finish(&s, &ref);
-    destroy(&s);
+    pair_destroy(&s);
     TU_EQ(ref.cqes, MSGS + MSGS / 2); /* every send WQE, and a receive per Send */
 
     /* half-way: the trace and taps so far are kept, the rest compared */
@@ -187,7 +146,7 @@ static void check_snapshots(const char *lat)
     ibe_engine_destroy(extra);
     TU_EQ(ibe_world_restore(s.w, snap), 0);
     ibe_snapshot_free(snap);
-    destroy(&s);
+    pair_destroy(&s);
 }
 
 int main(void)

@@ -140,6 +140,52 @@ def main():
     check(got and all(fn > acks[0] + 1 for fn, _ in got),
           "unknown word: original learnt, not judged: %s" % got)
 
+    # a rewind keeps what the capture taught: the COMPARE&SWAP's word is
+    # learnt from its ACK, recorded here after the two RDMA WRITEs behind
+    # it; the first WRITE was lost after the capture point, so the
+    # responder NAKs its PSN (sequence error, at the second one) and both
+    # are sent again.  The reference goes back to before the first WRITE,
+    # after the CAS: the word stays the learnt one, so its answer to the
+    # FETCH&ADD after them (the original value) agrees with the capture.
+    # The word is X, which the reference cannot compute itself (from the
+    # zeros of its memory the CAS makes its swap value).
+    hdr, fr = read_pcap(os.path.join(pcaps, "engine-rc-ops.pcap"))
+    cas_ack, fa_ack = acks[0], acks[1]
+    cas_req, fa_req = fr[cas_ack - 1], fr[fa_ack - 1]
+    write = fr[ops.index(0x0A)]            # an RDMA WRITE Only
+    ack = fr[1]
+    check(cas_req[1][42] == 0x13 and fa_req[1][42] == 0x14 and
+          ack[1][42] == 0x11, "COMPARE&SWAP, FETCH&ADD, ACK")
+    x = 0x0123456789ABCDEF
+    cmp1 = struct.unpack(">Q", cas_req[1][74:82])[0]   # AtomicETH compare
+    swap1 = struct.unpack(">Q", cas_req[1][66:74])[0]  # ... swap
+    check(cmp1 != x and swap1 != x, "X is neither the CAS's compare nor its swap")
+    psn = struct.unpack(">I", b"\0" + bytes(cas_req[1][51:54]))[0]
+    msn = struct.unpack(">I", b"\0" + bytes(fr[cas_ack][1][55:58]))[0]
+
+    def frame(src, psn_, syn=None, msn_=None, orig=None):
+        f = bytearray(src[1])
+        f[51:54] = struct.pack(">I", psn_)[1:]
+        if syn is not None:
+            f[54] = syn
+        if msn_ is not None:
+            f[55:58] = struct.pack(">I", msn_)[1:]
+        if orig is not None:
+            f[58:66] = struct.pack(">Q", orig)  # AtomicAckETH
+        f[-4:] = roce2_icrc(f)
+        return [fa_req[0], f]
+    w1, w2 = frame(write, psn + 1), frame(write, psn + 2)
+    order = fr[:cas_ack] + [
+        w1, w2, frame(fr[cas_ack], psn, orig=x),
+        frame(ack, psn + 1, syn=0x60, msn_=msn),   # PSN sequence NAK
+        w1, w2, frame(ack, psn + 2, msn_=msn + 2),
+        frame(fa_req, psn + 3), frame(fr[fa_ack], psn + 3, msn_=msn + 3, orig=x)]
+    path = os.path.join(work, "learnt-rewind.pcap")
+    write_pcap(path, hdr, order)
+    rc, got, out = findings(ibwire, path)
+    check(got == [] and "1 NAK" in out and "2 retransmitted" in out,
+          "learnt word kept over a rewind: %s" % out)
+
     # engine-rc-rnr with the requester recorded 10/100/500 us late: its RNR
     # NAKs are recorded before the resends they refuse.  Frame 16 is the
     # ACK of the fourth SEND at PSN 0xf001, MSN 2 (AETH bytes 55..57):

@@ -24,6 +24,7 @@
 
 #include "engine.h"
 #include "ibwire/opcode.h"
+#include "pair_world.h"
 #include "testutil.h"
 
 #define MEM (1u << 20)
@@ -51,53 +52,27 @@ static void on_tap(void *ctx, uint64_t t, const uint8_t *pkt, size_t len)
         x->pkt[x->npkt++] = t;
 }
 
-/* Two engines with RC QPs connected over a perfect link, engine i with the
- * latency list lat[i] (NULL: none). */
-struct pair {
-    struct ibe_world *w;
-    struct ibe_engine *e[2];
-    struct ibe_link *l;
-    uint32_t qpn[2], cq[2], lkey[2], rkey[2];
-    uint64_t buf[2];
-};
+/* Two engines with RC QPs connected over a perfect link (pair_world.h),
+ * engine i with the latency list lat[i] (NULL: none), untraced. */
+static struct run_digest set_up; /* what building the pair records */
+static struct run_digest *unrecorded = &set_up;
 
-static void pair_open(struct pair *p, uint64_t seed, const char *lat0,
+static void pair_open(struct pair_world *p, uint64_t seed, const char *lat0,
                       const char *lat1)
 {
-    memset(p, 0, sizeof *p);
-    p->w = ibe_world_create(seed);
+    const struct pair_shape shape = {seed, MEM, 65536, 64, 64, 16, 100,
+                                     {0, 0, 0, 0, 0, LINK_NS, 100}};
+    pair_build(p, &shape, &unrecorded);
     for (int i = 0; i < 2; i++) {
-        struct ibe_config c = {MEM, IBE_FRAME_ROCEV2, 0, 0x0A000001u + (uint32_t)i,
-                               {2, 0, 0, 0, 0, (uint8_t)(1 + i)}};
-        p->e[i] = ibe_engine_create(p->w, &c);
-        TU_CHECK(p->e[i] != NULL);
+        ibe_engine_set_trace(p->e[i], NULL, NULL);
         const char *lat = i ? lat1 : lat0;
         if (lat)
             TU_EQ(ibe_engine_apply_latency(p->e[i], lat, NULL), 0);
-        p->buf[i] = ibe_mem_alloc(p->e[i], 65536, 64);
-        TU_EQ(ibe_mr_reg(p->e[i], 1, p->buf[i], 65536, 0xF, &p->lkey[i],
-                         &p->rkey[i]), 0);
-        p->cq[i] = ibe_cq_create(p->e[i], 64);
-        struct ibe_qp_attr a = {IBE_RC, 1, p->cq[i], p->cq[i], 16, 16, 0, 0xFFFF};
-        p->qpn[i] = ibe_qp_create(p->e[i], &a);
     }
-    struct ibe_link_params lp = {0, 0, 0, 0, 0, LINK_NS, 100};
-    p->l = ibe_link_create(p->w, p->e[0], p->e[1], &lp);
-    for (int i = 0; i < 2; i++) {
-        struct ibe_qp_conn c = {p->qpn[1 - i], 100, 100, 1024, 7, 7, 8, 1, 0};
-        TU_EQ(ibe_qp_connect(p->e[i], p->qpn[i], &c), 0);
-    }
+    ibe_link_set_tap(p->l, NULL, NULL);
 }
 
-static void pair_close(struct pair *p)
-{
-    ibe_link_destroy(p->l);
-    ibe_engine_destroy(p->e[0]);
-    ibe_engine_destroy(p->e[1]);
-    ibe_world_destroy(p->w);
-}
-
-static void post_send(struct pair *p, uint64_t wr_id, uint8_t opcode,
+static void post_send(struct pair_world *p, uint64_t wr_id, uint8_t opcode,
                       uint64_t from, uint32_t len, uint32_t lkey, uint32_t rkey)
 {
     struct ibe_send_wr s;
@@ -117,7 +92,7 @@ static struct times run(uint32_t len, const char *lat0, const char *lat1)
 {
     struct times x;
     memset(&x, 0, sizeof x);
-    struct pair p;
+    struct pair_world p;
     pair_open(&p, 7, lat0, lat1);
     ibe_link_set_tap(p.l, on_tap, &x);
     struct ibe_recv_wr r = {1, 1, {{p.buf[1], 65536, p.lkey[1]}}};
@@ -131,7 +106,7 @@ static struct times run(uint32_t len, const char *lat0, const char *lat1)
             x.cqe = ibe_now(p.w);
         }
     TU_CHECK(x.cqe != 0);
-    pair_close(&p);
+    pair_destroy(&p);
     return x;
 }
 
@@ -148,7 +123,7 @@ static struct outcome run_errors(const char *lat, int bad_local)
 {
     struct outcome o;
     memset(&o, 0, sizeof o);
-    struct pair p;
+    struct pair_world p;
     pair_open(&p, 3, lat, lat);
     for (uint64_t k = 0; k < 4; k++) {
         struct ibe_recv_wr r = {100 + k, 1, {{p.buf[1] + k * 8192, 8192, p.lkey[1]}}};
@@ -169,7 +144,7 @@ static struct outcome run_errors(const char *lat, int bad_local)
             o.n[i]++;
         }
     }
-    pair_close(&p);
+    pair_destroy(&p);
     return o;
 }
 

@@ -10,7 +10,7 @@
 
 static struct eng_mr *mr_of(struct ibe_engine *e, uint32_t key)
 {
-    struct eng_mr *m = &e->mr[(key >> 8) % ENG_MAX_MR];
+    struct eng_mr *m = &e->xlate.mr[(key >> 8) % ENG_MAX_MR];
     return m->valid && m->key == key ? m : NULL;
 }
 
@@ -20,7 +20,7 @@ int ibe_mr_reg(struct ibe_engine *e, uint32_t pd, uint64_t va, uint64_t len,
     if (!eng_mem_ok(e, va, len))
         return -1;
     for (uint32_t i = 1; i < ENG_MAX_MR; i++) {
-        struct eng_mr *m = &e->mr[i];
+        struct eng_mr *m = &e->xlate.mr[i];
         if (m->valid)
             continue;
         /* key = index << 8 | an 8-bit tag that changes on each reuse */

@@ -263,72 +263,117 @@ static inline void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_
 static inline void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
                uint8_t state, uint32_t psn);
 
-struct eng_qp {
-    uint8_t valid;
-    uint32_t qpn;
-    /* ---- the QP context (E2): owned by the context manager (context.c).
-     * Modules read it only through RD_QP_CTX / RD_CQ_CTX views and write
-     * it only through WR_QP_CTX + cxt_wr_data; the host's command path
-     * (engine.c: create / connect / modify = the driver's WR_QP_CTX ALL)
-     * fills it.  It stays inside struct eng_qp so that a snapshot of the
-     * QP (conformance/check/replay.c rewinds the responder that way) holds
-     * the context too. */
+/* Per-QP state, one struct per module that owns it.  A module file reads
+ * and writes only its own struct; what another module holds it gets
+ * through that module's port (ports.h), a record it was handed, or the
+ * context manager's views.  The `owner:` tag on each struct is what the
+ * lint test engine_module_state reads (conformance/tests/lint); the top
+ * (engine.c: the driver's command path) and snapshot.c may touch every
+ * struct.  valid and qpn name the QP: every module may read them. */
+
+/* owner: context.c - the QP context (context-management document §4.2.1):
+ * read only through RD_QP_CTX / RD_CQ_CTX views, written only through
+ * WR_QP_CTX + cxt_wr_data; the host fills it (create / connect / modify =
+ * the driver's WR_QP_CTX ALL).  The ring bases and depths are context too:
+ * the driver writes them there and the views carry the lengths; what no
+ * view carries (bases, retry settings) cxt_conf() hands out. */
+struct eng_qp_cxt {
     uint8_t type, state;
     uint32_t pd, scq, rcq, qkey;
     uint16_t pkey;
     struct ibe_qp_conn c;   /* remote QPN, PMTU, RNR timer; retry/timeout */
     uint32_t npsn, upsn, epsn; /* NextPSN, UnAckedPSN, ExpectedPSN */
-    /* ---- end of the context */
-    /* SQ ring */
-    uint64_t sq_base;
-    uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
-    uint32_t db_pending;                    /* doorbells not yet scheduled */
-    struct rec_db *sq_db;                   /* each slot's doorbell (opcode,
-                                               size, fence of its WQE) */
-    struct eng_send_shadow *sq_shadow;      /* driver's wr_id shadow */
-    /* RQ ring */
-    uint64_t rq_base;
-    uint32_t rq_depth, rq_pi, rq_ci;
-    uint64_t *rq_shadow;
-    /* requester */
+    uint64_t sq_base, rq_base;
+    uint32_t sq_depth, rq_depth;
+};
+/* owner: engine.c - the driver's side of the rings (hw/sw interface
+ * §3.4): what it posted and the wr_id each slot carries. */
+struct eng_qp_host {
+    uint32_t sq_pi;                         /* send WQEs posted */
+    struct eng_send_shadow *sq_shadow;      /* wr_id per SQ slot */
+    uint64_t *rq_shadow;                    /* wr_id per RQ slot */
+};
+/* owner: scheduler.c - WQEScheduler (HanGu RDMA engine design §2.4.2):
+ * the doorbells not yet scheduled, each slot's E12 as DoorbellProcessing
+ * handed it, and the next slot to schedule. */
+struct eng_qp_sched {
+    uint32_t db_pending;
+    uint32_t sq_hw;         /* send WQEs handed to the WQEParser */
+    uint8_t parked;         /* the requester could not take its turn */
+    struct rec_db *sq_db;   /* opcode, size, fence of each slot's WQE */
+};
+/* owner: wqe_parser.c - WQEParser (HanGu RDMA engine design §2.4.3). */
+struct eng_qp_parser {
+    uint32_t parsed;        /* WQEs read: the first one's E3 differs */
+};
+/* owner: req_trans.c - RequesterTransControl (HanGu RDMA engine design
+ * §3.4.1): the NextPSN register, the length counter of the message being
+ * cut, the outstanding limit, Go-Back-N recovery, the SQ's retired count. */
+struct eng_qp_rtc {
+    uint32_t npsn;          /* latched from the NPST view, written back */
     uint32_t outstanding, limit; /* messages in flight, limit (16/8) */
-    uint8_t in_sched, parked, rnr_wait, bad_pending, flushing;
-    uint32_t bad_slot; uint8_t bad_code, bad_op;
-    struct tm_entry tm[3];
-    uint32_t last_nak_psn; uint8_t nak_retries;
-    uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
-    uint32_t rnr_psn;            /* where to resume after the RNR timer */
-    uint8_t rec_active;          /* Go-Back-N recovery in progress */
-    uint8_t rd_retx_valid;       /* a lost read response was already acted on */
-    uint32_t rd_retx_psn;        /* ... for the read at this PSN */
-    uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
-    /* RequesterTransControl's NextPSN register: latched from its NPST view
-     * (npst_read in req_trans.c) and written back with WR_QP_CTX NPST */
-    uint32_t rtc_npsn;
-    /* RequesterTransControl's length counter for the message being cut */
+    uint32_t sq_ci;         /* send WQEs completed */
+    uint8_t rec_active;     /* Go-Back-N recovery in progress */
+    uint32_t rec_next, rec_end; /* next PSN to send again, NPSN then */
     struct rec_md *seg_md;
     uint8_t *seg_buf;
     uint32_t seg_off, seg_i, seg_n;
-    /* responder */
+};
+/* owner: req_recv.c - RequesterRecvControl (HanGu RDMA engine design
+ * §3.4.5): the RNR wait, the held bad request, NAK retries, the highest
+ * ACKed PSN, the read already acted on. */
+struct eng_qp_rrc {
+    uint8_t rnr_wait, bad_pending;
+    uint32_t bad_slot; uint8_t bad_code, bad_op;
+    uint8_t nak_retries;
+    uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
+    uint32_t rnr_psn;       /* where to resume after the RNR timer */
+    uint8_t rd_retx_valid;  /* a lost read response was already acted on */
+    uint32_t rd_retx_psn;   /* ... for the read at this PSN */
+};
+/* owner: timer.c - TimerControl's timer RAM (HanGu RDMA engine design
+ * §3.4.2, E7): loss, RNR, CNP restore. */
+struct eng_qp_tmr {
+    struct tm_entry tm[3];
+};
+/* owner: exec_engine.c - ExecutionEngine (HanGu RDMA engine design
+ * §4.4.1): MSN, the sequence-NAK arm, the message in progress, the entry
+ * E11 handed it, the atomic cache, the UC drop state. */
+struct eng_qp_ee {
     uint32_t msn;
-    uint8_t nak_armed;          /* a PSN-sequence NAK may be sent */
-    uint8_t recv_active;        /* a multi-packet Send is in progress */
+    uint8_t nak_armed;      /* a PSN-sequence NAK may be sent */
+    uint8_t recv_active;    /* a multi-packet Send (1) / Write (2) is on */
     uint32_t recv_bytes;
-    uint64_t recv_wqe_addr;
-    uint32_t recv_slot;
+    uint32_t wqe_off;       /* the receive WQE's offset, from E11 */
     struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
     uint32_t acache_next;
-    /* receive-WQE manager fetch window */
+    struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ent;
+                            /* wqe: a FETCH loaded a WQE not yet released */
+    uint8_t uc_drop;        /* UC: dropping until the next First/Only */
+};
+/* owner: rqwqe_mgr.c - RQWQEManager (HanGu RDMA engine design §4.4.2):
+ * the RQ indices (the driver writes the producer index here when it
+ * posts), the 512-byte fetch window, the loaded WQE's entries. */
+struct eng_qp_rqm {
+    uint32_t rq_pi, rq_ci;  /* posted, retired */
     uint8_t win[512];
     uint32_t win_slot, win_pi; uint8_t win_valid;
-    /* RQWQEManager: the loaded receive WQE's entries, head at rsg_i */
-    struct ibe_sge rsg[IBE_MAX_SGE];
-    uint8_t rsg_n, rsg_i, rqm_loaded;
-    /* ExecutionEngine: the entry E11 handed it (what is left of it) */
-    struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ee_ent;
-                       /* wqe: a FETCH loaded a WQE not yet released */
-    /* UC receive state */
-    uint8_t uc_drop;            /* dropping until the next First/Only */
+    struct ibe_sge rsg[IBE_MAX_SGE]; /* head at rsg_i */
+    uint8_t rsg_n, rsg_i, loaded;
+};
+
+struct eng_qp {
+    uint8_t valid;
+    uint32_t qpn;
+    struct eng_qp_cxt cxt;
+    struct eng_qp_host host;
+    struct eng_qp_sched sched;
+    struct eng_qp_parser parser;
+    struct eng_qp_rtc rtc;
+    struct eng_qp_rrc rrc;
+    struct eng_qp_tmr tmr;
+    struct eng_qp_ee ee;
+    struct eng_qp_rqm rqm;
 };
 
 /* One FIFO per boundary.  The producer packs with the records.h packer and
@@ -476,46 +521,93 @@ enum eng_mod {
 };
 extern const char *const eng_mod_name[M_COUNT];
 
+/* Engine-wide state of each module, tagged like the per-QP structs. */
+/* owner: scheduler.c - WQEScheduler's Q1 / Q2 and the WQE indicator table
+ * (HanGu RDMA engine design §2.4.2, §2.4.4, E22). */
+struct eng_sched {
+    uint32_t q1[ENG_MAX_QP + 1], q2[ENG_MAX_QP + 1]; /* new doorbells, more WQEs */
+    uint32_t q1h, q1n, q2h, q2n;
+    uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
+    uint8_t armed;
+};
+/* owner: multiqueue.c - the MultiQueue's tables (HanGu RDMA engine design
+ * §3.4.3): list, element and free tables as E21 records, and the buffered
+ * packets by element address. */
+struct eng_mq {
+    struct mq_buf buf[3];    /* MQ_RPB, MQ_REB, MQ_SWPB tables */
+    struct swpb_elem *swpb;  /* the packets, by element address */
+    struct rpb_elem *rpb;
+    uint8_t *swpb_payload;
+    uint32_t swpb_hw;        /* SWPB payload slots ever allocated: what a
+                                snapshot copies */
+};
+/* owner: write_addr_table.c - WriteAddrTable (HanGu RDMA engine design
+ * §4.4.3, E23). */
+struct eng_wat {
+    struct { uint32_t rkey; uint64_t va; } ent[ENG_MAX_QP];
+};
+/* owner: exec_engine.c - ExecutionEngine (HanGu RDMA engine design
+ * §4.4.1): the RST view latched for the request at hand. */
+struct eng_ee {
+    struct eng_view view;
+};
+/* owner: addr_xlate.c - the address-translation unit's regions (HanGu
+ * address-translation design). */
+struct eng_xlate {
+    struct eng_mr mr[ENG_MAX_MR];
+};
+/* owner: context.c - the CQ contexts and the CQ writer's producer indices
+ * (context-management document §4.2.2). */
+struct eng_cxt {
+    struct eng_cq cq[ENG_MAX_CQ];
+    uint32_t ncq;
+};
+/* owner: bitwidth.c - 256To64Trans / 64To256Trans (HanGu RDMA engine
+ * design §6.4.1, §6.4.2) and the link layer's bytes on either side. */
+struct eng_bw {
+    uint8_t on;              /* run the E25/E24 converters without a trace */
+    struct eng_bw_core core;
+    struct eng_bw_gather gather;
+    uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
+    size_t txlen, rxlen;
+};
+/* owner: req_pktgen.c - ReqPktGen (HanGu RDMA engine design §3.4.4): the
+ * packet it frames. */
+struct eng_reqpkt {
+    uint8_t buf[4096 + 256];
+};
+/* owner: resp_pktgen.c - ResponsePacketGen (HanGu RDMA engine design
+ * §4.4.4): the packet it frames. */
+struct eng_resppkt {
+    uint8_t buf[4096 + 256];
+};
+
 struct ibe_engine {
     struct ibe_world *w;
     struct ibe_config cfg;
+    /* host memory (engine.c hands it out; the DMA engine reads and writes
+     * it, as the host's memory is no module's) */
     uint8_t *mem;
     uint64_t mem_top;
     uint64_t mem_hw;     /* end of the host memory ever handed out or
                             written: what a snapshot must copy */
-    uint32_t swpb_hw;    /* SWPB payload slots ever allocated (the same) */
     uint32_t qp_hw;      /* QPNs ever created are below it (the same) */
-    struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
-    struct eng_view ee_view;        /* ExecutionEngine's latched RST view */
-    struct eng_cq cq[ENG_MAX_CQ];
-    uint32_t ncq;
-    /* scheduler: Q1 (new doorbells) and Q2 (QPs with more WQEs) */
-    uint32_t q1[ENG_MAX_QP + 1], q2[ENG_MAX_QP + 1];
-    uint32_t q1h, q1n, q2h, q2n;
-    uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
-    uint8_t sched_armed;
-    /* MultiQueue */
-    struct mq_buf mq[3];     /* MQ_RPB, MQ_REB, MQ_SWPB tables */
-    struct swpb_elem *swpb;  /* the packets, by element address */
-    struct rpb_elem *rpb;
-    uint8_t *swpb_payload;
-    /* write-address table (E23) */
-    struct { uint32_t rkey; uint64_t va; } wat[ENG_MAX_QP];
-    /* DMA tags */
-    uint64_t dma_tag_busy;
-    /* wire */
+    struct eng_sched sched;
+    struct eng_mq mq;
+    struct eng_wat wat;
+    struct eng_ee ee;
+    struct eng_xlate xlate;
+    struct eng_cxt cxt;
+    struct eng_bw bw;
+    struct eng_reqpkt reqpkt;
+    struct eng_resppkt resppkt;
+    /* the top's wiring: where packets go, the trace hook, the counters
+     * every module adds to, the boundary FIFOs (records.c), the step table */
     ibe_tx_fn tx; void *tx_ctx;
     ibe_trace_fn trace; void *trace_ctx;
     struct ibe_stats st;
     struct eng_fifo fifo[CH_COUNT];
-    /* the link layer's transmit bytes, HeaderParser's receive bytes */
-    uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
-    size_t txlen, rxlen;
-    uint8_t bitwidth; /* run the E25/E24 converters without a trace too */
-    struct eng_bw_core bw_core;
-    struct eng_bw_gather bw_gather;
-    uint8_t pktbuf[4096 + 256];
     const eng_step_fn *step; /* the module behind each enum eng_mod */
 };
 

@@ -23,7 +23,7 @@ struct mq_le { uint32_t head, tail; uint8_t empty; };
 
 static struct mq_le list_get(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     struct mq_le l;
     if (b == MQ_RPB) {
         struct ibw_rpb_list_entry s;
@@ -43,7 +43,7 @@ static struct mq_le list_get(const struct ibe_engine *e, int b, uint32_t qpn)
 
 static void list_set(struct ibe_engine *e, int b, uint32_t qpn, struct mq_le l)
 {
-    uint32_t *w = &e->mq[b].list[qpn];
+    uint32_t *w = &e->mq.buf[b].list[qpn];
     if (b == MQ_RPB) {
         struct ibw_rpb_list_entry s = {(uint16_t)l.head, (uint16_t)l.tail, l.empty};
         ibw_rpb_list_entry_pack(&s, w);
@@ -58,7 +58,7 @@ static void list_set(struct ibe_engine *e, int b, uint32_t qpn, struct mq_le l)
 
 static uint32_t *elem(const struct ibe_engine *e, int b, uint32_t i)
 {
-    return e->mq[b].elem + (size_t)i * e->mq[b].elem_words;
+    return e->mq.buf[b].elem + (size_t)i * e->mq.buf[b].elem_words;
 }
 
 static uint32_t next_get(const struct ibe_engine *e, int b, uint32_t i)
@@ -126,7 +126,7 @@ int mq_init(struct ibe_engine *e, int b, uint32_t cap)
 {
     static const uint32_t words[3] = {ibw_rpb_element_WORDS, ibw_reb_element_WORDS,
                                       ibw_swpb_element_WORDS};
-    struct mq_buf *m = &e->mq[b];
+    struct mq_buf *m = &e->mq.buf[b];
     m->cap = cap;
     m->elem_words = words[b];
     m->free_fifo = calloc(cap, sizeof *m->free_fifo);
@@ -143,10 +143,10 @@ int mq_init(struct ibe_engine *e, int b, uint32_t cap)
 
 void mq_fini(struct ibe_engine *e, int b)
 {
-    free(e->mq[b].free_fifo);
-    free(e->mq[b].elem);
-    e->mq[b].free_fifo = NULL;
-    e->mq[b].elem = NULL;
+    free(e->mq.buf[b].free_fifo);
+    free(e->mq.buf[b].elem);
+    e->mq.buf[b].free_fifo = NULL;
+    e->mq.buf[b].elem = NULL;
 }
 
 ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
@@ -158,7 +158,7 @@ ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint
  * accessors rather than unpacking the whole entry. */
 static bool serve_mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     if (b == MQ_RPB)
         return ibw_rpb_list_entry_get_empty(w) != 0;
     if (b == MQ_REB)
@@ -168,7 +168,7 @@ static bool serve_mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 
 static uint32_t serve_mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     if (serve_mq_empty(e, b, qpn))
         return MQ_NIL;
     if (b == MQ_RPB)
@@ -186,19 +186,19 @@ static uint32_t serve_mq_next(const struct ibe_engine *e, int b, uint32_t qpn,
 
 static uint32_t serve_mq_nfree(const struct ibe_engine *e, int b)
 {
-    return e->mq[b].nfree;
+    return e->mq.buf[b].nfree;
 }
 
 ENG_OUT_OF_LINE static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
 {
-    struct mq_buf *m = &e->mq[b];
+    struct mq_buf *m = &e->mq.buf[b];
     if (!m->nfree)
         return MQ_NIL;
     uint32_t i = free_get(m, b, m->fhead);
     m->fhead = (m->fhead + 1) % m->cap;
     m->nfree--;
-    if (b == MQ_SWPB && i >= e->swpb_hw)
-        e->swpb_hw = i + 1; /* a snapshot copies the payload slots below */
+    if (b == MQ_SWPB && i >= e->mq.swpb_hw)
+        e->mq.swpb_hw = i + 1; /* a snapshot copies the payload slots below */
     struct mq_le l = list_get(e, b, qpn);
     if (l.empty)
         l.head = i;
@@ -221,7 +221,7 @@ ENG_OUT_OF_LINE static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t q
     else
         l.head = next_get(e, b, i);
     list_set(e, b, qpn, l);
-    free_put(&e->mq[b], b, i);
+    free_put(&e->mq.buf[b], b, i);
 }
 
 ENG_OUT_OF_LINE static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,

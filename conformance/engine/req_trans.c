@@ -55,14 +55,14 @@ static uint8_t seg_opcode(uint8_t svc, uint8_t op, uint32_t i, uint32_t n)
 static void npst_read(struct ibe_engine *e, struct eng_qp *q, struct eng_view *v)
 {
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, v);
-    q->rtc_npsn = v->npsn;
+    q->rtc.npsn = v->npsn;
 }
 
 /* Write the NextPSN register back when it moved. */
 static void npst_write(struct ibe_engine *e, struct eng_qp *q, const struct eng_view *v)
 {
-    if (q->rtc_npsn != v->npsn)
-        cxt_write(e, M_REQTRANS, CXW_NPST, q->qpn, v->state, q->rtc_npsn);
+    if (q->rtc.npsn != v->npsn)
+        cxt_write(e, M_REQTRANS, CXW_NPST, q->qpn, v->state, q->rtc.npsn);
 }
 
 static uint32_t npkts(uint32_t len, uint32_t pmtu)
@@ -75,10 +75,10 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
                                uint32_t len, int counted)
 {
     (void)slot;
-    if (counted && q->outstanding)
-        q->outstanding--;
-    uint32_t idx = q->sq_ci % q->sq_depth;
-    q->sq_ci++;
+    if (counted && q->rtc.outstanding)
+        q->rtc.outstanding--;
+    uint32_t idx = q->rtc.sq_ci % q->cxt.sq_depth;
+    q->rtc.sq_ci++;
     struct ibe_wc wc;
     memset(&wc, 0, sizeof wc);
     wc.status = status;
@@ -93,9 +93,9 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (q->tm[TM_LOSS].active || q->rnr_wait)
+    if (q->tmr.tm[TM_LOSS].active || q->rrc.rnr_wait)
         return;
-    struct rec_tset t = {TMO_SET, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
+    struct rec_tset t = {TMO_SET, q->qpn, q->cxt.c.retry_cnt, q->cxt.c.timeout, TM_LOSS};
     timer_set(e, M_REQTRANS, &t);
 }
 
@@ -114,8 +114,8 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
     fill_common(md, h);
     uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
     h->opcode = seg_opcode(md->svc, md->opcode, i, n);
-    h->psn = q->rtc_npsn;
-    q->rtc_npsn = psn_add(q->rtc_npsn, 1);
+    h->psn = q->rtc.npsn;
+    q->rtc.npsn = psn_add(q->rtc.npsn, 1);
     h->paylen = len;
     if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_RETH)) {
         h->va = md->raddr;
@@ -174,26 +174,26 @@ ENG_OUT_OF_LINE static void serve_rtc_take(struct ibe_engine *e,
         free(payload);
         return;
     }
-    q->seg_md = malloc(sizeof *q->seg_md);
-    if (!q->seg_md)
+    q->rtc.seg_md = malloc(sizeof *q->rtc.seg_md);
+    if (!q->rtc.seg_md)
         abort();
-    *q->seg_md = *md;
-    q->seg_buf = payload;
-    q->seg_off = 0;
-    q->seg_i = 0;
+    *q->rtc.seg_md = *md;
+    q->rtc.seg_buf = payload;
+    q->rtc.seg_off = 0;
+    q->rtc.seg_i = 0;
     bool rd = md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
               md->opcode == IBE_WR_ATOMIC_FA;
-    q->seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
-    q->outstanding++;
+    q->rtc.seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
+    q->rtc.outstanding++;
     serve_rtc_resume(e, q);
 }
 
 static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
 {
-    free(q->seg_md);
-    free(q->seg_buf);
-    q->seg_md = NULL;
-    q->seg_buf = NULL;
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
+    q->rtc.seg_md = NULL;
+    q->rtc.seg_buf = NULL;
     arm_loss_timer(e, q);
     sched_wake(e, q);
 }
@@ -202,7 +202,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q);
 
 static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->seg_md || q->rec_active)
+    if (!q->rtc.seg_md || q->rtc.rec_active)
         return;
     struct eng_view v;
     npst_read(e, q, &v);
@@ -215,7 +215,7 @@ static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 /* Cut (more of) the message in seg_md, PSNs from the rtc_npsn register. */
 static void resume(struct ibe_engine *e, struct eng_qp *q)
 {
-    struct rec_md *md = q->seg_md;
+    struct rec_md *md = q->rtc.seg_md;
     if (md->fence && !mq_empty(e, MQ_RPB, q->qpn))
         return; /* fence: wait for earlier reads and atomics */
     if (md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
@@ -223,10 +223,10 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         if (!mq_nfree(e, MQ_RPB) || mq_nfree(e, MQ_REB) < md->nent)
             return;
         uint32_t ri = mq_alloc(e, MQ_RPB, q->qpn);
-        struct rpb_elem *r = &e->rpb[ri];
+        struct rpb_elem *r = &e->mq.rpb[ri];
         memset(r, 0, sizeof *r);
         fill_common(md, &r->h);
-        r->h.psn = q->rtc_npsn;
+        r->h.psn = q->rtc.npsn;
         r->pmtu = md->pmtu;
         r->h.va = md->raddr;
         r->h.rkey = md->rkey;
@@ -241,7 +241,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
             r->h.cmp = md->cmp;
             r->npsn = 1;
         }
-        q->rtc_npsn = psn_add(q->rtc_npsn, r->npsn);
+        q->rtc.npsn = psn_add(q->rtc.npsn, r->npsn);
         r->wqe_slot = md->wqe_off;
         r->wr_opcode = md->opcode;
         r->msg_len = md->msgsize;
@@ -257,26 +257,26 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         finish_seg(e, q);
         return;
     }
-    while (q->seg_i < q->seg_n) {
+    while (q->rtc.seg_i < q->rtc.seg_n) {
         uint32_t upsn;
         if (!mq_nfree(e, MQ_SWPB) ||
             (serve_eng_upsn(e, q, &upsn) &&
-             psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
+             psn_diff(q->rtc.npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
         uint32_t si = mq_alloc(e, MQ_SWPB, q->qpn);
-        struct swpb_elem *s = &e->swpb[si];
-        uint32_t len = build_seg(q, md, q->seg_i, q->seg_n, q->seg_off, &s->h);
+        struct swpb_elem *s = &e->mq.swpb[si];
+        uint32_t len = build_seg(q, md, q->rtc.seg_i, q->rtc.seg_n, q->rtc.seg_off, &s->h);
         if (len)
-            memcpy(s->payload, q->seg_buf + q->seg_off, len);
+            memcpy(s->payload, q->rtc.seg_buf + q->rtc.seg_off, len);
         s->wqe_slot = md->wqe_off;
         s->wr_opcode = md->opcode;
         s->msg_len = md->msgsize;
         s->signaled = md->signaled;
-        s->last = q->seg_i + 1 == q->seg_n;
+        s->last = q->rtc.seg_i + 1 == q->rtc.seg_n;
         eng_rec_mq(e, M_REQTRANS, 2, q->qpn, si);
         reqpkt_send(e, M_REQTRANS, &s->h, s->payload);
-        q->seg_off += len;
-        q->seg_i++;
+        q->rtc.seg_off += len;
+        q->rtc.seg_i++;
         arm_loss_timer(e, q);
     }
     finish_seg(e, q);
@@ -285,15 +285,15 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
 static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
 {
     (void)e;
-    if (q->seg_md)
+    if (q->rtc.seg_md)
         return false;
     struct eng_view v;
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     if (v.state != IBE_QPS_RTS)
         return true; /* the parser flushes it */
-    if (q->rnr_wait || q->bad_pending || q->rec_active)
+    if (q->rrc.rnr_wait || q->rrc.bad_pending || q->rtc.rec_active)
         return false;
-    if (v.type == IBE_RC && q->outstanding >= q->limit)
+    if (v.type == IBE_RC && q->rtc.outstanding >= q->rtc.limit)
         return false;
     return true;
 }
@@ -313,11 +313,11 @@ static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
     mq_heads(e, q->qpn, &s, &r);
     if (s == MQ_NIL && r == MQ_NIL)
         return 0;
-    if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->swpb[s].h.psn, e->rpb[r].h.psn) < 0)) {
-        *psn = e->swpb[s].h.psn;
+    if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->mq.swpb[s].h.psn, e->mq.rpb[r].h.psn) < 0)) {
+        *psn = e->mq.swpb[s].h.psn;
         return 1;
     }
-    *psn = e->rpb[r].h.psn;
+    *psn = e->mq.rpb[r].h.psn;
     return 2;
 }
 
@@ -331,22 +331,22 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
     mq_heads(e, q->qpn, &i, &j);
     while (i != MQ_NIL || j != MQ_NIL) {
         bool take_s = j == MQ_NIL ||
-                      (i != MQ_NIL && psn_diff(e->swpb[i].h.psn, e->rpb[j].h.psn) < 0);
+                      (i != MQ_NIL && psn_diff(e->mq.swpb[i].h.psn, e->mq.rpb[j].h.psn) < 0);
         uint32_t psn, end;
         if (take_s) {
-            psn = e->swpb[i].h.psn;
+            psn = e->mq.swpb[i].h.psn;
             end = psn_add(psn, 1);
         } else {
-            psn = e->rpb[j].h.psn;
-            end = psn_add(psn, rpb_span(&e->rpb[j]));
+            psn = e->mq.rpb[j].h.psn;
+            end = psn_add(psn, rpb_span(&e->mq.rpb[j]));
         }
         if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
             break;
         if (psn_diff(end, from) > 0) {
             if (take_s)
-                reqpkt_send(e, M_REQRECV, &e->swpb[i].h, e->swpb[i].payload);
+                reqpkt_send(e, M_REQRECV, &e->mq.swpb[i].h, e->mq.swpb[i].payload);
             else {
-                struct rpb_elem *r = &e->rpb[j];
+                struct rpb_elem *r = &e->mq.rpb[j];
                 if (r->done) {
                     r->rereq = 1;
                     r->rereq_psn = r->h.psn;
@@ -372,21 +372,21 @@ ENG_OUT_OF_LINE static void serve_rtc_retransmit_range(struct ibe_engine *e, str
 
 static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->rec_active)
+    if (!q->rtc.rec_active)
         return;
     uint32_t upsn;
-    if (!serve_eng_upsn(e, q, &upsn) || psn_diff(q->rec_end, upsn) <= 0) {
-        q->rec_active = 0;
+    if (!serve_eng_upsn(e, q, &upsn) || psn_diff(q->rtc.rec_end, upsn) <= 0) {
+        q->rtc.rec_active = 0;
     } else {
-        if (psn_diff(q->rec_next, upsn) < 0)
-            q->rec_next = upsn;
+        if (psn_diff(q->rtc.rec_next, upsn) < 0)
+            q->rtc.rec_next = upsn;
         uint32_t limit = psn_add(upsn, ENG_RECOVERY_WINDOW);
-        if (psn_diff(q->rec_next, limit) < 0)
-            q->rec_next = resend(e, q, q->rec_next, q->rec_end, &limit);
-        if (psn_diff(q->rec_next, q->rec_end) >= 0)
-            q->rec_active = 0;
+        if (psn_diff(q->rtc.rec_next, limit) < 0)
+            q->rtc.rec_next = resend(e, q, q->rtc.rec_next, q->rtc.rec_end, &limit);
+        if (psn_diff(q->rtc.rec_next, q->rtc.rec_end) >= 0)
+            q->rtc.rec_active = 0;
     }
-    if (!q->rec_active) {
+    if (!q->rtc.rec_active) {
         serve_rtc_resume(e, q);
         sched_wake(e, q);
     }
@@ -395,14 +395,14 @@ static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
 ENG_OUT_OF_LINE static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
                                       uint32_t psn)
 {
-    if (q->rec_active && psn_diff(q->rec_next, psn) > 0)
-        q->rec_next = psn;
-    else if (!q->rec_active)
-        q->rec_next = psn;
-    q->rec_active = 1;
+    if (q->rtc.rec_active && psn_diff(q->rtc.rec_next, psn) > 0)
+        q->rtc.rec_next = psn;
+    else if (!q->rtc.rec_active)
+        q->rtc.rec_next = psn;
+    q->rtc.rec_active = 1;
     struct eng_view v;
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
-    q->rec_end = v.npsn;
+    q->rtc.rec_end = v.npsn;
     serve_rtc_pump(e, q);
 }
 

@@ -71,7 +71,7 @@ static void copy_back(void *dst, const void *src, size_t len)
 
 static uint8_t *seg_buf_copy(const struct eng_qp *q)
 {
-    return q->seg_buf && q->seg_md ? dup_bytes(q->seg_buf, q->seg_md->msgsize)
+    return q->rtc.seg_buf && q->rtc.seg_md ? dup_bytes(q->rtc.seg_buf, q->rtc.seg_md->msgsize)
                                    : NULL;
 }
 
@@ -95,20 +95,20 @@ static void save_engine(struct engine_copy *c, struct ibe_engine *e)
             continue;
         c->self->qp[i] = *q;
         struct qp_copy *k = &c->qp[i];
-        k->sq_db = dup_bytes(q->sq_db, q->sq_depth * sizeof *q->sq_db);
-        k->sq_shadow = dup_bytes(q->sq_shadow, q->sq_depth * sizeof *q->sq_shadow);
-        k->rq_shadow = dup_bytes(q->rq_shadow, q->rq_depth * sizeof *q->rq_shadow);
-        k->seg_md = q->seg_md ? dup_bytes(q->seg_md, sizeof *q->seg_md) : NULL;
+        k->sq_db = dup_bytes(q->sched.sq_db, q->cxt.sq_depth * sizeof *q->sched.sq_db);
+        k->sq_shadow = dup_bytes(q->host.sq_shadow, q->cxt.sq_depth * sizeof *q->host.sq_shadow);
+        k->rq_shadow = dup_bytes(q->host.rq_shadow, q->cxt.rq_depth * sizeof *q->host.rq_shadow);
+        k->seg_md = q->rtc.seg_md ? dup_bytes(q->rtc.seg_md, sizeof *q->rtc.seg_md) : NULL;
         k->seg_buf = seg_buf_copy(q);
     }
     uint64_t hw = e->mem_hw > e->mem_top ? e->mem_hw : e->mem_top;
     c->self->mem_hw = hw;
     c->mem = dup_bytes(e->mem, hw);
-    c->swpb = dup_bytes(e->swpb, e->swpb_hw * sizeof *e->swpb);
-    c->payload = dup_bytes(e->swpb_payload, (size_t)e->swpb_hw * ENG_PAYLOAD_SLOT);
-    c->rpb = dup_bytes(e->rpb, e->mq[MQ_RPB].cap * sizeof *e->rpb);
+    c->swpb = dup_bytes(e->mq.swpb, e->mq.swpb_hw * sizeof *e->mq.swpb);
+    c->payload = dup_bytes(e->mq.swpb_payload, (size_t)e->mq.swpb_hw * ENG_PAYLOAD_SLOT);
+    c->rpb = dup_bytes(e->mq.rpb, e->mq.buf[MQ_RPB].cap * sizeof *e->mq.rpb);
     for (int b = 0; b < 3; b++) {
-        const struct mq_buf *m = &e->mq[b];
+        const struct mq_buf *m = &e->mq.buf[b];
         c->mq_free[b] = dup_bytes(m->free_fifo, m->cap * sizeof *m->free_fifo);
         c->mq_elem[b] = dup_bytes(m->elem,
                                   (size_t)m->cap * m->elem_words * sizeof *m->elem);
@@ -214,27 +214,27 @@ static bool same_parts(const struct ibe_world *w, const struct ibe_snapshot *s)
 static void restore_qp(struct eng_qp *q, const struct eng_qp *was,
                        const struct qp_copy *k)
 {
-    free(q->seg_md);
-    free(q->seg_buf);
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
     if (!was->valid) { /* created after the snapshot */
-        free(q->sq_db);
-        free(q->sq_shadow);
-        free(q->rq_shadow);
+        free(q->sched.sq_db);
+        free(q->host.sq_shadow);
+        free(q->host.rq_shadow);
         memset(q, 0, sizeof *q);
         return;
     }
-    struct rec_db *sq_db = q->sq_db;
-    struct eng_send_shadow *sq_shadow = q->sq_shadow;
-    uint64_t *rq_shadow = q->rq_shadow;
+    struct rec_db *sq_db = q->sched.sq_db;
+    struct eng_send_shadow *sq_shadow = q->host.sq_shadow;
+    uint64_t *rq_shadow = q->host.rq_shadow;
     *q = *was;
-    q->sq_db = sq_db;
-    q->sq_shadow = sq_shadow;
-    q->rq_shadow = rq_shadow;
-    copy_back(sq_db, k->sq_db, q->sq_depth * sizeof *sq_db);
-    copy_back(sq_shadow, k->sq_shadow, q->sq_depth * sizeof *sq_shadow);
-    copy_back(rq_shadow, k->rq_shadow, q->rq_depth * sizeof *rq_shadow);
-    q->seg_md = k->seg_md ? dup_bytes(k->seg_md, sizeof *k->seg_md) : NULL;
-    q->seg_buf = k->seg_buf && k->seg_md ? dup_bytes(k->seg_buf, k->seg_md->msgsize)
+    q->sched.sq_db = sq_db;
+    q->host.sq_shadow = sq_shadow;
+    q->host.rq_shadow = rq_shadow;
+    copy_back(sq_db, k->sq_db, q->cxt.sq_depth * sizeof *sq_db);
+    copy_back(sq_shadow, k->sq_shadow, q->cxt.sq_depth * sizeof *sq_shadow);
+    copy_back(rq_shadow, k->rq_shadow, q->cxt.rq_depth * sizeof *rq_shadow);
+    q->rtc.seg_md = k->seg_md ? dup_bytes(k->seg_md, sizeof *k->seg_md) : NULL;
+    q->rtc.seg_buf = k->seg_buf && k->seg_md ? dup_bytes(k->seg_buf, k->seg_md->msgsize)
                                          : NULL;
 }
 
@@ -243,7 +243,7 @@ static void restore_engine(const struct engine_copy *c)
     struct ibe_engine *e = c->e;
     const struct ibe_engine *was = c->self;
     uint64_t mem_hw = e->mem_hw > e->mem_top ? e->mem_hw : e->mem_top;
-    uint32_t swpb_hw = e->swpb_hw;
+    uint32_t swpb_hw = e->mq.swpb_hw;
     for (uint32_t i = 0; i < e->qp_hw; i++) /* was->qp_hw <= e->qp_hw */
         if (e->qp[i].valid || was->qp[i].valid)
             restore_qp(&e->qp[i], &was->qp[i], &c->qp[i]);
@@ -256,15 +256,15 @@ static void restore_engine(const struct engine_copy *c)
     copy_back(e->mem, c->mem, was->mem_hw);
     if (mem_hw > was->mem_hw) /* handed out or written since: as created */
         memset(e->mem + was->mem_hw, 0, mem_hw - was->mem_hw);
-    copy_back(e->swpb, c->swpb, was->swpb_hw * sizeof *e->swpb);
-    copy_back(e->swpb_payload, c->payload, (size_t)was->swpb_hw * ENG_PAYLOAD_SLOT);
-    for (uint32_t i = was->swpb_hw; i < swpb_hw; i++) { /* as created */
-        memset(&e->swpb[i], 0, sizeof e->swpb[i]);
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
+    copy_back(e->mq.swpb, c->swpb, was->mq.swpb_hw * sizeof *e->mq.swpb);
+    copy_back(e->mq.swpb_payload, c->payload, (size_t)was->mq.swpb_hw * ENG_PAYLOAD_SLOT);
+    for (uint32_t i = was->mq.swpb_hw; i < swpb_hw; i++) { /* as created */
+        memset(&e->mq.swpb[i], 0, sizeof e->mq.swpb[i]);
+        e->mq.swpb[i].payload = e->mq.swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     }
-    copy_back(e->rpb, c->rpb, e->mq[MQ_RPB].cap * sizeof *e->rpb);
+    copy_back(e->mq.rpb, c->rpb, e->mq.buf[MQ_RPB].cap * sizeof *e->mq.rpb);
     for (int b = 0; b < 3; b++) {
-        struct mq_buf *m = &e->mq[b];
+        struct mq_buf *m = &e->mq.buf[b];
         copy_back(m->free_fifo, c->mq_free[b], m->cap * sizeof *m->free_fifo);
         copy_back(m->elem, c->mq_elem[b],
                (size_t)m->cap * m->elem_words * sizeof *m->elem);

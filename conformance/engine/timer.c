@@ -39,13 +39,13 @@ static void expire(void *ctx, uint64_t arg)
     struct eng_qp *q = eng_qp(e, qpn);
     if (!q)
         return;
-    struct tm_entry *t = &q->tm[which];
+    struct tm_entry *t = &q->tmr.tm[which];
     if (!t->active || (t->gen & 0xFFFFFFFFu) != gen)
         return;
     t->active = 0;
     eng_rec_tentry(e, t);
     if (which == TM_CNP) {
-        q->limit = q->c.max_outstanding ? q->c.max_outstanding : 16;
+        q->rtc.limit = q->cxt.c.max_outstanding ? q->cxt.c.max_outstanding : 16;
         sched_wake(e, q);
         return;
     }
@@ -68,7 +68,7 @@ static void serve_timer_set(struct ibe_engine *e, int from,
     struct rec_tset in, *r = &in;
     rec_tset_get(e, set->which, r);
     struct eng_qp *q = eng_qp_known(e, r->qpn);
-    struct tm_entry *t = &q->tm[r->which];
+    struct tm_entry *t = &q->tmr.tm[r->which];
     t->gen++;
     if (r->op == TMO_STOP) {
         t->active = 0;

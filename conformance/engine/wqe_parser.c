@@ -38,9 +38,9 @@ static void serve_parser_take(struct ibe_engine *e)
     cxt_read(e, M_PARSER, CXT_RD_QP, CXR_STATE, q->qpn, &v);
     /* the rest of what the parser needs comes with E12 */
     uint8_t wqe[ENG_SQ_SLOT];
-    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sq_hw == 0 ? 1 : 2, sm->pd, 0,
-              q->sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
-    eng_dma_read(e, M_PARSER, q->sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
+    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sched.sq_hw == 0 ? 1 : 2, sm->pd, 0,
+              q->cxt.sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
+    eng_dma_read(e, M_PARSER, q->cxt.sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
 
     struct rec_md md;
     memset(&md, 0, sizeof md);
@@ -80,7 +80,7 @@ static void serve_parser_take(struct ibe_engine *e)
         }
     }
     /* Parked-capacity check: the requester must be able to buffer it. */
-    q->sq_hw++;
+    q->sched.sq_hw++;
     rec_md_put(e, CH_DATAPACK_IN, M_PARSER, M_DATAPACK, &md);
     struct eng_wqe_side side = {md.solicited, md.signaled};
     datapack_take(e, &side, md.inl ? md.inline_data : NULL);

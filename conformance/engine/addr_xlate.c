@@ -98,6 +98,12 @@ void xlate_step(struct ibe_engine *e, struct eng_msg *m)
                                           (uint32_t)m->a[4], (uint64_t)m->a[5],
                                           (uint32_t)m->a[6], (uint32_t)m->a[7]);
         break;
+    case PORT_XLATE_INVALIDATE_IN_PD: {
+        const struct eng_mr *r = mr_of(e, (uint32_t)m->a[0]);
+        m->ret = r && r->pd == (uint32_t)m->a[1]
+                     ? serve_eng_mr_invalidate(e, (uint32_t)m->a[0]) : -1;
+        break;
+    }
     case PORT_ENG_MR_INVALIDATE:
         m->ret = (int64_t)serve_eng_mr_invalidate(e, (uint32_t)m->a[0]);
         break;

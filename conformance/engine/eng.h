@@ -142,6 +142,8 @@ enum { XL_RD_WQE = 1, XL_RD_DATA = 2, XL_WR_DATA = 3 };
 /* The ExecutionEngine's Send with Invalidate removes region `key`: -1 when
  * there is none. */
 static inline int eng_mr_invalidate(struct ibe_engine *e, uint32_t key);
+/* ... only when region `key` exists in protection domain pd: -1 otherwise. */
+static inline int eng_mr_invalidate_in_pd(struct ibe_engine *e, uint32_t key, uint32_t pd);
 static inline int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
               uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
               uint32_t need_access);
@@ -206,6 +208,18 @@ static inline void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* f
 /* REB element payload: the scatter entry (E14 layout inside reb_element). */
 static inline void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
 static inline void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
+/* Both request lists' heads and their PSNs (MQ_NIL heads when empty). */
+struct mq_heads { uint32_t swpb, rpb, swpb_psn, rpb_psn; };
+static inline void mq_head_psns(struct ibe_engine *e, uint32_t qpn, struct mq_heads *out);
+/* SWPB / RPB elements by address, copied out and in.  A written SWPB
+ * element takes len payload bytes into its slot; the slot's address comes
+ * back (the data path to ReqPktGen). */
+static inline void mq_swpb_read(struct ibe_engine *e, uint32_t i, struct swpb_elem *out);
+static inline const uint8_t *mq_swpb_write(struct ibe_engine *e, uint32_t i,
+                                           const struct swpb_elem *in,
+                                           const uint8_t *payload, uint32_t len);
+static inline void mq_rpb_read(struct ibe_engine *e, uint32_t i, struct rpb_elem *out);
+static inline void mq_rpb_write(struct ibe_engine *e, uint32_t i, const struct rpb_elem *in);
 
 /* ------------------------------------------------------------------ */
 /* timers (timer.c)                                                    */
@@ -479,6 +493,24 @@ PORT_TIMER_SET,
 PORT_PARSER_TAKE,
 PORT_WAT_WRITE,
 PORT_WAT_READ,
+PORT_CXT_CONF,
+PORT_TIMER_ENTRY,
+PORT_TIMER_CLEAR_COUNT,
+PORT_RRC_HOLDS,
+PORT_RTC_SET_LIMIT,
+PORT_RTC_DROP_SEG,
+PORT_RTC_CUTTING,
+PORT_RTC_RESET,
+PORT_SCHED_REQUEUE,
+PORT_RQM_POSTED,
+PORT_RQM_RETIRE_POSTED,
+PORT_EE_RESET,
+PORT_XLATE_INVALIDATE_IN_PD,
+PORT_MQ_HEAD_PSNS,
+PORT_MQ_SWPB_READ,
+PORT_MQ_SWPB_WRITE,
+PORT_MQ_RPB_READ,
+PORT_MQ_RPB_WRITE,
     PORT_COUNT
 };
 struct eng_msg {
@@ -788,11 +820,24 @@ static inline void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct 
                  uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode);
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q);
+/* The connection settings and ring geometry no view carries (the RTL
+ * hardwires the retry values into E5; the ring bases are translated, not
+ * viewed): a copy, no record. */
+struct eng_conf {
+    uint8_t retry_cnt, timeout, rnr_retry;
+    uint32_t max_outstanding;
+    uint64_t sq_base, rq_base;
+    uint32_t sq_depth, rq_depth;
+};
+static inline void cxt_conf(struct ibe_engine *e, uint32_t qpn, struct eng_conf *out);
 /* doorbell.c */
 static inline void db_ring(struct ibe_engine *e);
 /* scheduler.c */
 static inline void sched_push(struct ibe_engine *e);
 static inline void sched_wake(struct ibe_engine *e, struct eng_qp *q);
+/* The QP goes back into Q2 whether or not it was parked (a flush: the WQEs
+ * not yet parsed go through as flushed). */
+static inline void sched_requeue(struct ibe_engine *e, struct eng_qp *q);
 void sched_kick(struct ibe_engine *e);
 /* wqe_parser.c */
 static inline void parser_take(struct ibe_engine *e);
@@ -815,8 +860,21 @@ static inline int eng_upsn(struct ibe_engine *e, const struct eng_qp *q, uint32_
 #define ENG_RECOVERY_WINDOW 16
 static inline void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
                   uint8_t opcode, uint8_t status, uint32_t len, int counted);
+/* The outstanding limit (a CNP halves it, its timer restores it). */
+static inline void rtc_set_limit(struct ibe_engine *e, struct eng_qp *q, uint32_t limit);
+/* The message being cut completes with `status` and is dropped; false when
+ * none is being cut. */
+static inline bool rtc_drop_seg(struct ibe_engine *e, struct eng_qp *q, uint8_t status);
+static inline bool rtc_cutting(struct ibe_engine *e, struct eng_qp *q);
+/* The send queue was flushed: nothing outstanding, no recovery. */
+static inline void rtc_reset(struct ibe_engine *e, struct eng_qp *q);
 /* timer.c */
 static inline void timer_set(struct ibe_engine *e, int from, const struct rec_tset *r);
+/* A copy of QP qpn's timer RAM entry `which` (E7), as the timer's owner
+ * answers a status read; clearing the count restarts its retry budget. */
+static inline void timer_entry(struct ibe_engine *e, uint32_t qpn, int which,
+                               struct tm_entry *out);
+static inline void timer_clear_count(struct ibe_engine *e, uint32_t qpn, int which);
 uint64_t timer_duration_ns(int which, uint8_t value);
 /* req_pktgen.c */
 static inline void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
@@ -828,6 +886,9 @@ static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload);
 static inline void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
 static inline void rrc_bad_request(struct ibe_engine *e);
 static inline void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
+/* What holds the requester back: RRC_RNR_WAIT, RRC_BAD_PENDING. */
+enum { RRC_RNR_WAIT = 1, RRC_BAD_PENDING = 2 };
+static inline unsigned rrc_holds(struct ibe_engine *e, struct eng_qp *q);
 void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q);
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
 /* scatter_mgr.c */
@@ -839,6 +900,14 @@ static inline int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct
 /* The QP went to Error: forget the loaded WQE and the fetch window (the
  * RQWQEManager's reset input). */
 static inline void rqm_reset(struct ibe_engine *e, struct eng_qp *q);
+/* Receive WQEs posted and not retired (the AETH credit count). */
+static inline uint32_t rqm_posted(struct ibe_engine *e, struct eng_qp *q);
+/* Retire the oldest posted receive WQE unused (the QP-error flush): its
+ * index in the ring's count, or -1 when none is posted. */
+static inline int64_t rqm_retire_posted(struct ibe_engine *e, struct eng_qp *q);
+/* exec_engine.c: the QP went to Error: forget the entry and the message
+ * in progress (the ExecutionEngine's reset input). */
+static inline void ee_reset(struct ibe_engine *e, struct eng_qp *q);
 /* write_addr_table.c */
 static inline void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
 static inline void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);

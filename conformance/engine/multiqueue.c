@@ -246,6 +246,30 @@ ENG_OUT_OF_LINE static void serve_mq_reb_read(const struct ibe_engine *e, uint32
     g->addr = s.va;
 }
 
+/* The buffered packets: whole elements copied out and in.  A SWPB
+ * element keeps its payload slot; the writer's bytes are copied into it. */
+static void serve_mq_head_psns(const struct ibe_engine *e, uint32_t qpn,
+                               struct mq_heads *out)
+{
+    out->swpb = serve_mq_head(e, MQ_SWPB, qpn);
+    out->rpb = serve_mq_head(e, MQ_RPB, qpn);
+    out->swpb_psn = out->swpb == MQ_NIL ? 0 : e->mq.swpb[out->swpb].h.psn;
+    out->rpb_psn = out->rpb == MQ_NIL ? 0 : e->mq.rpb[out->rpb].h.psn;
+}
+
+static const uint8_t *serve_mq_swpb_write(struct ibe_engine *e, uint32_t i,
+                                          const struct swpb_elem *in,
+                                          const uint8_t *payload, uint32_t len)
+{
+    struct swpb_elem *s = &e->mq.swpb[i];
+    uint8_t *slot = s->payload;
+    *s = *in;
+    s->payload = slot;
+    if (len)
+        memcpy(slot, payload, len);
+    return slot;
+}
+
 void mq_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
@@ -281,6 +305,24 @@ void mq_step(struct ibe_engine *e, struct eng_msg *m)
         break;
     case PORT_MQ_REB_READ:
         serve_mq_reb_read(e, (uint32_t)m->a[0], (struct ibe_sge *)m->p[0]);
+        break;
+    case PORT_MQ_HEAD_PSNS:
+        serve_mq_head_psns(e, (uint32_t)m->a[0], (struct mq_heads *)m->p[0]);
+        break;
+    case PORT_MQ_SWPB_READ:
+        *(struct swpb_elem *)m->p[0] = e->mq.swpb[m->a[0]];
+        break;
+    case PORT_MQ_SWPB_WRITE:
+        *(const uint8_t **)m->p[0] =
+            serve_mq_swpb_write(e, (uint32_t)m->a[0],
+                                (const struct swpb_elem *)m->cp[0],
+                                (const uint8_t *)m->cp[1], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_RPB_READ:
+        *(struct rpb_elem *)m->p[0] = e->mq.rpb[m->a[0]];
+        break;
+    case PORT_MQ_RPB_WRITE:
+        e->mq.rpb[m->a[0]] = *(const struct rpb_elem *)m->cp[0];
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

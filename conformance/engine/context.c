@@ -184,18 +184,17 @@ static void serve_cxt_read(struct ibe_engine *e, int from, uint8_t type,
 /* Every receive WQE still posted completes with Flush in Error. */
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
 {
-    while (q->rqm.rq_ci != q->rqm.rq_pi) {
+    int64_t ci;
+    while ((ci = rqm_retire_posted(e, q)) >= 0) {
         struct ibe_wc wc;
         memset(&wc, 0, sizeof wc);
         wc.status = IBE_WC_WR_FLUSH_ERR;
-        uint32_t idx = q->rqm.rq_ci % q->cxt.rq_depth;
-        q->rqm.rq_ci++;
+        uint32_t idx = (uint32_t)ci % q->cxt.rq_depth;
         serve_cxt_cq_push(e, q->cxt.rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
     }
     /* the reset wires of the RQWQEManager and the ExecutionEngine */
     rqm_reset(e, q);
-    q->ee.ent.valid = q->ee.ent.wqe = 0;
-    q->ee.recv_active = 0;
+    ee_reset(e, q);
 }
 
 ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint8_t op,
@@ -226,11 +225,8 @@ ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint
 
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
 {
-    q->rtc.limit = 16;
     for (int b = 0; b < 3; b++)
         mq_list_init(e, b, q->qpn);
-    for (int i = 0; i < 3; i++)
-        memset(&q->tmr.tm[i], 0, sizeof q->tmr.tm[i]);
     serve_cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);
 }
 
@@ -272,6 +268,19 @@ void cxt_step(struct ibe_engine *e, struct eng_msg *m)
         serve_cxt_write(e, (int)m->a[0], (uint8_t)m->a[1], (uint32_t)m->a[2],
                         (uint8_t)m->a[3], (uint32_t)m->a[4]);
         break;
+    case PORT_CXT_CONF: {
+        const struct eng_qp_cxt *x = &eng_qp_known(e, (uint32_t)m->a[0])->cxt;
+        struct eng_conf *c = m->p[0];
+        c->retry_cnt = x->c.retry_cnt;
+        c->timeout = x->c.timeout;
+        c->rnr_retry = x->c.rnr_retry;
+        c->max_outstanding = x->c.max_outstanding;
+        c->sq_base = x->sq_base;
+        c->rq_base = x->rq_base;
+        c->sq_depth = x->sq_depth;
+        c->rq_depth = x->rq_depth;
+        break;
+    }
     case PORT_CXT_CQ_PUSH:
         serve_cxt_cq_push(e, (uint32_t)m->a[0], (const struct ibe_wc *)m->cp[0],
                           (uint32_t)m->a[1], (int)m->a[2], (uint32_t)m->a[3],

@@ -209,6 +209,7 @@ uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
         return 0;
     }
     q->valid = 1;
+    q->rtc.limit = 16; /* RequesterTransControl's reset value */
     cxt_init_qp(e, q);
     return qpn;
 }

@@ -53,9 +53,9 @@ static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
     resppkt_send(e, &r, payload);
 }
 
-static uint8_t ack_syndrome(const struct eng_qp *q)
+static uint8_t ack_syndrome(struct ibe_engine *e, struct eng_qp *q)
 {
-    return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(q->rqm.rq_pi - q->rqm.rq_ci));
+    return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(rqm_posted(e, q)));
 }
 
 static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
@@ -86,7 +86,7 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
                    : i + 1 == n ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
                                 : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
         eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
-        respond(e, q, op, psn_add(psn, i), ack_syndrome(q), buf, chunk, 0);
+        respond(e, q, op, psn_add(psn, i), ack_syndrome(e, q), buf, chunk, 0);
     }
 }
 
@@ -105,8 +105,10 @@ static uint8_t rq_cmd(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
         c.va = q->ee.ent.va;
     }
     uint8_t code = (uint8_t)rqm_cmd(e, &c, &r);
-    if (op == RQ_FETCH && code != RQR_INVALID_WQE)
+    if (op == RQ_FETCH && code != RQR_INVALID_WQE) {
         q->ee.ent.wqe = 1;
+        q->ee.wqe_off = r.wqe_off; /* what the CQE names */
+    }
     if (op == RQ_RELEASE_WQE || op == RQ_FLUSH)
         q->ee.ent.wqe = 0;
     if (op == RQ_FETCH && code == RQR_VALID) {
@@ -161,9 +163,9 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     wc.imm = h->imm;
     wc.solicited = h->se;
     wc.src_qp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
-    uint32_t idx = q->rqm.rq_ci % q->cxt.rq_depth;
+    uint32_t wqe_off = q->ee.wqe_off;
     rq_cmd(e, q, RQ_RELEASE_WQE);
-    cxt_cq_push(e, EV.cqn, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
+    cxt_cq_push(e, EV.cqn, &wc, wqe_off, 0, q->qpn, h->opcode);
 }
 
 /* FETCH_ENTRY for a message's first packet: loads the head WQE. */
@@ -264,13 +266,13 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
                     if (q->ee.acache[i].valid && q->ee.acache[i].psn == h->psn) {
                         respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
-                                ack_syndrome(q), NULL, 0,
+                                ack_syndrome(e, q), NULL, 0,
                                 q->ee.acache[i].orig);
                         break;
                     }
             } else {
                 respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn_add(EV.epsn, PSN_MASK),
-                        ack_syndrome(q),
+                        ack_syndrome(e, q),
                         NULL, 0, 0);
             }
             return;
@@ -334,7 +336,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         q->ee.acache_next = (q->ee.acache_next + 1) % ENG_ATOMIC_CACHE;
         set_epsn(e, q, psn_add(EV.epsn, 1));
         q->ee.msn++;
-        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL,
+        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL,
                 0, orig);
         return;
     }
@@ -366,9 +368,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (last) {
             if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_IETH)) {
                 /* Send with Invalidate: the R_Key goes */
-                const struct eng_mr *m = &e->xlate.mr[(h->imm >> 8) % ENG_MAX_MR];
-                if (m->valid && m->key == h->imm && m->pd == EV.pd)
-                    eng_mr_invalidate(e, h->imm);
+                eng_mr_invalidate_in_pd(e, h->imm, EV.pd);
             }
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->ee.recv_bytes, IBE_WR_RECV);
         }
@@ -420,13 +420,19 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (last)
             q->ee.msn++;
         if (h->ackreq)
-            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL, 0, 0);
+            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL, 0, 0);
     }
 }
 
 void ee_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
+    case PORT_EE_RESET: {
+        struct eng_qp *q = m->p[0];
+        q->ee.ent.valid = q->ee.ent.wqe = 0;
+        q->ee.recv_active = 0;
+        break;
+    }
     case PORT_EE_REQUEST:
         serve_ee_request(e, (const uint8_t *)m->cp[0]);
         break;

@@ -12,14 +12,15 @@
 
 enum { WINDOW = 512 };
 
-static void fetch_window(struct ibe_engine *e, struct eng_qp *q, uint32_t pd)
+static void fetch_window(struct ibe_engine *e, struct eng_qp *q, uint32_t pd,
+                         const struct eng_conf *ring_of)
 {
-    uint64_t off = (uint64_t)(q->rqm.rq_ci % q->cxt.rq_depth) * ENG_RQ_SLOT;
-    uint64_t ring = (uint64_t)q->cxt.rq_depth * ENG_RQ_SLOT;
+    uint64_t off = (uint64_t)(q->rqm.rq_ci % ring_of->rq_depth) * ENG_RQ_SLOT;
+    uint64_t ring = (uint64_t)ring_of->rq_depth * ENG_RQ_SLOT;
     uint32_t n = (uint32_t)(ring - off < WINDOW ? ring - off : WINDOW);
     memset(q->rqm.win, 0, sizeof q->rqm.win);
-    eng_xlate(e, M_RQWQE, XL_RD_WQE, 3, pd, 0, q->cxt.rq_base + off, n, 0);
-    eng_dma_read(e, M_RQWQE, q->cxt.rq_base + off, q->rqm.win, n);
+    eng_xlate(e, M_RQWQE, XL_RD_WQE, 3, pd, 0, ring_of->rq_base + off, n, 0);
+    eng_dma_read(e, M_RQWQE, ring_of->rq_base + off, q->rqm.win, n);
     q->rqm.win_slot = q->rqm.rq_ci;
     q->rqm.win_pi = q->rqm.rq_pi;
     q->rqm.win_valid = 1;
@@ -35,19 +36,20 @@ static void serve_rqm_reset(struct ibe_engine *e, struct eng_qp *q)
 
 /* Load the head receive WQE's entries; RQR_INVALID_WQE when none is
  * posted or it does not parse. */
-static uint8_t load_wqe(struct ibe_engine *e, struct eng_qp *q, uint32_t pd)
+static uint8_t load_wqe(struct ibe_engine *e, struct eng_qp *q, uint32_t pd,
+                        const struct eng_conf *ring_of)
 {
     if (q->rqm.rq_ci == q->rqm.rq_pi) /* nothing posted: receiver not ready */
         return RQR_INVALID_WQE;
     /* the window holds the WQEs at win_slot.. that were posted when it
      * was read; anything else needs a new read */
     uint32_t rel = q->rqm.rq_ci - q->rqm.win_slot;
-    uint64_t ring = (uint64_t)q->cxt.rq_depth * ENG_RQ_SLOT;
-    uint64_t base = (uint64_t)(q->rqm.win_slot % q->cxt.rq_depth) * ENG_RQ_SLOT;
+    uint64_t ring = (uint64_t)ring_of->rq_depth * ENG_RQ_SLOT;
+    uint64_t base = (uint64_t)(q->rqm.win_slot % ring_of->rq_depth) * ENG_RQ_SLOT;
     if (!q->rqm.win_valid || rel * ENG_RQ_SLOT + ENG_RQ_SLOT > WINDOW ||
         base + (uint64_t)rel * ENG_RQ_SLOT >= ring ||
         q->rqm.rq_ci - q->rqm.win_slot >= q->rqm.win_pi - q->rqm.win_slot) {
-        fetch_window(e, q, pd);
+        fetch_window(e, q, pd, ring_of);
         rel = 0;
     }
     if (hf_split_recv_wqe(q->rqm.win + rel * ENG_RQ_SLOT, WINDOW - rel * ENG_RQ_SLOT,
@@ -76,10 +78,13 @@ static int serve_rqm_cmd(struct ibe_engine *e, const struct rec_rq *out,
     resp->qpn = q->qpn;
     resp->code = RQR_VALID;
     switch (cmd->op) {
-    case RQ_FETCH:
-        if (!q->rqm.loaded && (resp->code = load_wqe(e, q, cmd->pd)) != RQR_VALID)
+    case RQ_FETCH: {
+        struct eng_conf ring_of; /* the RQ's base and depth */
+        cxt_conf(e, q->qpn, &ring_of);
+        if (!q->rqm.loaded &&
+            (resp->code = load_wqe(e, q, cmd->pd, &ring_of)) != RQR_VALID)
             break;
-        resp->wqe_off = (q->rqm.rq_ci % q->cxt.rq_depth) * ENG_RQ_SLOT;
+        resp->wqe_off = (q->rqm.rq_ci % ring_of.rq_depth) * ENG_RQ_SLOT;
         if (q->rqm.rsg_i < q->rqm.rsg_n) {
             resp->len = q->rqm.rsg[q->rqm.rsg_i].length;
             resp->key = q->rqm.rsg[q->rqm.rsg_i].lkey;
@@ -88,6 +93,7 @@ static int serve_rqm_cmd(struct ibe_engine *e, const struct rec_rq *out,
             resp->code = RQR_INVALID_ENTRY; /* no (more) entries */
         }
         break;
+    }
     case RQ_UPDATE:
         if (q->rqm.loaded && q->rqm.rsg_i < q->rqm.rsg_n) {
             q->rqm.rsg[q->rqm.rsg_i].length = cmd->len;
@@ -129,6 +135,16 @@ void rqm_step(struct ibe_engine *e, struct eng_msg *m)
     case PORT_RQM_RESET:
         serve_rqm_reset(e, (struct eng_qp *)m->p[0]);
         break;
+    case PORT_RQM_POSTED: {
+        const struct eng_qp *q = m->p[0];
+        m->ret = (int64_t)(q->rqm.rq_pi - q->rqm.rq_ci);
+        break;
+    }
+    case PORT_RQM_RETIRE_POSTED: {
+        struct eng_qp *q = m->p[0];
+        m->ret = q->rqm.rq_ci == q->rqm.rq_pi ? -1 : (int64_t)q->rqm.rq_ci++;
+        break;
+    }
     default:
         abort(); /* a port this module does not have: a wiring bug */
     }

@@ -51,7 +51,9 @@ static void sched_run(void *ctx, uint64_t arg)
             q->sched.parked = 1;
             continue;
         }
-        uint32_t slot = q->sched.sq_hw % q->cxt.sq_depth;
+        struct eng_conf conf; /* the SQ's depth */
+        cxt_conf(e, q->qpn, &conf);
+        uint32_t slot = q->sched.sq_hw % conf.sq_depth;
         const struct rec_db *db = &q->sched.sq_db[slot];
         /* the scheduler re-reads the send context (SST) as
          * DoorbellProcessing did for the E12 it passes on */
@@ -63,6 +65,7 @@ static void sched_run(void *ctx, uint64_t arg)
             .pmtu = (uint16_t)v.pmtu, .wqe_size = db->size,
             .sq_len = v.sq_len, .wqe_off = slot * ENG_SQ_SLOT};
         q->sched.db_pending--;
+        q->sched.sq_hw++;
         rec_sched_put(e, CH_PARSER_IN, M_SCHED, M_PARSER, &md);
         parser_take(e);
         if (q->sched.db_pending && !q->sched.parked)
@@ -85,6 +88,12 @@ static void serve_sched_push(struct ibe_engine *e)
     struct eng_qp *q = eng_qp(e, md->qpn);
     if (!q)
         return;
+    /* what the WQE's turn needs of the doorbell, kept per slot from E12 */
+    struct eng_conf conf;
+    cxt_conf(e, q->qpn, &conf);
+    q->sched.sq_db[(md->wqe_off / ENG_SQ_SLOT) % conf.sq_depth] =
+        (struct rec_db){md->opcode, md->fence, (uint8_t)md->wqe_size,
+                        md->wqe_off / 16u, md->qpn};
     q->sched.db_pending++;
     if (!q->sched.parked)
         enqueue(e, q, 0);
@@ -102,6 +111,12 @@ static void serve_sched_wake(struct ibe_engine *e, struct eng_qp *q)
     }
 }
 
+static void serve_sched_requeue(struct ibe_engine *e, struct eng_qp *q)
+{
+    q->sched.parked = 1;
+    serve_sched_wake(e, q);
+}
+
 void sched_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
@@ -110,6 +125,9 @@ void sched_step(struct ibe_engine *e, struct eng_msg *m)
         break;
     case PORT_SCHED_WAKE:
         serve_sched_wake(e, (struct eng_qp *)m->p[0]);
+        break;
+    case PORT_SCHED_REQUEUE:
+        serve_sched_requeue(e, (struct eng_qp *)m->p[0]);
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

@@ -77,7 +77,9 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
     (void)slot;
     if (counted && q->rtc.outstanding)
         q->rtc.outstanding--;
-    uint32_t idx = q->rtc.sq_ci % q->cxt.sq_depth;
+    struct eng_conf conf; /* the SQ's depth */
+    cxt_conf(e, q->qpn, &conf);
+    uint32_t idx = q->rtc.sq_ci % conf.sq_depth;
     q->rtc.sq_ci++;
     struct ibe_wc wc;
     memset(&wc, 0, sizeof wc);
@@ -93,9 +95,13 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (q->tmr.tm[TM_LOSS].active || q->rrc.rnr_wait)
+    struct tm_entry loss;
+    timer_entry(e, q->qpn, TM_LOSS, &loss);
+    if (loss.active || (rrc_holds(e, q) & RRC_RNR_WAIT))
         return;
-    struct rec_tset t = {TMO_SET, q->qpn, q->cxt.c.retry_cnt, q->cxt.c.timeout, TM_LOSS};
+    struct eng_conf c;
+    cxt_conf(e, q->qpn, &c);
+    struct rec_tset t = {TMO_SET, q->qpn, c.retry_cnt, c.timeout, TM_LOSS};
     timer_set(e, M_REQTRANS, &t);
 }
 
@@ -223,7 +229,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         if (!mq_nfree(e, MQ_RPB) || mq_nfree(e, MQ_REB) < md->nent)
             return;
         uint32_t ri = mq_alloc(e, MQ_RPB, q->qpn);
-        struct rpb_elem *r = &e->mq.rpb[ri];
+        struct rpb_elem elem, *r = &elem;
         memset(r, 0, sizeof *r);
         fill_common(md, &r->h);
         r->h.psn = q->rtc.npsn;
@@ -247,6 +253,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         r->msg_len = md->msgsize;
         r->signaled = md->signaled;
         r->reb_count = md->nent;
+        mq_rpb_write(e, ri, r);
         eng_rec_mq(e, M_REQTRANS, 0, q->qpn, ri);
         for (unsigned i = 0; i < md->nent; i++) {
             uint32_t bi = mq_alloc(e, MQ_REB, q->qpn);
@@ -264,17 +271,18 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
              psn_diff(q->rtc.npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
         uint32_t si = mq_alloc(e, MQ_SWPB, q->qpn);
-        struct swpb_elem *s = &e->mq.swpb[si];
+        struct swpb_elem elem, *s = &elem;
         uint32_t len = build_seg(q, md, q->rtc.seg_i, q->rtc.seg_n, q->rtc.seg_off, &s->h);
-        if (len)
-            memcpy(s->payload, q->rtc.seg_buf + q->rtc.seg_off, len);
+        s->payload = NULL;
         s->wqe_slot = md->wqe_off;
         s->wr_opcode = md->opcode;
         s->msg_len = md->msgsize;
         s->signaled = md->signaled;
         s->last = q->rtc.seg_i + 1 == q->rtc.seg_n;
+        const uint8_t *slot = mq_swpb_write(
+            e, si, s, len ? q->rtc.seg_buf + q->rtc.seg_off : NULL, len);
         eng_rec_mq(e, M_REQTRANS, 2, q->qpn, si);
-        reqpkt_send(e, M_REQTRANS, &s->h, s->payload);
+        reqpkt_send(e, M_REQTRANS, &s->h, slot);
         q->rtc.seg_off += len;
         q->rtc.seg_i++;
         arm_loss_timer(e, q);
@@ -291,7 +299,7 @@ static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q)
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     if (v.state != IBE_QPS_RTS)
         return true; /* the parser flushes it */
-    if (q->rrc.rnr_wait || q->rrc.bad_pending || q->rtc.rec_active)
+    if (q->rtc.rec_active || rrc_holds(e, q))
         return false;
     if (v.type == IBE_RC && q->rtc.outstanding >= q->rtc.limit)
         return false;
@@ -309,15 +317,16 @@ static uint32_t rpb_span(const struct rpb_elem *r)
 static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
                           uint32_t *psn)
 {
-    uint32_t s, r;
-    mq_heads(e, q->qpn, &s, &r);
-    if (s == MQ_NIL && r == MQ_NIL)
+    struct mq_heads hd;
+    mq_head_psns(e, q->qpn, &hd);
+    if (hd.swpb == MQ_NIL && hd.rpb == MQ_NIL)
         return 0;
-    if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->mq.swpb[s].h.psn, e->mq.rpb[r].h.psn) < 0)) {
-        *psn = e->mq.swpb[s].h.psn;
+    if (hd.rpb == MQ_NIL ||
+        (hd.swpb != MQ_NIL && psn_diff(hd.swpb_psn, hd.rpb_psn) < 0)) {
+        *psn = hd.swpb_psn;
         return 1;
     }
-    *psn = e->mq.rpb[r].h.psn;
+    *psn = hd.rpb_psn;
     return 2;
 }
 
@@ -329,29 +338,34 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
 {
     uint32_t i, j, next = from;
     mq_heads(e, q->qpn, &i, &j);
+    struct swpb_elem s;
+    struct rpb_elem r;
     while (i != MQ_NIL || j != MQ_NIL) {
-        bool take_s = j == MQ_NIL ||
-                      (i != MQ_NIL && psn_diff(e->mq.swpb[i].h.psn, e->mq.rpb[j].h.psn) < 0);
+        if (i != MQ_NIL)
+            mq_swpb_read(e, i, &s);
+        if (j != MQ_NIL)
+            mq_rpb_read(e, j, &r);
+        bool take_s = j == MQ_NIL || (i != MQ_NIL && psn_diff(s.h.psn, r.h.psn) < 0);
         uint32_t psn, end;
         if (take_s) {
-            psn = e->mq.swpb[i].h.psn;
+            psn = s.h.psn;
             end = psn_add(psn, 1);
         } else {
-            psn = e->mq.rpb[j].h.psn;
-            end = psn_add(psn, rpb_span(&e->mq.rpb[j]));
+            psn = r.h.psn;
+            end = psn_add(psn, rpb_span(&r));
         }
         if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
             break;
         if (psn_diff(end, from) > 0) {
             if (take_s)
-                reqpkt_send(e, M_REQRECV, &e->mq.swpb[i].h, e->mq.swpb[i].payload);
+                reqpkt_send(e, M_REQRECV, &s.h, s.payload);
             else {
-                struct rpb_elem *r = &e->mq.rpb[j];
-                if (r->done) {
-                    r->rereq = 1;
-                    r->rereq_psn = r->h.psn;
+                if (r.done) {
+                    r.rereq = 1;
+                    r.rereq_psn = r.h.psn;
+                    mq_rpb_write(e, j, &r);
                 }
-                reqpkt_send(e, M_REQRECV, &r->h, NULL);
+                reqpkt_send(e, M_REQRECV, &r.h, NULL);
             }
             e->st.retransmissions++;
             next = end;
@@ -406,6 +420,22 @@ ENG_OUT_OF_LINE static void serve_rtc_retransmit_from(struct ibe_engine *e, stru
     serve_rtc_pump(e, q);
 }
 
+/* The message being cut completes with `status` and goes (a flush, or
+ * RequesterRecvControl failing the head when nothing is buffered). */
+ENG_OUT_OF_LINE static bool serve_rtc_drop_seg(struct ibe_engine *e, struct eng_qp *q,
+                                               uint8_t status)
+{
+    if (!q->rtc.seg_md)
+        return false;
+    serve_rtc_complete(e, q, q->rtc.seg_md->wqe_off, q->rtc.seg_md->opcode,
+                       status, 0, 1);
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
+    q->rtc.seg_md = NULL;
+    q->rtc.seg_buf = NULL;
+    return true;
+}
+
 void rtc_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
@@ -439,6 +469,22 @@ void rtc_step(struct ibe_engine *e, struct eng_msg *m)
                            (uint8_t)m->a[1], (uint8_t)m->a[2],
                            (uint32_t)m->a[3], (int)m->a[4]);
         break;
+    case PORT_RTC_SET_LIMIT:
+        ((struct eng_qp *)m->p[0])->rtc.limit = (uint32_t)m->a[0];
+        break;
+    case PORT_RTC_DROP_SEG:
+        m->ret = (int64_t)serve_rtc_drop_seg(e, (struct eng_qp *)m->p[0],
+                                             (uint8_t)m->a[0]);
+        break;
+    case PORT_RTC_CUTTING:
+        m->ret = ((struct eng_qp *)m->p[0])->rtc.seg_md != NULL;
+        break;
+    case PORT_RTC_RESET: {
+        struct eng_qp *q = m->p[0];
+        q->rtc.outstanding = 0;
+        q->rtc.rec_active = 0;
+        break;
+    }
     default:
         abort(); /* a port this module does not have: a wiring bug */
     }

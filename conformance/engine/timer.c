@@ -45,7 +45,9 @@ static void expire(void *ctx, uint64_t arg)
     t->active = 0;
     eng_rec_tentry(e, t);
     if (which == TM_CNP) {
-        q->rtc.limit = q->cxt.c.max_outstanding ? q->cxt.c.max_outstanding : 16;
+        struct eng_conf c;
+        cxt_conf(e, qpn, &c);
+        rtc_set_limit(e, q, c.max_outstanding ? c.max_outstanding : 16);
         sched_wake(e, q);
         return;
     }
@@ -92,6 +94,13 @@ void timer_step(struct ibe_engine *e, struct eng_msg *m)
     switch (m->port) {
     case PORT_TIMER_SET:
         serve_timer_set(e, (int)m->a[0], (const struct rec_tset *)m->cp[0]);
+        break;
+    case PORT_TIMER_ENTRY:
+        *(struct tm_entry *)m->p[0] =
+            eng_qp_known(e, (uint32_t)m->a[0])->tmr.tm[m->a[1]];
+        break;
+    case PORT_TIMER_CLEAR_COUNT:
+        eng_qp_known(e, (uint32_t)m->a[0])->tmr.tm[m->a[1]].count = 0;
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

@@ -211,6 +211,10 @@ static inline void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge 
 /* Both request lists' heads and their PSNs (MQ_NIL heads when empty). */
 struct mq_heads { uint32_t swpb, rpb, swpb_psn, rpb_psn; };
 static inline void mq_head_psns(struct ibe_engine *e, uint32_t qpn, struct mq_heads *out);
+/* mq_next with the next element's PSN (SWPB or RPB), for a walk in PSN
+ * order that copies out only the elements it uses. */
+static inline uint32_t mq_next_psn(struct ibe_engine *e, int b, uint32_t qpn,
+                                   uint32_t i, uint32_t *psn);
 /* SWPB / RPB elements by address, copied out and in.  A written SWPB
  * element takes len payload bytes into its slot; the slot's address comes
  * back (the data path to ReqPktGen). */
@@ -511,6 +515,7 @@ PORT_MQ_SWPB_READ,
 PORT_MQ_SWPB_WRITE,
 PORT_MQ_RPB_READ,
 PORT_MQ_RPB_WRITE,
+PORT_MQ_NEXT_PSN,
     PORT_COUNT
 };
 struct eng_msg {

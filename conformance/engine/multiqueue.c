@@ -309,6 +309,15 @@ void mq_step(struct ibe_engine *e, struct eng_msg *m)
     case PORT_MQ_HEAD_PSNS:
         serve_mq_head_psns(e, (uint32_t)m->a[0], (struct mq_heads *)m->p[0]);
         break;
+    case PORT_MQ_NEXT_PSN: {
+        int b = (int)m->a[0];
+        uint32_t n = serve_mq_next(e, b, (uint32_t)m->a[1], (uint32_t)m->a[2]);
+        if (n != MQ_NIL)
+            *(uint32_t *)m->p[0] = b == MQ_SWPB ? e->mq.swpb[n].h.psn
+                                                : e->mq.rpb[n].h.psn;
+        m->ret = (int64_t)n;
+        break;
+    }
     case PORT_MQ_SWPB_READ:
         *(struct swpb_elem *)m->p[0] = e->mq.swpb[m->a[0]];
         break;

@@ -550,3 +550,14 @@ static inline void mq_rpb_write(struct ibe_engine *e, uint32_t i, const struct r
 {
     eng_port_args(e, M_MQ, PORT_MQ_RPB_WRITE, NULL, in, i, 0);
 }
+
+static inline uint32_t mq_next_psn(struct ibe_engine *e, int b, uint32_t qpn,
+                                   uint32_t i, uint32_t *psn)
+{
+    struct eng_msg m;
+    m.port = PORT_MQ_NEXT_PSN;
+    m.a[0] = (uint64_t)b, m.a[1] = qpn, m.a[2] = i;
+    m.p[0] = psn;
+    eng_port(e, M_MQ, &m);
+    return (uint32_t)m.ret;
+}

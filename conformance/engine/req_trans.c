@@ -336,30 +336,36 @@ static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
 static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                        uint32_t to_excl, const uint32_t *limit)
 {
-    uint32_t i, j, next = from;
-    mq_heads(e, q->qpn, &i, &j);
-    struct swpb_elem s;
+    uint32_t next = from;
+    struct mq_heads at; /* the walk's positions and their PSNs */
+    mq_head_psns(e, q->qpn, &at);
+    uint32_t i = at.swpb, j = at.rpb;
+    /* an element is copied out only when it is needed whole: a read for
+     * its span, a packet to send again */
     struct rpb_elem r;
+    bool have_r = false;
     while (i != MQ_NIL || j != MQ_NIL) {
-        if (i != MQ_NIL)
-            mq_swpb_read(e, i, &s);
-        if (j != MQ_NIL)
-            mq_rpb_read(e, j, &r);
-        bool take_s = j == MQ_NIL || (i != MQ_NIL && psn_diff(s.h.psn, r.h.psn) < 0);
+        bool take_s = j == MQ_NIL ||
+                      (i != MQ_NIL && psn_diff(at.swpb_psn, at.rpb_psn) < 0);
         uint32_t psn, end;
         if (take_s) {
-            psn = s.h.psn;
+            psn = at.swpb_psn;
             end = psn_add(psn, 1);
         } else {
-            psn = r.h.psn;
+            if (!have_r)
+                mq_rpb_read(e, j, &r);
+            have_r = true;
+            psn = at.rpb_psn;
             end = psn_add(psn, rpb_span(&r));
         }
         if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
             break;
         if (psn_diff(end, from) > 0) {
-            if (take_s)
+            if (take_s) {
+                struct swpb_elem s;
+                mq_swpb_read(e, i, &s);
                 reqpkt_send(e, M_REQRECV, &s.h, s.payload);
-            else {
+            } else {
                 if (r.done) {
                     r.rereq = 1;
                     r.rereq_psn = r.h.psn;
@@ -370,10 +376,12 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
             e->st.retransmissions++;
             next = end;
         }
-        if (take_s)
-            i = mq_next(e, MQ_SWPB, q->qpn, i);
-        else
-            j = mq_next(e, MQ_RPB, q->qpn, j);
+        if (take_s) {
+            i = mq_next_psn(e, MQ_SWPB, q->qpn, i, &at.swpb_psn);
+        } else {
+            j = mq_next_psn(e, MQ_RPB, q->qpn, j, &at.rpb_psn);
+            have_r = false;
+        }
     }
     return next;
 }

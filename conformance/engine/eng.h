@@ -223,6 +223,10 @@ static inline const uint8_t *mq_swpb_write(struct ibe_engine *e, uint32_t i,
                                            const struct swpb_elem *in,
                                            const uint8_t *payload, uint32_t len);
 static inline void mq_rpb_read(struct ibe_engine *e, uint32_t i, struct rpb_elem *out);
+/* What completing a buffered packet's message needs of it, without the
+ * packet: RequesterRecvControl releases packets by the million. */
+struct mq_swpb_msg { uint8_t last, wr_opcode; uint32_t wqe_slot, msg_len; };
+static inline void mq_swpb_msg(struct ibe_engine *e, uint32_t i, struct mq_swpb_msg *out);
 static inline void mq_rpb_write(struct ibe_engine *e, uint32_t i, const struct rpb_elem *in);
 
 /* ------------------------------------------------------------------ */
@@ -516,6 +520,7 @@ PORT_MQ_SWPB_WRITE,
 PORT_MQ_RPB_READ,
 PORT_MQ_RPB_WRITE,
 PORT_MQ_NEXT_PSN,
+PORT_MQ_SWPB_MSG,
     PORT_COUNT
 };
 struct eng_msg {

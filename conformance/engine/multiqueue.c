@@ -318,6 +318,12 @@ void mq_step(struct ibe_engine *e, struct eng_msg *m)
         m->ret = (int64_t)n;
         break;
     }
+    case PORT_MQ_SWPB_MSG: {
+        const struct swpb_elem *s = &e->mq.swpb[m->a[0]];
+        *(struct mq_swpb_msg *)m->p[0] =
+            (struct mq_swpb_msg){s->last, s->wr_opcode, s->wqe_slot, s->msg_len};
+        break;
+    }
     case PORT_MQ_SWPB_READ:
         *(struct swpb_elem *)m->p[0] = e->mq.swpb[m->a[0]];
         break;

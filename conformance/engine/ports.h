@@ -561,3 +561,8 @@ static inline uint32_t mq_next_psn(struct ibe_engine *e, int b, uint32_t qpn,
     eng_port(e, M_MQ, &m);
     return (uint32_t)m.ret;
 }
+
+static inline void mq_swpb_msg(struct ibe_engine *e, uint32_t i, struct mq_swpb_msg *out)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_SWPB_MSG, out, NULL, i, 0);
+}

@@ -57,8 +57,8 @@ static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t 
             break;
         if (hd.rpb != MQ_NIL && psn_diff(hd.rpb_psn, hd.swpb_psn) < 0)
             break;
-        struct swpb_elem s;
-        mq_swpb_read(e, head, &s);
+        struct mq_swpb_msg s;
+        mq_swpb_msg(e, head, &s);
         uint8_t last = s.last, op = s.wr_opcode;
         uint32_t slot = s.wqe_slot, len = s.msg_len;
         eng_rec_mq(e, M_REQRECV, 2, q->qpn, head);
@@ -121,8 +121,8 @@ static bool complete_oldest(struct ibe_engine *e, struct eng_qp *q, uint8_t stat
     int k = eng_upsn(e, q, &psn);
     if (k == 1) {
         for (;;) {
-            struct swpb_elem s;
-            mq_swpb_read(e, mq_head(e, MQ_SWPB, q->qpn), &s);
+            struct mq_swpb_msg s;
+            mq_swpb_msg(e, mq_head(e, MQ_SWPB, q->qpn), &s);
             uint8_t last = s.last, op = s.wr_opcode;
             uint32_t slot = s.wqe_slot;
             mq_pop(e, MQ_SWPB, q->qpn);

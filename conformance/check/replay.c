@@ -265,7 +265,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     /* After an RNR NAK, whether the requests behind it also get a PSN
      * sequence NAK differs between responders (the reference sends one),
      * whether they were fed again by the rewind or recorded after it. */
-    if (f->rnr && chk_psn_diff(eng_qp(f->e, f->qpn)->epsn, f->rnr_psn) > 0)
+    if (f->rnr && chk_psn_diff(eng_qp(f->e, f->qpn)->cxt.epsn, f->rnr_psn) > 0)
         f->rnr = 0;
     if (f->rnr && h.psn == f->rnr_psn && x->has_aeth &&
         (h.syndrome >> 5 & 3) == 3 &&
@@ -338,7 +338,7 @@ static struct rp_flow *flow_new(struct replay *rp,
 static void fill_rq(struct rp_flow *f)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    while (q && q->rq_pi - q->rq_ci < RP_RQ - 1) {
+    while (q && q->rqm.rq_pi - q->rqm.rq_ci < RP_RQ - 1) {
         struct ibe_recv_wr r;
         memset(&r, 0, sizeof r);
         r.num_sge = 1;
@@ -365,22 +365,22 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned fl = ibw_opcode_info(opcode)->flags;
     f->hist[psn % RP_HIST].psn = psn;
-    if (f->resync && psn == q->epsn) {
+    if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
             f->hist[psn % RP_HIST].valid = 0;
-            q->epsn = chk_psn_add(psn, 1);
-            q->nak_armed = 1;
+            q->cxt.epsn = chk_psn_add(psn, 1);
+            q->ee.nak_armed = 1;
             if (fl & IBW_OPF_LAST)
                 f->msn_slack++; /* completes a message not counted */
             return;
         }
-        q->recv_active = 0; /* the message the hole ended is abandoned */
-        q->ee_ent.valid = 0;
+        q->ee.recv_active = 0; /* the message the hole ended is abandoned */
+        q->ee.ent.valid = 0;
         f->resync = 0;
     }
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
-    f->hist[psn % RP_HIST].msn = q->msn & CHK_PSN_MASK;
+    f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     f->hist[psn % RP_HIST].valid = 1;
 }
 
@@ -389,14 +389,14 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
 static void jump_to(struct rp_flow *f, uint32_t to)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    int32_t d = chk_psn_diff(to, q->epsn);
+    int32_t d = chk_psn_diff(to, q->cxt.epsn);
     if (d <= 0)
         return;
     f->msn_slack += (uint32_t)d;
-    for (uint32_t p = q->epsn; p != to; p = chk_psn_add(p, 1))
+    for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1))
         f->hist[p % RP_HIST].valid = 0;
-    q->epsn = to;
-    q->nak_armed = 1;
+    q->cxt.epsn = to;
+    q->ee.nak_armed = 1;
     f->resync = 1;
 }
 
@@ -407,7 +407,7 @@ static struct ibe_snapshot *snap_world(struct rp_flow *f, struct rp_snap *sn)
     struct ibe_snapshot *s = ibe_world_snapshot_incremental(f->w);
     if (s) {
         sn->order = ++f->order;
-        sn->epsn = eng_qp(f->e, f->qpn)->epsn;
+        sn->epsn = eng_qp(f->e, f->qpn)->cxt.epsn;
         sn->resync = f->resync;
         sn->msn_slack = f->msn_slack;
     }
@@ -495,9 +495,9 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     if (lost)
         jump_to(f, lost_to);
     if (nak_armed)
-        q->nak_armed = 1;
+        q->ee.nak_armed = 1;
     if (pmtu)
-        q->c.pmtu = pmtu;
+        q->cxt.c.pmtu = pmtu;
     for (size_t i = 0; i < f->nexp; i++)
         if (f->exp[i].req_frame >= from)
             f->exp[i].matched = 2; /* those answers are void now */
@@ -538,7 +538,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
 {
     unsigned at = snap_find(f, psn);
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (at == RP_NONE || chk_psn_diff(q->epsn, psn) <= 0)
+    if (at == RP_NONE || chk_psn_diff(q->cxt.epsn, psn) <= 0)
         return -1;
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
@@ -571,7 +571,7 @@ static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
             return;
         }
     }
-    eng_qp(f->e, f->qpn)->c.pmtu = pm;
+    eng_qp(f->e, f->qpn)->cxt.c.pmtu = pm;
     if (f->guess_lost)
         skip_flow(rp, f, frame, "the PMTU was learnt after a READ the "
                   "reference had to split without it");
@@ -782,18 +782,18 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = snap_at(f, i);
-        if (sn->epsn == q->epsn && chk_psn_diff(sn->psn, q->epsn) > 0) {
+        if (sn->epsn == q->cxt.epsn && chk_psn_diff(sn->psn, q->cxt.epsn) > 0) {
             if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
             uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
                               ? sn->psn : chk_psn_add(psn, 1);
             refeed(f, i, 0, 0, 0, 1, to);
-            if (chk_psn_diff(psn, q->epsn) >= 0)
+            if (chk_psn_diff(psn, q->cxt.epsn) >= 0)
                 jump_to(f, chk_psn_add(psn, 1));
             return;
         }
         if (i == 0 && f->snap_dropped &&
-            chk_psn_diff(sn->psn, q->epsn) > 0) {
+            chk_psn_diff(sn->psn, q->cxt.epsn) > 0) {
             char m[160];
             snprintf(m, sizeof m, "requests before PSN 0x%06x the capture "
                      "lost, too far back to feed the reference again", psn);
@@ -853,14 +853,14 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 static int feed_duplicate(struct rp_flow *f, uint32_t psn)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
-    if (chk_psn_diff(psn, q->epsn) >= 0)
+    if (chk_psn_diff(psn, q->cxt.epsn) >= 0)
         return 0;
     for (unsigned i = f->nsnap; i-- > 0;) {
         const struct rp_snap *sn = snap_at(f, i);
         int32_t d = chk_psn_diff(psn, sn->psn);
         uint32_t span = sn->read_len ? (sn->read_len + f->pmtu - 1) / f->pmtu : 1;
         if (d < 0 || (uint32_t)d >= (span ? span : 1) ||
-            chk_psn_diff(sn->psn, q->epsn) >= 0)
+            chk_psn_diff(sn->psn, q->cxt.epsn) >= 0)
             continue;
         struct { uint32_t psn, msn; uint8_t valid; } keep;
         keep.psn = f->hist[sn->psn % RP_HIST].psn;
@@ -903,7 +903,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     uint32_t psn = r->psn;
     unsigned kind = r->has_aeth ? r->syn >> 5 & 3u : 0;
     char m[300];
-    int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->epsn);
+    int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn);
     if (kind == 0 && ahead >= 0) {
         /* the responder has PSNs the reference never got: the checker
          * holds responses recorded before their requests, so the capture
@@ -961,7 +961,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             /* an ACK the reference did not send (coalescing policy) */
             struct eng_qp *q = eng_qp(f->e, f->qpn);
             if (f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn &&
-                (q->msn & CHK_PSN_MASK) != rel &&
+                (q->ee.msn & CHK_PSN_MASK) != rel &&
                 !msn_match(f, rel, f->hist[psn % RP_HIST].msn)) {
                 snprintf(m, sizeof m, "ACK PSN 0x%06x MSN %u, the reference's "
                          "MSN after that PSN is %u", psn, rel,

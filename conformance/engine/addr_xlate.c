@@ -10,7 +10,7 @@
 
 static struct eng_mr *mr_of(struct ibe_engine *e, uint32_t key)
 {
-    struct eng_mr *m = &e->mr[(key >> 8) % ENG_MAX_MR];
+    struct eng_mr *m = &e->xlate.mr[(key >> 8) % ENG_MAX_MR];
     return m->valid && m->key == key ? m : NULL;
 }
 
@@ -20,7 +20,7 @@ int ibe_mr_reg(struct ibe_engine *e, uint32_t pd, uint64_t va, uint64_t len,
     if (!eng_mem_ok(e, va, len))
         return -1;
     for (uint32_t i = 1; i < ENG_MAX_MR; i++) {
-        struct eng_mr *m = &e->mr[i];
+        struct eng_mr *m = &e->xlate.mr[i];
         if (m->valid)
             continue;
         /* key = index << 8 | an 8-bit tag that changes on each reuse */
@@ -98,6 +98,12 @@ void xlate_step(struct ibe_engine *e, struct eng_msg *m)
                                           (uint32_t)m->a[4], (uint64_t)m->a[5],
                                           (uint32_t)m->a[6], (uint32_t)m->a[7]);
         break;
+    case PORT_XLATE_INVALIDATE_IN_PD: {
+        const struct eng_mr *r = mr_of(e, (uint32_t)m->a[0]);
+        m->ret = r && r->pd == (uint32_t)m->a[1]
+                     ? serve_eng_mr_invalidate(e, (uint32_t)m->a[0]) : -1;
+        break;
+    }
     case PORT_ENG_MR_INVALIDATE:
         m->ret = (int64_t)serve_eng_mr_invalidate(e, (uint32_t)m->a[0]);
         break;

@@ -78,7 +78,7 @@ static int c_64to256(void *state, const uint32_t *e24, uint32_t *e25,
 
 void bw_use_c_converters(struct ibe_engine *e)
 {
-    e->bw_core = (struct eng_bw_core){c_256to64, c_64to256, &e->bw_gather, NULL};
+    e->bw.core = (struct eng_bw_core){c_256to64, c_64to256, &e->bw.gather, NULL};
 }
 
 /* 256To64Trans: one stream word -> up to four link words, which the link
@@ -88,7 +88,7 @@ static void tx_256to64(struct ibe_engine *e, size_t remain)
     uint32_t w[12], e24[4][3];
     eng_pop(e, CH_TX_STREAM, w);
     unsigned n = remain < STREAM_BYTES ? (unsigned)remain : STREAM_BYTES;
-    unsigned words = e->bw_core.down(e->bw_core.state, w, n, e24);
+    unsigned words = e->bw.core.down(e->bw.core.state, w, n, e24);
     for (unsigned i = 0; i < words; i++) {
         eng_push(e, CH_TX_LINK, M_TX256TO64, M_WIRE, 24,
                  ibw_link_word_format()->name, e24[i], ibw_link_word_WORDS);
@@ -97,10 +97,10 @@ static void tx_256to64(struct ibe_engine *e, size_t remain)
         struct ibw_link_word g;
         ibw_link_word_unpack(got, &g);
         unsigned nb = g.eop && g.valid_bytes ? g.valid_bytes : LINK_BYTES;
-        if (e->txlen + nb > sizeof e->txbuf)
+        if (e->bw.txlen + nb > sizeof e->bw.txbuf)
             abort();
-        link_bytes(g.data, e->txbuf + e->txlen, nb);
-        e->txlen += nb;
+        link_bytes(g.data, e->bw.txbuf + e->bw.txlen, nb);
+        e->bw.txlen += nb;
     }
 }
 
@@ -109,7 +109,7 @@ static void tx_256to64(struct ibe_engine *e, size_t remain)
  * run when someone looks: a trace hook, or ibe_engine_set_bitwidth(). */
 static bool bw_on(const struct ibe_engine *e)
 {
-    return e->trace || e->bitwidth;
+    return e->trace || e->bw.on;
 }
 
 /* The word-by-word paths are out of line so that the bytes passing
@@ -117,7 +117,7 @@ static bool bw_on(const struct ibe_engine *e)
 ENG_OUT_OF_LINE static void transmit_words(struct ibe_engine *e, int from,
                                            const uint8_t *pkt, size_t len)
 {
-    e->txlen = 0;
+    e->bw.txlen = 0;
     for (size_t off = 0; off < len; off += STREAM_BYTES) {
         size_t n = len - off < STREAM_BYTES ? len - off : STREAM_BYTES;
         struct ibw_stream_word s;
@@ -132,7 +132,7 @@ ENG_OUT_OF_LINE static void transmit_words(struct ibe_engine *e, int from,
         tx_256to64(e, len - off);
     }
     if (e->tx)
-        e->tx(e->tx_ctx, e, e->txbuf, e->txlen);
+        e->tx(e->tx_ctx, e, e->bw.txbuf, e->bw.txlen);
 }
 
 /* HeaderParser's input: collect the stream words of one packet. */
@@ -143,18 +143,18 @@ static void hp_take_stream(struct ibe_engine *e, size_t len)
     struct ibw_stream_word s;
     ibw_stream_word_unpack(w, &s);
     if (s.sop)
-        e->rxlen = 0;
-    size_t n = len - e->rxlen < STREAM_BYTES ? len - e->rxlen : STREAM_BYTES;
-    ibw_bus_to_wire_bytes(s.data, 8, e->rxbuf + e->rxlen, n);
-    e->rxlen += n;
+        e->bw.rxlen = 0;
+    size_t n = len - e->bw.rxlen < STREAM_BYTES ? len - e->bw.rxlen : STREAM_BYTES;
+    ibw_bus_to_wire_bytes(s.data, 8, e->bw.rxbuf + e->bw.rxlen, n);
+    e->bw.rxlen += n;
     if (s.eop)
-        hp_receive(e, e->rxbuf, e->rxlen);
+        hp_receive(e, e->bw.rxbuf, e->bw.rxlen);
 }
 
 ENG_OUT_OF_LINE static void receive_words(struct ibe_engine *e,
                                           const uint8_t *pkt, size_t len)
 {
-    if (!len || len > sizeof e->rxbuf) { /* the link layer cannot frame it */
+    if (!len || len > sizeof e->bw.rxbuf) { /* the link layer cannot frame it */
         e->st.pkts_rx++;
         e->st.malformed_drops++;
         return;
@@ -172,7 +172,7 @@ ENG_OUT_OF_LINE static void receive_words(struct ibe_engine *e,
                  lw, ibw_link_word_WORDS);
         uint32_t in[12], sw[ibw_stream_word_WORDS], got;
         eng_pop(e, CH_RX_LINK, in);
-        if (!e->bw_core.up(e->bw_core.state, in, sw, &got))
+        if (!e->bw.core.up(e->bw.core.state, in, sw, &got))
             continue;
         eng_push(e, CH_RX_STREAM, M_RX64TO256, M_HDRPARSER, 25,
                  ibw_stream_word_format()->name, sw, ibw_stream_word_WORDS);

@@ -37,17 +37,17 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
         abort(); /* modules ask only about existing QPs */
     struct ibw_cxt_resp echo = {c.qpn, c.opcode, c.type};
     ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_resp, M_CXT, to, echo);
-    side->type = x->type;
-    side->qkey = x->qkey;
+    side->type = x->cxt.type;
+    side->qkey = x->cxt.qkey;
     if (c.type == CXT_RD_CQ) { /* CST: RequesterRecvControl */
         struct ibw_cxt_view_cst v;
         memset(&v, 0, sizeof v);
-        v.state = x->state;
-        v.unacked_psn = x->upsn;
-        v.next_psn = x->npsn;
-        v.remote_qpn = x->c.remote_qpn;
-        v.qp_pd = x->pd;
-        v.cqn = x->scq;
+        v.state = x->cxt.state;
+        v.unacked_psn = x->cxt.upsn;
+        v.next_psn = x->cxt.npsn;
+        v.remote_qpn = x->cxt.c.remote_qpn;
+        v.qp_pd = x->cxt.pd;
+        v.cqn = x->cxt.scq;
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_cst, M_CXT, to, v);
         return;
     }
@@ -55,50 +55,50 @@ static void serve_read(struct ibe_engine *e, int to, struct eng_view *side)
     case CXR_SST: {
         struct ibw_cxt_view_sst v;
         memset(&v, 0, sizeof v);
-        v.service_type = x->type;
-        v.dst_qpn = x->c.remote_qpn;
-        v.pkey = x->pkey;
-        v.pmtu = pmtu_enum(x->c.pmtu);
-        v.pd = x->pd;
+        v.service_type = x->cxt.type;
+        v.dst_qpn = x->cxt.c.remote_qpn;
+        v.pkey = x->cxt.pkey;
+        v.pmtu = pmtu_enum(x->cxt.c.pmtu);
+        v.pd = x->cxt.pd;
         v.sq_entry_sz_log = 8; /* 256-byte slots */
-        v.sq_length = x->sq_depth * ENG_SQ_SLOT;
+        v.sq_length = x->cxt.sq_depth * ENG_SQ_SLOT;
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_sst, M_CXT, to, v);
         break;
     }
     case CXR_STATE: {
-        struct ibw_cxt_view_state v = {8, x->state, x->sq_depth * ENG_SQ_SLOT};
+        struct ibw_cxt_view_state v = {8, x->cxt.state, x->cxt.sq_depth * ENG_SQ_SLOT};
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_state, M_CXT, to, v);
         break;
     }
     case CXR_NPST: {
         struct ibw_cxt_view_npst v;
         memset(&v, 0, sizeof v);
-        v.state = x->state;
-        v.next_psn = x->npsn;
-        v.cqn = x->scq;
+        v.state = x->cxt.state;
+        v.next_psn = x->cxt.npsn;
+        v.cqn = x->cxt.scq;
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_npst, M_CXT, to, v);
         break;
     }
     case CXR_RST: {
         struct ibw_cxt_view_rst v;
         memset(&v, 0, sizeof v);
-        v.state = x->state;
-        v.rnr_timer = x->c.min_rnr_timer;
-        v.expected_psn = x->epsn;
-        v.pkey = x->pkey;
-        v.pmtu = pmtu_enum(x->c.pmtu);
-        v.remote_qpn = x->c.remote_qpn;
+        v.state = x->cxt.state;
+        v.rnr_timer = x->cxt.c.min_rnr_timer;
+        v.expected_psn = x->cxt.epsn;
+        v.pkey = x->cxt.pkey;
+        v.pmtu = pmtu_enum(x->cxt.c.pmtu);
+        v.remote_qpn = x->cxt.c.remote_qpn;
         v.rq_entry_sz_log = 7; /* 128-byte slots */
-        v.qp_pd = x->pd;
-        v.rq_length = x->rq_depth * ENG_RQ_SLOT;
-        v.cqn = x->rcq;
+        v.qp_pd = x->cxt.pd;
+        v.rq_length = x->cxt.rq_depth * ENG_RQ_SLOT;
+        v.cqn = x->cxt.rcq;
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_rst, M_CXT, to, v);
         break;
     }
     default: { /* ENCAP */
         struct ibw_cxt_view_encap v;
         memset(&v, 0, sizeof v);
-        v.pkey = x->pkey;
+        v.pkey = x->cxt.pkey;
         v.src_ip = e->cfg.ipv4;
         ENG_PUT(e, CH_CXT_RESP, 2, ibw_cxt_view_encap, M_CXT, to, v);
         break;
@@ -184,18 +184,17 @@ static void serve_cxt_read(struct ibe_engine *e, int from, uint8_t type,
 /* Every receive WQE still posted completes with Flush in Error. */
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q)
 {
-    while (q->rq_ci != q->rq_pi) {
+    int64_t ci;
+    while ((ci = rqm_retire_posted(e, q)) >= 0) {
         struct ibe_wc wc;
         memset(&wc, 0, sizeof wc);
         wc.status = IBE_WC_WR_FLUSH_ERR;
-        uint32_t idx = q->rq_ci % q->rq_depth;
-        q->rq_ci++;
-        serve_cxt_cq_push(e, q->rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
+        uint32_t idx = (uint32_t)ci % q->cxt.rq_depth;
+        serve_cxt_cq_push(e, q->cxt.rcq, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, 0);
     }
     /* the reset wires of the RQWQEManager and the ExecutionEngine */
     rqm_reset(e, q);
-    q->ee_ent.valid = q->ee_ent.wqe = 0;
-    q->recv_active = 0;
+    ee_reset(e, q);
 }
 
 ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint8_t op,
@@ -212,11 +211,11 @@ ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint
     if (!x)
         abort();
     switch (c.opcode) {
-    case CXW_UAPST: x->upsn = d.psn; break;
-    case CXW_NPST: x->npsn = d.psn; break;
-    case CXW_EPST: x->epsn = d.psn; break;
+    case CXW_UAPST: x->cxt.upsn = d.psn; break;
+    case CXW_NPST: x->cxt.npsn = d.psn; break;
+    case CXW_EPST: x->cxt.epsn = d.psn; break;
     default: { /* STATE (ALL carries the same word) */
-        x->state = d.state;
+        x->cxt.state = d.state;
         if (d.state == IBE_QPS_ERR)
             cxt_flush_rq(e, x); /* receive WQEs complete in error at once */
         break;
@@ -226,11 +225,8 @@ ENG_OUT_OF_LINE static void serve_cxt_write(struct ibe_engine *e, int from, uint
 
 void cxt_init_qp(struct ibe_engine *e, struct eng_qp *q)
 {
-    q->limit = 16;
     for (int b = 0; b < 3; b++)
         mq_list_init(e, b, q->qpn);
-    for (int i = 0; i < 3; i++)
-        memset(&q->tm[i], 0, sizeof q->tm[i]);
     serve_cxt_write(e, M_HOST, CXW_ALL, q->qpn, IBE_QPS_INIT, 0);
 }
 
@@ -245,10 +241,10 @@ ENG_OUT_OF_LINE static void serve_cxt_cq_push(struct ibe_engine *e, uint32_t cqn
 {
     struct eng_qp *q = eng_qp(e, qpn);
     if (is_send && q)
-        q->sq_cqe++;
-    if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
+        q->cxt.sq_cqe++;
+    if (cqn >= ENG_MAX_CQ || !e->cxt.cq[cqn].valid)
         return;
-    struct eng_cq *cq = &e->cq[cqn];
+    struct eng_cq *cq = &e->cxt.cq[cqn];
     struct ibe_wc c = *wc;
     c.is_send = (uint8_t)is_send;
     c.qpn = qpn;
@@ -275,6 +271,19 @@ void cxt_step(struct ibe_engine *e, struct eng_msg *m)
         serve_cxt_write(e, (int)m->a[0], (uint8_t)m->a[1], (uint32_t)m->a[2],
                         (uint8_t)m->a[3], (uint32_t)m->a[4]);
         break;
+    case PORT_CXT_CONF: {
+        const struct eng_qp_cxt *x = &eng_qp_known(e, (uint32_t)m->a[0])->cxt;
+        struct eng_conf *c = m->p[0];
+        c->retry_cnt = x->c.retry_cnt;
+        c->timeout = x->c.timeout;
+        c->rnr_retry = x->c.rnr_retry;
+        c->max_outstanding = x->c.max_outstanding;
+        c->sq_base = x->sq_base;
+        c->rq_base = x->rq_base;
+        c->sq_depth = x->sq_depth;
+        c->rq_depth = x->rq_depth;
+        break;
+    }
     case PORT_CXT_CQ_PUSH:
         serve_cxt_cq_push(e, (uint32_t)m->a[0], (const struct ibe_wc *)m->cp[0],
                           (uint32_t)m->a[1], (int)m->a[2], (uint32_t)m->a[3],

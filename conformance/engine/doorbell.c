@@ -13,7 +13,6 @@ static void serve_db_ring(struct ibe_engine *e)
     struct eng_qp *q = eng_qp(e, db->qpn);
     if (!q)
         return; /* a doorbell for a QP that does not exist is ignored */
-    q->sq_db[(db->offset * 16u / ENG_SQ_SLOT) % q->sq_depth] = *db;
     struct eng_view v;
     cxt_read(e, M_DOORBELL, CXT_RD_QP, CXR_SST, q->qpn, &v);
     struct rec_sched md = {

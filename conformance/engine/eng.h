@@ -143,6 +143,8 @@ enum { XL_RD_WQE = 1, XL_RD_DATA = 2, XL_WR_DATA = 3 };
 /* The ExecutionEngine's Send with Invalidate removes region `key`: -1 when
  * there is none. */
 static inline int eng_mr_invalidate(struct ibe_engine *e, uint32_t key);
+/* ... only when region `key` exists in protection domain pd: -1 otherwise. */
+static inline int eng_mr_invalidate_in_pd(struct ibe_engine *e, uint32_t key, uint32_t pd);
 static inline int eng_xlate(struct ibe_engine *e, int mod_from, uint8_t type, uint8_t op,
               uint32_t pd, uint32_t key, uint64_t va, uint32_t len,
               uint32_t need_access);
@@ -209,6 +211,26 @@ static inline void mq_pop(struct ibe_engine *e, int b, uint32_t qpn);       /* f
 /* REB element payload: the scatter entry (E14 layout inside reb_element). */
 static inline void mq_reb_write(struct ibe_engine *e, uint32_t i, const struct ibe_sge *g);
 static inline void mq_reb_read(struct ibe_engine *e, uint32_t i, struct ibe_sge *g);
+/* Both request lists' heads and their PSNs (MQ_NIL heads when empty). */
+struct mq_heads { uint32_t swpb, rpb, swpb_psn, rpb_psn; };
+static inline void mq_head_psns(struct ibe_engine *e, uint32_t qpn, struct mq_heads *out);
+/* mq_next with the next element's PSN (SWPB or RPB), for a walk in PSN
+ * order that copies out only the elements it uses. */
+static inline uint32_t mq_next_psn(struct ibe_engine *e, int b, uint32_t qpn,
+                                   uint32_t i, uint32_t *psn);
+/* SWPB / RPB elements by address, copied out and in.  A written SWPB
+ * element takes len payload bytes into its slot; the slot's address comes
+ * back (the data path to ReqPktGen). */
+static inline void mq_swpb_read(struct ibe_engine *e, uint32_t i, struct swpb_elem *out);
+static inline const uint8_t *mq_swpb_write(struct ibe_engine *e, uint32_t i,
+                                           const struct swpb_elem *in,
+                                           const uint8_t *payload, uint32_t len);
+static inline void mq_rpb_read(struct ibe_engine *e, uint32_t i, struct rpb_elem *out);
+/* What completing a buffered packet's message needs of it, without the
+ * packet: RequesterRecvControl releases packets by the million. */
+struct mq_swpb_msg { uint8_t last, wr_opcode; uint32_t wqe_slot, msg_len; };
+static inline void mq_swpb_msg(struct ibe_engine *e, uint32_t i, struct mq_swpb_msg *out);
+static inline void mq_rpb_write(struct ibe_engine *e, uint32_t i, const struct rpb_elem *in);
 
 /* ------------------------------------------------------------------ */
 /* timers (timer.c)                                                    */
@@ -266,81 +288,121 @@ static inline void cxt_read(struct ibe_engine *e, int from, uint8_t type, uint8_
 static inline void cxt_write(struct ibe_engine *e, int from, uint8_t op, uint32_t qpn,
                uint8_t state, uint32_t psn);
 
-struct eng_qp {
-    uint8_t valid;
-    uint32_t qpn;
-    /* ---- the QP context (E2): owned by the context manager (context.c).
-     * Modules read it only through RD_QP_CTX / RD_CQ_CTX views and write
-     * it only through WR_QP_CTX + cxt_wr_data; the host's command path
-     * (engine.c: create / connect / modify = the driver's WR_QP_CTX ALL)
-     * fills it.  It stays inside struct eng_qp so that a snapshot of the
-     * QP (conformance/check/replay.c rewinds the responder that way) holds
-     * the context too. */
+/* Per-QP state, one struct per module that owns it.  A module file reads
+ * and writes only its own struct; what another module holds it gets
+ * through that module's port (ports.h), a record it was handed, or the
+ * context manager's views.  The `owner:` tag on each struct is what the
+ * lint test engine_module_state reads (conformance/tests/lint); the top
+ * (engine.c: the driver's command path) and snapshot.c may touch every
+ * struct.  valid and qpn name the QP: every module may read them. */
+
+/* owner: context.c - the QP context (context-management document §4.2.1):
+ * read only through RD_QP_CTX / RD_CQ_CTX views, written only through
+ * WR_QP_CTX + cxt_wr_data; the host fills it (create / connect / modify =
+ * the driver's WR_QP_CTX ALL).  The ring bases and depths are context too:
+ * the driver writes them there and the views carry the lengths; what no
+ * view carries (bases, retry settings) cxt_conf() hands out. */
+struct eng_qp_cxt {
     uint8_t type, state;
     uint32_t pd, scq, rcq, qkey;
     uint16_t pkey;
     struct ibe_qp_conn c;   /* remote QPN, PMTU, RNR timer; retry/timeout */
     uint32_t npsn, upsn, epsn; /* NextPSN, UnAckedPSN, ExpectedPSN */
-    /* ---- end of the context */
-    /* SQ ring */
-    uint64_t sq_base;
-    uint32_t sq_depth, sq_pi, sq_hw, sq_ci; /* posted, parsed, retired */
-    uint32_t sq_sched;                      /* handed to the parser (the
-                                               WQEScheduler's position) */
-    uint32_t sq_cqe;                        /* completions the CQ writer
-                                               took: the host reuses a slot
-                                               once its CQE is written */
-    uint32_t db_pending;                    /* doorbells not yet scheduled */
-    struct rec_db *sq_db;                   /* each slot's doorbell (opcode,
-                                               size, fence of its WQE) */
-    struct eng_send_shadow *sq_shadow;      /* driver's wr_id shadow */
-    /* RQ ring */
-    uint64_t rq_base;
-    uint32_t rq_depth, rq_pi, rq_ci;
-    uint64_t *rq_shadow;
-    /* requester */
+    uint64_t sq_base, rq_base;
+    uint32_t sq_depth, rq_depth;
+    uint32_t sq_cqe;        /* send completions the CQ writer took: the host
+                               reuses an SQ slot once its CQE is written */
+};
+/* owner: engine.c - the driver's side of the rings (hw/sw interface
+ * §3.4): what it posted and the wr_id each slot carries. */
+struct eng_qp_host {
+    uint32_t sq_pi;                         /* send WQEs posted */
+    struct eng_send_shadow *sq_shadow;      /* wr_id per SQ slot */
+    uint64_t *rq_shadow;                    /* wr_id per RQ slot */
+};
+/* owner: scheduler.c - WQEScheduler (HanGu RDMA engine design §2.4.2):
+ * the doorbells not yet scheduled, each slot's E12 as DoorbellProcessing
+ * handed it, and the next slot to schedule. */
+struct eng_qp_sched {
+    uint32_t db_pending;
+    uint32_t sq_hw;         /* send WQEs handed to the WQEParser */
+    uint8_t parked;         /* the requester could not take its turn */
+    struct rec_db *sq_db;   /* opcode, size, fence of each slot's WQE */
+};
+/* owner: wqe_parser.c - WQEParser (HanGu RDMA engine design §2.4.3). */
+struct eng_qp_parser {
+    uint32_t parsed;        /* WQEs read: the first one's E3 differs */
+};
+/* owner: req_trans.c - RequesterTransControl (HanGu RDMA engine design
+ * §3.4.1): the NextPSN register, the length counter of the message being
+ * cut, the outstanding limit, Go-Back-N recovery, the SQ's retired count. */
+struct eng_qp_rtc {
+    uint32_t npsn;          /* latched from the NPST view, written back */
     uint32_t outstanding, limit; /* messages in flight, limit (16/8) */
-    uint8_t in_sched, parked, rnr_wait, bad_pending, flushing;
-    uint32_t bad_slot; uint8_t bad_code, bad_op;
-    struct tm_entry tm[3];
-    uint32_t last_nak_psn; uint8_t nak_retries;
-    uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
-    uint32_t rnr_psn;            /* where to resume after the RNR timer */
-    uint8_t rec_active;          /* Go-Back-N recovery in progress */
-    uint8_t rd_retx_valid;       /* a lost read response was already acted on */
-    uint32_t rd_retx_psn;        /* ... for the read at this PSN */
-    uint32_t rec_next, rec_end;  /* next PSN to send again, NPSN then */
-    /* RequesterTransControl's count of WQEs taken, and its promise to wake
-     * the scheduler when one it waits for arrives */
-    uint32_t rtc_taken;
-    uint8_t rtc_wait_take;
-    /* RequesterTransControl's NextPSN register: latched from its NPST view
-     * (npst_read in req_trans.c) and written back with WR_QP_CTX NPST */
-    uint32_t rtc_npsn;
-    /* RequesterTransControl's length counter for the message being cut */
+    uint32_t sq_ci;         /* send WQEs completed */
+    uint8_t rec_active;     /* Go-Back-N recovery in progress */
+    uint32_t rec_next, rec_end; /* next PSN to send again, NPSN then */
     struct rec_md *seg_md;
     uint8_t *seg_buf;
     uint32_t seg_off, seg_i, seg_n;
-    /* responder */
+    uint32_t taken;         /* WQEs DataPack handed over */
+    uint8_t wait_take;      /* the scheduler waits for the next one */
+};
+/* owner: req_recv.c - RequesterRecvControl (HanGu RDMA engine design
+ * §3.4.5): the RNR wait, the held bad request, NAK retries, the highest
+ * ACKed PSN, the read already acted on. */
+struct eng_qp_rrc {
+    uint8_t rnr_wait, bad_pending;
+    uint32_t bad_slot; uint8_t bad_code, bad_op;
+    uint8_t nak_retries;
+    uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
+    uint32_t rnr_psn;       /* where to resume after the RNR timer */
+    uint8_t rd_retx_valid;  /* a lost read response was already acted on */
+    uint32_t rd_retx_psn;   /* ... for the read at this PSN */
+};
+/* owner: timer.c - TimerControl's timer RAM (HanGu RDMA engine design
+ * §3.4.2, E7): loss, RNR, CNP restore. */
+struct eng_qp_tmr {
+    struct tm_entry tm[3];
+};
+/* owner: exec_engine.c - ExecutionEngine (HanGu RDMA engine design
+ * §4.4.1): MSN, the sequence-NAK arm, the message in progress, the entry
+ * E11 handed it, the atomic cache, the UC drop state. */
+struct eng_qp_ee {
     uint32_t msn;
-    uint8_t nak_armed;          /* a PSN-sequence NAK may be sent */
-    uint8_t recv_active;        /* a multi-packet Send is in progress */
+    uint8_t nak_armed;      /* a PSN-sequence NAK may be sent */
+    uint8_t recv_active;    /* a multi-packet Send (1) / Write (2) is on */
     uint32_t recv_bytes;
-    uint64_t recv_wqe_addr;
-    uint32_t recv_slot;
+    uint32_t wqe_off;       /* the receive WQE's offset, from E11 */
     struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
     uint32_t acache_next;
-    /* receive-WQE manager fetch window */
+    struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ent;
+                            /* wqe: a FETCH loaded a WQE not yet released */
+    uint8_t uc_drop;        /* UC: dropping until the next First/Only */
+};
+/* owner: rqwqe_mgr.c - RQWQEManager (HanGu RDMA engine design §4.4.2):
+ * the RQ indices (the driver writes the producer index here when it
+ * posts), the 512-byte fetch window, the loaded WQE's entries. */
+struct eng_qp_rqm {
+    uint32_t rq_pi, rq_ci;  /* posted, retired */
     uint8_t win[512];
     uint32_t win_slot, win_pi; uint8_t win_valid;
-    /* RQWQEManager: the loaded receive WQE's entries, head at rsg_i */
-    struct ibe_sge rsg[IBE_MAX_SGE];
-    uint8_t rsg_n, rsg_i, rqm_loaded;
-    /* ExecutionEngine: the entry E11 handed it (what is left of it) */
-    struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ee_ent;
-                       /* wqe: a FETCH loaded a WQE not yet released */
-    /* UC receive state */
-    uint8_t uc_drop;            /* dropping until the next First/Only */
+    struct ibe_sge rsg[IBE_MAX_SGE]; /* head at rsg_i */
+    uint8_t rsg_n, rsg_i, loaded;
+};
+
+struct eng_qp {
+    uint8_t valid;
+    uint32_t qpn;
+    struct eng_qp_cxt cxt;
+    struct eng_qp_host host;
+    struct eng_qp_sched sched;
+    struct eng_qp_parser parser;
+    struct eng_qp_rtc rtc;
+    struct eng_qp_rrc rrc;
+    struct eng_qp_tmr tmr;
+    struct eng_qp_ee ee;
+    struct eng_qp_rqm rqm;
 };
 
 /* One FIFO per boundary.  The producer packs with the records.h packer and
@@ -449,6 +511,26 @@ PORT_TIMER_SET,
 PORT_PARSER_TAKE,
 PORT_WAT_WRITE,
 PORT_WAT_READ,
+PORT_CXT_CONF,
+PORT_TIMER_ENTRY,
+PORT_TIMER_CLEAR_COUNT,
+PORT_RRC_HOLDS,
+PORT_RTC_SET_LIMIT,
+PORT_RTC_DROP_SEG,
+PORT_RTC_CUTTING,
+PORT_RTC_RESET,
+PORT_SCHED_REQUEUE,
+PORT_RQM_POSTED,
+PORT_RQM_RETIRE_POSTED,
+PORT_EE_RESET,
+PORT_XLATE_INVALIDATE_IN_PD,
+PORT_MQ_HEAD_PSNS,
+PORT_MQ_SWPB_READ,
+PORT_MQ_SWPB_WRITE,
+PORT_MQ_RPB_READ,
+PORT_MQ_RPB_WRITE,
+PORT_MQ_NEXT_PSN,
+PORT_MQ_SWPB_MSG,
     PORT_COUNT
 };
 struct eng_msg {
@@ -491,46 +573,93 @@ enum eng_mod {
 };
 extern const char *const eng_mod_name[M_COUNT];
 
+/* Engine-wide state of each module, tagged like the per-QP structs. */
+/* owner: scheduler.c - WQEScheduler's Q1 / Q2 and the WQE indicator table
+ * (HanGu RDMA engine design §2.4.2, §2.4.4, E22). */
+struct eng_sched {
+    uint32_t q1[ENG_MAX_QP + 1], q2[ENG_MAX_QP + 1]; /* new doorbells, more WQEs */
+    uint32_t q1h, q1n, q2h, q2n;
+    uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
+    uint8_t armed;
+};
+/* owner: multiqueue.c - the MultiQueue's tables (HanGu RDMA engine design
+ * §3.4.3): list, element and free tables as E21 records, and the buffered
+ * packets by element address. */
+struct eng_mq {
+    struct mq_buf buf[3];    /* MQ_RPB, MQ_REB, MQ_SWPB tables */
+    struct swpb_elem *swpb;  /* the packets, by element address */
+    struct rpb_elem *rpb;
+    uint8_t *swpb_payload;
+    uint32_t swpb_hw;        /* SWPB payload slots ever allocated: what a
+                                snapshot copies */
+};
+/* owner: write_addr_table.c - WriteAddrTable (HanGu RDMA engine design
+ * §4.4.3, E23). */
+struct eng_wat {
+    struct { uint32_t rkey; uint64_t va; } ent[ENG_MAX_QP];
+};
+/* owner: exec_engine.c - ExecutionEngine (HanGu RDMA engine design
+ * §4.4.1): the RST view latched for the request at hand. */
+struct eng_ee {
+    struct eng_view view;
+};
+/* owner: addr_xlate.c - the address-translation unit's regions (HanGu
+ * address-translation design). */
+struct eng_xlate {
+    struct eng_mr mr[ENG_MAX_MR];
+};
+/* owner: context.c - the CQ contexts and the CQ writer's producer indices
+ * (context-management document §4.2.2). */
+struct eng_cxt {
+    struct eng_cq cq[ENG_MAX_CQ];
+    uint32_t ncq;
+};
+/* owner: bitwidth.c - 256To64Trans / 64To256Trans (HanGu RDMA engine
+ * design §6.4.1, §6.4.2) and the link layer's bytes on either side. */
+struct eng_bw {
+    uint8_t on;              /* run the E25/E24 converters without a trace */
+    struct eng_bw_core core;
+    struct eng_bw_gather gather;
+    uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
+    size_t txlen, rxlen;
+};
+/* owner: req_pktgen.c - ReqPktGen (HanGu RDMA engine design §3.4.4): the
+ * packet it frames. */
+struct eng_reqpkt {
+    uint8_t buf[4096 + 256];
+};
+/* owner: resp_pktgen.c - ResponsePacketGen (HanGu RDMA engine design
+ * §4.4.4): the packet it frames. */
+struct eng_resppkt {
+    uint8_t buf[4096 + 256];
+};
+
 struct ibe_engine {
     struct ibe_world *w;
     struct ibe_config cfg;
+    /* host memory (engine.c hands it out; the DMA engine reads and writes
+     * it, as the host's memory is no module's) */
     uint8_t *mem;
     uint64_t mem_top;
     uint64_t mem_hw;     /* end of the host memory ever handed out or
                             written: what a snapshot must copy */
-    uint32_t swpb_hw;    /* SWPB payload slots ever allocated (the same) */
     uint32_t qp_hw;      /* QPNs ever created are below it (the same) */
-    struct eng_mr mr[ENG_MAX_MR];
     struct eng_qp qp[ENG_MAX_QP];
-    struct eng_view ee_view;        /* ExecutionEngine's latched RST view */
-    struct eng_cq cq[ENG_MAX_CQ];
-    uint32_t ncq;
-    /* scheduler: Q1 (new doorbells) and Q2 (QPs with more WQEs) */
-    uint32_t q1[ENG_MAX_QP + 1], q2[ENG_MAX_QP + 1];
-    uint32_t q1h, q1n, q2h, q2n;
-    uint8_t indicator[ENG_MAX_QP]; /* E22: QP is queued */
-    uint8_t sched_armed;
-    /* MultiQueue */
-    struct mq_buf mq[3];     /* MQ_RPB, MQ_REB, MQ_SWPB tables */
-    struct swpb_elem *swpb;  /* the packets, by element address */
-    struct rpb_elem *rpb;
-    uint8_t *swpb_payload;
-    /* write-address table (E23) */
-    struct { uint32_t rkey; uint64_t va; } wat[ENG_MAX_QP];
-    /* DMA tags */
-    uint64_t dma_tag_busy;
-    /* wire */
+    struct eng_sched sched;
+    struct eng_mq mq;
+    struct eng_wat wat;
+    struct eng_ee ee;
+    struct eng_xlate xlate;
+    struct eng_cxt cxt;
+    struct eng_bw bw;
+    struct eng_reqpkt reqpkt;
+    struct eng_resppkt resppkt;
+    /* the top's wiring: where packets go, the trace hook, the counters
+     * every module adds to, the boundary FIFOs (records.c), the step table */
     ibe_tx_fn tx; void *tx_ctx;
     ibe_trace_fn trace; void *trace_ctx;
     struct ibe_stats st;
     struct eng_fifo fifo[CH_COUNT];
-    /* the link layer's transmit bytes, HeaderParser's receive bytes */
-    uint8_t txbuf[4096 + 256], rxbuf[4096 + 256];
-    size_t txlen, rxlen;
-    uint8_t bitwidth; /* run the E25/E24 converters without a trace too */
-    struct eng_bw_core bw_core;
-    struct eng_bw_gather bw_gather;
-    uint8_t pktbuf[4096 + 256];
     const eng_step_fn *step; /* what a port calls for each enum eng_mod */
     const eng_step_fn *wired; /* the module behind each (engine.c) */
     /* module latencies in virtual time (timing.c); all 0 unless set */
@@ -753,11 +882,24 @@ static inline void cxt_cq_push(struct ibe_engine *e, uint32_t cqn, const struct 
                  uint32_t wqe_offset, int is_send, uint32_t qpn, uint8_t opcode);
 void cxt_set_state(struct ibe_engine *e, struct eng_qp *q, uint8_t state);
 void cxt_flush_rq(struct ibe_engine *e, struct eng_qp *q);
+/* The connection settings and ring geometry no view carries (the RTL
+ * hardwires the retry values into E5; the ring bases are translated, not
+ * viewed): a copy, no record. */
+struct eng_conf {
+    uint8_t retry_cnt, timeout, rnr_retry;
+    uint32_t max_outstanding;
+    uint64_t sq_base, rq_base;
+    uint32_t sq_depth, rq_depth;
+};
+static inline void cxt_conf(struct ibe_engine *e, uint32_t qpn, struct eng_conf *out);
 /* doorbell.c */
 static inline void db_ring(struct ibe_engine *e);
 /* scheduler.c */
 static inline void sched_push(struct ibe_engine *e);
 static inline void sched_wake(struct ibe_engine *e, struct eng_qp *q);
+/* The QP goes back into Q2 whether or not it was parked (a flush: the WQEs
+ * not yet parsed go through as flushed). */
+static inline void sched_requeue(struct ibe_engine *e, struct eng_qp *q);
 void sched_kick(struct ibe_engine *e);
 /* wqe_parser.c */
 static inline void parser_take(struct ibe_engine *e);
@@ -781,8 +923,21 @@ static inline int eng_upsn(struct ibe_engine *e, const struct eng_qp *q, uint32_
 #define ENG_RECOVERY_WINDOW 16
 static inline void rtc_complete(struct ibe_engine *e, struct eng_qp *q, uint32_t slot,
                   uint8_t opcode, uint8_t status, uint32_t len, int counted);
+/* The outstanding limit (a CNP halves it, its timer restores it). */
+static inline void rtc_set_limit(struct ibe_engine *e, struct eng_qp *q, uint32_t limit);
+/* The message being cut completes with `status` and is dropped; false when
+ * none is being cut. */
+static inline bool rtc_drop_seg(struct ibe_engine *e, struct eng_qp *q, uint8_t status);
+static inline bool rtc_cutting(struct ibe_engine *e, struct eng_qp *q);
+/* The send queue was flushed: nothing outstanding, no recovery. */
+static inline void rtc_reset(struct ibe_engine *e, struct eng_qp *q);
 /* timer.c */
 static inline void timer_set(struct ibe_engine *e, int from, const struct rec_tset *r);
+/* A copy of QP qpn's timer RAM entry `which` (E7), as the timer's owner
+ * answers a status read; clearing the count restarts its retry budget. */
+static inline void timer_entry(struct ibe_engine *e, uint32_t qpn, int which,
+                               struct tm_entry *out);
+static inline void timer_clear_count(struct ibe_engine *e, uint32_t qpn, int which);
 uint64_t timer_duration_ns(int which, uint8_t value);
 /* req_pktgen.c */
 static inline void reqpkt_send(struct ibe_engine *e, int from, const struct eng_hdr *h,
@@ -795,6 +950,9 @@ static inline void rrc_response(struct ibe_engine *e, const uint8_t *payload,
 static inline void rrc_timer(struct ibe_engine *e, const struct rec_texp *ev);
 static inline void rrc_bad_request(struct ibe_engine *e);
 static inline void rrc_cnp(struct ibe_engine *e, struct eng_qp *q);
+/* What holds the requester back: RRC_RNR_WAIT, RRC_BAD_PENDING. */
+enum { RRC_RNR_WAIT = 1, RRC_BAD_PENDING = 2 };
+static inline unsigned rrc_holds(struct ibe_engine *e, struct eng_qp *q);
 void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q);
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q);
 /* scatter_mgr.c */
@@ -807,6 +965,14 @@ static inline int rqm_cmd(struct ibe_engine *e, const struct rec_rq *cmd, struct
 /* The QP went to Error: forget the loaded WQE and the fetch window (the
  * RQWQEManager's reset input). */
 static inline void rqm_reset(struct ibe_engine *e, struct eng_qp *q);
+/* Receive WQEs posted and not retired (the AETH credit count). */
+static inline uint32_t rqm_posted(struct ibe_engine *e, struct eng_qp *q);
+/* Retire the oldest posted receive WQE unused (the QP-error flush): its
+ * index in the ring's count, or -1 when none is posted. */
+static inline int64_t rqm_retire_posted(struct ibe_engine *e, struct eng_qp *q);
+/* exec_engine.c: the QP went to Error: forget the entry and the message
+ * in progress (the ExecutionEngine's reset input). */
+static inline void ee_reset(struct ibe_engine *e, struct eng_qp *q);
 /* write_addr_table.c */
 static inline void wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey, uint64_t va);
 static inline void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, uint64_t *va);

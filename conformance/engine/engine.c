@@ -44,17 +44,17 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
     if (!e->cfg.mem_bytes)
         e->cfg.mem_bytes = 16u << 20;
     e->mem = calloc(1, e->cfg.mem_bytes);
-    e->swpb = calloc(SWPB_CAP, sizeof *e->swpb);
-    e->rpb = calloc(RPB_CAP, sizeof *e->rpb);
-    e->swpb_payload = malloc((size_t)SWPB_CAP * ENG_PAYLOAD_SLOT);
-    if (!e->mem || !e->swpb || !e->rpb || !e->swpb_payload ||
+    e->mq.swpb = calloc(SWPB_CAP, sizeof *e->mq.swpb);
+    e->mq.rpb = calloc(RPB_CAP, sizeof *e->mq.rpb);
+    e->mq.swpb_payload = malloc((size_t)SWPB_CAP * ENG_PAYLOAD_SLOT);
+    if (!e->mem || !e->mq.swpb || !e->mq.rpb || !e->mq.swpb_payload ||
         mq_init(e, MQ_SWPB, SWPB_CAP) || mq_init(e, MQ_RPB, RPB_CAP) ||
         mq_init(e, MQ_REB, REB_CAP)) {
         ibe_engine_destroy(e);
         return NULL;
     }
     for (uint32_t i = 0; i < SWPB_CAP; i++)
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
+        e->mq.swpb[i].payload = e->mq.swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     e->mem_top = 0x1000;
     bw_use_c_converters(e);
 #ifdef IBW_ENGINE_RTL
@@ -66,7 +66,7 @@ struct ibe_engine *ibe_engine_create(struct ibe_world *w,
             ibe_engine_destroy(e);
             return NULL;
         }
-        e->bw_core = (struct eng_bw_core){eng_bw_rtl_down, eng_bw_rtl_up, model,
+        e->bw.core = (struct eng_bw_core){eng_bw_rtl_down, eng_bw_rtl_up, model,
                                           eng_bw_rtl_free};
     }
 #endif
@@ -89,18 +89,18 @@ void ibe_engine_destroy(struct ibe_engine *e)
         return;
     eng_snapshots_drop(e->w);
     eng_world_detach(e->w, e);
-    if (e->bw_core.free)
-        e->bw_core.free(e->bw_core.state);
+    if (e->bw.core.free)
+        e->bw.core.free(e->bw.core.state);
     for (uint32_t i = 0; i < ENG_MAX_QP; i++) {
-        free(e->qp[i].sq_shadow);
-        free(e->qp[i].sq_db);
-        free(e->qp[i].rq_shadow);
+        free(e->qp[i].host.sq_shadow);
+        free(e->qp[i].sched.sq_db);
+        free(e->qp[i].host.rq_shadow);
     }
     for (int b = 0; b < 3; b++)
         mq_fini(e, b);
-    free(e->swpb_payload);
-    free(e->swpb);
-    free(e->rpb);
+    free(e->mq.swpb_payload);
+    free(e->mq.swpb);
+    free(e->mq.rpb);
     free(e->mem);
     free(e);
 }
@@ -128,10 +128,10 @@ uint8_t *ibe_mem_ptr(struct ibe_engine *e, uint64_t addr, uint64_t len)
 
 uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
 {
-    if (e->ncq + 1 >= ENG_MAX_CQ)
+    if (e->cxt.ncq + 1 >= ENG_MAX_CQ)
         return 0;
-    uint32_t cqn = ++e->ncq;
-    struct eng_cq *cq = &e->cq[cqn];
+    uint32_t cqn = ++e->cxt.ncq;
+    struct eng_cq *cq = &e->cxt.cq[cqn];
     cq->base = ibe_mem_alloc(e, (uint64_t)depth * ENG_CQE, 4096);
     if (!cq->base)
         return 0;
@@ -145,22 +145,22 @@ uint32_t ibe_cq_create(struct ibe_engine *e, uint32_t depth)
 
 void ibe_cq_arm(struct ibe_engine *e, uint32_t cqn, int solicited_only)
 {
-    if (cqn < ENG_MAX_CQ && e->cq[cqn].valid) {
-        e->cq[cqn].armed = 1;
-        e->cq[cqn].solicited_only = (uint8_t)(solicited_only != 0);
+    if (cqn < ENG_MAX_CQ && e->cxt.cq[cqn].valid) {
+        e->cxt.cq[cqn].armed = 1;
+        e->cxt.cq[cqn].solicited_only = (uint8_t)(solicited_only != 0);
     }
 }
 
 uint64_t ibe_cq_events(struct ibe_engine *e, uint32_t cqn)
 {
-    return cqn < ENG_MAX_CQ ? e->cq[cqn].events : 0;
+    return cqn < ENG_MAX_CQ ? e->cxt.cq[cqn].events : 0;
 }
 
 int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
 {
-    if (cqn >= ENG_MAX_CQ || !e->cq[cqn].valid)
+    if (cqn >= ENG_MAX_CQ || !e->cxt.cq[cqn].valid)
         return -1;
-    struct eng_cq *cq = &e->cq[cqn];
+    struct eng_cq *cq = &e->cxt.cq[cqn];
     int got = 0;
     while (got < n) {
         uint8_t *p = e->mem + cq->base + (uint64_t)(cq->ci % cq->depth) * ENG_CQE;
@@ -173,10 +173,10 @@ int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
         struct eng_qp *q = eng_qp(e, c.qpn);
         if (q && c.is_send) {
             uint32_t idx = off / ENG_SQ_SLOT;
-            c.wr_id = q->sq_shadow[idx % q->sq_depth].wr_id;
-            c.opcode = q->sq_shadow[idx % q->sq_depth].opcode;
+            c.wr_id = q->host.sq_shadow[idx % q->cxt.sq_depth].wr_id;
+            c.opcode = q->host.sq_shadow[idx % q->cxt.sq_depth].opcode;
         } else if (q) {
-            c.wr_id = q->rq_shadow[(off / ENG_RQ_SLOT) % q->rq_depth];
+            c.wr_id = q->host.rq_shadow[(off / ENG_RQ_SLOT) % q->cxt.rq_depth];
             if (c.status != IBE_WC_SUCCESS)
                 c.opcode = IBE_WR_RECV;
         }
@@ -198,27 +198,28 @@ uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
         e->qp_hw = qpn + 1;
     memset(q, 0, sizeof *q);
     q->qpn = qpn;
-    q->type = a->type;
-    q->pd = a->pd;
-    q->scq = a->send_cq;
-    q->rcq = a->recv_cq;
-    q->qkey = a->qkey;
-    q->pkey = a->pkey ? a->pkey : 0xFFFF;
-    q->sq_depth = a->sq_depth;
-    q->rq_depth = a->rq_depth;
-    q->sq_base = ibe_mem_alloc(e, (uint64_t)a->sq_depth * ENG_SQ_SLOT, 4096);
-    q->rq_base = ibe_mem_alloc(e, (uint64_t)a->rq_depth * ENG_RQ_SLOT, 4096);
-    q->sq_shadow = calloc(a->sq_depth, sizeof *q->sq_shadow);
-    q->sq_db = calloc(a->sq_depth, sizeof *q->sq_db);
-    q->rq_shadow = calloc(a->rq_depth, sizeof *q->rq_shadow);
-    if (!q->sq_base || !q->rq_base || !q->sq_shadow || !q->rq_shadow || !q->sq_db) {
-        free(q->sq_db);
-        free(q->sq_shadow);
-        free(q->rq_shadow);
+    q->cxt.type = a->type;
+    q->cxt.pd = a->pd;
+    q->cxt.scq = a->send_cq;
+    q->cxt.rcq = a->recv_cq;
+    q->cxt.qkey = a->qkey;
+    q->cxt.pkey = a->pkey ? a->pkey : 0xFFFF;
+    q->cxt.sq_depth = a->sq_depth;
+    q->cxt.rq_depth = a->rq_depth;
+    q->cxt.sq_base = ibe_mem_alloc(e, (uint64_t)a->sq_depth * ENG_SQ_SLOT, 4096);
+    q->cxt.rq_base = ibe_mem_alloc(e, (uint64_t)a->rq_depth * ENG_RQ_SLOT, 4096);
+    q->host.sq_shadow = calloc(a->sq_depth, sizeof *q->host.sq_shadow);
+    q->sched.sq_db = calloc(a->sq_depth, sizeof *q->sched.sq_db);
+    q->host.rq_shadow = calloc(a->rq_depth, sizeof *q->host.rq_shadow);
+    if (!q->cxt.sq_base || !q->cxt.rq_base || !q->host.sq_shadow || !q->host.rq_shadow || !q->sched.sq_db) {
+        free(q->sched.sq_db);
+        free(q->host.sq_shadow);
+        free(q->host.rq_shadow);
         memset(q, 0, sizeof *q);
         return 0;
     }
     q->valid = 1;
+    q->rtc.limit = 16; /* RequesterTransControl's reset value */
     cxt_init_qp(e, q);
     return qpn;
 }
@@ -229,11 +230,11 @@ int ibe_qp_connect(struct ibe_engine *e, uint32_t qpn,
     struct eng_qp *q = eng_qp(e, qpn);
     if (!q || !ibw_mtu_bytes_to_enum(c->pmtu))
         return -1;
-    q->c = *c;
-    q->npsn = q->upsn = c->sq_psn & PSN_MASK;
-    q->epsn = c->rq_psn & PSN_MASK;
-    q->limit = c->max_outstanding ? c->max_outstanding : 16;
-    q->nak_armed = 1;
+    q->cxt.c = *c;
+    q->cxt.npsn = q->cxt.upsn = c->sq_psn & PSN_MASK;
+    q->cxt.epsn = c->rq_psn & PSN_MASK;
+    q->rtc.limit = c->max_outstanding ? c->max_outstanding : 16;
+    q->ee.nak_armed = 1;
     cxt_set_state(e, q, IBE_QPS_RTS);
     return 0;
 }
@@ -252,26 +253,26 @@ int ibe_qp_set_state(struct ibe_engine *e, uint32_t qpn, uint8_t state)
 int ibe_qp_state(struct ibe_engine *e, uint32_t qpn)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    return q ? q->state : -1;
+    return q ? q->cxt.state : -1;
 }
 
 unsigned ibe_qp_outstanding_limit(struct ibe_engine *e, uint32_t qpn)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    return q ? q->limit : 0;
+    return q ? q->rtc.limit : 0;
 }
 
 uint32_t ibe_sq_free(struct ibe_engine *e, uint32_t qpn)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    return q ? q->sq_depth - (q->sq_pi - q->sq_cqe) : 0;
+    return q ? q->cxt.sq_depth - (q->host.sq_pi - q->cxt.sq_cqe) : 0;
 }
 
 int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
                   const struct ibe_send_wr *wr)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    if (!q || q->sq_pi - q->sq_cqe >= q->sq_depth || wr->num_sge > IBE_MAX_SGE)
+    if (!q || q->host.sq_pi - q->cxt.sq_cqe >= q->cxt.sq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
     uint8_t inl[IBE_MAX_INLINE];
     uint32_t n = 0;
@@ -284,25 +285,25 @@ int ibe_post_send(struct ibe_engine *e, uint32_t qpn,
             n += wr->sg[i].length;
         }
     }
-    uint32_t slot = q->sq_pi % q->sq_depth;
-    uint8_t *p = e->mem + q->sq_base + (uint64_t)slot * ENG_SQ_SLOT;
-    eng_mem_will_write(e, q->sq_base + (uint64_t)slot * ENG_SQ_SLOT, ENG_SQ_SLOT);
+    uint32_t slot = q->host.sq_pi % q->cxt.sq_depth;
+    uint8_t *p = e->mem + q->cxt.sq_base + (uint64_t)slot * ENG_SQ_SLOT;
+    eng_mem_will_write(e, q->cxt.sq_base + (uint64_t)slot * ENG_SQ_SLOT, ENG_SQ_SLOT);
     struct rec_db db;
     memset(&db, 0, sizeof db);
-    if (hf_build_send_wqe(q->type, p, wr, inl, n, &db))
+    if (hf_build_send_wqe(q->cxt.type, p, wr, inl, n, &db))
         return -1;
     db.offset = (uint32_t)((uint64_t)slot * ENG_SQ_SLOT / 16);
     db.qpn = qpn;
-    if (q->sq_pi) { /* chain the previous WQE to this one */
-        uint32_t prev = (q->sq_pi - 1) % q->sq_depth;
-        eng_mem_will_write(e, q->sq_base + (uint64_t)prev * ENG_SQ_SLOT, ENG_SQ_SLOT);
-        hf_link(e->mem + q->sq_base + (uint64_t)prev * ENG_SQ_SLOT, &db,
+    if (q->host.sq_pi) { /* chain the previous WQE to this one */
+        uint32_t prev = (q->host.sq_pi - 1) % q->cxt.sq_depth;
+        eng_mem_will_write(e, q->cxt.sq_base + (uint64_t)prev * ENG_SQ_SLOT, ENG_SQ_SLOT);
+        hf_link(e->mem + q->cxt.sq_base + (uint64_t)prev * ENG_SQ_SLOT, &db,
                 slot * ENG_SQ_SLOT);
     }
-    q->sq_shadow[slot].wr_id = wr->wr_id;
-    q->sq_shadow[slot].opcode = wr->opcode;
-    q->sq_shadow[slot].signaled = (wr->flags & IBE_SEND_SIGNALED) != 0;
-    q->sq_pi++;
+    q->host.sq_shadow[slot].wr_id = wr->wr_id;
+    q->host.sq_shadow[slot].opcode = wr->opcode;
+    q->host.sq_shadow[slot].signaled = (wr->flags & IBE_SEND_SIGNALED) != 0;
+    q->host.sq_pi++;
     rec_db_put(e, &db);
     db_ring(e);
     return 0;
@@ -312,15 +313,15 @@ int ibe_post_recv(struct ibe_engine *e, uint32_t qpn,
                   const struct ibe_recv_wr *wr)
 {
     struct eng_qp *q = eng_qp(e, qpn);
-    if (!q || q->rq_pi - q->rq_ci >= q->rq_depth || wr->num_sge > IBE_MAX_SGE)
+    if (!q || q->rqm.rq_pi - q->rqm.rq_ci >= q->cxt.rq_depth || wr->num_sge > IBE_MAX_SGE)
         return -1;
-    uint32_t slot = q->rq_pi % q->rq_depth;
-    eng_mem_will_write(e, q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, ENG_RQ_SLOT);
-    if (hf_write_recv_wqe(e->mem + q->rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr))
+    uint32_t slot = q->rqm.rq_pi % q->cxt.rq_depth;
+    eng_mem_will_write(e, q->cxt.rq_base + (uint64_t)slot * ENG_RQ_SLOT, ENG_RQ_SLOT);
+    if (hf_write_recv_wqe(e->mem + q->cxt.rq_base + (uint64_t)slot * ENG_RQ_SLOT, wr))
         return -1;
-    q->rq_shadow[slot] = wr->wr_id;
-    q->rq_pi++;
-    if (q->state == IBE_QPS_ERR)
+    q->host.rq_shadow[slot] = wr->wr_id;
+    q->rqm.rq_pi++;
+    if (q->cxt.state == IBE_QPS_ERR)
         cxt_flush_rq(e, q);
     return 0;
 }
@@ -338,7 +339,7 @@ void ibe_engine_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
 
 void ibe_engine_set_bitwidth(struct ibe_engine *e, int on)
 {
-    e->bitwidth = on != 0;
+    e->bw.on = on != 0;
 }
 
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)

@@ -20,7 +20,7 @@
 
 /* The RST view latched when a request arrives (RD_QP_CTX RST); the
  * ExpectedPSN and state it changes are written back with WR_QP_CTX. */
-#define EV (e->ee_view)
+#define EV (e->ee.view)
 
 static void set_epsn(struct ibe_engine *e, const struct eng_qp *q, uint32_t psn)
 {
@@ -45,7 +45,7 @@ static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
     r.h.destqp = EV.dqpn;
     r.h.psn = psn & PSN_MASK;
     r.h.syndrome = syndrome;
-    r.h.msn = q->msn & PSN_MASK;
+    r.h.msn = q->ee.msn & PSN_MASK;
     r.h.orig = orig;
     r.h.paylen = len;
     r.pmtu_enum = (uint8_t)ibw_mtu_bytes_to_enum(EV.pmtu);
@@ -53,9 +53,9 @@ static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
     resppkt_send(e, &r, payload);
 }
 
-static uint8_t ack_syndrome(const struct eng_qp *q)
+static uint8_t ack_syndrome(struct ibe_engine *e, struct eng_qp *q)
 {
-    return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(q->rq_pi - q->rq_ci));
+    return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(rqm_posted(e, q)));
 }
 
 static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
@@ -86,7 +86,7 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
                    : i + 1 == n ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
                                 : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
         eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
-        respond(e, q, op, psn_add(psn, i), ack_syndrome(q), buf, chunk, 0);
+        respond(e, q, op, psn_add(psn, i), ack_syndrome(e, q), buf, chunk, 0);
     }
 }
 
@@ -100,22 +100,24 @@ static uint8_t rq_cmd(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
         c.pd = EV.pd;
         c.rq_len = EV.rq_len;
     } else if (op == RQ_UPDATE) {
-        c.len = q->ee_ent.len;
-        c.key = q->ee_ent.key;
-        c.va = q->ee_ent.va;
+        c.len = q->ee.ent.len;
+        c.key = q->ee.ent.key;
+        c.va = q->ee.ent.va;
     }
     uint8_t code = (uint8_t)rqm_cmd(e, &c, &r);
-    if (op == RQ_FETCH && code != RQR_INVALID_WQE)
-        q->ee_ent.wqe = 1;
+    if (op == RQ_FETCH && code != RQR_INVALID_WQE) {
+        q->ee.ent.wqe = 1;
+        q->ee.wqe_off = r.wqe_off; /* what the CQE names */
+    }
     if (op == RQ_RELEASE_WQE || op == RQ_FLUSH)
-        q->ee_ent.wqe = 0;
+        q->ee.ent.wqe = 0;
     if (op == RQ_FETCH && code == RQR_VALID) {
-        q->ee_ent.valid = 1;
-        q->ee_ent.len = r.len;
-        q->ee_ent.key = r.key;
-        q->ee_ent.va = r.va;
+        q->ee.ent.valid = 1;
+        q->ee.ent.len = r.len;
+        q->ee.ent.key = r.key;
+        q->ee.ent.va = r.va;
     } else if (op != RQ_UPDATE) {
-        q->ee_ent.valid = 0;
+        q->ee.ent.valid = 0;
     }
     return code;
 }
@@ -126,21 +128,21 @@ static bool recv_scatter(struct ibe_engine *e, struct eng_qp *q,
                          const uint8_t *p, uint32_t len)
 {
     while (len) {
-        if (!q->ee_ent.valid && rq_cmd(e, q, RQ_FETCH) != RQR_VALID)
+        if (!q->ee.ent.valid && rq_cmd(e, q, RQ_FETCH) != RQR_VALID)
             return false;
-        uint32_t n = len < q->ee_ent.len ? len : q->ee_ent.len;
+        uint32_t n = len < q->ee.ent.len ? len : q->ee.ent.len;
         if (n) {
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, EV.pd, q->ee_ent.key,
-                          q->ee_ent.va, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
+            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 1, EV.pd, q->ee.ent.key,
+                          q->ee.ent.va, n, IBE_ACC_LOCAL_WRITE) != XL_OK)
                 return false;
-            eng_dma_write(e, M_EXEC, q->ee_ent.va, p, n);
+            eng_dma_write(e, M_EXEC, q->ee.ent.va, p, n);
         }
         p += n;
         len -= n;
-        q->ee_ent.va += n;
-        q->ee_ent.len -= n;
-        q->recv_bytes += n;
-        if (q->ee_ent.len == 0)
+        q->ee.ent.va += n;
+        q->ee.ent.len -= n;
+        q->ee.recv_bytes += n;
+        if (q->ee.ent.len == 0)
             rq_cmd(e, q, RQ_RELEASE_ENTRY);
         else
             rq_cmd(e, q, RQ_UPDATE);
@@ -161,9 +163,9 @@ static void recv_complete(struct ibe_engine *e, struct eng_qp *q,
     wc.imm = h->imm;
     wc.solicited = h->se;
     wc.src_qp = EV.type == IBE_UD ? h->srcqp : EV.dqpn;
-    uint32_t idx = q->rq_ci % q->rq_depth;
+    uint32_t wqe_off = q->ee.wqe_off;
     rq_cmd(e, q, RQ_RELEASE_WQE);
-    cxt_cq_push(e, EV.cqn, &wc, idx * ENG_RQ_SLOT, 0, q->qpn, h->opcode);
+    cxt_cq_push(e, EV.cqn, &wc, wqe_off, 0, q->qpn, h->opcode);
 }
 
 /* FETCH_ENTRY for a message's first packet: loads the head WQE. */
@@ -175,7 +177,7 @@ static int fetch_wqe(struct ibe_engine *e, struct eng_qp *q)
 /* The message in progress is abandoned: the WQE starts over. */
 static void abandon_wqe(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (q->ee_ent.wqe)
+    if (q->ee.ent.wqe)
         rq_cmd(e, q, RQ_FLUSH);
 }
 
@@ -188,7 +190,7 @@ static void ud_request(struct ibe_engine *e, struct eng_qp *q,
         return; /* UD: silently dropped */
     if (fetch_wqe(e, q) == RQR_INVALID_WQE)
         return;
-    q->recv_bytes = 0;
+    q->ee.recv_bytes = 0;
     if (!recv_scatter(e, q, p, h->paylen)) {
         recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
         return;
@@ -203,17 +205,17 @@ static bool uc_sequence(struct ibe_engine *e, struct eng_qp *q, const struct eng
     if (d < 0)
         return false; /* an old or duplicated packet */
     if (d > 0) {
-        q->recv_active = 0; /* a gap: the partial message is abandoned */
+        q->ee.recv_active = 0; /* a gap: the partial message is abandoned */
         abandon_wqe(e, q);
-        q->uc_drop = 1;
+        q->ee.uc_drop = 1;
     }
     if (ibw_opcode_is_first(h->opcode)) {
-        q->uc_drop = 0;
-        q->recv_active = 0;
+        q->ee.uc_drop = 0;
+        q->ee.recv_active = 0;
         abandon_wqe(e, q);
     }
     set_epsn(e, q, psn_add(h->psn, 1));
-    return !q->uc_drop;
+    return !q->ee.uc_drop;
 }
 
 static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
@@ -248,8 +250,8 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
     if (rc) {
         int32_t d = psn_diff(h->psn, EV.epsn);
         if (d > 0) { /* invalid region: one NAK per gap */
-            if (q->nak_armed) {
-                q->nak_armed = 0;
+            if (q->ee.nak_armed) {
+                q->ee.nak_armed = 0;
                 nak(e, q, IBW_NAK_PSN_SEQ_ERROR);
             }
             return;
@@ -262,26 +264,26 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                     read_responses(e, q, h->psn, h->va, h->dmalen);
             } else if (kind == IBW_OPK_ATOMIC) {
                 for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
-                    if (q->acache[i].valid && q->acache[i].psn == h->psn) {
+                    if (q->ee.acache[i].valid && q->ee.acache[i].psn == h->psn) {
                         respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
-                                ack_syndrome(q), NULL, 0,
-                                q->acache[i].orig);
+                                ack_syndrome(e, q), NULL, 0,
+                                q->ee.acache[i].orig);
                         break;
                     }
             } else {
                 respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn_add(EV.epsn, PSN_MASK),
-                        ack_syndrome(q),
+                        ack_syndrome(e, q),
                         NULL, 0, 0);
             }
             return;
         }
-        q->nak_armed = 1;
+        q->ee.nak_armed = 1;
     } else if (!uc_sequence(e, q, h)) {
         return;
     }
 
     /* opcode sequence and length */
-    bool in_send = q->recv_active == 1, in_write = q->recv_active == 2;
+    bool in_send = q->ee.recv_active == 1, in_write = q->ee.recv_active == 2;
     bool send = kind == IBW_OPK_SEND, write = kind == IBW_OPK_WRITE;
     bool ok_seq = eng_op_continues(h->opcode)
                       ? (send ? in_send : write ? in_write : false)
@@ -294,7 +296,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (rc)
             nak(e, q, IBW_NAK_INVALID_REQUEST);
         else
-            q->uc_drop = 1;
+            q->ee.uc_drop = 1;
         return;
     }
 
@@ -306,7 +308,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         }
         uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
         set_epsn(e, q, psn_add(EV.epsn, n));
-        q->msn++;
+        q->ee.msn++;
         read_responses(e, q, h->psn, h->va, h->dmalen);
         return;
     }
@@ -328,13 +330,13 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         for (int i = 0; i < 8; i++)
             b[i] = (uint8_t)(nv >> (8 * i));
         eng_dma_write(e, M_EXEC, h->va, b, 8);
-        q->acache[q->acache_next].psn = h->psn;
-        q->acache[q->acache_next].orig = orig;
-        q->acache[q->acache_next].valid = 1;
-        q->acache_next = (q->acache_next + 1) % ENG_ATOMIC_CACHE;
+        q->ee.acache[q->ee.acache_next].psn = h->psn;
+        q->ee.acache[q->ee.acache_next].orig = orig;
+        q->ee.acache[q->ee.acache_next].valid = 1;
+        q->ee.acache_next = (q->ee.acache_next + 1) % ENG_ATOMIC_CACHE;
         set_epsn(e, q, psn_add(EV.epsn, 1));
-        q->msn++;
-        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL,
+        q->ee.msn++;
+        respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL,
                 0, orig);
         return;
     }
@@ -346,10 +348,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 if (rc)
                     rnr_nak(e, q, h->psn);
                 else
-                    q->uc_drop = 1;
+                    q->ee.uc_drop = 1;
                 return;
             }
-            q->recv_bytes = 0;
+            q->ee.recv_bytes = 0;
         }
         if (!recv_scatter(e, q, p, h->paylen)) {
             if (rc) {
@@ -357,20 +359,18 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
                 set_error(e, q);
             } else {
-                q->uc_drop = 1;
-                q->recv_active = 0;
+                q->ee.uc_drop = 1;
+                q->ee.recv_active = 0;
             }
             return;
         }
-        q->recv_active = last ? 0 : 1;
+        q->ee.recv_active = last ? 0 : 1;
         if (last) {
             if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_IETH)) {
                 /* Send with Invalidate: the R_Key goes */
-                const struct eng_mr *m = &e->mr[(h->imm >> 8) % ENG_MAX_MR];
-                if (m->valid && m->key == h->imm && m->pd == EV.pd)
-                    eng_mr_invalidate(e, h->imm);
+                eng_mr_invalidate_in_pd(e, h->imm, EV.pd);
             }
-            recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RECV);
+            recv_complete(e, q, h, IBE_WC_SUCCESS, q->ee.recv_bytes, IBE_WR_RECV);
         }
     } else { /* RDMA Write */
         uint32_t rkey;
@@ -381,12 +381,12 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 if (rc)
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
                 else
-                    q->uc_drop = 1;
+                    q->ee.uc_drop = 1;
                 return;
             }
             rkey = h->rkey;
             va = h->va;
-            q->recv_bytes = 0;
+            q->ee.recv_bytes = 0;
             abandon_wqe(e, q);
         } else {
             wat_read(e, q->qpn, &rkey, &va);
@@ -395,7 +395,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 if (rc)
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
                 else
-                    q->uc_drop = 1;
+                    q->ee.uc_drop = 1;
                 return;
             }
         }
@@ -404,29 +404,35 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
             if (rc)
                 rnr_nak(e, q, h->psn);
             else
-                q->uc_drop = 1;
+                q->ee.uc_drop = 1;
             return;
         }
         eng_dma_write(e, M_EXEC, va, p, h->paylen);
-        q->recv_bytes += h->paylen;
+        q->ee.recv_bytes += h->paylen;
         if (!last)
             wat_write(e, q->qpn, rkey, va + h->paylen);
-        q->recv_active = last ? 0 : 2;
+        q->ee.recv_active = last ? 0 : 2;
         if (last && imm)
-            recv_complete(e, q, h, IBE_WC_SUCCESS, q->recv_bytes, IBE_WR_RDMA_WRITE_IMM);
+            recv_complete(e, q, h, IBE_WC_SUCCESS, q->ee.recv_bytes, IBE_WR_RDMA_WRITE_IMM);
     }
     if (rc) {
         set_epsn(e, q, psn_add(EV.epsn, 1));
         if (last)
-            q->msn++;
+            q->ee.msn++;
         if (h->ackreq)
-            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(q), NULL, 0, 0);
+            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL, 0, 0);
     }
 }
 
 void ee_step(struct ibe_engine *e, struct eng_msg *m)
 {
     switch (m->port) {
+    case PORT_EE_RESET: {
+        struct eng_qp *q = m->p[0];
+        q->ee.ent.valid = q->ee.ent.wqe = 0;
+        q->ee.recv_active = 0;
+        break;
+    }
     case PORT_EE_REQUEST:
         serve_ee_request(e, (const uint8_t *)m->cp[0]);
         break;

@@ -23,7 +23,7 @@ struct mq_le { uint32_t head, tail; uint8_t empty; };
 
 static struct mq_le list_get(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     struct mq_le l;
     if (b == MQ_RPB) {
         struct ibw_rpb_list_entry s;
@@ -43,7 +43,7 @@ static struct mq_le list_get(const struct ibe_engine *e, int b, uint32_t qpn)
 
 static void list_set(struct ibe_engine *e, int b, uint32_t qpn, struct mq_le l)
 {
-    uint32_t *w = &e->mq[b].list[qpn];
+    uint32_t *w = &e->mq.buf[b].list[qpn];
     if (b == MQ_RPB) {
         struct ibw_rpb_list_entry s = {(uint16_t)l.head, (uint16_t)l.tail, l.empty};
         ibw_rpb_list_entry_pack(&s, w);
@@ -58,7 +58,7 @@ static void list_set(struct ibe_engine *e, int b, uint32_t qpn, struct mq_le l)
 
 static uint32_t *elem(const struct ibe_engine *e, int b, uint32_t i)
 {
-    return e->mq[b].elem + (size_t)i * e->mq[b].elem_words;
+    return e->mq.buf[b].elem + (size_t)i * e->mq.buf[b].elem_words;
 }
 
 static uint32_t next_get(const struct ibe_engine *e, int b, uint32_t i)
@@ -126,7 +126,7 @@ int mq_init(struct ibe_engine *e, int b, uint32_t cap)
 {
     static const uint32_t words[3] = {ibw_rpb_element_WORDS, ibw_reb_element_WORDS,
                                       ibw_swpb_element_WORDS};
-    struct mq_buf *m = &e->mq[b];
+    struct mq_buf *m = &e->mq.buf[b];
     m->cap = cap;
     m->elem_words = words[b];
     m->free_fifo = calloc(cap, sizeof *m->free_fifo);
@@ -143,10 +143,10 @@ int mq_init(struct ibe_engine *e, int b, uint32_t cap)
 
 void mq_fini(struct ibe_engine *e, int b)
 {
-    free(e->mq[b].free_fifo);
-    free(e->mq[b].elem);
-    e->mq[b].free_fifo = NULL;
-    e->mq[b].elem = NULL;
+    free(e->mq.buf[b].free_fifo);
+    free(e->mq.buf[b].elem);
+    e->mq.buf[b].free_fifo = NULL;
+    e->mq.buf[b].elem = NULL;
 }
 
 ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint32_t qpn)
@@ -158,7 +158,7 @@ ENG_OUT_OF_LINE static void serve_mq_list_init(struct ibe_engine *e, int b, uint
  * accessors rather than unpacking the whole entry. */
 static bool serve_mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     if (b == MQ_RPB)
         return ibw_rpb_list_entry_get_empty(w) != 0;
     if (b == MQ_REB)
@@ -168,7 +168,7 @@ static bool serve_mq_empty(const struct ibe_engine *e, int b, uint32_t qpn)
 
 static uint32_t serve_mq_head(const struct ibe_engine *e, int b, uint32_t qpn)
 {
-    const uint32_t *w = &e->mq[b].list[qpn];
+    const uint32_t *w = &e->mq.buf[b].list[qpn];
     if (serve_mq_empty(e, b, qpn))
         return MQ_NIL;
     if (b == MQ_RPB)
@@ -186,19 +186,19 @@ static uint32_t serve_mq_next(const struct ibe_engine *e, int b, uint32_t qpn,
 
 static uint32_t serve_mq_nfree(const struct ibe_engine *e, int b)
 {
-    return e->mq[b].nfree;
+    return e->mq.buf[b].nfree;
 }
 
 ENG_OUT_OF_LINE static uint32_t serve_mq_alloc(struct ibe_engine *e, int b, uint32_t qpn)
 {
-    struct mq_buf *m = &e->mq[b];
+    struct mq_buf *m = &e->mq.buf[b];
     if (!m->nfree)
         return MQ_NIL;
     uint32_t i = free_get(m, b, m->fhead);
     m->fhead = (m->fhead + 1) % m->cap;
     m->nfree--;
-    if (b == MQ_SWPB && i >= e->swpb_hw)
-        e->swpb_hw = i + 1; /* a snapshot copies the payload slots below */
+    if (b == MQ_SWPB && i >= e->mq.swpb_hw)
+        e->mq.swpb_hw = i + 1; /* a snapshot copies the payload slots below */
     if (i >= m->hw)
         m->hw = i + 1;
     struct mq_le l = list_get(e, b, qpn);
@@ -223,7 +223,7 @@ ENG_OUT_OF_LINE static void serve_mq_pop(struct ibe_engine *e, int b, uint32_t q
     else
         l.head = next_get(e, b, i);
     list_set(e, b, qpn, l);
-    free_put(&e->mq[b], b, i);
+    free_put(&e->mq.buf[b], b, i);
 }
 
 ENG_OUT_OF_LINE static void serve_mq_reb_write(struct ibe_engine *e, uint32_t i,
@@ -246,6 +246,30 @@ ENG_OUT_OF_LINE static void serve_mq_reb_read(const struct ibe_engine *e, uint32
     g->length = s.length;
     g->lkey = s.lkey;
     g->addr = s.va;
+}
+
+/* The buffered packets: whole elements copied out and in.  A SWPB
+ * element keeps its payload slot; the writer's bytes are copied into it. */
+static void serve_mq_head_psns(const struct ibe_engine *e, uint32_t qpn,
+                               struct mq_heads *out)
+{
+    out->swpb = serve_mq_head(e, MQ_SWPB, qpn);
+    out->rpb = serve_mq_head(e, MQ_RPB, qpn);
+    out->swpb_psn = out->swpb == MQ_NIL ? 0 : e->mq.swpb[out->swpb].h.psn;
+    out->rpb_psn = out->rpb == MQ_NIL ? 0 : e->mq.rpb[out->rpb].h.psn;
+}
+
+static const uint8_t *serve_mq_swpb_write(struct ibe_engine *e, uint32_t i,
+                                          const struct swpb_elem *in,
+                                          const uint8_t *payload, uint32_t len)
+{
+    struct swpb_elem *s = &e->mq.swpb[i];
+    uint8_t *slot = s->payload;
+    *s = *in;
+    s->payload = slot;
+    if (len)
+        memcpy(slot, payload, len);
+    return slot;
 }
 
 void mq_step(struct ibe_engine *e, struct eng_msg *m)
@@ -283,6 +307,39 @@ void mq_step(struct ibe_engine *e, struct eng_msg *m)
         break;
     case PORT_MQ_REB_READ:
         serve_mq_reb_read(e, (uint32_t)m->a[0], (struct ibe_sge *)m->p[0]);
+        break;
+    case PORT_MQ_HEAD_PSNS:
+        serve_mq_head_psns(e, (uint32_t)m->a[0], (struct mq_heads *)m->p[0]);
+        break;
+    case PORT_MQ_NEXT_PSN: {
+        int b = (int)m->a[0];
+        uint32_t n = serve_mq_next(e, b, (uint32_t)m->a[1], (uint32_t)m->a[2]);
+        if (n != MQ_NIL)
+            *(uint32_t *)m->p[0] = b == MQ_SWPB ? e->mq.swpb[n].h.psn
+                                                : e->mq.rpb[n].h.psn;
+        m->ret = (int64_t)n;
+        break;
+    }
+    case PORT_MQ_SWPB_MSG: {
+        const struct swpb_elem *s = &e->mq.swpb[m->a[0]];
+        *(struct mq_swpb_msg *)m->p[0] =
+            (struct mq_swpb_msg){s->last, s->wr_opcode, s->wqe_slot, s->msg_len};
+        break;
+    }
+    case PORT_MQ_SWPB_READ:
+        *(struct swpb_elem *)m->p[0] = e->mq.swpb[m->a[0]];
+        break;
+    case PORT_MQ_SWPB_WRITE:
+        *(const uint8_t **)m->p[0] =
+            serve_mq_swpb_write(e, (uint32_t)m->a[0],
+                                (const struct swpb_elem *)m->cp[0],
+                                (const uint8_t *)m->cp[1], (uint32_t)m->a[1]);
+        break;
+    case PORT_MQ_RPB_READ:
+        *(struct rpb_elem *)m->p[0] = e->mq.rpb[m->a[0]];
+        break;
+    case PORT_MQ_RPB_WRITE:
+        e->mq.rpb[m->a[0]] = *(const struct rpb_elem *)m->cp[0];
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

@@ -436,3 +436,140 @@ static inline void wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey, 
     m.p[0] = rkey, m.p[1] = va;
     eng_port(e, M_WAT, &m);
 }
+
+/* Ports added with the per-module state (each module owns its struct in
+ * eng.h; what another module holds it asks for here). */
+
+/* A port with a pointer (the QP, or what the module fills), one to what
+ * it reads, and up to two scalars: its answer, 0 for a port that gives
+ * none. */
+static inline int64_t eng_port_args(struct ibe_engine *e, int mod, uint8_t port,
+                                    void *p, const void *cp, uint64_t a0,
+                                    uint64_t a1)
+{
+    struct eng_msg m;
+    m.port = port;
+    m.p[0] = p;
+    m.cp[0] = cp;
+    m.a[0] = a0, m.a[1] = a1;
+    m.ret = 0;
+    eng_port(e, mod, &m);
+    return m.ret;
+}
+
+static inline void cxt_conf(struct ibe_engine *e, uint32_t qpn, struct eng_conf *out)
+{
+    eng_port_args(e, M_CXT, PORT_CXT_CONF, out, NULL, qpn, 0);
+}
+
+static inline void timer_entry(struct ibe_engine *e, uint32_t qpn, int which,
+                               struct tm_entry *out)
+{
+    eng_port_args(e, M_TIMER, PORT_TIMER_ENTRY, out, NULL, qpn, (uint64_t)which);
+}
+
+static inline void timer_clear_count(struct ibe_engine *e, uint32_t qpn, int which)
+{
+    eng_port_args(e, M_TIMER, PORT_TIMER_CLEAR_COUNT, NULL, NULL, qpn, (uint64_t)which);
+}
+
+static inline unsigned rrc_holds(struct ibe_engine *e, struct eng_qp *q)
+{
+    return (unsigned)eng_port_args(e, M_REQRECV, PORT_RRC_HOLDS, q, NULL, 0, 0);
+}
+
+static inline void rtc_set_limit(struct ibe_engine *e, struct eng_qp *q, uint32_t limit)
+{
+    eng_port_args(e, M_REQTRANS, PORT_RTC_SET_LIMIT, q, NULL, limit, 0);
+}
+
+static inline bool rtc_drop_seg(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
+{
+    return eng_port_args(e, M_REQTRANS, PORT_RTC_DROP_SEG, q, NULL, status, 0) != 0;
+}
+
+static inline bool rtc_cutting(struct ibe_engine *e, struct eng_qp *q)
+{
+    return eng_port_args(e, M_REQTRANS, PORT_RTC_CUTTING, q, NULL, 0, 0) != 0;
+}
+
+static inline void rtc_reset(struct ibe_engine *e, struct eng_qp *q)
+{
+    eng_port_args(e, M_REQTRANS, PORT_RTC_RESET, q, NULL, 0, 0);
+}
+
+static inline void sched_requeue(struct ibe_engine *e, struct eng_qp *q)
+{
+    eng_port_args(e, M_SCHED, PORT_SCHED_REQUEUE, q, NULL, 0, 0);
+}
+
+static inline uint32_t rqm_posted(struct ibe_engine *e, struct eng_qp *q)
+{
+    return (uint32_t)eng_port_args(e, M_RQWQE, PORT_RQM_POSTED, q, NULL, 0, 0);
+}
+
+static inline int64_t rqm_retire_posted(struct ibe_engine *e, struct eng_qp *q)
+{
+    return eng_port_args(e, M_RQWQE, PORT_RQM_RETIRE_POSTED, q, NULL, 0, 0);
+}
+
+static inline void ee_reset(struct ibe_engine *e, struct eng_qp *q)
+{
+    eng_port_args(e, M_EXEC, PORT_EE_RESET, q, NULL, 0, 0);
+}
+
+static inline void mq_head_psns(struct ibe_engine *e, uint32_t qpn, struct mq_heads *out)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_HEAD_PSNS, out, NULL, qpn, 0);
+}
+
+static inline void mq_swpb_read(struct ibe_engine *e, uint32_t i, struct swpb_elem *out)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_SWPB_READ, out, NULL, i, 0);
+}
+
+static inline void mq_rpb_read(struct ibe_engine *e, uint32_t i, struct rpb_elem *out)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_RPB_READ, out, NULL, i, 0);
+}
+
+static inline int eng_mr_invalidate_in_pd(struct ibe_engine *e, uint32_t key, uint32_t pd)
+{
+    return (int)eng_port_args(e, M_XLATE, PORT_XLATE_INVALIDATE_IN_PD, NULL, NULL,
+                              key, pd);
+}
+
+static inline const uint8_t *mq_swpb_write(struct ibe_engine *e, uint32_t i,
+                                           const struct swpb_elem *in,
+                                           const uint8_t *payload, uint32_t len)
+{
+    const uint8_t *slot = NULL;
+    struct eng_msg m;
+    m.port = PORT_MQ_SWPB_WRITE;
+    m.a[0] = i, m.a[1] = len;
+    m.cp[0] = in, m.cp[1] = payload;
+    m.p[0] = &slot;
+    eng_port(e, M_MQ, &m);
+    return slot;
+}
+
+static inline void mq_rpb_write(struct ibe_engine *e, uint32_t i, const struct rpb_elem *in)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_RPB_WRITE, NULL, in, i, 0);
+}
+
+static inline uint32_t mq_next_psn(struct ibe_engine *e, int b, uint32_t qpn,
+                                   uint32_t i, uint32_t *psn)
+{
+    struct eng_msg m;
+    m.port = PORT_MQ_NEXT_PSN;
+    m.a[0] = (uint64_t)b, m.a[1] = qpn, m.a[2] = i;
+    m.p[0] = psn;
+    eng_port(e, M_MQ, &m);
+    return (uint32_t)m.ret;
+}
+
+static inline void mq_swpb_msg(struct ibe_engine *e, uint32_t i, struct mq_swpb_msg *out)
+{
+    eng_port_args(e, M_MQ, PORT_MQ_SWPB_MSG, out, NULL, i, 0);
+}

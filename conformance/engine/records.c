@@ -391,7 +391,7 @@ void eng_rec_mq(struct ibe_engine *e, int from, uint8_t which, uint32_t qpn,
     if (qpn >= ENG_MAX_QP)
         return;
     int b = which == 0 ? MQ_RPB : MQ_SWPB;
-    uint32_t w = e->mq[b].list[qpn], d[12];
+    uint32_t w = e->mq.buf[b].list[qpn], d[12];
     eng_push(e, CH_MQ, from, M_MQ, 21,
              b == MQ_RPB ? ibw_rpb_list_entry_format()->name
                          : ibw_swpb_list_entry_format()->name, &w, 1);

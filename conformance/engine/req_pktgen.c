@@ -12,12 +12,12 @@ static void serve_reqpkt_send(struct ibe_engine *e, int from,
     rec_hdr_put(e, CH_REQPKT_IN, from, M_REQPKTGEN, 18, out);
     struct eng_hdr h;
     rec_hdr_get(e, CH_REQPKT_IN, &h);
-    size_t n = eng_wire_build(e, &h, payload, e->pktbuf, sizeof e->pktbuf);
+    size_t n = eng_wire_build(e, &h, payload, e->reqpkt.buf, sizeof e->reqpkt.buf);
     if (!n)
         abort(); /* the engine built an impossible header: a bug */
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
-    bw_transmit(e, M_REQPKTGEN, e->pktbuf, n);
+    bw_transmit(e, M_REQPKTGEN, e->reqpkt.buf, n);
 }
 
 void reqpkt_step(struct ibe_engine *e, struct eng_msg *m)

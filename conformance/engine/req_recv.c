@@ -48,17 +48,19 @@ static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t 
      * empty); the RPB head is asked again each time, as completing a
      * message may post a read */
     for (;;) {
-        uint32_t head, read;
-        mq_heads(e, q->qpn, &head, &read);
+        struct mq_heads hd;
+        mq_head_psns(e, q->qpn, &hd);
+        uint32_t head = hd.swpb;
         if (head == MQ_NIL)
             break;
-        struct swpb_elem *s = &e->swpb[head];
-        if (psn_diff(s->h.psn, limit) >= 0)
+        if (psn_diff(hd.swpb_psn, limit) >= 0)
             break;
-        if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, s->h.psn) < 0)
+        if (hd.rpb != MQ_NIL && psn_diff(hd.rpb_psn, hd.swpb_psn) < 0)
             break;
-        uint8_t last = s->last, op = s->wr_opcode;
-        uint32_t slot = s->wqe_slot, len = s->msg_len;
+        struct mq_swpb_msg s;
+        mq_swpb_msg(e, head, &s);
+        uint8_t last = s.last, op = s.wr_opcode;
+        uint32_t slot = s.wqe_slot, len = s.msg_len;
         eng_rec_mq(e, M_REQRECV, 2, q->qpn, head);
         mq_pop(e, MQ_SWPB, q->qpn);
         n++;
@@ -68,17 +70,29 @@ static unsigned release_before(struct ibe_engine *e, struct eng_qp *q, uint32_t 
     return n;
 }
 
+/* The oldest buffered read's (or atomic's) element, MQ_NIL when none, and
+ * its PSN. */
+static uint32_t oldest_read(struct ibe_engine *e, struct eng_qp *q, uint32_t *psn)
+{
+    struct mq_heads hd;
+    mq_head_psns(e, q->qpn, &hd);
+    *psn = hd.rpb_psn;
+    return hd.rpb;
+}
+
 static void loss_timer(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
 {
-    struct rec_tset t = {op, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
+    struct eng_conf c;
+    cxt_conf(e, q->qpn, &c);
+    struct rec_tset t = {op, q->qpn, c.retry_cnt, c.timeout, TM_LOSS};
     timer_set(e, M_REQRECV, &t);
 }
 
 static void after_progress(struct ibe_engine *e, struct eng_qp *q)
 {
-    q->nak_retries = 0;
-    q->tm[TM_RNR].count = 0;
-    if (!q->rnr_wait) {
+    q->rrc.nak_retries = 0;
+    timer_clear_count(e, q->qpn, TM_RNR);
+    if (!q->rrc.rnr_wait) {
         if (!!mq_empty(e, MQ_SWPB, q->qpn) && !!mq_empty(e, MQ_RPB, q->qpn))
             loss_timer(e, q, TMO_STOP);
         else
@@ -107,9 +121,10 @@ static bool complete_oldest(struct ibe_engine *e, struct eng_qp *q, uint8_t stat
     int k = eng_upsn(e, q, &psn);
     if (k == 1) {
         for (;;) {
-            struct swpb_elem *s = &e->swpb[mq_head(e, MQ_SWPB, q->qpn)];
-            uint8_t last = s->last, op = s->wr_opcode;
-            uint32_t slot = s->wqe_slot;
+            struct mq_swpb_msg s;
+            mq_swpb_msg(e, mq_head(e, MQ_SWPB, q->qpn), &s);
+            uint8_t last = s.last, op = s.wr_opcode;
+            uint32_t slot = s.wqe_slot;
             mq_pop(e, MQ_SWPB, q->qpn);
             if (last) {
                 rtc_complete(e, q, slot, op, status, 0, 1);
@@ -121,7 +136,8 @@ static bool complete_oldest(struct ibe_engine *e, struct eng_qp *q, uint8_t stat
         return true;
     }
     if (k == 2) {
-        struct rpb_elem *r = &e->rpb[mq_head(e, MQ_RPB, q->qpn)];
+        struct rpb_elem elem, *r = &elem;
+        mq_rpb_read(e, mq_head(e, MQ_RPB, q->qpn), r);
         struct rec_sem c = {SEM_RELEASE, (uint8_t)r->reb_count, q->qpn, 0, 0, 0}, rs;
         if (r->reb_count)
             sem_cmd(e, &c, &rs);
@@ -139,39 +155,25 @@ void rrc_flush_sq(struct ibe_engine *e, struct eng_qp *q)
     loss_timer(e, q, TMO_STOP);
     struct rec_tset t = {TMO_STOP, q->qpn, 0, 0, TM_RNR};
     timer_set(e, M_REQRECV, &t);
-    q->rnr_wait = 0;
+    q->rrc.rnr_wait = 0;
     while (complete_oldest(e, q, IBE_WC_WR_FLUSH_ERR))
         ;
-    if (q->seg_md) {
-        rtc_complete(e, q, q->seg_md->wqe_off, q->seg_md->opcode,
-                     IBE_WC_WR_FLUSH_ERR, 0, 1);
-        free(q->seg_md);
-        free(q->seg_buf);
-        q->seg_md = NULL;
-        q->seg_buf = NULL;
-    }
-    if (q->bad_pending) {
-        q->bad_pending = 0;
-        rtc_complete(e, q, q->bad_slot, q->bad_op, bad_status(q->bad_code), 0, 0);
+    rtc_drop_seg(e, q, IBE_WC_WR_FLUSH_ERR);
+    if (q->rrc.bad_pending) {
+        q->rrc.bad_pending = 0;
+        rtc_complete(e, q, q->rrc.bad_slot, q->rrc.bad_op, bad_status(q->rrc.bad_code), 0, 0);
     }
     struct rec_sem c = {SEM_FLUSH, 0, q->qpn, 0, 0, 0}, rs;
     sem_cmd(e, &c, &rs);
-    q->outstanding = 0;
-    q->acked_valid = 0;
-    q->rec_active = 0;
-    q->parked = 1;
-    sched_wake(e, q); /* the WQEs not yet parsed go through as flushed */
+    rtc_reset(e, q);
+    q->rrc.acked_valid = 0;
+    sched_requeue(e, q); /* the WQEs not yet parsed go through as flushed */
 }
 
 static void fail_head(struct ibe_engine *e, struct eng_qp *q, uint8_t status)
 {
-    if (!complete_oldest(e, q, status) && q->seg_md) {
-        rtc_complete(e, q, q->seg_md->wqe_off, q->seg_md->opcode, status, 0, 1);
-        free(q->seg_md);
-        free(q->seg_buf);
-        q->seg_md = NULL;
-        q->seg_buf = NULL;
-    }
+    if (!complete_oldest(e, q, status))
+        rtc_drop_seg(e, q, status);
     cxt_write(e, M_REQRECV, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
     rrc_flush_sq(e, q);
 }
@@ -181,19 +183,20 @@ static void serve_rrc_bad_request(struct ibe_engine *e)
     struct rec_bad in, *b = &in;
     rec_bad_get(e, b);
     struct eng_qp *q = eng_qp_known(e, b->qpn);
-    q->bad_pending = 1;
-    q->bad_slot = b->wqe_off;
-    q->bad_code = b->errtype;
-    q->bad_op = b->opcode;
+    q->rrc.bad_pending = 1;
+    q->rrc.bad_slot = b->wqe_off;
+    q->rrc.bad_code = b->errtype;
+    q->rrc.bad_op = b->opcode;
     rrc_try_bad(e, q);
 }
 
 void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->bad_pending || !mq_empty(e, MQ_SWPB, q->qpn) || !mq_empty(e, MQ_RPB, q->qpn) || q->seg_md)
+    if (!q->rrc.bad_pending || !mq_empty(e, MQ_SWPB, q->qpn) || !mq_empty(e, MQ_RPB, q->qpn) ||
+        rtc_cutting(e, q))
         return;
-    q->bad_pending = 0;
-    rtc_complete(e, q, q->bad_slot, q->bad_op, bad_status(q->bad_code), 0, 0);
+    q->rrc.bad_pending = 0;
+    rtc_complete(e, q, q->rrc.bad_slot, q->rrc.bad_op, bad_status(q->rrc.bad_code), 0, 0);
     cxt_write(e, M_REQRECV, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
     rrc_flush_sq(e, q);
 }
@@ -201,8 +204,10 @@ void rrc_try_bad(struct ibe_engine *e, struct eng_qp *q)
 static void serve_rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
 {
     e->st.cnp_rx++;
-    unsigned full = q->c.max_outstanding ? q->c.max_outstanding : 16;
-    q->limit = full / 2 ? full / 2 : 1;
+    struct eng_conf c;
+    cxt_conf(e, q->qpn, &c);
+    unsigned full = c.max_outstanding ? c.max_outstanding : 16;
+    rtc_set_limit(e, q, full / 2 ? full / 2 : 1);
     struct rec_tset t = {TMO_SET, q->qpn, 0, 0, TM_CNP};
     timer_set(e, M_REQRECV, &t);
 }
@@ -211,35 +216,34 @@ static void serve_rrc_cnp(struct ibe_engine *e, struct eng_qp *q)
  * retransmitted request is lost too, the loss timer takes over. */
 static bool read_retx_once(struct eng_qp *q, uint32_t rd)
 {
-    if (q->rd_retx_valid && q->rd_retx_psn == rd)
+    if (q->rrc.rd_retx_valid && q->rrc.rd_retx_psn == rd)
         return false;
-    q->rd_retx_valid = 1;
-    q->rd_retx_psn = rd;
+    q->rrc.rd_retx_valid = 1;
+    q->rrc.rd_retx_psn = rd;
     return true;
 }
 
 static void on_ack(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr *h)
 {
     unsigned n = release_before(e, q, psn_add(h->psn, 1));
-    if (!q->acked_valid || psn_diff(h->psn, q->acked_psn) > 0) {
-        q->acked_psn = h->psn;
-        q->acked_valid = 1;
+    if (!q->rrc.acked_valid || psn_diff(h->psn, q->rrc.acked_psn) > 0) {
+        q->rrc.acked_psn = h->psn;
+        q->rrc.acked_valid = 1;
     }
-    uint32_t read = mq_head(e, MQ_RPB, q->qpn);
-    bool lost_read = read != MQ_NIL &&
-                     psn_diff(e->rpb[read].h.psn, h->psn) <= 0 &&
-                     read_retx_once(q, e->rpb[read].h.psn);
+    uint32_t rd;
+    bool lost_read = oldest_read(e, q, &rd) != MQ_NIL &&
+                     psn_diff(rd, h->psn) <= 0 && read_retx_once(q, rd);
     if (lost_read)
-        rtc_retransmit_from(e, q, e->rpb[read].h.psn);
+        rtc_retransmit_from(e, q, rd);
     if (n || lost_read)
         after_progress(e, q);
 }
 
 static void retry_from_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t rpsn)
 {
-    uint32_t from = rpsn, read = mq_head(e, MQ_RPB, q->qpn);
-    if (read != MQ_NIL && psn_diff(e->rpb[read].h.psn, rpsn) < 0)
-        from = e->rpb[read].h.psn;
+    uint32_t from = rpsn, rd;
+    if (oldest_read(e, q, &rd) != MQ_NIL && psn_diff(rd, rpsn) < 0)
+        from = rd;
     rtc_retransmit_from(e, q, from);
 }
 
@@ -250,14 +254,19 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
     unsigned n = release_before(e, q, h->psn);
     if (kind == IBW_AETH_RNR_NAK) {
         e->st.rnr_naks_rx++;
-        if (!mq_empty(e, MQ_RPB, q->qpn) && psn_diff(e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn) < 0)
-            rtc_retransmit_range(e, q, e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn, h->psn);
-        q->nak_retries = 0;
+        uint32_t rd;
+        if (oldest_read(e, q, &rd) != MQ_NIL && psn_diff(rd, h->psn) < 0)
+            rtc_retransmit_range(e, q, rd, h->psn);
+        q->rrc.nak_retries = 0;
         loss_timer(e, q, TMO_STOP);
-        q->rnr_wait = 1;
-        q->rnr_psn = h->psn;
-        struct rec_tset t = {q->tm[TM_RNR].count ? TMO_RESTART : TMO_SET, q->qpn,
-                             q->c.rnr_retry, (uint8_t)val, TM_RNR};
+        q->rrc.rnr_wait = 1;
+        q->rrc.rnr_psn = h->psn;
+        struct tm_entry rnr;
+        timer_entry(e, q->qpn, TM_RNR, &rnr);
+        struct eng_conf c;
+        cxt_conf(e, q->qpn, &c);
+        struct rec_tset t = {rnr.count ? TMO_RESTART : TMO_SET, q->qpn,
+                             c.rnr_retry, (uint8_t)val, TM_RNR};
         timer_set(e, M_REQRECV, &t);
         if (n) {
             rtc_resume(e, q);
@@ -278,7 +287,9 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
     case IBW_NAK_INVALID_REQUEST:
     case IBW_NAK_REMOTE_ACCESS_ERROR:
         e->st.other_naks_rx++;
-        if (++q->nak_retries > q->c.retry_cnt) {
+        struct eng_conf c;
+        cxt_conf(e, q->qpn, &c);
+        if (++q->rrc.nak_retries > c.retry_cnt) {
             fail_head(e, q, val == IBW_NAK_INVALID_REQUEST ? IBE_WC_REM_INV_REQ_ERR
                                                           : IBE_WC_REM_ACCESS_ERR);
             return;
@@ -332,7 +343,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
         if (first_like && kind == 1) {
             /* implicit release of the Sends/Writes before the oldest read */
             unsigned n = release_before(e, q, h->psn);
-            uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
+            uint32_t rd;
+            oldest_read(e, q, &rd);
             if (rd != h->psn) {
                 /* an earlier read's response was lost: go again from it
                  * through the request of RPSN */
@@ -346,13 +358,16 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
         } else {
             /* case 1 (First/Only, UPSN is a read) and case 2 (Middle/Last):
              * a response before this one was lost */
-            uint32_t rd = e->rpb[mq_head(e, MQ_RPB, q->qpn)].h.psn;
+            uint32_t rd;
+            oldest_read(e, q, &rd);
             if (read_retx_once(q, rd))
                 rtc_retransmit_range(e, q, rd, psn_add(first_like ? h->psn : rd, 1));
             return;
         }
     }
-    struct rpb_elem *r = &e->rpb[mq_head(e, MQ_RPB, q->qpn)];
+    uint32_t head = mq_head(e, MQ_RPB, q->qpn);
+    struct rpb_elem elem, *r = &elem;
+    mq_rpb_read(e, head, r);
     if (r->h.psn != h->psn)
         return;
     bool want_atomic = r->wr_opcode != IBE_WR_RDMA_READ;
@@ -386,14 +401,15 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
     r->h.psn = psn_add(r->h.psn, 1);
     r->h.va += len;
     r->h.dmalen -= atomic ? 0 : len;
+    mq_rpb_write(e, head, r);
     if (last) {
         uint8_t op = r->wr_opcode;
         uint32_t slot = r->wqe_slot, total = r->msg_len;
         eng_rec_mq(e, M_REQRECV, 0, q->qpn, mq_head(e, MQ_RPB, q->qpn));
         mq_pop(e, MQ_RPB, q->qpn);
         rtc_complete(e, q, slot, op, IBE_WC_SUCCESS, total, 1);
-        if (q->acked_valid)
-            release_before(e, q, psn_add(q->acked_psn, 1));
+        if (q->rrc.acked_valid)
+            release_before(e, q, psn_add(q->rrc.acked_psn, 1));
     }
     after_progress(e, q);
 }
@@ -452,18 +468,18 @@ static void serve_rrc_timer(struct ibe_engine *e, const struct rec_texp *ev)
             fail_head(e, q, IBE_WC_RETRY_EXC_ERR);
             return;
         }
-        q->rd_retx_valid = 0;
+        q->rrc.rd_retx_valid = 0;
         rtc_retransmit_from(e, q, upsn);
         loss_timer(e, q, TMO_RESTART);
     } else if (ev->which == TM_RNR) {
         if (ev->event == TME_COUNTER) {
-            q->rnr_wait = 0;
+            q->rrc.rnr_wait = 0;
             fail_head(e, q, IBE_WC_RNR_RETRY_EXC_ERR);
             return;
         }
-        q->rnr_wait = 0;
+        q->rrc.rnr_wait = 0;
         if (eng_upsn(e, q, &upsn)) {
-            uint32_t from = psn_diff(q->rnr_psn, upsn) >= 0 ? q->rnr_psn : upsn;
+            uint32_t from = psn_diff(q->rrc.rnr_psn, upsn) >= 0 ? q->rrc.rnr_psn : upsn;
             rtc_retransmit_from(e, q, from);
             loss_timer(e, q, TMO_SET);
         }
@@ -487,6 +503,12 @@ void rrc_step(struct ibe_engine *e, struct eng_msg *m)
     case PORT_RRC_CNP:
         serve_rrc_cnp(e, (struct eng_qp *)m->p[0]);
         break;
+    case PORT_RRC_HOLDS: {
+        const struct eng_qp *q = m->p[0];
+        m->ret = (q->rrc.rnr_wait ? RRC_RNR_WAIT : 0) |
+                 (q->rrc.bad_pending ? RRC_BAD_PENDING : 0);
+        break;
+    }
     default:
         abort(); /* a port this module does not have: a wiring bug */
     }

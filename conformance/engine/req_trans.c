@@ -55,14 +55,14 @@ static uint8_t seg_opcode(uint8_t svc, uint8_t op, uint32_t i, uint32_t n)
 static void npst_read(struct ibe_engine *e, struct eng_qp *q, struct eng_view *v)
 {
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, v);
-    q->rtc_npsn = v->npsn;
+    q->rtc.npsn = v->npsn;
 }
 
 /* Write the NextPSN register back when it moved. */
 static void npst_write(struct ibe_engine *e, struct eng_qp *q, const struct eng_view *v)
 {
-    if (q->rtc_npsn != v->npsn)
-        cxt_write(e, M_REQTRANS, CXW_NPST, q->qpn, v->state, q->rtc_npsn);
+    if (q->rtc.npsn != v->npsn)
+        cxt_write(e, M_REQTRANS, CXW_NPST, q->qpn, v->state, q->rtc.npsn);
 }
 
 static uint32_t npkts(uint32_t len, uint32_t pmtu)
@@ -75,10 +75,12 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
                                uint32_t len, int counted)
 {
     (void)slot;
-    if (counted && q->outstanding)
-        q->outstanding--;
-    uint32_t idx = q->sq_ci % q->sq_depth;
-    q->sq_ci++;
+    if (counted && q->rtc.outstanding)
+        q->rtc.outstanding--;
+    struct eng_conf conf; /* the SQ's depth */
+    cxt_conf(e, q->qpn, &conf);
+    uint32_t idx = q->rtc.sq_ci % conf.sq_depth;
+    q->rtc.sq_ci++;
     struct ibe_wc wc;
     memset(&wc, 0, sizeof wc);
     wc.status = status;
@@ -93,9 +95,13 @@ ENG_OUT_OF_LINE static void serve_rtc_complete(struct ibe_engine *e, struct eng_
 
 static void arm_loss_timer(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (q->tm[TM_LOSS].active || q->rnr_wait)
+    struct tm_entry loss;
+    timer_entry(e, q->qpn, TM_LOSS, &loss);
+    if (loss.active || (rrc_holds(e, q) & RRC_RNR_WAIT))
         return;
-    struct rec_tset t = {TMO_SET, q->qpn, q->c.retry_cnt, q->c.timeout, TM_LOSS};
+    struct eng_conf c;
+    cxt_conf(e, q->qpn, &c);
+    struct rec_tset t = {TMO_SET, q->qpn, c.retry_cnt, c.timeout, TM_LOSS};
     timer_set(e, M_REQTRANS, &t);
 }
 
@@ -114,8 +120,8 @@ static uint32_t build_seg(struct eng_qp *q, const struct rec_md *md, uint32_t i,
     fill_common(md, h);
     uint32_t len = md->msgsize - off < md->pmtu ? md->msgsize - off : md->pmtu;
     h->opcode = seg_opcode(md->svc, md->opcode, i, n);
-    h->psn = q->rtc_npsn;
-    q->rtc_npsn = psn_add(q->rtc_npsn, 1);
+    h->psn = q->rtc.npsn;
+    q->rtc.npsn = psn_add(q->rtc.npsn, 1);
     h->paylen = len;
     if (ibw_opcode_has_hdr(h->opcode, IBW_HDR_RETH)) {
         h->va = md->raddr;
@@ -144,9 +150,9 @@ ENG_OUT_OF_LINE static void serve_rtc_take(struct ibe_engine *e,
     md->signaled = side->signaled;
     /* the parser only passes existing QPs */
     struct eng_qp *q = eng_qp_known(e, md->sqpn);
-    q->rtc_taken++;
-    if (q->rtc_wait_take) {
-        q->rtc_wait_take = 0;
+    q->rtc.taken++;
+    if (q->rtc.wait_take) {
+        q->rtc.wait_take = 0;
         sched_wake(e, q);
     }
     if (md->reqstate == RS_QP_STATE) {
@@ -179,26 +185,26 @@ ENG_OUT_OF_LINE static void serve_rtc_take(struct ibe_engine *e,
         free(payload);
         return;
     }
-    q->seg_md = malloc(sizeof *q->seg_md);
-    if (!q->seg_md)
+    q->rtc.seg_md = malloc(sizeof *q->rtc.seg_md);
+    if (!q->rtc.seg_md)
         abort();
-    *q->seg_md = *md;
-    q->seg_buf = payload;
-    q->seg_off = 0;
-    q->seg_i = 0;
+    *q->rtc.seg_md = *md;
+    q->rtc.seg_buf = payload;
+    q->rtc.seg_off = 0;
+    q->rtc.seg_i = 0;
     bool rd = md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
               md->opcode == IBE_WR_ATOMIC_FA;
-    q->seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
-    q->outstanding++;
+    q->rtc.seg_n = rd ? 1 : npkts(md->msgsize, md->pmtu);
+    q->rtc.outstanding++;
     serve_rtc_resume(e, q);
 }
 
 static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
 {
-    free(q->seg_md);
-    free(q->seg_buf);
-    q->seg_md = NULL;
-    q->seg_buf = NULL;
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
+    q->rtc.seg_md = NULL;
+    q->rtc.seg_buf = NULL;
     arm_loss_timer(e, q);
     sched_wake(e, q);
 }
@@ -207,7 +213,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q);
 
 static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->seg_md || q->rec_active)
+    if (!q->rtc.seg_md || q->rtc.rec_active)
         return;
     struct eng_view v;
     npst_read(e, q, &v);
@@ -220,7 +226,7 @@ static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 /* Cut (more of) the message in seg_md, PSNs from the rtc_npsn register. */
 static void resume(struct ibe_engine *e, struct eng_qp *q)
 {
-    struct rec_md *md = q->seg_md;
+    struct rec_md *md = q->rtc.seg_md;
     if (md->fence && !mq_empty(e, MQ_RPB, q->qpn))
         return; /* fence: wait for earlier reads and atomics */
     if (md->opcode == IBE_WR_RDMA_READ || md->opcode == IBE_WR_ATOMIC_CS ||
@@ -228,10 +234,10 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         if (!mq_nfree(e, MQ_RPB) || mq_nfree(e, MQ_REB) < md->nent)
             return;
         uint32_t ri = mq_alloc(e, MQ_RPB, q->qpn);
-        struct rpb_elem *r = &e->rpb[ri];
+        struct rpb_elem elem, *r = &elem;
         memset(r, 0, sizeof *r);
         fill_common(md, &r->h);
-        r->h.psn = q->rtc_npsn;
+        r->h.psn = q->rtc.npsn;
         r->pmtu = md->pmtu;
         r->h.va = md->raddr;
         r->h.rkey = md->rkey;
@@ -246,12 +252,13 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
             r->h.cmp = md->cmp;
             r->npsn = 1;
         }
-        q->rtc_npsn = psn_add(q->rtc_npsn, r->npsn);
+        q->rtc.npsn = psn_add(q->rtc.npsn, r->npsn);
         r->wqe_slot = md->wqe_off;
         r->wr_opcode = md->opcode;
         r->msg_len = md->msgsize;
         r->signaled = md->signaled;
         r->reb_count = md->nent;
+        mq_rpb_write(e, ri, r);
         eng_rec_mq(e, M_REQTRANS, 0, q->qpn, ri);
         for (unsigned i = 0; i < md->nent; i++) {
             uint32_t bi = mq_alloc(e, MQ_REB, q->qpn);
@@ -262,26 +269,27 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         finish_seg(e, q);
         return;
     }
-    while (q->seg_i < q->seg_n) {
+    while (q->rtc.seg_i < q->rtc.seg_n) {
         uint32_t upsn;
         if (!mq_nfree(e, MQ_SWPB) ||
             (serve_eng_upsn(e, q, &upsn) &&
-             psn_diff(q->rtc_npsn, upsn) >= ENG_WINDOW))
+             psn_diff(q->rtc.npsn, upsn) >= ENG_WINDOW))
             return; /* resumed when the MultiQueue frees an element */
         uint32_t si = mq_alloc(e, MQ_SWPB, q->qpn);
-        struct swpb_elem *s = &e->swpb[si];
-        uint32_t len = build_seg(q, md, q->seg_i, q->seg_n, q->seg_off, &s->h);
-        if (len)
-            memcpy(s->payload, q->seg_buf + q->seg_off, len);
+        struct swpb_elem elem, *s = &elem;
+        uint32_t len = build_seg(q, md, q->rtc.seg_i, q->rtc.seg_n, q->rtc.seg_off, &s->h);
+        s->payload = NULL;
         s->wqe_slot = md->wqe_off;
         s->wr_opcode = md->opcode;
         s->msg_len = md->msgsize;
         s->signaled = md->signaled;
-        s->last = q->seg_i + 1 == q->seg_n;
+        s->last = q->rtc.seg_i + 1 == q->rtc.seg_n;
+        const uint8_t *slot = mq_swpb_write(
+            e, si, s, len ? q->rtc.seg_buf + q->rtc.seg_off : NULL, len);
         eng_rec_mq(e, M_REQTRANS, 2, q->qpn, si);
-        reqpkt_send(e, M_REQTRANS, &s->h, s->payload);
-        q->seg_off += len;
-        q->seg_i++;
+        reqpkt_send(e, M_REQTRANS, &s->h, slot);
+        q->rtc.seg_off += len;
+        q->rtc.seg_i++;
         arm_loss_timer(e, q);
     }
     finish_seg(e, q);
@@ -291,21 +299,21 @@ static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q,
                                 uint32_t scheduled)
 {
     (void)e;
-    if (q->rtc_taken != scheduled) {
+    if (q->rtc.taken != scheduled) {
         /* a WQE is still on its way through the parser and DataPack (the
          * modules have latencies): one at a time, woken when it is taken */
-        q->rtc_wait_take = 1;
+        q->rtc.wait_take = 1;
         return false;
     }
-    if (q->seg_md)
+    if (q->rtc.seg_md)
         return false;
     struct eng_view v;
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
     if (v.state != IBE_QPS_RTS)
         return true; /* the parser flushes it */
-    if (q->rnr_wait || q->bad_pending || q->rec_active)
+    if (q->rtc.rec_active || rrc_holds(e, q))
         return false;
-    if (v.type == IBE_RC && q->outstanding >= q->limit)
+    if (v.type == IBE_RC && q->rtc.outstanding >= q->rtc.limit)
         return false;
     return true;
 }
@@ -321,15 +329,16 @@ static uint32_t rpb_span(const struct rpb_elem *r)
 static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
                           uint32_t *psn)
 {
-    uint32_t s, r;
-    mq_heads(e, q->qpn, &s, &r);
-    if (s == MQ_NIL && r == MQ_NIL)
+    struct mq_heads hd;
+    mq_head_psns(e, q->qpn, &hd);
+    if (hd.swpb == MQ_NIL && hd.rpb == MQ_NIL)
         return 0;
-    if (r == MQ_NIL || (s != MQ_NIL && psn_diff(e->swpb[s].h.psn, e->rpb[r].h.psn) < 0)) {
-        *psn = e->swpb[s].h.psn;
+    if (hd.rpb == MQ_NIL ||
+        (hd.swpb != MQ_NIL && psn_diff(hd.swpb_psn, hd.rpb_psn) < 0)) {
+        *psn = hd.swpb_psn;
         return 1;
     }
-    *psn = e->rpb[r].h.psn;
+    *psn = hd.rpb_psn;
     return 2;
 }
 
@@ -339,39 +348,52 @@ static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
 static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
                        uint32_t to_excl, const uint32_t *limit)
 {
-    uint32_t i, j, next = from;
-    mq_heads(e, q->qpn, &i, &j);
+    uint32_t next = from;
+    struct mq_heads at; /* the walk's positions and their PSNs */
+    mq_head_psns(e, q->qpn, &at);
+    uint32_t i = at.swpb, j = at.rpb;
+    /* an element is copied out only when it is needed whole: a read for
+     * its span, a packet to send again */
+    struct rpb_elem r;
+    bool have_r = false;
     while (i != MQ_NIL || j != MQ_NIL) {
         bool take_s = j == MQ_NIL ||
-                      (i != MQ_NIL && psn_diff(e->swpb[i].h.psn, e->rpb[j].h.psn) < 0);
+                      (i != MQ_NIL && psn_diff(at.swpb_psn, at.rpb_psn) < 0);
         uint32_t psn, end;
         if (take_s) {
-            psn = e->swpb[i].h.psn;
+            psn = at.swpb_psn;
             end = psn_add(psn, 1);
         } else {
-            psn = e->rpb[j].h.psn;
-            end = psn_add(psn, rpb_span(&e->rpb[j]));
+            if (!have_r)
+                mq_rpb_read(e, j, &r);
+            have_r = true;
+            psn = at.rpb_psn;
+            end = psn_add(psn, rpb_span(&r));
         }
         if (psn_diff(psn, to_excl) >= 0 || (limit && psn_diff(psn, *limit) >= 0))
             break;
         if (psn_diff(end, from) > 0) {
-            if (take_s)
-                reqpkt_send(e, M_REQRECV, &e->swpb[i].h, e->swpb[i].payload);
-            else {
-                struct rpb_elem *r = &e->rpb[j];
-                if (r->done) {
-                    r->rereq = 1;
-                    r->rereq_psn = r->h.psn;
+            if (take_s) {
+                struct swpb_elem s;
+                mq_swpb_read(e, i, &s);
+                reqpkt_send(e, M_REQRECV, &s.h, s.payload);
+            } else {
+                if (r.done) {
+                    r.rereq = 1;
+                    r.rereq_psn = r.h.psn;
+                    mq_rpb_write(e, j, &r);
                 }
-                reqpkt_send(e, M_REQRECV, &r->h, NULL);
+                reqpkt_send(e, M_REQRECV, &r.h, NULL);
             }
             e->st.retransmissions++;
             next = end;
         }
-        if (take_s)
-            i = mq_next(e, MQ_SWPB, q->qpn, i);
-        else
-            j = mq_next(e, MQ_RPB, q->qpn, j);
+        if (take_s) {
+            i = mq_next_psn(e, MQ_SWPB, q->qpn, i, &at.swpb_psn);
+        } else {
+            j = mq_next_psn(e, MQ_RPB, q->qpn, j, &at.rpb_psn);
+            have_r = false;
+        }
     }
     return next;
 }
@@ -384,21 +406,21 @@ ENG_OUT_OF_LINE static void serve_rtc_retransmit_range(struct ibe_engine *e, str
 
 static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->rec_active)
+    if (!q->rtc.rec_active)
         return;
     uint32_t upsn;
-    if (!serve_eng_upsn(e, q, &upsn) || psn_diff(q->rec_end, upsn) <= 0) {
-        q->rec_active = 0;
+    if (!serve_eng_upsn(e, q, &upsn) || psn_diff(q->rtc.rec_end, upsn) <= 0) {
+        q->rtc.rec_active = 0;
     } else {
-        if (psn_diff(q->rec_next, upsn) < 0)
-            q->rec_next = upsn;
+        if (psn_diff(q->rtc.rec_next, upsn) < 0)
+            q->rtc.rec_next = upsn;
         uint32_t limit = psn_add(upsn, ENG_RECOVERY_WINDOW);
-        if (psn_diff(q->rec_next, limit) < 0)
-            q->rec_next = resend(e, q, q->rec_next, q->rec_end, &limit);
-        if (psn_diff(q->rec_next, q->rec_end) >= 0)
-            q->rec_active = 0;
+        if (psn_diff(q->rtc.rec_next, limit) < 0)
+            q->rtc.rec_next = resend(e, q, q->rtc.rec_next, q->rtc.rec_end, &limit);
+        if (psn_diff(q->rtc.rec_next, q->rtc.rec_end) >= 0)
+            q->rtc.rec_active = 0;
     }
-    if (!q->rec_active) {
+    if (!q->rtc.rec_active) {
         serve_rtc_resume(e, q);
         sched_wake(e, q);
     }
@@ -407,15 +429,31 @@ static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
 ENG_OUT_OF_LINE static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
                                       uint32_t psn)
 {
-    if (q->rec_active && psn_diff(q->rec_next, psn) > 0)
-        q->rec_next = psn;
-    else if (!q->rec_active)
-        q->rec_next = psn;
-    q->rec_active = 1;
+    if (q->rtc.rec_active && psn_diff(q->rtc.rec_next, psn) > 0)
+        q->rtc.rec_next = psn;
+    else if (!q->rtc.rec_active)
+        q->rtc.rec_next = psn;
+    q->rtc.rec_active = 1;
     struct eng_view v;
     cxt_read(e, M_REQTRANS, CXT_RD_QP, CXR_NPST, q->qpn, &v);
-    q->rec_end = v.npsn;
+    q->rtc.rec_end = v.npsn;
     serve_rtc_pump(e, q);
+}
+
+/* The message being cut completes with `status` and goes (a flush, or
+ * RequesterRecvControl failing the head when nothing is buffered). */
+ENG_OUT_OF_LINE static bool serve_rtc_drop_seg(struct ibe_engine *e, struct eng_qp *q,
+                                               uint8_t status)
+{
+    if (!q->rtc.seg_md)
+        return false;
+    serve_rtc_complete(e, q, q->rtc.seg_md->wqe_off, q->rtc.seg_md->opcode,
+                       status, 0, 1);
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
+    q->rtc.seg_md = NULL;
+    q->rtc.seg_buf = NULL;
+    return true;
 }
 
 void rtc_step(struct ibe_engine *e, struct eng_msg *m)
@@ -452,6 +490,22 @@ void rtc_step(struct ibe_engine *e, struct eng_msg *m)
                            (uint8_t)m->a[1], (uint8_t)m->a[2],
                            (uint32_t)m->a[3], (int)m->a[4]);
         break;
+    case PORT_RTC_SET_LIMIT:
+        ((struct eng_qp *)m->p[0])->rtc.limit = (uint32_t)m->a[0];
+        break;
+    case PORT_RTC_DROP_SEG:
+        m->ret = (int64_t)serve_rtc_drop_seg(e, (struct eng_qp *)m->p[0],
+                                             (uint8_t)m->a[0]);
+        break;
+    case PORT_RTC_CUTTING:
+        m->ret = ((struct eng_qp *)m->p[0])->rtc.seg_md != NULL;
+        break;
+    case PORT_RTC_RESET: {
+        struct eng_qp *q = m->p[0];
+        q->rtc.outstanding = 0;
+        q->rtc.rec_active = 0;
+        break;
+    }
     default:
         abort(); /* a port this module does not have: a wiring bug */
     }

@@ -31,12 +31,12 @@ static void serve_resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
         len = 0;
     }
     r.h.paylen = len;
-    size_t n = eng_wire_build(e, &r.h, data, e->pktbuf, sizeof e->pktbuf);
+    size_t n = eng_wire_build(e, &r.h, data, e->resppkt.buf, sizeof e->resppkt.buf);
     if (!n)
         abort();
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
-    bw_transmit(e, M_RESPPKTGEN, e->pktbuf, n);
+    bw_transmit(e, M_RESPPKTGEN, e->resppkt.buf, n);
 }
 
 void resppkt_step(struct ibe_engine *e, struct eng_msg *m)

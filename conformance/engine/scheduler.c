@@ -24,35 +24,37 @@ static uint32_t qpop(uint32_t *q, uint32_t *h, uint32_t *n)
 
 static void enqueue(struct ibe_engine *e, struct eng_qp *q, int second)
 {
-    if (e->indicator[q->qpn])
+    if (e->sched.indicator[q->qpn])
         return;
-    e->indicator[q->qpn] = 1;
+    e->sched.indicator[q->qpn] = 1;
     eng_rec_ind(e, M_SCHED, 1);
     if (second)
-        qpush(e->q2, &e->q2h, &e->q2n, q->qpn);
+        qpush(e->sched.q2, &e->sched.q2h, &e->sched.q2n, q->qpn);
     else
-        qpush(e->q1, &e->q1h, &e->q1n, q->qpn);
+        qpush(e->sched.q1, &e->sched.q1h, &e->sched.q1n, q->qpn);
 }
 
 static void sched_run(void *ctx, uint64_t arg)
 {
     (void)arg;
     struct ibe_engine *e = ctx;
-    e->sched_armed = 0;
-    while (e->q1n || e->q2n) {
-        uint32_t qpn = e->q1n ? qpop(e->q1, &e->q1h, &e->q1n)
-                              : qpop(e->q2, &e->q2h, &e->q2n);
-        e->indicator[qpn] = 0;
+    e->sched.armed = 0;
+    while (e->sched.q1n || e->sched.q2n) {
+        uint32_t qpn = e->sched.q1n ? qpop(e->sched.q1, &e->sched.q1h, &e->sched.q1n)
+                              : qpop(e->sched.q2, &e->sched.q2h, &e->sched.q2n);
+        e->sched.indicator[qpn] = 0;
         eng_rec_ind(e, M_SCHED, 0);
         struct eng_qp *q = eng_qp(e, qpn);
-        if (!q || !q->db_pending)
+        if (!q || !q->sched.db_pending)
             continue;
-        if (!rtc_can_issue(e, q, q->sq_sched)) {
-            q->parked = 1;
+        if (!rtc_can_issue(e, q, q->sched.sq_hw)) {
+            q->sched.parked = 1;
             continue;
         }
-        uint32_t slot = q->sq_sched++ % q->sq_depth;
-        const struct rec_db *db = &q->sq_db[slot];
+        struct eng_conf conf; /* the SQ's depth */
+        cxt_conf(e, q->qpn, &conf);
+        uint32_t slot = q->sched.sq_hw % conf.sq_depth;
+        const struct rec_db *db = &q->sched.sq_db[slot];
         /* the scheduler re-reads the send context (SST) as
          * DoorbellProcessing did for the E12 it passes on */
         struct eng_view v;
@@ -62,18 +64,19 @@ static void sched_run(void *ctx, uint64_t arg)
             .dqpn = v.dqpn, .pd = v.pd, .pkey = v.pkey,
             .pmtu = (uint16_t)v.pmtu, .wqe_size = db->size,
             .sq_len = v.sq_len, .wqe_off = slot * ENG_SQ_SLOT};
-        q->db_pending--;
+        q->sched.db_pending--;
+        q->sched.sq_hw++;
         rec_sched_put(e, CH_PARSER_IN, M_SCHED, M_PARSER, &md);
         parser_take(e);
-        if (q->db_pending && !q->parked)
+        if (q->sched.db_pending && !q->sched.parked)
             enqueue(e, q, 1);
     }
 }
 
 void sched_kick(struct ibe_engine *e)
 {
-    if (!e->sched_armed) {
-        e->sched_armed = 1;
+    if (!e->sched.armed) {
+        e->sched.armed = 1;
         eng_at(e->w, 0, sched_run, e, 0);
     }
 }
@@ -85,21 +88,33 @@ static void serve_sched_push(struct ibe_engine *e)
     struct eng_qp *q = eng_qp(e, md->qpn);
     if (!q)
         return;
-    q->db_pending++;
-    if (!q->parked)
+    /* what the WQE's turn needs of the doorbell, kept per slot from E12 */
+    struct eng_conf conf;
+    cxt_conf(e, q->qpn, &conf);
+    q->sched.sq_db[(md->wqe_off / ENG_SQ_SLOT) % conf.sq_depth] =
+        (struct rec_db){md->opcode, md->fence, (uint8_t)md->wqe_size,
+                        md->wqe_off / 16u, md->qpn};
+    q->sched.db_pending++;
+    if (!q->sched.parked)
         enqueue(e, q, 0);
     sched_kick(e);
 }
 
 static void serve_sched_wake(struct ibe_engine *e, struct eng_qp *q)
 {
-    if (!q->parked)
+    if (!q->sched.parked)
         return;
-    q->parked = 0;
-    if (q->db_pending) {
+    q->sched.parked = 0;
+    if (q->sched.db_pending) {
         enqueue(e, q, 1);
         sched_kick(e);
     }
+}
+
+static void serve_sched_requeue(struct ibe_engine *e, struct eng_qp *q)
+{
+    q->sched.parked = 1;
+    serve_sched_wake(e, q);
 }
 
 void sched_step(struct ibe_engine *e, struct eng_msg *m)
@@ -110,6 +125,9 @@ void sched_step(struct ibe_engine *e, struct eng_msg *m)
         break;
     case PORT_SCHED_WAKE:
         serve_sched_wake(e, (struct eng_qp *)m->p[0]);
+        break;
+    case PORT_SCHED_REQUEUE:
+        serve_sched_requeue(e, (struct eng_qp *)m->p[0]);
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

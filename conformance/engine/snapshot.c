@@ -95,7 +95,7 @@ struct engine_copy {
     /* full snapshots */
     struct ibe_engine *self;     /* the struct byte for byte, but its QPs */
     uint8_t *mem;                /* self->mem_hw bytes */
-    struct swpb_elem *swpb;      /* self->swpb_hw elements */
+    struct swpb_elem *swpb;      /* self->mq.swpb_hw elements */
     uint8_t *payload;            /* ... and their payload slots */
     struct rpb_elem *rpb;        /* mq[MQ_RPB].cap elements */
     uint32_t *mq_free[3], *mq_elem[3];
@@ -157,7 +157,7 @@ static void *room_for_one(void *arr, size_t n, size_t *cap, size_t size)
 
 static uint8_t *seg_buf_copy(const struct eng_qp *q)
 {
-    return q->seg_buf && q->seg_md ? dup_bytes(q->seg_buf, q->seg_md->msgsize)
+    return q->rtc.seg_buf && q->rtc.seg_md ? dup_bytes(q->rtc.seg_buf, q->rtc.seg_md->msgsize)
                                    : NULL;
 }
 
@@ -176,10 +176,10 @@ static void save_qps(struct engine_copy *c, const struct ibe_engine *e)
             continue;
         c->qps[i] = *q;
         struct qp_copy *k = &c->qp[i];
-        k->sq_db = dup_bytes(q->sq_db, q->sq_depth * sizeof *q->sq_db);
-        k->sq_shadow = dup_bytes(q->sq_shadow, q->sq_depth * sizeof *q->sq_shadow);
-        k->rq_shadow = dup_bytes(q->rq_shadow, q->rq_depth * sizeof *q->rq_shadow);
-        k->seg_md = q->seg_md ? dup_bytes(q->seg_md, sizeof *q->seg_md) : NULL;
+        k->sq_db = dup_bytes(q->sched.sq_db, q->cxt.sq_depth * sizeof *q->sched.sq_db);
+        k->sq_shadow = dup_bytes(q->host.sq_shadow, q->cxt.sq_depth * sizeof *q->host.sq_shadow);
+        k->rq_shadow = dup_bytes(q->host.rq_shadow, q->cxt.rq_depth * sizeof *q->host.rq_shadow);
+        k->seg_md = q->rtc.seg_md ? dup_bytes(q->rtc.seg_md, sizeof *q->rtc.seg_md) : NULL;
         k->seg_buf = seg_buf_copy(q);
     }
 }
@@ -201,11 +201,11 @@ static void save_engine(struct engine_copy *c, struct ibe_engine *e)
     uint64_t hw = e->mem_hw > e->mem_top ? e->mem_hw : e->mem_top;
     c->self->mem_hw = hw;
     c->mem = dup_bytes(e->mem, hw);
-    c->swpb = dup_bytes(e->swpb, e->swpb_hw * sizeof *e->swpb);
-    c->payload = dup_bytes(e->swpb_payload, (size_t)e->swpb_hw * ENG_PAYLOAD_SLOT);
-    c->rpb = dup_bytes(e->rpb, e->mq[MQ_RPB].cap * sizeof *e->rpb);
+    c->swpb = dup_bytes(e->mq.swpb, e->mq.swpb_hw * sizeof *e->mq.swpb);
+    c->payload = dup_bytes(e->mq.swpb_payload, (size_t)e->mq.swpb_hw * ENG_PAYLOAD_SLOT);
+    c->rpb = dup_bytes(e->mq.rpb, e->mq.buf[MQ_RPB].cap * sizeof *e->mq.rpb);
     for (int b = 0; b < 3; b++) {
-        const struct mq_buf *m = &e->mq[b];
+        const struct mq_buf *m = &e->mq.buf[b];
         c->mq_free[b] = dup_bytes(m->free_fifo, m->cap * sizeof *m->free_fifo);
         c->mq_elem[b] = dup_bytes(m->elem,
                                   (size_t)m->cap * m->elem_words * sizeof *m->elem);
@@ -313,18 +313,18 @@ static uint8_t *region_at(struct ibe_engine *e, int r, size_t *len, size_t *full
         return (uint8_t *)e + qp_end;
     }
     if (r == R_SWPB) {
-        *len = *full = e->swpb_hw * sizeof *e->swpb;
-        return (uint8_t *)e->swpb;
+        *len = *full = e->mq.swpb_hw * sizeof *e->mq.swpb;
+        return (uint8_t *)e->mq.swpb;
     }
     if (r == R_PAYLOAD) {
-        *len = *full = (size_t)e->swpb_hw * ENG_PAYLOAD_SLOT;
-        return e->swpb_payload;
+        *len = *full = (size_t)e->mq.swpb_hw * ENG_PAYLOAD_SLOT;
+        return e->mq.swpb_payload;
     }
-    const struct mq_buf *m = &e->mq[r == R_RPB ? MQ_RPB : (r - R_MQ_FREE) % 3];
+    const struct mq_buf *m = &e->mq.buf[r == R_RPB ? MQ_RPB : (r - R_MQ_FREE) % 3];
     size_t one;
     if (r == R_RPB) {
-        one = sizeof *e->rpb;
-        at = (uint8_t *)e->rpb;
+        one = sizeof *e->mq.rpb;
+        at = (uint8_t *)e->mq.rpb;
     } else if (r < R_MQ_ELEM) {
         one = sizeof *m->free_fifo;
         at = (uint8_t *)m->free_fifo;
@@ -440,7 +440,7 @@ static void shadow_take(struct eng_undo *u, struct ibe_engine *e,
 static void shadow_put_back(struct eng_undo *u, struct ibe_engine *e)
 {
     void (*saver)(struct ibe_engine *, uint64_t, uint64_t) = e->mem_saver;
-    uint32_t swpb_hw = e->swpb_hw;
+    uint32_t swpb_hw = e->mq.swpb_hw;
     size_t written[R_SWPB], full;
     for (int r = 0; r < R_SWPB; r++) /* what may differ: up to hw as it is */
         region_at(e, r, &written[r], &full);
@@ -455,9 +455,9 @@ static void shadow_put_back(struct eng_undo *u, struct ibe_engine *e)
         copy_back(live, u->sh[r].bytes, len);
         u->sh[r].len = len;
     }
-    for (uint32_t i = e->swpb_hw; i < swpb_hw; i++) {
-        memset(&e->swpb[i], 0, sizeof e->swpb[i]);
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
+    for (uint32_t i = e->mq.swpb_hw; i < swpb_hw; i++) {
+        memset(&e->mq.swpb[i], 0, sizeof e->mq.swpb[i]);
+        e->mq.swpb[i].payload = e->mq.swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     }
 }
 
@@ -662,27 +662,27 @@ static bool same_parts(const struct ibe_world *w, const struct ibe_snapshot *s)
 static void restore_qp(struct eng_qp *q, const struct eng_qp *was,
                        const struct qp_copy *k)
 {
-    free(q->seg_md);
-    free(q->seg_buf);
+    free(q->rtc.seg_md);
+    free(q->rtc.seg_buf);
     if (!was->valid) { /* created after the snapshot */
-        free(q->sq_db);
-        free(q->sq_shadow);
-        free(q->rq_shadow);
+        free(q->sched.sq_db);
+        free(q->host.sq_shadow);
+        free(q->host.rq_shadow);
         memset(q, 0, sizeof *q);
         return;
     }
-    struct rec_db *sq_db = q->sq_db;
-    struct eng_send_shadow *sq_shadow = q->sq_shadow;
-    uint64_t *rq_shadow = q->rq_shadow;
+    struct rec_db *sq_db = q->sched.sq_db;
+    struct eng_send_shadow *sq_shadow = q->host.sq_shadow;
+    uint64_t *rq_shadow = q->host.rq_shadow;
     *q = *was;
-    q->sq_db = sq_db;
-    q->sq_shadow = sq_shadow;
-    q->rq_shadow = rq_shadow;
-    copy_back(sq_db, k->sq_db, q->sq_depth * sizeof *sq_db);
-    copy_back(sq_shadow, k->sq_shadow, q->sq_depth * sizeof *sq_shadow);
-    copy_back(rq_shadow, k->rq_shadow, q->rq_depth * sizeof *rq_shadow);
-    q->seg_md = k->seg_md ? dup_bytes(k->seg_md, sizeof *k->seg_md) : NULL;
-    q->seg_buf = k->seg_buf && k->seg_md ? dup_bytes(k->seg_buf, k->seg_md->msgsize)
+    q->sched.sq_db = sq_db;
+    q->host.sq_shadow = sq_shadow;
+    q->host.rq_shadow = rq_shadow;
+    copy_back(sq_db, k->sq_db, q->cxt.sq_depth * sizeof *sq_db);
+    copy_back(sq_shadow, k->sq_shadow, q->cxt.sq_depth * sizeof *sq_shadow);
+    copy_back(rq_shadow, k->rq_shadow, q->cxt.rq_depth * sizeof *rq_shadow);
+    q->rtc.seg_md = k->seg_md ? dup_bytes(k->seg_md, sizeof *k->seg_md) : NULL;
+    q->rtc.seg_buf = k->seg_buf && k->seg_md ? dup_bytes(k->seg_buf, k->seg_md->msgsize)
                                          : NULL;
 }
 
@@ -701,7 +701,7 @@ static void restore_engine(const struct engine_copy *c)
     struct ibe_engine *e = c->e;
     const struct ibe_engine *was = c->self;
     uint64_t mem_hw = e->mem_hw > e->mem_top ? e->mem_hw : e->mem_top;
-    uint32_t swpb_hw = e->swpb_hw;
+    uint32_t swpb_hw = e->mq.swpb_hw;
     restore_qps(e, c);
     /* the struct around the QP table: its pointers are the same objects,
      * but the write hook is the engine's own */
@@ -717,15 +717,15 @@ static void restore_engine(const struct engine_copy *c)
     copy_back(e->mem, c->mem, was->mem_hw);
     if (mem_hw > was->mem_hw) /* handed out or written since: as created */
         memset(e->mem + was->mem_hw, 0, mem_hw - was->mem_hw);
-    copy_back(e->swpb, c->swpb, was->swpb_hw * sizeof *e->swpb);
-    copy_back(e->swpb_payload, c->payload, (size_t)was->swpb_hw * ENG_PAYLOAD_SLOT);
-    for (uint32_t i = was->swpb_hw; i < swpb_hw; i++) { /* as created */
-        memset(&e->swpb[i], 0, sizeof e->swpb[i]);
-        e->swpb[i].payload = e->swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
+    copy_back(e->mq.swpb, c->swpb, was->mq.swpb_hw * sizeof *e->mq.swpb);
+    copy_back(e->mq.swpb_payload, c->payload, (size_t)was->mq.swpb_hw * ENG_PAYLOAD_SLOT);
+    for (uint32_t i = was->mq.swpb_hw; i < swpb_hw; i++) { /* as created */
+        memset(&e->mq.swpb[i], 0, sizeof e->mq.swpb[i]);
+        e->mq.swpb[i].payload = e->mq.swpb_payload + (size_t)i * ENG_PAYLOAD_SLOT;
     }
-    copy_back(e->rpb, c->rpb, e->mq[MQ_RPB].cap * sizeof *e->rpb);
+    copy_back(e->mq.rpb, c->rpb, e->mq.buf[MQ_RPB].cap * sizeof *e->mq.rpb);
     for (int b = 0; b < 3; b++) {
-        struct mq_buf *m = &e->mq[b];
+        struct mq_buf *m = &e->mq.buf[b];
         copy_back(m->free_fifo, c->mq_free[b], m->cap * sizeof *m->free_fifo);
         copy_back(m->elem, c->mq_elem[b],
                (size_t)m->cap * m->elem_words * sizeof *m->elem);

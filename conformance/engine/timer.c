@@ -39,13 +39,15 @@ static void expire(void *ctx, uint64_t arg)
     struct eng_qp *q = eng_qp(e, qpn);
     if (!q)
         return;
-    struct tm_entry *t = &q->tm[which];
+    struct tm_entry *t = &q->tmr.tm[which];
     if (!t->active || (t->gen & 0xFFFFFFFFu) != gen)
         return;
     t->active = 0;
     eng_rec_tentry(e, t);
     if (which == TM_CNP) {
-        q->limit = q->c.max_outstanding ? q->c.max_outstanding : 16;
+        struct eng_conf c;
+        cxt_conf(e, qpn, &c);
+        rtc_set_limit(e, q, c.max_outstanding ? c.max_outstanding : 16);
         sched_wake(e, q);
         return;
     }
@@ -68,7 +70,7 @@ static void serve_timer_set(struct ibe_engine *e, int from,
     struct rec_tset in, *r = &in;
     rec_tset_get(e, set->which, r);
     struct eng_qp *q = eng_qp_known(e, r->qpn);
-    struct tm_entry *t = &q->tm[r->which];
+    struct tm_entry *t = &q->tmr.tm[r->which];
     t->gen++;
     if (r->op == TMO_STOP) {
         t->active = 0;
@@ -92,6 +94,13 @@ void timer_step(struct ibe_engine *e, struct eng_msg *m)
     switch (m->port) {
     case PORT_TIMER_SET:
         serve_timer_set(e, (int)m->a[0], (const struct rec_tset *)m->cp[0]);
+        break;
+    case PORT_TIMER_ENTRY:
+        *(struct tm_entry *)m->p[0] =
+            eng_qp_known(e, (uint32_t)m->a[0])->tmr.tm[m->a[1]];
+        break;
+    case PORT_TIMER_CLEAR_COUNT:
+        eng_qp_known(e, (uint32_t)m->a[0])->tmr.tm[m->a[1]].count = 0;
         break;
     default:
         abort(); /* a port this module does not have: a wiring bug */

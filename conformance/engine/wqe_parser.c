@@ -37,10 +37,12 @@ static void serve_parser_take(struct ibe_engine *e)
     struct eng_view v;
     cxt_read(e, M_PARSER, CXT_RD_QP, CXR_STATE, q->qpn, &v);
     /* the rest of what the parser needs comes with E12 */
+    struct eng_conf conf; /* the SQ's base: no view carries it */
+    cxt_conf(e, q->qpn, &conf);
     uint8_t wqe[ENG_SQ_SLOT];
-    eng_xlate(e, M_PARSER, XL_RD_WQE, q->sq_hw == 0 ? 1 : 2, sm->pd, 0,
-              q->sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
-    eng_dma_read(e, M_PARSER, q->sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
+    eng_xlate(e, M_PARSER, XL_RD_WQE, q->parser.parsed == 0 ? 1 : 2, sm->pd, 0,
+              conf.sq_base + sm->wqe_off, ENG_SQ_SLOT, 0);
+    eng_dma_read(e, M_PARSER, conf.sq_base + sm->wqe_off, wqe, ENG_SQ_SLOT);
 
     struct rec_md md;
     memset(&md, 0, sizeof md);
@@ -80,7 +82,7 @@ static void serve_parser_take(struct ibe_engine *e)
         }
     }
     /* Parked-capacity check: the requester must be able to buffer it. */
-    q->sq_hw++;
+    q->parser.parsed++;
     rec_md_put(e, CH_DATAPACK_IN, M_PARSER, M_DATAPACK, &md);
     struct eng_wqe_side side = {md.solicited, md.signaled};
     datapack_take(e, &side, md.inl ? md.inline_data : NULL,

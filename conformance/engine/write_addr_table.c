@@ -16,15 +16,15 @@ static void serve_wat_write(struct ibe_engine *e, uint32_t qpn, uint32_t rkey,
     eng_pop(e, CH_WAT, w);
     struct ibw_write_addr_entry s;
     ibw_write_addr_entry_unpack(w, &s);
-    e->wat[qpn % ENG_MAX_QP].rkey = s.rkey;
-    e->wat[qpn % ENG_MAX_QP].va = s.va;
+    e->wat.ent[qpn % ENG_MAX_QP].rkey = s.rkey;
+    e->wat.ent[qpn % ENG_MAX_QP].va = s.va;
 }
 
 static void serve_wat_read(struct ibe_engine *e, uint32_t qpn, uint32_t *rkey,
                            uint64_t *va)
 {
-    *rkey = e->wat[qpn % ENG_MAX_QP].rkey;
-    *va = e->wat[qpn % ENG_MAX_QP].va;
+    *rkey = e->wat.ent[qpn % ENG_MAX_QP].rkey;
+    *va = e->wat.ent[qpn % ENG_MAX_QP].va;
     eng_rec_wat(e, M_WAT, 0, qpn, *rkey, *va);
     uint32_t w[12];
     eng_pop(e, CH_WAT, w);

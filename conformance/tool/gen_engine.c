@@ -278,7 +278,7 @@ static void ge_send_inv(struct ge *g, uint32_t len)
     h.opcode = IBW_OP_RC_SEND_ONLY_WITH_INVALIDATE;
     h.pkey = 0xFFFF;
     h.destqp = g->qb;
-    h.psn = q->npsn;
+    h.psn = q->cxt.npsn;
     h.ackreq = 1;
     h.imm = g->binv_rkey;
     h.paylen = len;
@@ -289,7 +289,7 @@ static void ge_send_inv(struct ge *g, uint32_t len)
         g->o->err = 1;
         return;
     }
-    q->npsn = psn_add(q->npsn, 1);
+    q->cxt.npsn = psn_add(q->cxt.npsn, 1);
     ge_tx(g, g->a, buf, n);
     ge_settle(g);
 }

@@ -58,8 +58,8 @@ int main(void)
         TU_EQ(captured_len, len);
         TU_MEMEQ(captured, pkt, len);
         bw_receive(e, pkt, len);
-        TU_EQ(e->rxlen, len);
-        TU_MEMEQ(e->rxbuf, pkt, len);
+        TU_EQ(e->bw.rxlen, len);
+        TU_MEMEQ(e->bw.rxbuf, pkt, len);
     }
 
     /* words on the trace: an 11-byte packet 00 01 .. 0A.

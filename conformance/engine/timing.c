@@ -25,11 +25,14 @@
  *   added to the asker's e->t_off: it delays whatever the asker hands over
  *   afterwards (time annotation, as loosely timed TLM models do, instead
  *   of suspending the asker).  A serving module takes nothing posted, so
- *   its requests keep their order.  One stepping module takes a request
- *   too: RequesterRecvControl takes a WQE RequesterTransControl refused
- *   (a bad request) at once, so that nothing is issued behind it before
- *   the refusal is known; it may pass responses waiting for
- *   RequesterRecvControl, which only moves when the refusal completes.
+ *   its requests keep their order.  Stepping modules answer a few
+ *   requests too, the hardware's status reads and control lines, which do
+ *   not queue behind a module's input FIFO: TimerControl's entry and
+ *   retry-count questions, RequesterRecvControl's "a refused WQE is
+ *   held" and its taking of one (so that nothing is issued behind a bad
+ *   request before the refusal is known), the WQEScheduler's requeue and
+ *   the ExecutionEngine's reset on a flush.  They may pass messages
+ *   waiting for the module.
  * A posted message that arrives at once, to an idle module with nothing
  * waiting, steps the module at once, depth first, as the untimed model
  * does; with every latency 0 that is always so, and records, packets and

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ibwire: dispatch to a subcommand. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "ibwire/base.h"
 #include "tool.h"
 
@@ -39,6 +41,14 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--version")) {
         printf("ibwire %s\n", IBW_VERSION_STRING);
         return TOOL_EXIT_OK;
+    }
+    /* every engine a command creates takes these latencies: a bad list
+     * would only show as engines that cannot be created */
+    const char *lat = getenv("IBWIRE_ENGINE_LATENCY"), *at = NULL;
+    if (lat && *lat && ibe_engine_apply_latency(NULL, lat, &at)) {
+        fprintf(stderr, "ibwire: IBWIRE_ENGINE_LATENCY: '%s' is not documents, "
+                        "none or Module=ns\n", at);
+        return TOOL_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))

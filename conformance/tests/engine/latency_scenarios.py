@@ -96,6 +96,16 @@ def main():
         if not (rc0 == 0 and rc1 == 0 and timed["sim_time_ns"] != base["sim_time_ns"]):
             print("FAIL  the documents' latencies did not change the run's time")
             failed += 1
+    # a bad list is named, with exit 2, from the option and from the environment
+    bad = subprocess.run([ibwire, "sim", "--latency", "ReqPktGen=5,Bogus=3"],
+                         capture_output=True, text=True)
+    env = dict(os.environ, IBWIRE_ENGINE_LATENCY="DMAEngine=x")
+    bad_env = subprocess.run([ibwire, "sim", "--messages", "3"], env=env,
+                             capture_output=True, text=True)
+    for p, entry in ((bad, "'Bogus=3'"), (bad_env, "'DMAEngine=x'")):
+        if p.returncode != 2 or entry not in p.stderr:
+            print("FAIL  a bad latency list: exit %d, %r" % (p.returncode, p.stderr[:200]))
+            failed += 1
     print("%d of %d runs failed" % (failed, len(runs)))
     return 1 if failed else 0
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * timing.c - the scheduler in virtual time: how a port hands its message
- * over once some module has a latency (eng_port() comes here when
- * e->timed).  Part of the FIFO layer: it knows ports and FIFOs, no module.
+ * over once some module has a latency (eng_timing_route() then points the
+ * engine's step table at this file's).  Part of the FIFO layer: it knows
+ * ports and FIFOs, no module.
  *
  * Modules are of two kinds, by the ports they own.
  * - Stepping modules (the pipeline: DoorbellProcessing, WQEScheduler,

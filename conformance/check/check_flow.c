@@ -1415,7 +1415,17 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     uint32_t r = ibw_bth_get_psn(b);
     uint16_t pkey = ibw_bth_get_pkey(b);
     f->s.responses++;
+    /* a response held for its request (CAP-SKEW) is judged after later
+     * frames, possibly in a flow set up after it: the span takes it in */
     f->s.last_frame = c->frame > f->s.last_frame ? c->frame : f->s.last_frame;
+    if (c->frame < f->s.first_frame)
+        f->s.first_frame = c->frame;
+    if (!f->tr_known) { /* a flow that had only held responses so far */
+        f->tr = oi->transport;
+        f->tr_known = 1;
+    }
+    if (!f->s.transport)
+        f->s.transport = ibw_transport_name(f->tr);
     if (f->pend_back)
         back_settle(c, f, 0);
     if (!f->have_resp_pkey) {

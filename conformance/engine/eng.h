@@ -461,9 +461,10 @@ void bw_use_c_converters(struct ibe_engine *e);
  * module that owns the port through the engine's step table, which the
  * engine's top (engine.c) wires.  Each module file exports one step
  * function; replacing a module (by an RTL model, say) is replacing its
- * entry in the table.  Ports are stepped at once (run to completion, depth
- * first), which is the order the records had when producers called their
- * consumers: the record trace is unchanged by the split. */
+ * entry in the table.  With every latency 0 a port steps its module at
+ * once (run to completion, depth first: the order the records had when
+ * producers called their consumers); with latencies the scheduler in
+ * timing.c decides when (README.md, "Modules are processes"). */
 enum eng_port_id {
 PORT_ENG_XLATE,
 PORT_ENG_MR_INVALIDATE,

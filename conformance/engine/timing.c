@@ -164,11 +164,14 @@ static void hold(struct ibe_engine *e, int mod, const struct eng_msg *m,
     size_t len[2];
     carried(m, len);
     size_t bytes = (m->cp[0] ? len[0] : 0) + (m->cp[1] ? len[1] : 0);
+    /* one consumer per boundary: the records waiting for mod are at the
+     * heads of their FIFOs (counted as the loop below takes them) */
     uint32_t nrec = 0;
     for (int ch = 0; ch < CH_COUNT; ch++) {
         const struct eng_fifo *f = &e->fifo[ch];
-        for (uint32_t i = 0; i < f->count; i++)
-            nrec += f->to[(f->head + i) % ENG_FIFO_DEPTH] == mod;
+        for (uint32_t i = 0;
+             i < f->count && f->to[(f->head + i) % ENG_FIFO_DEPTH] == mod; i++)
+            nrec++;
     }
     size_t size = sizeof(struct held) + nrec * sizeof(struct held_rec) + bytes;
     struct held *h = malloc(size);
@@ -182,7 +185,6 @@ static void hold(struct ibe_engine *e, int mod, const struct eng_msg *m,
     struct held_rec *r = (struct held_rec *)(h + 1);
     for (int ch = 0; ch < CH_COUNT; ch++) {
         struct eng_fifo *f = &e->fifo[ch];
-        /* one consumer per boundary: its records are at the head */
         while (f->count && f->to[f->head] == mod) {
             memset(r, 0, sizeof *r);
             r->ch = (uint8_t)ch;

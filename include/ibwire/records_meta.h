@@ -233,9 +233,18 @@ static inline int ibw_bus_from_wire_bytes(const uint8_t *bytes, size_t n,
 {
     if (n > 4 * nwords)
         return IBW_E_NOSPACE;
-    memset(w, 0, nwords * sizeof *w);
-    for (size_t k = 0; k < n; k++)
-        w[k / 4] |= (uint32_t)bytes[k] << (24 - 8 * (k % 4));
+    /* a word at a time: every header record of the engine passes here */
+    size_t k = 0;
+    for (; 4 * k + 4 <= n; k++)
+        w[k] = ibw_load_be32(bytes + 4 * k);
+    if (4 * k < n) {
+        uint32_t v = 0;
+        for (size_t i = 0; 4 * k + i < n; i++)
+            v |= (uint32_t)bytes[4 * k + i] << (24 - 8 * i);
+        w[k++] = v;
+    }
+    for (; k < nwords; k++)
+        w[k] = 0;
     return IBW_OK;
 }
 
@@ -246,8 +255,11 @@ static inline int ibw_bus_to_wire_bytes(const uint32_t *w, size_t nwords,
 {
     if (n > 4 * nwords)
         return IBW_E_TRUNCATED;
-    for (size_t k = 0; k < n; k++)
-        bytes[k] = (uint8_t)(w[k / 4] >> (24 - 8 * (k % 4)));
+    size_t k = 0;
+    for (; 4 * k + 4 <= n; k++)
+        ibw_store_be32(bytes + 4 * k, w[k]);
+    for (size_t i = 0; 4 * k + i < n; i++)
+        bytes[4 * k + i] = (uint8_t)(w[k] >> (24 - 8 * i));
     return IBW_OK;
 }
 

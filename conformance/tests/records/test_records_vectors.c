@@ -620,6 +620,19 @@ static void test_hdr_meta(void)
     TU_MEMEQ(back, hdr, sizeof hdr);
     TU_EQ(ibw_bus_from_wire_bytes(hdr, sizeof hdr, w, 6), IBW_E_NOSPACE);
     TU_EQ(ibw_bus_to_wire_bytes(wq, 6, back, sizeof back), IBW_E_TRUNCATED);
+    /* a length that ends inside a word: bytes 01..0D, by the rule above
+     * byte 12 lands in [31:24] of word 3, the rest of words 3 and 4 zero */
+    static const uint8_t odd[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+    static const uint32_t odd_w[5] = {0x01020304, 0x05060708, 0x090A0B0C,
+                                      0x0D000000, 0};
+    uint32_t ow[5] = {~0u, ~0u, ~0u, ~0u, ~0u};
+    TU_EQ(ibw_bus_from_wire_bytes(odd, sizeof odd, ow, 5), IBW_OK);
+    TU_MEMEQ(ow, odd_w, sizeof ow);
+    uint8_t oback[14];
+    memset(oback, 0xEE, sizeof oback);
+    TU_EQ(ibw_bus_to_wire_bytes(odd_w, 5, oback, sizeof odd), IBW_OK);
+    TU_MEMEQ(oback, odd, sizeof odd);
+    TU_EQ(oback[13], 0xEE); /* nothing past n written */
 
     /* The same BTH read by wire.h's IBA-order decoder agrees field by
      * field with the bus record. */

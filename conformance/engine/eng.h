@@ -47,10 +47,22 @@ struct eng_part {
     void *obj;
     size_t size;      /* 0: an engine */
 };
+/* A sorted FIFO of events (evq.c): a ring of cap (a power of two) slots,
+ * with the keys of its first and last event beside it for the scans (an
+ * empty lane: first t all ones, last key 0). */
+struct eng_lane {
+    uint64_t first_t, first_seq, last_t, last_seq;
+    struct eng_event *ev;
+    size_t head, n, cap;
+};
+enum { ENG_LANES = 8 };
 struct ibe_world {
     uint64_t now, seq, rng;
+    /* pending events: the lanes hold runs in key order, the heap the rest */
+    struct eng_lane lane[ENG_LANES];
     struct eng_event *heap;
-    size_t n, cap;
+    size_t nheap, heap_cap;
+    size_t nevents;   /* in the lanes and the heap */
     struct eng_part *parts;
     size_t nparts, parts_cap;
     struct ibe_snapshot *inc_newest; /* incremental snapshots (snapshot.c) */
@@ -62,6 +74,13 @@ void eng_at(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
  * frees it when it runs. */
 void eng_at_owned(struct ibe_world *w, uint64_t delay_ns, eng_event_fn fn,
                   void *blob, size_t size);
+/* The pending events, for snapshots: how many, a copy of them (in no
+ * particular order; owned blobs not copied), dropping them all (owned
+ * blobs freed), and putting one back with its own time and sequence. */
+size_t eng_world_nevents(const struct ibe_world *w);
+void eng_world_copy_events(const struct ibe_world *w, struct eng_event *out);
+void eng_world_drop_events(struct ibe_world *w);
+void eng_world_put_event(struct ibe_world *w, struct eng_event ev);
 /* Register / forget a part of the world (size 0: an engine); attach
  * returns -1 when out of memory. */
 int eng_world_attach(struct ibe_world *w, void *obj, size_t size);

@@ -568,13 +568,18 @@ void ibe_snapshot_free(struct ibe_snapshot *s)
     free(s);
 }
 
-/* A copy of events[0..n) whose owned blobs are copies too. */
-static struct eng_event *copy_events(const struct eng_event *ev, size_t n)
+/* A copy of the world's n pending events whose owned blobs are copies too. */
+static struct eng_event *copy_events(const struct ibe_world *w, size_t n)
 {
-    struct eng_event *out = dup_bytes(ev, n * sizeof *ev);
+    if (!n)
+        return NULL;
+    struct eng_event *out = malloc(n * sizeof *out);
+    if (!out)
+        abort(); /* as every allocation of the engine's running state */
+    eng_world_copy_events(w, out);
     for (size_t i = 0; i < n; i++)
         if (eng_event_owned(&out[i]))
-            out[i].ctx = dup_bytes(ev[i].ctx, eng_event_owned(&ev[i]));
+            out[i].ctx = dup_bytes(out[i].ctx, eng_event_owned(&out[i]));
     return out;
 }
 
@@ -590,8 +595,8 @@ static struct ibe_snapshot *snapshot_common(struct ibe_world *w, int incremental
     s->now = w->now;
     s->seq = w->seq;
     s->rng = w->rng;
-    s->events = copy_events(w->heap, w->n);
-    s->nevents = w->n;
+    s->nevents = eng_world_nevents(w);
+    s->events = copy_events(w, s->nevents);
     s->eng = calloc(w->nparts, sizeof *s->eng);
     s->plain = calloc(w->nparts, sizeof *s->plain);
     if (w->nparts && (!s->eng || !s->plain)) {
@@ -773,24 +778,13 @@ int ibe_world_restore(struct ibe_world *w, const struct ibe_snapshot *s)
         return -1;
     if (!s->incremental)
         eng_snapshots_drop(w);
-    for (size_t i = 0; i < w->n; i++)
-        if (eng_event_owned(&w->heap[i]))
-            free(w->heap[i].ctx);
-    w->n = 0;
-    if (w->cap < s->nevents) {
-        struct eng_event *h = realloc(w->heap, s->nevents * sizeof *h);
-        if (!h)
-            abort();
-        w->heap = h;
-        w->cap = s->nevents;
-    }
+    eng_world_drop_events(w);
     for (size_t i = 0; i < s->nevents; i++) {
-        w->heap[i] = s->events[i];
-        if (eng_event_owned(&s->events[i]))
-            w->heap[i].ctx = dup_bytes(s->events[i].ctx,
-                                       eng_event_owned(&s->events[i]));
+        struct eng_event ev = s->events[i];
+        if (eng_event_owned(&ev))
+            ev.ctx = dup_bytes(ev.ctx, eng_event_owned(&ev));
+        eng_world_put_event(w, ev);
     }
-    w->n = s->nevents;
     w->now = s->now;
     w->seq = s->seq;
     w->rng = s->rng;

@@ -944,6 +944,13 @@ static inline int ibw_build_headers(const struct ibw_build_spec *spec,
     return IBW_OK;
 }
 
+/* Record header h at offset off in a view being built (ibw_build). */
+static inline void ibw__pkt_mark(struct ibw_pkt *pkt, enum ibw_hdr h, size_t off)
+{
+    pkt->present |= 1u << (unsigned)h;
+    pkt->off[h] = (uint16_t)off;
+}
+
 /*
  * Build one frame from *spec into out[0..cap).  On success stores the frame
  * length in *out_len and returns IBW_OK.  Errors (nothing useful in out):
@@ -999,7 +1006,18 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         total = IBW_ETH_MIN_FRAME;
     if (total > cap)
         return IBW_E_NOSPACE;
-    memset(out, 0, total);
+    /* The setters below write into zeroed header bytes; the payload is
+     * copied over its place, so only what surrounds it is cleared. */
+    size_t hdr_end = l2 + route + ibw_bth_SIZE + op->hdr_bytes;
+    memset(out, 0, hdr_end);
+    /* The view ibw_icrc_compute() needs, filled in as the headers are
+     * laid out (the one masking routine, without parsing the frame back). */
+    struct ibw_pkt pkt;
+    memset(&pkt, 0, sizeof pkt);
+    pkt.data = out;
+    pkt.len = total;
+    pkt.link = (uint8_t)(eth ? IBW_LINK_ETHERNET : IBW_LINK_IB);
+    pkt.transport = (uint8_t)tk;
 
     /* Link and routing headers. */
     size_t off = 0;
@@ -1028,6 +1046,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         lrh.lnh = tk == IBW_TK_IB_LOCAL ? IBW_LNH_IBA_LOCAL : IBW_LNH_IBA_GLOBAL;
         lrh.pktlen = (uint16_t)((route + transport) / 4);
         ibw_lrh_encode(&lrh, out + off, ibw_lrh_SIZE);
+        ibw__pkt_mark(&pkt, IBW_HDR_LRH, off);
         off += ibw_lrh_SIZE;
     }
     if (tk == IBW_TK_IB_GLOBAL || tk == IBW_TK_ROCE_V1) {
@@ -1036,6 +1055,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         grh.nxthdr = IBW_GRH_NXTHDR_IBA;
         grh.paylen = (uint16_t)transport;
         ibw_grh_encode(&grh, out + off, ibw_grh_SIZE);
+        ibw__pkt_mark(&pkt, IBW_HDR_GRH, off);
         off += ibw_grh_SIZE;
     }
     if (tk == IBW_TK_ROCE_V2_IP4) {
@@ -1051,6 +1071,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         ibw_ipv4_set_saddr(ip, spec->ip_src);
         ibw_ipv4_set_daddr(ip, spec->ip_dst);
         ibw_ipv4_set_checksum(ip, ibw_ipv4_checksum(ip, ibw_ipv4_SIZE));
+        ibw__pkt_mark(&pkt, IBW_HDR_IPV4, off);
         off += ibw_ipv4_SIZE;
     } else if (tk == IBW_TK_ROCE_V2_IP6) {
         uint8_t *ip = out + off;
@@ -1062,6 +1083,7 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
         ibw_ipv6_set_hoplimit(ip, spec->ttl);
         ibw_ipv6_set_saddr(ip, spec->ip_src);
         ibw_ipv6_set_daddr(ip, spec->ip_dst);
+        ibw__pkt_mark(&pkt, IBW_HDR_IPV6, off);
         off += ibw_ipv6_SIZE;
     }
     if (tk == IBW_TK_ROCE_V2_IP4 || tk == IBW_TK_ROCE_V2_IP6) {
@@ -1071,21 +1093,23 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
                                              : (uint16_t)IBW_ROCEV2_UDP_PORT);
         ibw_udp_set_length(u, (uint16_t)(ibw_udp_SIZE + transport));
         ibw_udp_set_checksum(u, spec->udp_csum);
+        ibw__pkt_mark(&pkt, IBW_HDR_UDP, off);
         off += ibw_udp_SIZE;
     }
 
     /* Transport headers, payload, pad. */
+    ibw__pkt_mark(&pkt, IBW_HDR_BTH, off);
     off += ibw__build_transport_hdrs(spec, op, (uint8_t)pad, out + off);
+    if (off != hdr_end)
+        return IBW_E_MALFORMED; /* cannot happen for a spec accepted above */
     if (spec->payload_len)
         memcpy(out + off, spec->payload, spec->payload_len);
-    off += spec->payload_len + pad; /* pad bytes are zero (memset above) */
+    off += spec->payload_len;
+    memset(out + off, 0, total - off); /* pad, CRCs, Ethernet padding */
+    off += pad;
 
-    /* CRCs: parse what was built to reuse the one masking routine. */
-    struct ibw_pkt pkt;
-    ibw_parse_flags(out, total, eth ? IBW_LINK_ETHERNET : IBW_LINK_IB,
-                    IBW_PARSE_NO_CRC, &pkt);
-    if (!ibw_pkt_has(&pkt, IBW_HDR_BTH) || pkt.icrc_off != off)
-        return IBW_E_MALFORMED; /* cannot happen for a spec accepted above */
+    /* CRCs. */
+    pkt.icrc_off = (uint32_t)off;
     uint32_t icrc = ibw_icrc_compute(&pkt);
     if (spec->flags & IBW_BUILD_BAD_ICRC)
         icrc = ~icrc;

@@ -505,7 +505,7 @@ static void check_build(struct fuzz_in *in, int native)
         FUZZ_CHECK(v.vcrc_status == (s.flags & IBW_BUILD_BAD_VCRC
                                          ? IBW_CRC_BAD : IBW_CRC_GOOD));
     /* BTH as given except the pad count the builder owns. */
-    uint8_t want[ibw_atomiceth_SIZE];
+    uint8_t want[ibw_atomiceth_SIZE] = {0}; /* the encoders keep unlisted bits */
     struct ibw_bth bth = s.bth;
     size_t pad = s.flags & IBW_BUILD_KEEP_PADCNT
                      ? (size_t)s.bth.padcnt

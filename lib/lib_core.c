@@ -393,7 +393,7 @@ static int crc_of(const uint8_t *frame, size_t len, int link, int vcrc,
 static int crc_value(const uint8_t *frame, size_t len, int link, int vcrc,
                      uint32_t *out)
 {
-    uint32_t calc;
+    uint32_t calc = 0; /* set whenever crc_of succeeds; gcc -O3 cannot tell */
     int rc = crc_of(frame, len, link, vcrc, &calc);
     if (rc < 0)
         return rc;

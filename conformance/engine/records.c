@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * records.c - every record handed from one module to another passes here:
- * it is counted and, when a trace hook is installed, packed with the
- * library's own packer (include/ibwire/records.h) into its bus image and
- * shown to the hook with its source and destination module, so that an RTL
- * testbench can compare FIFO traffic record by record.  Packing happens
- * only while a hook is installed: a simulation without a trace pays one
- * counter increment per record.
+ * it is packed with the library's own packer (include/ibwire/records.h)
+ * into its bus image, which is what the FIFO holds and what the consumer
+ * unpacks, counted, and, when a trace hook is installed, shown to the hook
+ * with its source and destination module, so that an RTL testbench can
+ * compare FIFO traffic record by record.
  */
 #include "eng.h"
 

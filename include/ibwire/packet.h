@@ -957,7 +957,11 @@ static inline void ibw__pkt_mark(struct ibw_pkt *pkt, enum ibw_hdr h, size_t off
  * IBW_E_NOSPACE when cap is too small, IBW_E_OPCODE for a reserved opcode
  * (unless IBW_BUILD_ANY_OPCODE), IBW_E_UNSUPPORTED for a transport kind it
  * cannot build, IBW_E_RANGE when the payload is too large for the length
- * fields or nvlan > 2.
+ * fields or nvlan > 2, IBW_E_MALFORMED when a pad count kept by
+ * IBW_BUILD_KEEP_PADCNT makes a native IB packet that is not whole 4-byte
+ * words (the LRH counts words).  Header fields are emitted as given, so a
+ * frame the parser reads otherwise (an LRH LVer other than 0, a UDP port
+ * other than 4791) is still built, with the CRCs its layout calls for.
  */
 static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
                             size_t cap, size_t *out_len)
@@ -996,6 +1000,9 @@ static inline int ibw_build(const struct ibw_build_spec *spec, uint8_t *out,
     if (tk == IBW_TK_IB_LOCAL || tk == IBW_TK_IB_GLOBAL) {
         if ((route + transport) / 4 > 0x7FF)
             return IBW_E_RANGE; /* LRH PktLen is 11 bits of words */
+        if ((route + transport) % 4)
+            return IBW_E_MALFORMED; /* a kept pad count off by bytes: the
+                                       LRH cannot say where the ICRC is */
     } else if ((tk == IBW_TK_ROCE_V2_IP4   ? route
                 : tk == IBW_TK_ROCE_V2_IP6 ? (size_t)ibw_udp_SIZE
                                            : 0) + transport > 0xFFFF) {

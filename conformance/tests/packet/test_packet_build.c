@@ -363,6 +363,44 @@ static void test_build_options(void)
     for (size_t cap = 0; cap < need; cap++)
         TU_EQ(ibw_build(&s, out, cap, &n), IBW_E_NOSPACE);
     TU_EQ(ibw_build(&s, out, need, &n), IBW_OK);
+
+    /* A kept pad count that leaves native IB short of whole words: LRH 8 +
+     * BTH 12 + 27 payload + PadCnt 0 + ICRC 4 = 51 bytes, which the LRH's
+     * PktLen (in words) cannot state.  On RoCE the lengths count bytes. */
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_IB_LOCAL;
+    s.flags = IBW_BUILD_KEEP_PADCNT;
+    s.bth.opcode = 0x04;
+    s.payload = big;
+    s.payload_len = 27;
+    TU_EQ(ibw_build(&s, out, sizeof out, &n), IBW_E_MALFORMED);
+    s.bth.padcnt = 1; /* 52 bytes */
+    TU_EQ(ibw_build(&s, out, sizeof out, &n), IBW_OK);
+    TU_EQ(n, 54);
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    s.bth.padcnt = 0;
+    TU_EQ(ibw_build(&s, out, sizeof out, &n), IBW_OK);
+    TU_EQ(ibw_parse(out, n, IBW_LINK_ETHERNET, &p), IBW_OK);
+    TU_EQ(p.icrc_off, 14 + 20 + 8 + 12 + 27);
+    TU_EQ(p.icrc_status, IBW_CRC_GOOD);
+
+    /* Fields are emitted as given even where the parser then reads the
+     * frame otherwise: LRH LVer 1 (refused by the parser, at the LRH) and
+     * UDP destination port 4792 (plain UDP to the parser). */
+    s.transport = IBW_TK_IB_LOCAL;
+    s.flags = 0;
+    s.lrh.lver = 1;
+    TU_EQ(ibw_build(&s, out, sizeof out, &n), IBW_OK);
+    TU_EQ(ibw_parse(out, n, IBW_LINK_IB, &p), IBW_E_VERSION);
+    TU_EQ(out[0] & 0x0F, 1); /* LVer: low nibble of byte 0 (VL is high) */
+    s.lrh.lver = 0;
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    s.udp_dport = 4792;
+    TU_EQ(ibw_build(&s, out, sizeof out, &n), IBW_OK);
+    TU_EQ(ibw_parse(out, n, IBW_LINK_ETHERNET, &p), IBW_OK);
+    TU_EQ(ibw_pkt_has(&p, IBW_HDR_UDP), 1);
+    TU_EQ(ibw_pkt_has(&p, IBW_HDR_BTH), 0);
+    TU_EQ(ibw_load_be16(out + 14 + 20 + 2), 4792);
 }
 
 int main(void)

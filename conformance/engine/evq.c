@@ -16,9 +16,15 @@
  */
 #include "eng.h"
 
+/* The one order of events: due time, then order scheduled. */
+static bool key_less(uint64_t t1, uint64_t seq1, uint64_t t2, uint64_t seq2)
+{
+    return t1 < t2 || (t1 == t2 && seq1 < seq2);
+}
+
 static bool ev_less(const struct eng_event *a, const struct eng_event *b)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    return key_less(a->t, a->seq, b->t, b->seq);
 }
 
 static void lane_clear(struct eng_lane *l);
@@ -106,11 +112,6 @@ double eng_uniform(struct ibe_world *w)
 static struct eng_event *lane_at(const struct eng_lane *l, size_t i)
 {
     return &l->ev[(l->head + i) & (l->cap - 1)];
-}
-
-static bool key_less(uint64_t t1, uint64_t seq1, uint64_t t2, uint64_t seq2)
-{
-    return t1 < t2 || (t1 == t2 && seq1 < seq2);
 }
 
 static void lane_clear(struct eng_lane *l)

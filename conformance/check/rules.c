@@ -2,8 +2,8 @@
 /* rules.c - the rule table expanded from CHK_RULES. */
 #include "rules.h"
 
-#define CHK__RULE_INFO(e, id, sev, scope, stmt, src, ev) \
-    {id, CHK_##sev, CHK_SCOPE_##scope, stmt, src, ev},
+#define CHK__RULE_INFO(e, id, sev, scope, spec, stmt, src, ev) \
+    {id, CHK_##sev, CHK_SCOPE_##scope, spec, stmt, src, ev},
 
 static const struct chk_rule_info rule_table[CHK_RULE_COUNT] = {
     CHK_RULES(CHK__RULE_INFO)};

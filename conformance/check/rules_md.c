@@ -22,6 +22,9 @@ int main(void)
            "the capture's vantage point can explain (a capture that\nstarts "
            "mid-flow, packets missing at the capture point). Retransmissions "
            "are not\nfindings: they are counted in each flow's summary.\n\n"
+           "The IBA statement column names what each rule enforces: a RoCEv2 "
+           "annex A17\ncompliance statement (CA17-n), a chapter 9 statement ID "
+           "that public sources\ncite (C9-n), else the Vol. 1 section.\n\n"
            "Sources name the IBA Vol. 1 section (release 1.2.1 numbering; "
            "RoCEv2 = annex A17),\nor a design-document section "
            "(docs/sources.md), that the rule "
@@ -31,13 +34,13 @@ int main(void)
         const struct chk_rule_info *ri = chk_rule(r);
         if (ri->scope != last_scope) {
             last_scope = ri->scope;
-            printf("\n## Per %s\n\n| ID | severity | rule | source | evidence "
-                   "|\n|---|---|---|---|---|\n",
+            printf("\n## Per %s\n\n| ID | severity | IBA statement | rule | source | "
+                   "evidence |\n|---|---|---|---|---|---|\n",
                    scope_name(ri->scope));
         }
-        printf("| %s | %s | %s | %s | %s |\n", ri->id,
-               chk_severity_name(ri->severity), ri->statement, ri->source,
-               ri->evidence);
+        printf("| %s | %s | %s | %s | %s | %s |\n", ri->id,
+               chk_severity_name(ri->severity), ri->spec, ri->statement,
+               ri->source, ri->evidence);
     }
     return 0;
 }

@@ -318,8 +318,8 @@ static void on_finding(void *user, const struct chk_finding *f)
             fputs(", ", r->out);
         }
         fprintf(r->out, "\"rule\": \"%s\", \"severity\": \"%s\", "
-                "\"message\": ",
-                ri->id, chk_severity_name(f->severity));
+                "\"spec\": \"%s\", \"message\": ",
+                ri->id, chk_severity_name(f->severity), ri->spec);
         ibwire_tool_json_str(r->out, f->message);
         fputc('}', r->out);
         r->first_finding = 0;

@@ -256,6 +256,11 @@ void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx);
  * without one as well (they are lossless, and slow: off by default). */
 void ibe_engine_set_bitwidth(struct ibe_engine *e, int on);
 
+/* Fault modes (faults.h): mask of IBE_FAULT_BIT()s this engine misbehaves
+ * by, as the bug zoo's implementations did; 0 (the default) for none. */
+void ibe_engine_set_faults(struct ibe_engine *e, uint64_t faults);
+uint64_t ibe_engine_faults(const struct ibe_engine *e);
+
 /* ---- module latencies (virtual time) ---- */
 /* Module `module` (a name of the trace's modules: "ReqPktGen",
  * "ExecutionEngine", "DMAEngine", ...) takes `ns` to answer: a message

@@ -23,7 +23,9 @@ static void serve_hp_receive(struct ibe_engine *e, const uint8_t *pkt,
     const uint8_t *payload;
     const char *why;
     e->st.pkts_rx++;
-    int err = eng_wire_parse(pkt, len, e->cfg.framing, &h, &payload, &why);
+    /* faults.h, zoo row 24: frames under 65 bytes not ICRC-checked */
+    int err = eng_wire_parse_ex(pkt, len, e->cfg.framing, &h, &payload, &why,
+                                len < 65 && ENG_FAULT(e, ICRC_SMALL_UNCHECKED));
     if (err == IBW_E_CRC) {
         e->st.icrc_drops++;
         return;
@@ -34,9 +36,11 @@ static void serve_hp_receive(struct ibe_engine *e, const uint8_t *pkt,
     }
     struct eng_qp *q = eng_qp(e, h.destqp);
     struct eng_view v;
-    if (q && h.destqp >= 2) /* the P_Key: the frame-encapsulation view */
+    /* faults.h, zoo row 31c: RC QPs numbered from 1 */
+    uint32_t lowest = ENG_FAULT(e, QPN_01) ? 1 : 2;
+    if (q && h.destqp >= lowest) /* the P_Key: the frame-encapsulation view */
         cxt_read(e, M_HDRPARSER, CXT_RD_QP, CXR_ENCAP, q->qpn, &v);
-    if (!q || h.destqp < 2 || !pkey_ok(h.pkey, v.pkey)) {
+    if (!q || h.destqp < lowest || !pkey_ok(h.pkey, v.pkey)) {
         e->st.malformed_drops++;
         return;
     }

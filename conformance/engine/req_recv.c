@@ -265,8 +265,11 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         timer_entry(e, q->qpn, TM_RNR, &rnr);
         struct eng_conf c;
         cxt_conf(e, q->qpn, &c);
+        /* faults.h, zoo row 8: the AETH's timer ignored, the resend at
+         * the next tick (the shortest RNR timer, 10 us) */
+        uint8_t wait = ENG_FAULT(e, RNR_NO_WAIT) ? 1 : (uint8_t)val;
         struct rec_tset t = {rnr.count ? TMO_RESTART : TMO_SET, q->qpn,
-                             c.rnr_retry, (uint8_t)val, TM_RNR};
+                             c.rnr_retry, wait, TM_RNR};
         timer_set(e, M_REQRECV, &t);
         if (n) {
             rtc_resume(e, q);

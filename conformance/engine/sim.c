@@ -37,6 +37,7 @@ struct sim {
     uint64_t atomic_model;
     uint64_t recv_posted;
     uint64_t ud_dups;
+    uint32_t traffic;           /* IBE_FT_* of the faults' traffic */
 };
 
 /* 8 pattern bytes for block off/8 of message i. */
@@ -135,6 +136,20 @@ static int post_one(struct sim *s, uint32_t mask)
     struct msg *m = &s->m[i];
     m->op = pick_op(s, mask);
     m->len = (uint32_t)(ibe_rand(s->w) % ((uint64_t)s->max + 1));
+    /* a fault's traffic (faults.h): the special message in the middle */
+    bool special = s->traffic && i == s->o->messages / 2;
+    uint64_t wrap_va = 0;
+    if (special && (s->traffic & (IBE_FT_ZLREAD | IBE_FT_ZLBADKEY))) {
+        m->op = IBE_WR_RDMA_READ;
+        m->len = 0;
+    } else if (special && (s->traffic & IBE_FT_VAWRAP)) {
+        m->op = IBE_WR_RDMA_WRITE;
+        m->len = 64;
+        wrap_va = 0xFFFFFFFFFFFFFFF0ull;
+    } else if (special && (s->traffic & IBE_FT_SENDINV)) {
+        m->op = IBE_WR_SEND_INV;
+        m->len = m->len < s->o->pmtu ? m->len : s->o->pmtu / 2;
+    }
     bool atomic = m->op == IBE_WR_ATOMIC_CS || m->op == IBE_WR_ATOMIC_FA;
     if (atomic)
         m->len = 8;
@@ -185,8 +200,16 @@ static int post_one(struct sim *s, uint32_t mask)
             memset(ibe_mem_ptr(s->b, tgt, m->len), 0xEE, m->len);
         break;
     }
+    if (special) {
+        if (s->traffic & IBE_FT_ZLBADKEY)
+            wr.rkey = 0; /* no region's: C9-88 says it is not looked at */
+        if (wrap_va)
+            wr.remote_addr = wrap_va;
+        if (m->op == IBE_WR_SEND_INV)
+            wr.imm = 0; /* the R_Key to invalidate: no region's */
+    }
     m->recv_kind = m->op == IBE_WR_SEND || m->op == IBE_WR_SEND_IMM ||
-                   m->op == IBE_WR_RDMA_WRITE_IMM;
+                   m->op == IBE_WR_SEND_INV || m->op == IBE_WR_RDMA_WRITE_IMM;
     if (s->o->transport == IBE_UD) {
         wr.remote_qpn = s->qb;
         wr.remote_qkey = 0x11111111u;
@@ -370,6 +393,16 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     if (o->transport == IBE_UD && s.max > o->pmtu)
         s.max = o->pmtu;
     s.max = (s.max + 7) / 8 * 8;
+    s.traffic = ibe_fault_traffic(o->faults | o->traffic_of);
+    if (s.traffic & IBE_FT_SMALL)
+        s.max = 4; /* frames under 65 bytes */
+    if (s.traffic & IBE_FT_PMTU)
+        mask &= IBE_OPM_SEND | IBE_OPM_SEND_IMM | IBE_OPM_WRITE | IBE_OPM_WRITE_IMM;
+    if ((s.traffic & IBE_FT_READS) && !o->ops && o->transport == IBE_RC &&
+        s.max < 2 * o->pmtu)
+        s.max = 3 * o->pmtu; /* multi-packet READs */
+    if (!mask)
+        return -1;
     s.m = calloc(o->messages ? o->messages : 1, sizeof *s.m);
     s.w = ibe_world_create(o->seed);
     uint64_t mem = (uint64_t)s.max * (SLOTS * 3 + RQ_DEPTH) + (8u << 20);
@@ -389,8 +422,16 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
         free(s.m);
         return -1;
     }
+    if (o->faults) {
+        ibe_engine_set_faults(s.a, ibe_fault_side_mask(o->faults, IBE_FS_REQ));
+        ibe_engine_set_faults(s.b, ibe_fault_side_mask(o->faults, IBE_FS_RESP));
+    }
     struct ibe_link_params lp = {o->drop, o->dup, o->reorder, o->corrupt, o->ecn,
                                  1000, 100.0};
+    if ((s.traffic & IBE_FT_LOSS) && !lp.drop)
+        lp.drop = 0.05;
+    if ((s.traffic & IBE_FT_CORRUPT) && !lp.corrupt)
+        lp.corrupt = 0.05;
     struct ibe_link *l = ibe_link_create(s.w, s.a, s.b, &lp);
     if (o->tap)
         ibe_link_set_tap(l, o->tap, o->tap_ctx);
@@ -421,10 +462,15 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     uint32_t psn_b = (uint32_t)(ibe_rand(s.w) & 0xFFFFFF);
     struct ibe_qp_conn c = {s.qb, psn_a, psn_b, o->pmtu, o->retry_cnt ? o->retry_cnt : 7,
                             7, 10, 1, 16};
+    if ((s.traffic & IBE_FT_PMTU) && o->pmtu < 4096)
+        c.pmtu = o->pmtu * 2; /* the requester's path MTU, not the responder's */
     ibe_qp_connect(s.a, s.qa, &c);
     struct ibe_qp_conn cbn = {s.qa, psn_b, psn_a, o->pmtu, 7, 7, 10, 1, 16};
+    if ((s.traffic & IBE_FT_PMTU) && o->pmtu == 4096)
+        cbn.pmtu = 2048;
     ibe_qp_connect(s.b, s.qb, &cbn);
-    for (int i = 0; i < RQ_DEPTH; i++)
+    /* RNR traffic: one receive WQE kept posted */
+    for (int i = 0; i < ((s.traffic & IBE_FT_RNR) ? 1 : RQ_DEPTH); i++)
         post_recv(&s);
 
     struct ibe_wc wc[64];
@@ -465,6 +511,11 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
                     on_recv_wc(&s, &wc[i]);
         if (!ran && (s.posted >= o->messages || !ibe_sq_free(s.a, s.qa)))
             break;
+        /* a fault may keep a QP busy for ever (RNR retry 7 is infinite) */
+        if (o->faults && ibe_now(s.w) > 10000000000ull) {
+            r->fault_stopped = 1;
+            break;
+        }
     }
     /* messages that never arrived anywhere (UC/UD) */
     for (uint64_t i = s.recv_head; i < s.posted; i++)

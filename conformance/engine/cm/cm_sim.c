@@ -528,6 +528,8 @@ static int setup_node(struct cs_sim *s, int id)
     if (!nd->e)
         return -1;
     ibe_engine_set_tx(nd->e, on_engine_tx, nd);
+    if (o->faults[id])
+        ibe_engine_set_faults(nd->e, o->faults[id]);
     nd->cq = ibe_cq_create(nd->e, 4096);
     cmx_hcr_init(&nd->hcr, apply, nd);
     cmx_gmp_init(&nd->gmp, o->framing != IBE_FRAME_IB, cfg.ipv4, cfg.ipv4 ^ 1u,

@@ -20,6 +20,9 @@ struct cmx_sim_opts {
     uint8_t resp_timeout;   /* CM response timeout code */
     ibe_tap_fn tap;
     void *tap_ctx;
+    /* fault modes (faults.h) of the client's engine (node 0) and the
+     * server's (node 1); 0: none */
+    uint64_t faults[2];
 };
 
 struct cmx_sim_result {

@@ -304,6 +304,12 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
             }
             return;
         }
+        /* faults.h, zoo row 13: a zero-length READ stops the responder
+         * (rxe crashed): no answer, and no NAK for what follows */
+        if (kind == IBW_OPK_READ && !h->dmalen && ENG_FAULT(e, ZERO_READ_SILENT)) {
+            q->ee.nak_armed = 0;
+            return;
+        }
         q->ee.nak_armed = 1;
     } else if (!uc_sequence(e, q, h)) {
         return;
@@ -345,13 +351,13 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         /* C9-88: a zero-length READ's R_Key and VA are not checked; fault
          * ZERO_READ_RKEY (faults.h, zoo row 14) checks them, fault
          * ZERO_READ_SILENT (row 13) never answers it */
-        if (!h->dmalen && ENG_FAULT(e, ZERO_READ_SILENT))
-            return;
         if ((h->dmalen || ENG_FAULT(e, ZERO_READ_RKEY)) &&
             eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                       IBE_ACC_REMOTE_READ) != XL_OK) {
             if (!ENG_FAULT(e, NO_NAK)) /* row 16: no NAK */
                 nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+            else
+                q->ee.nak_armed = 0;
             return;
         }
         uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
@@ -372,6 +378,8 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
             if (!ENG_FAULT(e, NO_NAK)) /* faults.h, zoo row 16 */
                 nak(e, q, (h->va & 7) ? IBW_NAK_INVALID_REQUEST
                                       : IBW_NAK_REMOTE_ACCESS_ERROR);
+            else
+                q->ee.nak_armed = 0;
             return;
         }
         uint64_t orig = atomic_exec(e, h);
@@ -430,7 +438,9 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                            IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen)) {
                 if (rc && !ENG_FAULT(e, NO_NAK)) /* row 16: no NAK */
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
-                else if (!rc)
+                else if (rc)
+                    q->ee.nak_armed = 0; /* silent from here on */
+                else
                     q->ee.uc_drop = 1;
                 return;
             }

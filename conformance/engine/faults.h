@@ -29,17 +29,19 @@ enum ibe_fault_needs { IBE_FN_CHECK, IBE_FN_REPLAY };
 
 /* Traffic a fault needs to show (ibwire sim applies them). */
 enum {
-    IBE_FT_LOSS = 1u << 0,     /* random loss both ways (--drop 0.05 unless set) */
+    IBE_FT_LOSS = 1u << 0,     /* the first Send/Write MIDDLE request packet lost */
     IBE_FT_RNR = 1u << 1,      /* one receive WQE kept posted: RNR NAKs happen */
     IBE_FT_ZLREAD = 1u << 2,   /* a zero-length RDMA READ among the first messages */
     IBE_FT_ZLBADKEY = 1u << 3, /* ... whose (don't care) R_Key is not a region's */
     IBE_FT_PMTU = 1u << 4,     /* the requester's path MTU twice the responder's */
     IBE_FT_VAWRAP = 1u << 5,   /* an RDMA WRITE whose VA + length wraps 2^64 */
     IBE_FT_SENDINV = 1u << 6,  /* Sends with Invalidate (of no region) */
-    IBE_FT_CORRUPT = 1u << 7,  /* frames corrupted on the link (--corrupt 0.05) */
+    IBE_FT_CORRUPT = 1u << 7,  /* a payload bit of every 8th request flipped */
     IBE_FT_CM = 1u << 8,       /* connections through CM (ibwire sim --cm) */
     IBE_FT_READS = 1u << 9,    /* multi-packet READs among the operations */
-    IBE_FT_SMALL = 1u << 10,   /* zero-length Sends among the messages */
+    IBE_FT_SMALL = 1u << 10,   /* messages of at most 4 bytes: frames under 65 */
+    IBE_FT_LOSS_READ = 1u << 11, /* the first READ RESPONSE MIDDLE/LAST lost */
+    IBE_FT_LOSS_ATOMIC = 1u << 12, /* the first ATOMIC ACKNOWLEDGE lost */
 };
 
 #define IBE_FAULTS(X)                                                          \
@@ -48,7 +50,7 @@ enum {
     X(ICRC_PAD_OFFSET, "icrc-pad-offset", "2", IBE_FS_REQ, "PKT-ICRC",         \
       IBE_FN_CHECK, 0,                                                         \
       "ICRC written right after the payload, the pad bytes after it")          \
-    X(ICRC_MASK, "icrc-mask", "3", IBE_FS_REQ, "PKT-ICRC", IBE_FN_CHECK, 0,    \
+    X(ICRC_MASK, "icrc-mask", "3", IBE_FS_RESP, "PKT-ICRC", IBE_FN_CHECK, 0,   \
       "RoCEv2 ICRC masks the IPv4 identification as well (wrong field mask)")  \
     X(MSN_PER_PACKET, "msn-per-packet", "4", IBE_FS_RESP, "FLOW-MSN",          \
       IBE_FN_CHECK, 0, "MSN advanced for every request packet, not per message") \
@@ -58,19 +60,19 @@ enum {
       IBE_FN_CHECK, IBE_FT_READS,                                              \
       "an ACK carrying a multi-packet READ's last PSN sent before its responses") \
     X(NAK_AFTER_DUP_READ, "nak-after-dup-read", "6b", IBE_FS_RESP,             \
-      "FLOW-NAK-INVALID", IBE_FN_CHECK, IBE_FT_LOSS | IBE_FT_READS,            \
+      "FLOW-NAK-INVALID", IBE_FN_CHECK, IBE_FT_LOSS_READ | IBE_FT_READS,            \
       "after a duplicate READ, the next Send/Write packet NAKed Invalid Request") \
     X(READ_REISSUE_LEN, "read-reissue-length", "7", IBE_FS_REQ,                \
-      "FLOW-RETRANS-DIFF", IBE_FN_CHECK, IBE_FT_LOSS | IBE_FT_READS,           \
+      "FLOW-RETRANS-DIFF", IBE_FN_CHECK, IBE_FT_LOSS_READ | IBE_FT_READS,           \
       "a READ re-issued after partial responses keeps the original RETH length") \
     X(READ_REISSUE_VA, "read-reissue-va", "7", IBE_FS_REQ, "FLOW-RETRANS-DIFF", \
-      IBE_FN_CHECK, IBE_FT_LOSS | IBE_FT_READS,                                \
+      IBE_FN_CHECK, IBE_FT_LOSS_READ | IBE_FT_READS,                           \
       "a READ re-issued after partial responses keeps the original RETH VA")   \
     X(RNR_NO_WAIT, "rnr-ignore-timer", "8", IBE_FS_REQ, "FLOW-RNR-WAIT",       \
       IBE_FN_CHECK, IBE_FT_RNR,                                                \
       "after an RNR NAK the request is resent at once, ignoring the RNR timer") \
     X(ATOMIC_DUP_EXEC, "atomic-dup-reexec", "9", IBE_FS_RESP,                  \
-      "FLOW-DUP-ATOMIC", IBE_FN_CHECK, IBE_FT_LOSS,                            \
+      "FLOW-DUP-ATOMIC", IBE_FN_CHECK, IBE_FT_LOSS_ATOMIC,                            \
       "a duplicate atomic is executed again, answered with a new original value") \
     X(LEN_CHECK_OFF, "len-check-off", "10", IBE_FS_RESP,                       \
       "FLOW-INVALID-ACCEPTED", IBE_FN_CHECK, IBE_FT_PMTU,                      \

@@ -258,6 +258,17 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         if (oldest_read(e, q, &rd) != MQ_NIL && psn_diff(rd, h->psn) < 0)
             rtc_retransmit_range(e, q, rd, h->psn);
         q->rrc.nak_retries = 0;
+        if (ENG_FAULT(e, RNR_NO_WAIT)) {
+            /* faults.h, zoo row 8: the RNR timer ignored, the request
+             * resent at once, as after a sequence NAK */
+            rtc_retransmit_from(e, q, h->psn);
+            loss_timer(e, q, TMO_SET);
+            if (n) {
+                rtc_resume(e, q);
+                sched_wake(e, q);
+            }
+            return;
+        }
         loss_timer(e, q, TMO_STOP);
         q->rrc.rnr_wait = 1;
         q->rrc.rnr_psn = h->psn;
@@ -265,11 +276,8 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         timer_entry(e, q->qpn, TM_RNR, &rnr);
         struct eng_conf c;
         cxt_conf(e, q->qpn, &c);
-        /* faults.h, zoo row 8: the AETH's timer ignored, the resend at
-         * the next tick (the shortest RNR timer, 10 us) */
-        uint8_t wait = ENG_FAULT(e, RNR_NO_WAIT) ? 1 : (uint8_t)val;
         struct rec_tset t = {rnr.count ? TMO_RESTART : TMO_SET, q->qpn,
-                             c.rnr_retry, wait, TM_RNR};
+                             c.rnr_retry, (uint8_t)val, TM_RNR};
         timer_set(e, M_REQRECV, &t);
         if (n) {
             rtc_resume(e, q);

@@ -38,7 +38,40 @@ struct sim {
     uint64_t recv_posted;
     uint64_t ud_dups;
     uint32_t traffic;           /* IBE_FT_* of the faults' traffic */
+    uint8_t lost[3];            /* the chosen losses done (sim_drop) */
+    uint32_t sends_seen;        /* Send ONLY frames seen (sim_drop) */
 };
+
+/* The chosen losses of a fault's traffic (faults.h IBE_FT_LOSS*): each
+ * kind of frame lost once, the first time it crosses. */
+static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t len)
+{
+    struct sim *s = ctx;
+    size_t bth = s->o->framing == IBE_FRAME_IB ? 8 : 42;
+    if (len < bth + 12)
+        return 0;
+    uint8_t op = pkt[bth];
+    /* IBE_FT_CORRUPT: every 8th Send ONLY with payload gets its first
+     * payload bit flipped (the ICRC then fails) */
+    if (dir == 0 && (s->traffic & IBE_FT_CORRUPT) && op == IBW_OP_RC_SEND_ONLY &&
+        len >= bth + 12 + 4 + 4 && ++s->sends_seen % 8 == 0)
+        pkt[bth + 12] ^= 1;
+    int k = -1;
+    if (dir == 0 && (s->traffic & IBE_FT_LOSS) &&
+        (op == IBW_OP_RC_SEND_MIDDLE || op == IBW_OP_RC_RDMA_WRITE_MIDDLE))
+        k = 0;
+    else if (dir == 1 && (s->traffic & IBE_FT_LOSS_READ) &&
+             (op == IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE ||
+              op == IBW_OP_RC_RDMA_READ_RESPONSE_LAST))
+        k = 1;
+    else if (dir == 1 && (s->traffic & IBE_FT_LOSS_ATOMIC) &&
+             op == IBW_OP_RC_ATOMIC_ACKNOWLEDGE)
+        k = 2;
+    if (k < 0 || s->lost[k])
+        return 0;
+    s->lost[k] = 1;
+    return 1;
+}
 
 /* 8 pattern bytes for block off/8 of message i. */
 static uint64_t pat8(uint64_t seed, uint64_t i, uint32_t blk)
@@ -136,6 +169,8 @@ static int post_one(struct sim *s, uint32_t mask)
     struct msg *m = &s->m[i];
     m->op = pick_op(s, mask);
     m->len = (uint32_t)(ibe_rand(s->w) % ((uint64_t)s->max + 1));
+    if (s->traffic & IBE_FT_SMALL)
+        m->len %= 5; /* frames under 65 bytes */
     /* a fault's traffic (faults.h): the special message in the middle */
     bool special = s->traffic && i == s->o->messages / 2;
     uint64_t wrap_va = 0;
@@ -394,8 +429,6 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
         s.max = o->pmtu;
     s.max = (s.max + 7) / 8 * 8;
     s.traffic = ibe_fault_traffic(o->faults | o->traffic_of);
-    if (s.traffic & IBE_FT_SMALL)
-        s.max = 4; /* frames under 65 bytes */
     if (s.traffic & IBE_FT_PMTU)
         mask &= IBE_OPM_SEND | IBE_OPM_SEND_IMM | IBE_OPM_WRITE | IBE_OPM_WRITE_IMM;
     if ((s.traffic & IBE_FT_READS) && !o->ops && o->transport == IBE_RC &&
@@ -428,13 +461,12 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     }
     struct ibe_link_params lp = {o->drop, o->dup, o->reorder, o->corrupt, o->ecn,
                                  1000, 100.0};
-    if ((s.traffic & IBE_FT_LOSS) && !lp.drop)
-        lp.drop = 0.05;
-    if ((s.traffic & IBE_FT_CORRUPT) && !lp.corrupt)
-        lp.corrupt = 0.05;
     struct ibe_link *l = ibe_link_create(s.w, s.a, s.b, &lp);
     if (o->tap)
         ibe_link_set_tap(l, o->tap, o->tap_ctx);
+    if (s.traffic & (IBE_FT_LOSS | IBE_FT_LOSS_READ | IBE_FT_LOSS_ATOMIC |
+                     IBE_FT_CORRUPT))
+        ibe_link_set_drop(l, sim_drop, &s);
     if (o->trace) {
         ibe_engine_set_trace(s.a, o->trace, o->trace_ctx);
         ibe_engine_set_trace(s.b, o->trace, o->trace_ctx);
@@ -480,10 +512,13 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
          * batches and let the wire drain, so that no buffer is reused while
          * a packet for it may still arrive. */
         uint64_t batch_end = unreliable ? s.posted + SLOTS / 2 : UINT64_MAX;
+        bool refused = false;
         while (s.posted < o->messages && s.posted < batch_end &&
                ibe_sq_free(s.a, s.qa) > 0)
-            if (post_one(&s, mask))
+            if (post_one(&s, mask)) {
+                refused = true;
                 break;
+            }
         uint64_t ran = ibe_world_run(s.w, unreliable ? UINT64_MAX : 256);
         if (unreliable) { /* drained: what has not arrived is lost */
             int n;
@@ -510,6 +545,9 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
                 if (!wc[i].is_send)
                     on_recv_wc(&s, &wc[i]);
         if (!ran && (s.posted >= o->messages || !ibe_sq_free(s.a, s.qa)))
+            break;
+        /* a fault's traffic may leave the QP in Error: posting refused */
+        if (!ran && refused && (o->faults || s.traffic))
             break;
         /* a fault may keep a QP busy for ever (RNR retry 7 is infinite) */
         if (o->faults && ibe_now(s.w) > 10000000000ull) {

@@ -8,7 +8,8 @@
  *   X(ENUM, "name", "zoo row(s)", side, "rule", needs, traffic, "what it does")
  *
  *   side     IBE_FS_REQ / IBE_FS_RESP: the engine the fault is set on
- *   rule     the checker rule that catches it (conformance/rules.md)
+ *   rule     the checker rule that catches it (conformance/rules.md); "-"
+ *            when no rule (planned or existing) decides it yet
  *   needs    IBE_FN_CHECK: plain `ibwire check`; IBE_FN_REPLAY: `check --replay`
  *   traffic  IBE_FT_* bits: what `ibwire sim` does to the traffic so that
  *            the capture shows the bug (the same with or without the fault,
@@ -85,9 +86,9 @@ enum {
     X(RESEND_PAYLOAD, "resend-payload", "15", IBE_FS_REQ, "FLOW-RETRANS-DIFF", \
       IBE_FN_CHECK, IBE_FT_LOSS,                                               \
       "a resent Send/Write packet carries other payload bytes (same length)")  \
-    X(NO_NAK, "no-nak", "16", IBE_FS_RESP, "REPLAY-MISSING", IBE_FN_REPLAY,    \
-      IBE_FT_VAWRAP,                                                           \
-      "a request with a bad R_Key or range is neither ACKed nor NAKed")        \
+    X(NO_NAK, "no-nak", "16", IBE_FS_RESP, "-", IBE_FN_CHECK, IBE_FT_VAWRAP,   \
+      "a request with a bad R_Key or range is neither ACKed nor NAKed (no "    \
+      "planned rule: the replay's model knows no regions, so it answers too)") \
     X(VA_WRAP, "va-wrap-accept", "19", IBE_FS_RESP, "FLOW-INVALID-ACCEPTED",   \
       IBE_FN_CHECK, IBE_FT_VAWRAP,                                             \
       "a WRITE whose RETH VA + length wraps 2^64 passes the range check: ACKed") \

@@ -111,6 +111,13 @@ int cmd_sim_cm(int argc, char **argv)
            r.wrs_unfinished, r.invariants_ok ? "true" : "false");
     if (r.failure[0])
         printf(", \"failure\": \"%s\"", r.failure);
+    if (o.faults[0] | o.faults[1]) {
+        printf(", \"faults\": \"");
+        for (unsigned k = 0, n = 0; k < IBE_FAULT_COUNT; k++)
+            if ((o.faults[0] | o.faults[1]) >> k & 1)
+                printf("%s%s", n++ ? "," : "", ibe_fault_table[k].name);
+        printf("\"");
+    }
     printf("}\n");
     /* a fault breaks invariants by design: reported above, not a failure */
     if ((o.faults[0] | o.faults[1]) && rc == 1)

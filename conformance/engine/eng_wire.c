@@ -188,7 +188,7 @@ void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
                     unsigned what)
 {
     struct ibw_pkt p;
-    int link = e->cfg.framing == IBE_FRAME_IB ? IBW_LINK_IB : IBW_LINK_ETHERNET;
+    enum ibw_link link = e->cfg.framing == IBE_FRAME_IB ? IBW_LINK_IB : IBW_LINK_ETHERNET;
     if (ibw_parse(buf, n, link, &p) != IBW_OK || !ibw_pkt_has(&p, IBW_HDR_BTH) ||
         p.icrc_status != IBW_CRC_GOOD)
         return;

@@ -11,7 +11,7 @@ const struct ibe_fault_info ibe_fault_table[IBE_FAULT_COUNT] = {
 };
 
 const struct ibe_fault_gap ibe_fault_gaps[] = {
-#define IBE_FAULT_GAP_ROW(z, w) {z, w},
+#define IBE_FAULT_GAP_ROW(z, r, w) {z, r, w},
     IBE_FAULT_GAPS(IBE_FAULT_GAP_ROW)
 #undef IBE_FAULT_GAP_ROW
 };

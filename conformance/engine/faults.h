@@ -119,26 +119,30 @@ enum {
     X(QPN_01, "qpn-01", "31c", IBE_FS_RESP, "PKT-QP01-UD", IBE_FN_CHECK, 0,    \
       "the responder numbers its RC QP 1 (QPs from 0) and takes RC there")
 
-/* Zoo rows no fault mode reproduces: Y("row", "why"). */
+/* Zoo rows no fault mode reproduces: Y("row", "rule", "why"), rule the
+ * one that would decide it or "not decidable". */
 #define IBE_FAULT_GAPS(Y)                                                      \
-    Y("11", "an oversized UD datagram moving the QP to Error shows only as "   \
-            "silence afterwards, which loss also explains")                    \
-    Y("12", "runt frames: the engines' link makes none (no fault yet: a frame " \
-            "whose UDP length is short of its headers needs a link model)")    \
-    Y("17", "a duplicate READ after the region was invalidated: the "          \
-            "invalidation is in the host, not on the wire (SEND WITH "         \
-            "INVALIDATE names a key, but a READ of another key is not decidable)") \
-    Y("18", "R_Keys are advertised out of band: a capture cannot tell a "      \
-            "valid R_Key from an invalid one")                                 \
-    Y("21", "inline payload from the wrong address: needs the posted data "    \
-            "(the sim's exactly-once data check catches it, a capture cannot)") \
-    Y("22", "an empty receive queue taken as full: whether the queue was "     \
-            "empty is not on the wire (RNR NAK or not); credits too high "     \
-            "need the posted receives")                                        \
-    Y("26", "RNR retry 7 taken as finite: the rule needs the CM's RNR retry " \
-            "count and the requester giving up after RNR NAKs; no fault yet "  \
-            "(the CM sim posts every receive first)")                          \
-    Y("30", "2^23 PSNs outstanding needs over 8 million frames in flight")
+    Y("11", "not decidable", "an oversized UD datagram moving the QP to "     \
+            "Error shows only as silence afterwards, which loss also explains") \
+    Y("12", "FLOW-DROP-ANSWERED", "runt frames: no fault mode yet (the link "  \
+            "would have to cut a frame's UDP length short of its headers)")    \
+    Y("17", "not decidable", "a duplicate READ after the region was "         \
+            "invalidated: the invalidation is in the host, not on the wire "   \
+            "(SEND WITH INVALIDATE names a key, not the region a later READ "  \
+            "uses)")                                                           \
+    Y("18", "not decidable", "R_Keys are advertised out of band: a capture "  \
+            "cannot tell a valid R_Key from an invalid one")                   \
+    Y("21", "not decidable", "inline payload from the wrong address: needs "  \
+            "the posted data (the sim's exactly-once data check catches it, "  \
+            "a capture cannot)")                                               \
+    Y("22", "not decidable", "an empty receive queue taken as full: whether " \
+            "the queue was empty is not on the wire (RNR NAK or not); credits " \
+            "too high need the posted receives")                               \
+    Y("26", "FLOW-RNR-RETRY", "RNR retry 7 taken as finite: no fault mode "    \
+            "yet (it needs a CM connection with RNR retry 7 and RNR NAKs; the " \
+            "CM sim posts its receives first)")                                \
+    Y("30", "FLOW-PSN-WINDOW", "2^23 PSNs outstanding: no fault mode (over 8 " \
+            "million frames in flight)")
 
 enum ibe_fault {
 #define IBE_FAULT_ENUM(E, n, z, s, r, nd, t, d) IBE_FAULT_##E,
@@ -158,7 +162,7 @@ struct ibe_fault_info {
     const char *what;
 };
 
-struct ibe_fault_gap { const char *zoo, *why; };
+struct ibe_fault_gap { const char *zoo, *rule, *why; };
 
 extern const struct ibe_fault_info ibe_fault_table[IBE_FAULT_COUNT];
 extern const struct ibe_fault_gap ibe_fault_gaps[];

@@ -156,6 +156,9 @@ enum { ENG_WF_MIGREQ = 1, ENG_WF_ICRC_NO_PAD, ENG_WF_ICRC_PAD_OFFSET,
        ENG_WF_ICRC_MASK };
 void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
                     unsigned what);
+/* A RoCEv2/IPv4 frame's copy into out (cap bytes) with the UDP length taken
+ * from the IPv4 total length: 1, or 0 when it is not such a frame. */
+int eng_wire_fault_runt(const uint8_t *pkt, size_t len, uint8_t *out, size_t cap);
 /* Whether engine e has fault mode F (faults.h) on. */
 #define ENG_FAULT(e, F) (((e)->faults & IBE_FAULT_BIT(F)) != 0)
 

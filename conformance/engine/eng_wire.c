@@ -246,3 +246,18 @@ void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
         buf[p.vcrc_off + 1] = (uint8_t)(v >> 8);
     }
 }
+
+int eng_wire_fault_runt(const uint8_t *pkt, size_t len, uint8_t *out, size_t cap)
+{
+    /* Ethernet II, IPv4 without options, UDP: the receiver that does not
+     * check the UDP length (faults.h RUNT_ACCEPT) */
+    if (len > cap || len < 14 + 20 + 8 || ibw_load_be16(pkt + 12) != 0x0800 ||
+        (pkt[14] & 0xF0) != 0x40 || (pkt[14] & 0x0F) != 5 || pkt[14 + 9] != 17)
+        return 0;
+    uint16_t total = ibw_load_be16(pkt + 14 + 2);
+    if (total < 28 || (size_t)total + 14 > len)
+        return 0;
+    memcpy(out, pkt, len);
+    ibw_store_be16(out + 14 + 20 + 4, (uint16_t)(total - 20));
+    return 1;
+}

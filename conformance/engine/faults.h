@@ -43,6 +43,8 @@ enum {
     IBE_FT_SMALL = 1u << 10,   /* messages of at most 4 bytes: frames under 65 */
     IBE_FT_LOSS_READ = 1u << 11, /* the first READ RESPONSE MIDDLE/LAST lost */
     IBE_FT_LOSS_ATOMIC = 1u << 12, /* the first ATOMIC ACKNOWLEDGE lost */
+    IBE_FT_RUNT = 1u << 13,    /* every 8th Send ONLY's UDP length cut short
+                                  of its BTH (RoCEv2; the ICRC kept valid) */
 };
 
 #define IBE_FAULTS(X)                                                          \
@@ -78,6 +80,10 @@ enum {
     X(LEN_CHECK_OFF, "len-check-off", "10", IBE_FS_RESP,                       \
       "FLOW-INVALID-ACCEPTED", IBE_FN_CHECK, IBE_FT_PMTU,                      \
       "C9-92 length checks off: packets over the path MTU accepted and ACKed") \
+    X(RUNT_ACCEPT, "runt-accept", "12", IBE_FS_RESP, "FLOW-DROP-ANSWERED",     \
+      IBE_FN_CHECK, IBE_FT_RUNT,                                               \
+      "a frame whose UDP length is short of its headers is taken (by its "    \
+      "IPv4 length) and answered")                                             \
     X(ZERO_READ_SILENT, "zero-read-silent", "13", IBE_FS_RESP, "FLOW-ZERO-LEN", \
       IBE_FN_CHECK, IBE_FT_ZLREAD, "a zero-length RDMA READ is never answered") \
     X(ZERO_READ_RKEY, "zero-read-rkey", "14", IBE_FS_RESP, "FLOW-ZERO-LEN",    \
@@ -124,8 +130,6 @@ enum {
 #define IBE_FAULT_GAPS(Y)                                                      \
     Y("11", "not decidable", "an oversized UD datagram moving the QP to "     \
             "Error shows only as silence afterwards, which loss also explains") \
-    Y("12", "FLOW-DROP-ANSWERED", "runt frames: no fault mode yet (the link "  \
-            "would have to cut a frame's UDP length short of its headers)")    \
     Y("17", "not decidable", "a duplicate READ after the region was "         \
             "invalidated: the invalidation is in the host, not on the wire "   \
             "(SEND WITH INVALIDATE names a key, not the region a later READ "  \

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "eng.h"
+#include "ibwire/packet.h"
 #include "ibwire/wire.h"
 
 enum { SLOTS = 64, RQ_DEPTH = 64 };
@@ -40,6 +41,7 @@ struct sim {
     uint32_t traffic;           /* IBE_FT_* of the faults' traffic */
     uint8_t lost[3];            /* the chosen losses done (sim_drop) */
     uint32_t sends_seen;        /* Send ONLY frames seen (sim_drop) */
+    uint32_t runts_seen;        /* the same, for IBE_FT_RUNT */
 };
 
 /* The chosen losses of a fault's traffic (faults.h IBE_FT_LOSS*): each
@@ -67,6 +69,17 @@ static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t len)
     else if (dir == 1 && (s->traffic & IBE_FT_LOSS_ATOMIC) &&
              op == IBW_OP_RC_ATOMIC_ACKNOWLEDGE)
         k = 2;
+    /* IBE_FT_RUNT: every 8th Send ONLY's UDP length short of its BTH, the
+     * ICRC computed over that header (only the length is wrong) */
+    if (dir == 0 && (s->traffic & IBE_FT_RUNT) && op == IBW_OP_RC_SEND_ONLY &&
+        s->o->framing != IBE_FRAME_IB && ++s->runts_seen % 8 == 0) {
+        struct ibw_pkt p;
+        if (ibw_parse(pkt, len, IBW_LINK_ETHERNET, &p) == IBW_OK &&
+            ibw_pkt_has(&p, IBW_HDR_UDP) && p.icrc_status == IBW_CRC_GOOD) {
+            ibw_store_be16(pkt + p.off[IBW_HDR_UDP] + 4, 8 + 8);
+            ibw_store_le32(pkt + p.icrc_off, ibw_icrc_compute(&p));
+        }
+    }
     if (k < 0 || s->lost[k])
         return 0;
     s->lost[k] = 1;
@@ -465,7 +478,7 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     if (o->tap)
         ibe_link_set_tap(l, o->tap, o->tap_ctx);
     if (s.traffic & (IBE_FT_LOSS | IBE_FT_LOSS_READ | IBE_FT_LOSS_ATOMIC |
-                     IBE_FT_CORRUPT))
+                     IBE_FT_CORRUPT | IBE_FT_RUNT))
         ibe_link_set_drop(l, sim_drop, &s);
     if (o->trace) {
         ibe_engine_set_trace(s.a, o->trace, o->trace_ctx);

@@ -393,6 +393,8 @@ struct eng_qp_rrc {
     uint32_t rnr_psn;       /* where to resume after the RNR timer */
     uint8_t rd_retx_valid;  /* a lost read response was already acted on */
     uint32_t rd_retx_psn;   /* ... for the read at this PSN */
+    uint8_t fault_rnr_naks; /* fault RNR_RETRY_FINITE (faults.h): RNR
+                               NAKs since the last progress */
 };
 /* owner: timer.c - TimerControl's timer RAM (HanGu RDMA engine design
  * §3.4.2, E7): loss, RNR, CNP restore. */

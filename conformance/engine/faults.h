@@ -31,7 +31,8 @@ enum ibe_fault_needs { IBE_FN_CHECK, IBE_FN_REPLAY };
 /* Traffic a fault needs to show (ibwire sim applies them). */
 enum {
     IBE_FT_LOSS = 1u << 0,     /* the first Send/Write MIDDLE request packet lost */
-    IBE_FT_RNR = 1u << 1,      /* one receive WQE kept posted: RNR NAKs happen */
+    IBE_FT_RNR = 1u << 1,      /* one receive WQE kept posted (with CM: the
+                                  server's posted 1 ms late): RNR NAKs happen */
     IBE_FT_ZLREAD = 1u << 2,   /* a zero-length RDMA READ among the first messages */
     IBE_FT_ZLBADKEY = 1u << 3, /* ... whose (don't care) R_Key is not a region's */
     IBE_FT_PMTU = 1u << 4,     /* the requester's path MTU twice the responder's */
@@ -106,6 +107,10 @@ enum {
     X(ICRC_SMALL_UNCHECKED, "icrc-small-unchecked", "24", IBE_FS_RESP,         \
       "FLOW-DROP-ANSWERED", IBE_FN_CHECK, IBE_FT_CORRUPT | IBE_FT_SMALL,       \
       "frames under 65 bytes are not ICRC-checked: a corrupted one is answered") \
+    X(RNR_RETRY_FINITE, "rnr-retry-finite", "26", IBE_FS_REQ, "FLOW-RNR-RETRY", \
+      IBE_FN_CHECK, IBE_FT_CM | IBE_FT_RNR,                                    \
+      "RNR retry count 7 taken as 7 tries, not infinite: gives up after 8 "   \
+      "RNR NAKs")                                                              \
     X(START_PSN_STALE, "start-psn-stale", "25", IBE_FS_REQ, "CM-QPN",          \
       IBE_FN_CHECK, IBE_FT_CM,                                                 \
       "a new connection keeps the previous transmit PSN, not the CM's")        \
@@ -142,9 +147,6 @@ enum {
     Y("22", "not decidable", "an empty receive queue taken as full: whether " \
             "the queue was empty is not on the wire (RNR NAK or not); credits " \
             "too high need the posted receives")                               \
-    Y("26", "FLOW-RNR-RETRY", "RNR retry 7 taken as finite: no fault mode "    \
-            "yet (it needs a CM connection with RNR retry 7 and RNR NAKs; the " \
-            "CM sim posts its receives first)")                                \
     Y("30", "FLOW-PSN-WINDOW", "2^23 PSNs outstanding: no fault mode (over 8 " \
             "million frames in flight)")
 

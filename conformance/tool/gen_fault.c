@@ -5,8 +5,8 @@
  *
  *   ibwire sim --fault NAME --seed GF_SEED --messages GF_MESSAGES
  *
- * (or `ibwire sim --cm --fault NAME --seed 7 --conns 1 --size 2048` for the
- * faults that need CM): the link tap's frames, timestamps GEN_START_NS +
+ * (or `ibwire sim --cm --fault NAME --seed 7 --conns 1 --size 2048
+ * --cm-retries 3 --cm-timeout 16` for the faults that need CM): the link tap's frames, timestamps GEN_START_NS +
  * virtual time.  The clean control run is the same command with
  * --traffic-of NAME instead of --fault NAME.  The fault is on the side the
  * table names; the other engine is correct.
@@ -50,6 +50,8 @@ void gen_fault_cm_opts(unsigned k, struct cmx_sim_opts *so)
     so->resp_timeout = 16;
     so->faults[0] = ibe_fault_side_mask(1ull << k, IBE_FS_REQ);
     so->faults[1] = ibe_fault_side_mask(1ull << k, IBE_FS_RESP);
+    if (ibe_fault_table[k].traffic & IBE_FT_RNR)
+        so->server_recv_delay_ns = 1000000;
 }
 
 static void bug_run(struct gen_out *o, unsigned k)

@@ -20,7 +20,8 @@ static void usage_cm(FILE *f)
             "usage: ibwire sim --cm [--seed N] [--conns N] [--size B]\n"
             "                  [--cm-retries 0..15] [--cm-timeout 0..31]\n"
             "                  [--drop P] [--dup P] [--reorder P] [--corrupt P]\n"
-            "                  [--ib] [-w OUT.pcap] [--fault NAME[,NAME...]]\n");
+            "                  [--ib] [-w OUT.pcap] [--fault NAME[,NAME...]]\n"
+            "                  [--traffic-of NAME[,NAME...]]\n");
 }
 
 /* The options only `ibwire sim --cm` has; see struct sim_cli. */
@@ -47,6 +48,17 @@ static int cm_own_opt(void *ctx, const char *a, const char *v, int *bad)
                             "(see ibwire sim --list-faults)\n", at);
         o->faults[0] |= ibe_fault_side_mask(m, IBE_FS_REQ);
         o->faults[1] |= ibe_fault_side_mask(m, IBE_FS_RESP);
+        if (ibe_fault_traffic(m) & IBE_FT_RNR)
+            o->server_recv_delay_ns = 1000000;
+    } else if (!strcmp(a, "--traffic-of")) {
+        uint64_t m = 0;
+        const char *at = v;
+        *bad = ibe_fault_parse(v, &m, &at) != 0;
+        if (*bad)
+            fprintf(stderr, "ibwire sim --cm: --traffic-of: unknown fault at "
+                            "'%s' (see ibwire sim --list-faults)\n", at);
+        if (ibe_fault_traffic(m) & IBE_FT_RNR)
+            o->server_recv_delay_ns = 1000000;
     } else if (!strcmp(a, "--cm-timeout")) {
         *bad = sim_parse_num(v, 31, &u);
         o->resp_timeout = (uint8_t)u;

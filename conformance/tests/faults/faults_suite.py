@@ -39,6 +39,8 @@ import tempfile
 SEED, MESSAGES = "1", "200"
 CM_ARGS = ["--cm", "--seed", "7", "--conns", "1", "--size", "2048",
            "--cm-retries", "3", "--cm-timeout", "16"]
+# the faults whose traffic is a CM connection (IBE_FT_CM)
+CM_FAULTS = {"start-psn-stale", "rnr-retry-finite"}
 # traffic whose frames break a rule by design, fault or not
 CLEAN_ALLOWED = {"icrc-small-unchecked": {"PKT-ICRC"},
                  "runt-accept": {"PKT-MALFORMED"}}
@@ -113,7 +115,7 @@ def one_fault(ibwire, name):
     if name not in faults:
         sys.exit("no fault mode %s in ibwire sim --list-faults" % name)
     f = faults[name]
-    cm = name == "start-psn-stale"
+    cm = name in CM_FAULTS
     with tempfile.TemporaryDirectory() as d:
         gen = os.path.join(d, "bug.pcap")
         sim = os.path.join(d, "sim.pcap")
@@ -129,7 +131,8 @@ def one_fault(ibwire, name):
               "reported, not failed) %s" % (name, err.strip()))
         check('"faults": "%s"' % name in out, "the sim reports the fault")
         if cm:
-            rc, _, err = run(ibwire, "sim", *CM_ARGS, "-w", clean)
+            rc, _, err = run(ibwire, "sim", *CM_ARGS, "--traffic-of", name,
+                             "-w", clean)
         else:
             rc, _, err = run(ibwire, "sim", "--traffic-of", name, "--seed", SEED,
                              "--messages", MESSAGES, "-w", clean)

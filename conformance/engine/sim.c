@@ -185,7 +185,8 @@ static int post_one(struct sim *s, uint32_t mask)
     if (s->traffic & IBE_FT_SMALL)
         m->len %= 5; /* frames under 65 bytes */
     /* a fault's traffic (faults.h): the special message in the middle */
-    bool special = s->traffic && i == s->o->messages / 2;
+    bool special = s->traffic && s->o->transport == IBE_RC &&
+                   i == s->o->messages / 2;
     uint64_t wrap_va = 0;
     if (special && (s->traffic & (IBE_FT_ZLREAD | IBE_FT_ZLBADKEY))) {
         m->op = IBE_WR_RDMA_READ;

@@ -316,10 +316,10 @@ typedef void (*ibe_tap_fn)(void *ctx, uint64_t time_ns, const uint8_t *pkt,
                            size_t len);
 void ibe_link_set_tap(struct ibe_link *l, ibe_tap_fn fn, void *ctx);
 /* Chosen damage: fn sees every frame before the tap (dir 0: from the
- * first engine, 1: from the second), may change its bytes, and returns
- * non-zero to lose it after the tap.  It draws no random numbers, so the
- * link's own draws are unchanged. */
-typedef int (*ibe_drop_fn)(void *ctx, int dir, uint8_t *pkt, size_t len);
+ * first engine, 1: from the second), may change its bytes or shorten it
+ * (*len), and returns non-zero to lose it after the tap.  It draws no
+ * random numbers, so the link's own draws are unchanged. */
+typedef int (*ibe_drop_fn)(void *ctx, int dir, uint8_t *pkt, size_t *len);
 void ibe_link_set_drop(struct ibe_link *l, ibe_drop_fn fn, void *ctx);
 struct ibe_link_stats {
     uint64_t sent, dropped, duplicated, reordered, corrupted, delivered;

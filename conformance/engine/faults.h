@@ -35,7 +35,8 @@ enum {
                                   server's posted 1 ms late): RNR NAKs happen */
     IBE_FT_ZLREAD = 1u << 2,   /* a zero-length RDMA READ among the first messages */
     IBE_FT_ZLBADKEY = 1u << 3, /* ... whose (don't care) R_Key is not a region's */
-    IBE_FT_PMTU = 1u << 4,     /* the requester's path MTU twice the responder's */
+    IBE_FT_SHORT = 1u << 4,    /* the first Send/Write FIRST cut 8 bytes short
+                                  of the PMTU on the link (C9-92), once */
     IBE_FT_VAWRAP = 1u << 5,   /* an RDMA WRITE whose VA + length wraps 2^64 */
     IBE_FT_SENDINV = 1u << 6,  /* Sends with Invalidate (of no region) */
     IBE_FT_CORRUPT = 1u << 7,  /* a payload bit of every 8th request flipped */
@@ -79,8 +80,8 @@ enum {
       "FLOW-DUP-ATOMIC", IBE_FN_CHECK, IBE_FT_LOSS_ATOMIC,                            \
       "a duplicate atomic is executed again, answered with a new original value") \
     X(LEN_CHECK_OFF, "len-check-off", "10", IBE_FS_RESP,                       \
-      "FLOW-INVALID-ACCEPTED", IBE_FN_CHECK, IBE_FT_PMTU,                      \
-      "C9-92 length checks off: packets over the path MTU accepted and ACKed") \
+      "FLOW-INVALID-ACCEPTED", IBE_FN_CHECK, IBE_FT_SHORT,                     \
+      "C9-92 length checks off: a FIRST shorter than the PMTU accepted, ACKed") \
     X(RUNT_ACCEPT, "runt-accept", "12", IBE_FS_RESP, "FLOW-DROP-ANSWERED",     \
       IBE_FN_CHECK, IBE_FT_RUNT,                                               \
       "a frame whose UDP length is short of its headers is taken (by its "    \

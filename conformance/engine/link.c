@@ -79,7 +79,7 @@ static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         buf[at] ^= (uint8_t)(1u << (ibe_rand(w) % 8));
         l->st.corrupted++;
     }
-    int chosen = l->dropfn && l->dropfn(l->drop_ctx, dir, buf, len);
+    int chosen = l->dropfn && l->dropfn(l->drop_ctx, dir, buf, &len);
     if (l->tap)
         l->tap(l->tap_ctx, w->now, buf, len);
     if (l->p.drop > 0 && eng_uniform(w) < l->p.drop) {

@@ -42,13 +42,15 @@ struct sim {
     uint8_t lost[3];            /* the chosen losses done (sim_drop) */
     uint32_t sends_seen;        /* Send ONLY frames seen (sim_drop) */
     uint32_t runts_seen;        /* the same, for IBE_FT_RUNT */
+    uint8_t cut;                /* IBE_FT_SHORT done */
 };
 
 /* The chosen losses of a fault's traffic (faults.h IBE_FT_LOSS*): each
  * kind of frame lost once, the first time it crosses. */
-static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t len)
+static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t *lenp)
 {
     struct sim *s = ctx;
+    size_t len = *lenp;
     size_t bth = s->o->framing == IBE_FRAME_IB ? 8 : 42;
     if (len < bth + 12)
         return 0;
@@ -78,6 +80,26 @@ static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t len)
             ibw_pkt_has(&p, IBW_HDR_UDP) && p.icrc_status == IBW_CRC_GOOD) {
             ibw_store_be16(pkt + p.off[IBW_HDR_UDP] + 4, 8 + 8);
             ibw_store_le32(pkt + p.icrc_off, ibw_icrc_compute(&p));
+        }
+    }
+    /* IBE_FT_SHORT: the first Send/Write FIRST rebuilt 8 bytes short (its
+     * lengths and CRCs those of the shorter frame), once */
+    if (dir == 0 && (s->traffic & IBE_FT_SHORT) && !s->cut &&
+        (op == IBW_OP_RC_SEND_FIRST || op == IBW_OP_RC_RDMA_WRITE_FIRST)) {
+        struct ibw_pkt p;
+        struct ibw_build_spec sp;
+        static uint8_t out[4096 + 256];
+        size_t n = 0;
+        s->cut = 1;
+        if (ibw_parse(pkt, len, s->o->framing == IBE_FRAME_IB ? IBW_LINK_IB
+                                                              : IBW_LINK_ETHERNET,
+                      &p) == IBW_OK &&
+            ibw_build_spec_from_pkt(&p, &sp) == IBW_OK && sp.payload_len > 8) {
+            sp.payload_len -= 8;
+            if (ibw_build(&sp, out, sizeof out, &n) == IBW_OK && n <= len) {
+                memcpy(pkt, out, n);
+                *lenp = n;
+            }
         }
     }
     if (k < 0 || s->lost[k])
@@ -443,8 +465,6 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
         s.max = o->pmtu;
     s.max = (s.max + 7) / 8 * 8;
     s.traffic = ibe_fault_traffic(o->faults | o->traffic_of);
-    if (s.traffic & IBE_FT_PMTU)
-        mask &= IBE_OPM_SEND | IBE_OPM_SEND_IMM | IBE_OPM_WRITE | IBE_OPM_WRITE_IMM;
     if ((s.traffic & IBE_FT_READS) && !o->ops && o->transport == IBE_RC &&
         s.max < 2 * o->pmtu)
         s.max = 3 * o->pmtu; /* multi-packet READs */
@@ -479,7 +499,7 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     if (o->tap)
         ibe_link_set_tap(l, o->tap, o->tap_ctx);
     if (s.traffic & (IBE_FT_LOSS | IBE_FT_LOSS_READ | IBE_FT_LOSS_ATOMIC |
-                     IBE_FT_CORRUPT | IBE_FT_RUNT))
+                     IBE_FT_CORRUPT | IBE_FT_RUNT | IBE_FT_SHORT))
         ibe_link_set_drop(l, sim_drop, &s);
     if (o->trace) {
         ibe_engine_set_trace(s.a, o->trace, o->trace_ctx);
@@ -508,12 +528,8 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     uint32_t psn_b = (uint32_t)(ibe_rand(s.w) & 0xFFFFFF);
     struct ibe_qp_conn c = {s.qb, psn_a, psn_b, o->pmtu, o->retry_cnt ? o->retry_cnt : 7,
                             7, 10, 1, 16};
-    if ((s.traffic & IBE_FT_PMTU) && o->pmtu < 4096)
-        c.pmtu = o->pmtu * 2; /* the requester's path MTU, not the responder's */
     ibe_qp_connect(s.a, s.qa, &c);
     struct ibe_qp_conn cbn = {s.qa, psn_b, psn_a, o->pmtu, 7, 7, 10, 1, 16};
-    if ((s.traffic & IBE_FT_PMTU) && o->pmtu == 4096)
-        cbn.pmtu = 2048;
     ibe_qp_connect(s.b, s.qb, &cbn);
     /* RNR traffic: one receive WQE kept posted */
     for (int i = 0; i < ((s.traffic & IBE_FT_RNR) ? 1 : RQ_DEPTH); i++)

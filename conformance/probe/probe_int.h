@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* probe_int.h - between the probe's files: frame crafting and decoding. */
+#ifndef IBW_PROBE_INT_H
+#define IBW_PROBE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe.h"
+
+#define PROBE_MAX_FRAME 4400
+
+/* What the probe puts into a frame (craft.c fills an ibw_build_spec). */
+struct probe_frame_spec {
+    uint8_t opcode;
+    uint32_t psn, destqp, srcqp, qkey;
+    uint16_t pkey;
+    uint8_t ackreq, se, fecn, becn;
+    uint64_t va;
+    uint32_t rkey, dmalen;
+    uint64_t swap, cmp, orig;
+    uint8_t syndrome;
+    uint32_t msn, imm, ieth;
+    uint32_t len, data;    /* payload: len bytes of probe_data_byte(data + i) */
+    uint8_t fault;         /* enum probe_fault */
+};
+
+enum probe_fault {
+    PF_NONE, PF_ICRC, PF_IPVER, PF_IPLEN, PF_UDPPORT, PF_UDPLEN
+};
+
+/* Build a RoCEv2/IPv4 frame from the probe to the device.  Its length, or
+ * 0 when the spec cannot be built. */
+size_t probe_craft(const struct probe_frame_spec *fs, const struct probe_dev *d,
+                   uint8_t *out, size_t cap);
+
+/* Recompute the IPv4 header checksum and the ICRC of a RoCEv2/IPv4 frame
+ * (no VLAN, IHL 5) over the bytes as they are, after a header was changed:
+ * the ICRC is CRC-32 over 8 bytes of ones and the IP datagram from its first
+ * byte to the last before the ICRC, with TOS, TTL, header checksum, UDP
+ * checksum and BTH byte 4 as ones (RoCEv2 A17.3.3, CA17-22), stored least
+ * significant byte first. */
+void probe_frame_fix(uint8_t *f, size_t len);
+
+/* A frame the device sent, decoded with ibw_parse. */
+struct probe_rx {
+    int ok;                /* parsed, with a good ICRC */
+    uint8_t opcode, ackreq, se, syndrome, has_aeth;
+    uint32_t psn, destqp, msn, paylen, dmalen, rkey, imm;
+    uint64_t va, orig;
+    const uint8_t *payload;
+};
+void probe_decode(const uint8_t *f, size_t len, struct probe_rx *rx);
+/* "WRITE_FIRST psn=0x1000 len=256 ..." */
+void probe_describe(const struct probe_rx *rx, char *out, size_t cap);
+
+/* The script's opcode names: IBW_OP_* value, or -1. */
+int probe_opcode_by_name(const char *name);
+const char *probe_opcode_name(uint8_t op);
+
+#endif

@@ -82,7 +82,7 @@ int cmd_probe(int argc, char **argv)
     if (list) {
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];
-            printf("%-26s %-9s %-20s %s%s%s%s\n", t->id,
+            printf("%s\t%s\t%s\t%s%s%s%s\n", t->id,
                    t->side == PROBE_RESPONDER ? "responder" : "requester",
                    t->spec, t->summary, *t->rule ? " [" : "", t->rule,
                    *t->rule ? "]" : "");

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""ibwire probe: the list, the self run against its expected verdicts, and
+the suite seen failing against a deliberately broken device.
+
+usage: probe_suite.py IBWIRE SELF_EXPECT
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ibwire, expect_path = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def run(args):
+    p = subprocess.run([ibwire, "probe"] + args, capture_output=True, text=True,
+                       timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def verdicts(out):
+    v = {}
+    for line in out.splitlines():
+        m = re.match(r"^(PASS|FAIL|N/A |ERROR)\s+(\S+)\s", line)
+        if m:
+            v[m.group(2)] = m.group(1).strip()
+    return v
+
+
+# --list: at least 50 tests, both roles, each keyed to an IBA statement
+rc, out, err = run(["--list"])
+if rc != 0:
+    fail(f"--list exits {rc}: {err}")
+ids = []
+statement = re.compile(r"^(CA17-\d+|C9-\d+|\d+(\.\d+)+)$")
+for line in out.splitlines():
+    f = line.split("\t")
+    if len(f) < 4:
+        fail(f"--list line without id, role, statement, summary: {line!r}")
+        continue
+    tid, role, spec = f[0], f[1], f[2]
+    ids.append(tid)
+    parts = [s.strip() for s in spec.split(";")]
+    if not all(statement.match(s) for s in parts):
+        fail(f"{tid}: statement column {spec!r} is not CA17-n / C9-n / section")
+    if role not in ("responder", "requester"):
+        fail(f"{tid}: role {role!r}")
+if len(ids) < 50:
+    fail(f"--list has {len(ids)} tests, fewer than 50")
+if len(set(ids)) != len(ids):
+    fail("--list has duplicate ids")
+if not any(i.startswith("req-") for i in ids) or not any(i.startswith("resp-") for i in ids):
+    fail("--list lacks requester or responder tests")
+
+# --self: every verdict as self.expect says (PASS unless listed)
+expected = {}
+with open(expect_path) as f:
+    for line in f:
+        line = line.split("#", 1)[0].split()
+        if line:
+            expected[line[0]] = line[1]
+for tid in expected:
+    if tid not in ids:
+        fail(f"self.expect names {tid}, which is not a test")
+with tempfile.TemporaryDirectory() as tmp:
+    rc, out, err = run(["--self", "--pcap-dir", tmp])
+    got = verdicts(out)
+    if set(got) != set(ids):
+        fail(f"--self reported {len(got)} tests of {len(ids)}")
+    for tid in ids:
+        want = expected.get(tid, "PASS")
+        if got.get(tid) != want:
+            line = next((l for l in out.splitlines() if f" {tid} " in l), "")
+            fail(f"--self: {tid} is {got.get(tid)}, expected {want}: {line}")
+    want_rc = 1 if "FAIL" in expected.values() else 0
+    if rc != want_rc:
+        fail(f"--self exits {rc}, expected {want_rc}")
+    # each failing test left its frames; they read back as RoCEv2 frames
+    for tid, v in got.items():
+        if v == "FAIL":
+            pcap = os.path.join(tmp, tid + ".pcapng")
+            if not os.path.exists(pcap):
+                fail(f"--self: no frames written for failing {tid}")
+                continue
+            p = subprocess.run([ibwire, "dump", pcap], capture_output=True,
+                               text=True)
+            if p.returncode != 0 or "bth " not in p.stdout or "icrc         good" not in p.stdout:
+                fail(f"{pcap} does not dump as IBA frames (exit {p.returncode})")
+
+# the suite fails when the device misbehaves: each breakage must make the
+# tests that judge that behaviour fail, with their frames written
+breaks = {
+    "drop-seq-nak": ["resp-psn-ahead-nak", "resp-psn-ahead-drop",
+                     "resp-psn-ahead-again"],
+    "msn-zero": ["resp-send-only", "resp-msn-reads", "resp-read-multi"],
+    "drop-rnr-nak": ["resp-rnr", "resp-rnr-write-imm"],
+}
+for brk, must_fail in breaks.items():
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run(["--self", "--self-break", brk, "--pcap-dir", tmp])
+        got = verdicts(out)
+        if rc != 1:
+            fail(f"--self-break {brk} exits {rc}, expected 1")
+        for tid in must_fail:
+            if got.get(tid) != "FAIL":
+                fail(f"--self-break {brk}: {tid} is {got.get(tid)}, expected FAIL")
+            elif not os.path.exists(os.path.join(tmp, tid + ".pcapng")):
+                fail(f"--self-break {brk}: no frames written for {tid}")
+        # the requester tests do not see the device's NAKs: they still pass
+        for tid in ("req-send", "req-nak-seq-gbn"):
+            if got.get(tid) != "PASS":
+                fail(f"--self-break {brk}: {tid} is {got.get(tid)}, expected PASS")
+
+# bad arguments
+for args in (["--self", "--self-break", "no-such"], ["--bogus"], []):
+    rc, out, err = run(args)
+    if rc != 2:
+        fail(f"probe {' '.join(args)} exits {rc}, expected 2")
+rc, out, err = run(["--self", "--only", "no-such-test"])
+if rc != 2:
+    fail(f"--only no-such-test exits {rc}, expected 2")
+
+print(f"{len(ids)} tests listed; {len(failures)} problems")
+sys.exit(1 if failures else 0)

@@ -560,7 +560,7 @@ const struct probe_test probe_tests[] = {
  "needs vtime\n"
  "post send len=40\n"
  "< SEND_ONLY psn=S len=40\n"
- "< SEND_ONLY psn=S len=40 from=L after=4ms within=20ms\n"
+ "< SEND_ONLY psn=S len=40 from=L after=4194us within=20ms\n"
  "> ACK psn=S aeth=ack msn=1\n"
  "cqe send ok\n"},
 {"req-retry-exceeded", REQ, "9.7.4; 9.9", "",
@@ -570,7 +570,7 @@ const struct probe_test probe_tests[] = {
  "setup retry=1\n"
  "post send len=8\n"
  "< SEND_ONLY psn=S\n"
- "< SEND_ONLY psn=S after=4ms within=20ms\n"
+ "< SEND_ONLY psn=S after=4194us within=20ms\n"
  "cqe send retry-exc within=50ms\n"},
 {"req-nak-seq-gbn", REQ, "9.7.5.2; 9.7.4", "FLOW-GBN",
  "after a PSN sequence error NAK naming P the requester sends again from P "

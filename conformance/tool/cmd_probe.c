@@ -15,11 +15,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: ibwire probe --list\n"
+            "usage: ibwire probe --list [--markdown]\n"
             "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
             "                    [--self-break NAME]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
+            "                    (tab-separated: id, role, statements, summary [rule]);\n"
+            "                    --markdown: as the table of conformance/probe/README.md\n"
             "  --self            run the suite against ibwire's reference engine\n"
             "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
             "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
@@ -47,13 +49,14 @@ static int selected(const char *id, const char *only)
 
 int cmd_probe(int argc, char **argv)
 {
-    int list = 0, self = 0;
+    int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--list")) list = 1;
+        else if (!strcmp(a, "--markdown")) markdown = list = 1;
         else if (!strcmp(a, "--self")) self = 1;
         else if (!strcmp(a, "-v")) o.verbose = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -79,6 +82,17 @@ int cmd_probe(int argc, char **argv)
     }
     if (bad)
         return TOOL_EXIT_USAGE;
+    if (markdown) { /* the table of conformance/probe/README.md */
+        printf("| test | device as | IBA statements | `check` rule | a conforming device |\n"
+               "|---|---|---|---|---|\n");
+        for (size_t i = 0; i < probe_ntests; i++) {
+            const struct probe_test *t = &probe_tests[i];
+            printf("| `%s` | %s | %s | %s%s%s | %s |\n", t->id,
+                   t->side == PROBE_RESPONDER ? "responder" : "requester", t->spec,
+                   *t->rule ? "`" : "", t->rule, *t->rule ? "`" : "", t->summary);
+        }
+        return TOOL_EXIT_OK;
+    }
     if (list) {
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];

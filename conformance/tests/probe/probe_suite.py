@@ -3,7 +3,7 @@
 """ibwire probe: the list, the self run against its expected verdicts, and
 the suite seen failing against a deliberately broken device.
 
-usage: probe_suite.py IBWIRE SELF_EXPECT
+usage: probe_suite.py IBWIRE SELF_EXPECT PROBE_README
 """
 import os
 import re
@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-ibwire, expect_path = sys.argv[1], sys.argv[2]
+ibwire, expect_path, readme_path = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 
 
@@ -59,6 +59,17 @@ if len(set(ids)) != len(ids):
     fail("--list has duplicate ids")
 if not any(i.startswith("req-") for i in ids) or not any(i.startswith("resp-") for i in ids):
     fail("--list lacks requester or responder tests")
+
+# the README's table is the list's (regenerate: ibwire probe --list --markdown)
+rc, md, err = run(["--list", "--markdown"])
+with open(readme_path) as f:
+    text = f.read()
+m = re.search(r"<!-- BEGIN ibwire probe --list --markdown -->\n(.*)<!-- END", text, re.S)
+if not m:
+    fail("conformance/probe/README.md has no generated test table")
+elif m.group(1) != md:
+    fail("conformance/probe/README.md's test table is not `ibwire probe --list "
+         "--markdown`: regenerate it")
 
 # --self: every verdict as self.expect says (PASS unless listed)
 expected = {}

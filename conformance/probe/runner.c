@@ -188,6 +188,24 @@ static int eval(struct run *r, const char *s, enum vkind k, uint64_t *out)
     return 0;
 }
 
+/* "LO..HI": PSNs from LO to HI (modulo 2^24, HI not before LO) */
+static int psn_range(struct run *r, const char *v, uint32_t *lo, uint32_t *hi)
+{
+    const char *dots = strstr(v, "..");
+    char a[64];
+    uint64_t x, y;
+    if (!dots || (size_t)(dots - v) >= sizeof a)
+        return -1;
+    memcpy(a, v, (size_t)(dots - v));
+    a[dots - v] = 0;
+    if (eval(r, a, V_PSN, &x) || eval(r, dots + 2, V_PSN, &y) ||
+        ((y - x) & 0xFFFFFFu) >= 0x800000u)
+        return -1;
+    *lo = (uint32_t)x;
+    *hi = (uint32_t)y;
+    return 0;
+}
+
 /* ---- tokens of a line ---- */
 
 struct line {
@@ -499,6 +517,12 @@ static int do_rx(struct run *r, const struct line *l)
                 return fail(r, "unknown aeth '%s'", v);
             continue;
         }
+        if (kv(t, "psn") && strstr(v, "..")) {
+            uint32_t lo, hi;
+            if (psn_range(r, v, &lo, &hi))
+                return fail(r, "bad PSN range '%s'", v);
+            continue;
+        }
         enum vkind k = kv(t, "psn") ? V_PSN : kv(t, "rkey") ? V_KEY
                      : (kv(t, "within") || kv(t, "after")) ? V_TIME : V_NUM;
         if (eval(r, v, k, &x))
@@ -556,6 +580,13 @@ static int do_rx(struct run *r, const struct line *l)
                                 "0x%02x (%c+0x%x)", desc, j, rx.payload[j],
                                 probe_init_byte(reg, off + j),
                                 PROBE_REGION_NAMES[reg], off + j);
+            continue;
+        }
+        if (kv(t, "psn") && strstr(v, "..")) {
+            uint32_t lo, hi;
+            psn_range(r, v, &lo, &hi);
+            if (((rx.psn - lo) & 0xFFFFFFu) > ((hi - lo) & 0xFFFFFFu))
+                return fail(r, "got %s: PSN not in %s", desc, v);
             continue;
         }
         enum vkind k = kv(t, "psn") ? V_PSN : kv(t, "rkey") ? V_KEY : V_NUM;

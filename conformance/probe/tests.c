@@ -145,14 +145,15 @@ const struct probe_test probe_tests[] = {
  "cqe none\n"
  "mem L+4096 len=64 init\n"},
 {"resp-dup-write", RESP, "9.7.5; C9-105", "",
- "a duplicate RDMA WRITE is acknowledged again and not executed again: a "
- "later WRITE to the same bytes stays",
+ "a duplicate RDMA WRITE is acknowledged again (the ACK names the "
+ "duplicate's PSN or a later one) and not executed again: a later WRITE to "
+ "the same bytes stays",
  "> WRITE_ONLY psn=E va=A+64 rkey=A len=32 data=0\n"
  "< ACK psn=E aeth=ack msn=1\n"
  "> WRITE_ONLY psn=E+1 va=A+64 rkey=A len=32 data=100\n"
  "< ACK psn=E+1 aeth=ack msn=2\n"
  "> WRITE_ONLY psn=E va=A+64 rkey=A len=32 data=0\n"
- "< ACK psn=E+1 aeth=ack\n"
+ "< ACK psn=E..E+1 aeth=ack\n"
  "mem A+64 len=32 data=100\n"},
 {"resp-dup-read", RESP, "9.7.5", "FLOW-READ-RESP",
  "a duplicate RDMA READ is executed again: the same responses from the "

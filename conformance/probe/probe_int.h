@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "probe.h"
 
 #define PROBE_MAX_FRAME 4400
@@ -57,5 +58,26 @@ void probe_describe(const struct probe_rx *rx, char *out, size_t cap);
 /* The script's opcode names: IBW_OP_* value, or -1. */
 int probe_opcode_by_name(const char *name);
 const char *probe_opcode_name(uint8_t op);
+
+/* The reference engine as a device (engdev.c): the engine's IPv4 address;
+ * it sends to this ^ 1, its MAC is 02:00 + the address. */
+#define PROBE_ENGDEV_IP 0x0A000002u
+struct probe_engdev {
+    struct ibe_world *w;
+    struct ibe_engine *e;
+    uint32_t qpn, cq;
+    uint32_t lkey[PR_COUNT], rkey[PR_COUNT];
+    uint64_t va[PR_COUNT];
+};
+/* A fresh world and engine set up for a test; its frames go to tx. */
+int probe_engdev_open(struct probe_engdev *s, const struct probe_setup *su,
+                      struct probe_dev *d, ibe_tx_fn tx, void *txctx,
+                      char *err, size_t errlen);
+void probe_engdev_close(struct probe_engdev *s);
+int probe_engdev_post_recv(struct probe_engdev *s, uint32_t off, uint32_t len);
+int probe_engdev_post_send(struct probe_engdev *s, const struct probe_wr *wr);
+int probe_engdev_poll(struct probe_engdev *s, struct probe_cqe *c, int max);
+int probe_engdev_mem_read(struct probe_engdev *s, int region, uint32_t off,
+                          uint8_t *buf, uint32_t len);
 
 #endif

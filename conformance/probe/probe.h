@@ -126,6 +126,39 @@ struct probe_target {
                     uint32_t len);
 };
 
+/* The device-side operations of a target whose frames travel a wire: the
+ * agent on the device (conformance/probe/agent.c over libibverbs and the
+ * RDMA CM, a later session's), or the reference engine on a raw socket of
+ * its own (probe_engine_raw_agent).  The same calls as the target's. */
+struct probe_agent {
+    const char *name;
+    void *ctx;
+    int (*open)(void *ctx, const struct probe_setup *s, struct probe_dev *d,
+                char *err, size_t errlen);
+    void (*close)(void *ctx);
+    int (*post_recv)(void *ctx, uint32_t off, uint32_t len);
+    int (*post_send)(void *ctx, const struct probe_wr *wr);
+    int (*poll)(void *ctx, struct probe_cqe *c, int max);
+    int (*mem_read)(void *ctx, int region, uint32_t off, uint8_t *buf,
+                    uint32_t len);
+    /* An in-process device's turn to run (NULL for a remote one): the raw
+     * target calls it whenever it waits. */
+    void (*pump)(void *ctx);
+};
+
+/* The raw-socket target: frames to and from the device over an AF_PACKET
+ * socket on `iface` (root or CAP_NET_RAW; IPv4 frames only), on
+ * CLOCK_MONOTONIC; the device-side operations are the agent's.  NULL with
+ * the reason in err. */
+struct probe_target *probe_raw_target(const char *iface, struct probe_agent *ag,
+                                      char *err, size_t errlen);
+void probe_raw_target_free(struct probe_target *t);
+/* The reference engine as the device on its own raw socket on `iface`, in
+ * real time: the other end of a veth pair from the raw target. */
+struct probe_agent *probe_engine_raw_agent(const char *iface, char *err,
+                                           size_t errlen);
+void probe_engine_raw_agent_free(struct probe_agent *a);
+
 /* The bytes every region holds when a test starts, and the bytes of the
  * probe's payloads: independent patterns, so a write shows. */
 static inline uint8_t probe_init_byte(int region, uint32_t off)

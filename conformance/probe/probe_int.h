@@ -59,6 +59,17 @@ void probe_describe(const struct probe_rx *rx, char *out, size_t cap);
 int probe_opcode_by_name(const char *name);
 const char *probe_opcode_name(uint8_t op);
 
+/* The raw-socket frame path (rawsock.c). */
+uint64_t probe_mono_ns(void);
+/* An AF_PACKET socket on iface, non-blocking; the fd, or -1 with err. */
+int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen);
+void probe_rawsock_close(int fd);
+int probe_rawsock_send(int fd, int ifindex, const uint8_t *f, size_t len);
+/* The next IPv4 frame that came in: 1, 0 none waiting, -1 error. */
+int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len);
+/* Wait until a frame may be there, at most ns. */
+void probe_rawsock_wait(int fd, uint64_t ns);
+
 /* The reference engine as a device (engdev.c): the engine's IPv4 address;
  * it sends to this ^ 1, its MAC is 02:00 + the address. */
 #define PROBE_ENGDEV_IP 0x0A000002u

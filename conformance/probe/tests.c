@@ -558,7 +558,6 @@ const struct probe_test probe_tests[] = {
 {"req-lost-ack", REQ, "9.7.4; 9.7.6", "FLOW-RETRANS-DIFF",
  "a request whose ACK never comes is sent again, the same, after the local "
  "ACK timeout (4.096 us << 10) and not before",
- "needs vtime\n"
  "post send len=40\n"
  "< SEND_ONLY psn=S len=40\n"
  "< SEND_ONLY psn=S len=40 from=L after=4194us within=20ms\n"
@@ -567,7 +566,6 @@ const struct probe_test probe_tests[] = {
 {"req-retry-exceeded", REQ, "9.7.4; 9.9", "",
  "with retry count 1, a request that stays unacknowledged is sent twice "
  "and completes with Retry Exceeded",
- "needs vtime\n"
  "setup retry=1\n"
  "post send len=8\n"
  "< SEND_ONLY psn=S\n"
@@ -592,7 +590,6 @@ const struct probe_test probe_tests[] = {
 {"req-rnr-wait", REQ, "9.7.5.2.8", "FLOW-RNR-WAIT",
  "after an RNR NAK with timer code 14 (1.28 ms) the requester waits at "
  "least that long, then sends again from the NAK's PSN",
- "needs vtime\n"
  "post send len=16\n"
  "< SEND_ONLY psn=S\n"
  "> ACK psn=S aeth=rnr timer=14 msn=0\n"

@@ -18,11 +18,17 @@ static void usage(FILE *out)
             "usage: ibwire probe --list [--markdown]\n"
             "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
             "                    [--self-break NAME]\n"
+            "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
             "                    (tab-separated: id, role, statements, summary [rule]);\n"
             "                    --markdown: as the table of conformance/probe/README.md\n"
             "  --self            run the suite against ibwire's reference engine\n"
+            "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
+            "                    CAP_NET_RAW), in real time\n"
+            "  --engine-on IF2   ... and it is the reference engine, on a raw socket on IF2\n"
+            "                    (the other end of a veth pair); a device's own agent\n"
+            "                    is not there yet\n"
             "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
             "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
             "  --self-break NAME break the engine's frames on purpose (the suite\n"
@@ -50,7 +56,7 @@ static int selected(const char *id, const char *only)
 int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
-    const char *only = NULL, *brk = NULL;
+    const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
@@ -65,6 +71,8 @@ int cmd_probe(int argc, char **argv)
         } else if (i + 1 < argc && !strcmp(a, "--only")) only = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--pcap-dir")) o.pcap_dir = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--self-break")) brk = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
         else {
             fprintf(stderr, "ibwire probe: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -103,15 +111,37 @@ int cmd_probe(int argc, char **argv)
         }
         return TOOL_EXIT_OK;
     }
-    if (!self) {
-        fprintf(stderr, "ibwire probe: say --self (the only target so far) or --list\n");
+    if (self == !!iface) {
+        fprintf(stderr, "ibwire probe: say --self or -i IFACE (or --list)\n");
         usage(stderr);
         return TOOL_EXIT_USAGE;
     }
-    struct probe_target *tg = probe_self_target(brk);
-    if (!tg) {
-        fprintf(stderr, "ibwire probe: unknown --self-break '%s'\n", brk ? brk : "");
+    if (iface && !engine_on) {
+        fprintf(stderr, "ibwire probe: -i needs --engine-on IFACE2: the device agent "
+                        "that would run a real device is not written yet\n");
         return TOOL_EXIT_USAGE;
+    }
+    if (brk && !self) {
+        fprintf(stderr, "ibwire probe: --self-break goes with --self\n");
+        return TOOL_EXIT_USAGE;
+    }
+    struct probe_target *tg = NULL;
+    struct probe_agent *ag = NULL;
+    char err[256];
+    if (self) {
+        tg = probe_self_target(brk);
+        if (!tg) {
+            fprintf(stderr, "ibwire probe: unknown --self-break '%s'\n", brk ? brk : "");
+            return TOOL_EXIT_USAGE;
+        }
+    } else {
+        ag = probe_engine_raw_agent(engine_on, err, sizeof err);
+        tg = ag ? probe_raw_target(iface, ag, err, sizeof err) : NULL;
+        if (!tg) {
+            fprintf(stderr, "ibwire probe: %s\n", err);
+            probe_engine_raw_agent_free(ag);
+            return TOOL_EXIT_USAGE;
+        }
     }
     size_t n[4] = {0, 0, 0, 0}, ran = 0;
     static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR"};
@@ -128,13 +158,19 @@ int cmd_probe(int argc, char **argv)
         printf("%s  %-26s %-20s%s%s\n", vname[r.verdict], t->id, t->spec,
                r.why[0] ? "  " : "", r.why);
     }
-    probe_self_target_free(tg);
+    if (self) {
+        probe_self_target_free(tg);
+    } else {
+        probe_raw_target_free(tg);
+        probe_engine_raw_agent_free(ag);
+    }
     if (!ran) {
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;
     }
     printf("%zu tests against %s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
-           ran, "self", brk ? " broken as " : "", brk ? brk : "", n[PROBE_PASS],
+           ran, self ? "self" : "the engine on a raw socket",
+           brk ? " broken as " : "", brk ? brk : "", n[PROBE_PASS],
            n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],
            n[PROBE_ERROR] ? " (errors count as failures)" : "");
     return n[PROBE_FAIL] || n[PROBE_ERROR] ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;

@@ -985,6 +985,20 @@ static int interpret(struct run *r)
     }
     if (!stage)
         return fail(r, "the script has no steps"), PROBE_ERROR;
+    if (r->tg) { /* a frame the device sent that no step took */
+        r->text = "(end of script)";
+        r->textlen = strlen(r->text);
+        int g = next_frame(r, r->tg->now(r->tg->ctx));
+        if (g < 0)
+            return PROBE_FAIL;
+        if (g) {
+            struct probe_rx rx;
+            char desc[256];
+            probe_decode(r->pend[0].b, r->pend[0].len, &rx);
+            probe_describe(&rx, desc, sizeof desc);
+            return fail(r, "the device also sent %s", desc), PROBE_FAIL;
+        }
+    }
     return PROBE_PASS;
 }
 

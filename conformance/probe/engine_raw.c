@@ -37,7 +37,7 @@ static void er_pump(void *ctx)
         return;
     uint8_t b[PROBE_MAX_FRAME];
     size_t n;
-    while (probe_rawsock_recv(s->fd, b, sizeof b, &n) == 1) {
+    while (probe_rawsock_recv(s->fd, b, sizeof b, &n, NULL) == 1) {
         ibe_world_run_until(s->d.w, probe_mono_ns() - s->t0);
         ibe_engine_receive(s->d.e, b, n);
     }
@@ -50,7 +50,7 @@ static int er_open(void *ctx, const struct probe_setup *su, struct probe_dev *d,
     struct engraw *s = ctx;
     uint8_t b[PROBE_MAX_FRAME];
     size_t n;
-    while (probe_rawsock_recv(s->fd, b, sizeof b, &n) == 1)
+    while (probe_rawsock_recv(s->fd, b, sizeof b, &n, NULL) == 1)
         ;
     if (probe_engdev_open(&s->d, su, d, er_tx, s, err, errlen))
         return -1;

@@ -65,8 +65,10 @@ uint64_t probe_mono_ns(void);
 int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen);
 void probe_rawsock_close(int fd);
 int probe_rawsock_send(int fd, int ifindex, const uint8_t *f, size_t len);
-/* The next IPv4 frame that came in: 1, 0 none waiting, -1 error. */
-int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len);
+/* The next IPv4 frame that came in: 1, 0 none waiting, -1 error; *at
+ * (when not NULL): when the kernel took it, on the monotonic clock. */
+int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len,
+                       uint64_t *at);
 /* Wait until a frame may be there, at most ns. */
 void probe_rawsock_wait(int fd, uint64_t ns);
 

@@ -21,6 +21,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 uint64_t probe_mono_ns(void)
@@ -53,8 +54,10 @@ int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen
     memset(&mr, 0, sizeof mr);
     mr.mr_ifindex = (int)idx;
     mr.mr_type = PACKET_MR_PROMISC;
+    int one = 1;
     if (bind(fd, (struct sockaddr *)&sll, sizeof sll) ||
-        setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr)) {
+        setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr) ||
+        setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one)) {
         snprintf(err, errlen, "%s: %s", iface, strerror(errno));
         close(fd);
         return -1;
@@ -81,12 +84,37 @@ int probe_rawsock_send(int fd, int ifindex, const uint8_t *f, size_t len)
     return n == (ssize_t)len ? 0 : -1;
 }
 
-int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len)
+/* The kernel's receive time (CLOCK_REALTIME) on the monotonic clock. */
+static uint64_t mono_of(const struct timespec *rt)
+{
+    struct timespec m, r;
+    clock_gettime(CLOCK_MONOTONIC, &m);
+    clock_gettime(CLOCK_REALTIME, &r);
+    int64_t off = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000 +
+                  (r.tv_nsec - m.tv_nsec);
+    int64_t t = (int64_t)rt->tv_sec * 1000000000 + rt->tv_nsec - off;
+    return t > 0 ? (uint64_t)t : 0;
+}
+
+int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len,
+                       uint64_t *at)
 {
     for (;;) {
         struct sockaddr_ll from;
-        socklen_t fl = sizeof from;
-        ssize_t n = recvfrom(fd, buf, cap, MSG_TRUNC, (struct sockaddr *)&from, &fl);
+        struct iovec iov = {buf, cap};
+        union {
+            struct cmsghdr h;
+            char b[CMSG_SPACE(sizeof(struct timespec))];
+        } ctl;
+        struct msghdr mh;
+        memset(&mh, 0, sizeof mh);
+        mh.msg_name = &from;
+        mh.msg_namelen = sizeof from;
+        mh.msg_iov = &iov;
+        mh.msg_iovlen = 1;
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof ctl.b;
+        ssize_t n = recvmsg(fd, &mh, MSG_TRUNC);
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
         if (from.sll_pkttype == PACKET_OUTGOING)
@@ -94,6 +122,17 @@ int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len)
         if ((size_t)n > cap || n < 14 || buf[12] != 0x08 || buf[13] != 0x00)
             continue; /* IPv4 frames only (the kernel's IPv6 chatter is not ours) */
         *len = (size_t)n;
+        if (at) {
+            *at = probe_mono_ns();
+            for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+                    struct timespec ts;
+                    memcpy(&ts, CMSG_DATA(c), sizeof ts);
+                    uint64_t k = mono_of(&ts);
+                    if (k && k <= *at)
+                        *at = k;
+                }
+        }
         return 1;
     }
 }
@@ -125,9 +164,10 @@ int probe_rawsock_send(int fd, int ifindex, const uint8_t *f, size_t len)
     (void)fd; (void)ifindex; (void)f; (void)len;
     return -1;
 }
-int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len)
+int probe_rawsock_recv(int fd, uint8_t *buf, size_t cap, size_t *len,
+                       uint64_t *at)
 {
-    (void)fd; (void)buf; (void)cap; (void)len;
+    (void)fd; (void)buf; (void)cap; (void)len; (void)at;
     return -1;
 }
 void probe_rawsock_wait(int fd, uint64_t ns) { (void)fd; (void)ns; }

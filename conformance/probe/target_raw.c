@@ -39,7 +39,7 @@ static int raw_open(void *ctx, const struct probe_setup *su, struct probe_dev *d
     struct raw *s = ctx;
     uint8_t b[PROBE_MAX_FRAME];
     size_t n;
-    while (probe_rawsock_recv(s->fd, b, sizeof b, &n) == 1)
+    while (probe_rawsock_recv(s->fd, b, sizeof b, &n, NULL) == 1)
         ; /* what the previous test left on the wire */
     if (s->ag->open(s->ag->ctx, su, d, err, errlen))
         return -1;
@@ -68,9 +68,10 @@ static int raw_recv(void *ctx, uint8_t *buf, size_t cap, size_t *len,
     struct raw *s = ctx;
     for (;;) {
         pump(s);
-        int g = probe_rawsock_recv(s->fd, buf, cap, len);
+        uint64_t k = 0;
+        int g = probe_rawsock_recv(s->fd, buf, cap, len, &k);
         if (g) {
-            *at = raw_now(s);
+            *at = k > s->t0 ? k - s->t0 : 0; /* the kernel's time of it */
             return g;
         }
         uint64_t now = raw_now(s);

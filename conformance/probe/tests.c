@@ -8,7 +8,8 @@
  *
  * Defaults (setup): an RC QP, PMTU 256, the device expects PSN E = 0x1000
  * and sends from S = 0x2000, the probe's QPN 0x11, local ACK timeout code
- * 10 (4.19 ms), RNR NAK timer code 1, retry and RNR retry 7, P_Key 0xFFFF.
+ * 14 (67 ms: a probe on a loaded machine answers in time), RNR NAK timer
+ * code 1, retry and RNR retry 7, P_Key 0xFFFF.
  * The device's regions: A (64 KiB, remote read/write/atomic), R (4 KiB,
  * remote read/write), N (4 KiB, no remote access), L (64 KiB, local: its
  * receive buffers and the data of its own requests).  Payload data=K is
@@ -557,23 +558,25 @@ const struct probe_test probe_tests[] = {
  "mem L+0 u64=0x1122334455667788\n"},
 {"req-lost-ack", REQ, "9.7.4; 9.7.6", "FLOW-RETRANS-DIFF",
  "a request whose ACK never comes is sent again, the same, after the local "
- "ACK timeout (4.096 us << 10) and not before",
+ "ACK timeout (4.096 us << 12 = 16.8 ms) and not before",
+ "setup timeout=12\n"
  "post send len=40\n"
  "< SEND_ONLY psn=S len=40\n"
- "< SEND_ONLY psn=S len=40 from=L after=4194us within=20ms\n"
+ "< SEND_ONLY psn=S len=40 from=L after=16777us within=100ms\n"
  "> ACK psn=S aeth=ack msn=1\n"
  "cqe send ok\n"},
 {"req-retry-exceeded", REQ, "9.7.4; 9.9", "",
  "with retry count 1, a request that stays unacknowledged is sent twice "
  "and completes with Retry Exceeded",
- "setup retry=1\n"
+ "setup retry=1 timeout=12\n"
  "post send len=8\n"
  "< SEND_ONLY psn=S\n"
- "< SEND_ONLY psn=S after=4194us within=20ms\n"
- "cqe send retry-exc within=50ms\n"},
+ "< SEND_ONLY psn=S after=16777us within=100ms\n"
+ "cqe send retry-exc within=200ms\n"},
 {"req-nak-seq-gbn", REQ, "9.7.5.2; 9.7.4", "FLOW-GBN",
  "after a PSN sequence error NAK naming P the requester sends again from P "
- "(Go-Back-N), what came before P completes",
+ "(Go-Back-N) at once, not at its local ACK timeout (67 ms), and what came "
+ "before P completes",
  "post send len=32 off=0\n"
  "post send len=32 off=64\n"
  "post send len=32 off=128\n"
@@ -581,7 +584,7 @@ const struct probe_test probe_tests[] = {
  "< SEND_ONLY psn=S+1 from=L+64\n"
  "< SEND_ONLY psn=S+2 from=L+128\n"
  "> ACK psn=S+1 aeth=nak-seq msn=1\n"
- "< SEND_ONLY psn=S+1 from=L+64 within=1ms\n"
+ "< SEND_ONLY psn=S+1 from=L+64 within=30ms\n"
  "< SEND_ONLY psn=S+2 from=L+128\n"
  "cqe send ok\n"
  "> ACK psn=S+2 aeth=ack msn=3\n"

@@ -87,7 +87,8 @@ if readme_path == "--veth":
     for attempt in range(2):
         if not wrong:
             break
-        print(f"again: {' '.join(wrong)}")
+        for t in wrong:
+            print("again:", next((l for l in out.splitlines() if f" {t} " in l), t))
         again, out = veth(wrong)
         wrong = [t for t in wrong if again.get(t) != expected.get(t, "PASS")]
     for t in wrong:

@@ -304,12 +304,10 @@ const struct probe_test probe_tests[] = {
  "> WRITE_ONLY psn=E va=A rkey=A len=32 dmalen=64\n"
  "< ACK psn=E aeth=nak-inv\n"},
 {"resp-len-write-long", RESP, "C9-92; 9.3.3", "FLOW-WRITE-LEN",
- "a WRITE ONLY carrying more bytes than its RETH DMA length is refused "
- "(Invalid Request NAK as C9-92 says; Linux rxe and the reference engine "
- "check the region first and may send Remote Access Error), nothing "
- "written",
+ "a WRITE ONLY carrying more bytes than its RETH DMA length (all inside the "
+ "region) is an Invalid Request NAK, nothing written",
  "> WRITE_ONLY psn=E va=A rkey=A len=64 dmalen=32\n"
- "< ACK psn=E aeth=nak-inv|nak-acc\n"
+ "< ACK psn=E aeth=nak-inv\n"
  "mem A+0 len=64 init\n"},
 {"resp-len-write-multi", RESP, "C9-92; 9.3.3", "FLOW-WRITE-LEN",
  "a WRITE FIRST..LAST whose bytes fall short of the RETH DMA length is an "
@@ -318,15 +316,15 @@ const struct probe_test probe_tests[] = {
  "> WRITE_LAST psn=E+1 len=100 data=256\n"
  "< ACK psn=E+1 aeth=nak-inv\n"},
 {"resp-reth-2g-write", RESP, "C9-94", "",
- "an RDMA WRITE whose RETH DMA length is over 2^31 is refused with a NAK "
- "(Invalid Request, or Remote Access: the order of the two checks is the "
- "device's), nothing written",
+ "an RDMA WRITE whose RETH DMA length is over 2^31 (and so past its region) "
+ "is refused with a NAK: Invalid Request for the length (Linux rxe checks "
+ "it first) or Remote Access for the range, both true; nothing written",
  "> WRITE_FIRST psn=E va=A rkey=A len=256 dmalen=0x80000001\n"
  "< ACK psn=E aeth=nak-inv|nak-acc\n"
  "mem A+0 len=256 init\n"},
 {"resp-reth-2g-read", RESP, "C9-94", "",
- "an RDMA READ whose RETH DMA length is over 2^31 is refused with a NAK "
- "(Invalid Request or Remote Access), no response data",
+ "an RDMA READ whose RETH DMA length is over 2^31 (and so past its region) "
+ "is refused with a NAK, Invalid Request or Remote Access; no response data",
  "> READ_REQUEST psn=E va=A rkey=A dmalen=0x80000001\n"
  "< ACK psn=E aeth=nak-inv|nak-acc\n"},
 /* ---------------- keys and bounds ---------------- */
@@ -397,7 +395,9 @@ const struct probe_test probe_tests[] = {
 {"resp-send-too-long", RESP, "9.7.5; 9.9", "",
  "a SEND longer than the posted receive is refused with a NAK (Invalid "
  "Request as Linux rxe sends, or Remote Operational Error as the reference "
- "engine does) and the receive completes with a local length error",
+ "engine does) and the receive completes with a local length error (the "
+ "verbs status for a receive buffer too small; rxe says remote invalid "
+ "request)",
  "recv len=64\n"
  "> SEND_ONLY psn=E len=128\n"
  "< ACK psn=E aeth=nak-inv|nak-op\n"

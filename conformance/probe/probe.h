@@ -201,6 +201,7 @@ struct probe_result {
 struct probe_opts {
     const char *pcap_dir;  /* write each failing test's frames here (NULL:
                               nowhere) */
+    int pcap_all;          /* ... and every passing test's too */
     int verbose;           /* print every frame as it passes */
     FILE *log;             /* verbose output (stderr when NULL) */
 };

@@ -27,6 +27,7 @@ struct logged {
     uint64_t at;
     int dir;   /* 0: probe -> device, 1: device -> probe */
     int line;
+    int fault; /* enum probe_fault of a frame the probe broke */
     size_t len;
     uint8_t *b;
 };
@@ -74,7 +75,8 @@ static int fail(struct run *r, const char *fmt, ...)
     return -1;
 }
 
-static void keep(struct run *r, uint64_t at, int dir, const uint8_t *b, size_t len)
+static void keep(struct run *r, uint64_t at, int dir, int fault,
+                 const uint8_t *b, size_t len)
 {
     if (r->nlog == r->caplog) {
         size_t n = r->caplog ? 2 * r->caplog : 64;
@@ -88,7 +90,7 @@ static void keep(struct run *r, uint64_t at, int dir, const uint8_t *b, size_t l
     if (!c)
         return;
     memcpy(c, b, len);
-    r->log[r->nlog++] = (struct logged){at, dir, r->line, len, c};
+    r->log[r->nlog++] = (struct logged){at, dir, r->line, fault, len, c};
     if (r->o && r->o->verbose) {
         struct probe_rx rx;
         char desc[256];
@@ -262,7 +264,7 @@ static int pull(struct run *r, uint64_t deadline)
     if (got < 0)
         return fail(r, "target %s: receive failed", r->tg->name);
     if (got) {
-        keep(r, f->at, 1, f->b, f->len);
+        keep(r, f->at, 1, PF_NONE, f->b, f->len);
         r->npend++;
     }
     return got;
@@ -487,7 +489,7 @@ static int do_tx(struct run *r, const struct line *l)
     if (!n)
         return fail(r, "the frame cannot be built (ibw_build refused it)");
     uint64_t now = r->tg->now(r->tg->ctx);
-    keep(r, now, 0, f, n);
+    keep(r, now, 0, fs.fault, f, n);
     r->mark = now;
     if (r->tg->send(r->tg->ctx, f, n))
         return fail(r, "target %s: send failed", r->tg->name);
@@ -894,22 +896,27 @@ static void write_pcap(struct run *r)
 {
     if (!r->o || !r->o->pcap_dir || !r->nlog)
         return;
+    int quiet = r->why[0] == 0; /* a pass: no message to add the path to */
     char path[1024], err[256];
     snprintf(path, sizeof path, "%s/%s.pcapng", r->o->pcap_dir, r->t->id);
     struct cap_writer *w = cap_writer_open(path, CAP_FORMAT_PCAPNG, 1, err, sizeof err);
     if (!w) {
         size_t k = strlen(r->why);
-        snprintf(r->why + k, r->whylen - k, " (frames not written: %s)", err);
+        snprintf(r->why + k, r->whylen - k, "%s(frames not written: %s)",
+                 quiet ? "" : " ", err);
         return;
     }
+    static const char *const faults[] = {"", "icrc", "ipver", "iplen",
+                                         "udpport", "udplen"};
     for (size_t i = 0; i < r->nlog; i++) {
-        char c[64];
-        snprintf(c, sizeof c, "%s, script line %d",
+        char c[96];
+        snprintf(c, sizeof c, "%s, script line %d%s%s",
                  r->log[i].dir ? "device to probe" : "probe to device",
-                 r->log[i].line);
+                 r->log[i].line, r->log[i].fault ? ", fault=" : "",
+                 faults[r->log[i].fault]);
         cap_write(w, r->log[i].at, r->log[i].b, r->log[i].len, c);
     }
-    if (cap_writer_close(w) == 0) {
+    if (cap_writer_close(w) == 0 && !quiet) {
         size_t k = strlen(r->why);
         snprintf(r->why + k, r->whylen - k, " (frames: %s)", path);
     }
@@ -1037,7 +1044,7 @@ void probe_run(const struct probe_test *t, struct probe_target *tg,
     int v = interpret(&r);
     res->verdict = (uint8_t)v;
     res->step_line = v == PROBE_PASS || v == PROBE_NA ? 0 : r.line;
-    if (v == PROBE_FAIL || v == PROBE_ERROR)
+    if (v == PROBE_FAIL || v == PROBE_ERROR || (o && o->pcap_all))
         write_pcap(&r);
     tg->close(tg->ctx);
     for (size_t i = 0; i < r.nlog; i++)

@@ -31,6 +31,7 @@ static void usage(FILE *out)
             "                    is not there yet\n"
             "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
             "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
+            "  --pcap-all        ... and every other test's too\n"
             "  --self-break NAME break the engine's frames on purpose (the suite\n"
             "                    must then fail); names:\n");
     for (const char *const *b = probe_self_breaks; *b; b++)
@@ -65,6 +66,7 @@ int cmd_probe(int argc, char **argv)
         else if (!strcmp(a, "--markdown")) markdown = list = 1;
         else if (!strcmp(a, "--self")) self = 1;
         else if (!strcmp(a, "-v")) o.verbose = 1;
+        else if (!strcmp(a, "--pcap-all")) o.pcap_all = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return TOOL_EXIT_OK;
@@ -90,6 +92,10 @@ int cmd_probe(int argc, char **argv)
     }
     if (bad)
         return TOOL_EXIT_USAGE;
+    if (o.pcap_all && !o.pcap_dir) {
+        fprintf(stderr, "ibwire probe: --pcap-all needs --pcap-dir DIR\n");
+        return TOOL_EXIT_USAGE;
+    }
     if (markdown) { /* the table of conformance/probe/README.md */
         printf("| test | device as | IBA statements | `check` rule | a conforming device |\n"
                "|---|---|---|---|---|\n");

@@ -15,6 +15,7 @@ shared machine: a late frame is the machine's, not the device's).  Exit 77
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -163,6 +164,73 @@ with tempfile.TemporaryDirectory() as tmp:
                                text=True)
             if p.returncode != 0 or "bth " not in p.stdout or "icrc         good" not in p.stdout:
                 fail(f"{pcap} does not dump as IBA frames (exit {p.returncode})")
+
+# every frame of every test, read by tshark (an independent decoder): the
+# probe's frames decode as RoCEv2 with a BTH unless the probe broke them on
+# purpose, and then as the fault says; tshark's BTH opcode and PSN are
+# `ibwire dump`'s for every frame
+tshark = os.environ.get("IBW_TSHARK", "")
+mergecap = shutil.which("mergecap") or (
+    os.path.join(os.path.dirname(tshark), "mergecap") if tshark else "")
+if not tshark or not os.path.exists(mergecap):
+    print("tshark or mergecap missing: the frames are not read by tshark")
+else:
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = run(["--self", "--pcap-dir", tmp, "--pcap-all"])
+        files = sorted(f for f in os.listdir(tmp) if f.endswith(".pcapng"))
+        if len(files) < len(ids) - 2:
+            fail(f"--pcap-all wrote {len(files)} files for {len(ids)} tests")
+        allf = os.path.join(tmp, "all.pcapng.merged")
+        subprocess.run([mergecap, "-a", "-F", "pcapng", "-w", allf] +
+                       [os.path.join(tmp, f) for f in files], check=True)
+        # tshark's payload heuristics claim random RDMA payloads
+        # (tshark-oracle.md; the list of tests/dump/tshark_diff.py)
+        quiet = []
+        for proto in ("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet",
+                      "smc", "infiniband_sdp", "fcoib", "infiniband.eoib"):
+            quiet += ["--disable-protocol", proto]
+        quiet += ["--disable-heuristic", "eth_over_ib"]
+        ts = subprocess.run(
+            [tshark] + quiet +
+            ["-r", allf, "-T", "fields", "-E", "separator=|", "-e",
+             "frame.comment", "-e", "infiniband.bth.opcode", "-e",
+             "infiniband.bth.psn", "-e", "_ws.malformed", "-e",
+             "_ws.expert.message"],
+            capture_output=True, text=True).stdout.splitlines()
+        dump = subprocess.run([ibwire, "dump", "-T", "fields", "-E",
+                               "separator=|", "-e", "infiniband.bth.opcode",
+                               "-e", "infiniband.bth.psn", allf],
+                              capture_output=True, text=True).stdout.splitlines()
+        if len(ts) != len(dump) or len(ts) < 200:
+            fail(f"tshark read {len(ts)} frames, ibwire dump {len(dump)}")
+        faults = {}
+        for i, (t, d) in enumerate(zip(ts, dump)):
+            f = t.split("|")
+            comment, op, psn, malformed, expert = (f + [""] * 5)[:5]
+            m = re.search(r"fault=(\w+)", comment)
+            fault = m.group(1) if m else None
+            if fault:
+                faults[fault] = faults.get(fault, 0) + 1
+            if fault in ("ipver", "udpport"):
+                if op:
+                    fail(f"frame {i + 1} ({comment}): tshark decodes a BTH")
+                continue
+            if not op or malformed:
+                fail(f"frame {i + 1} ({comment}): tshark: opcode {op!r}, "
+                     f"malformed {malformed!r}")
+                continue
+            if fault == "iplen" and "total length" not in expert:
+                fail(f"frame {i + 1} ({comment}): tshark sees no IP length fault")
+            if not fault and "Malformed" in expert:
+                fail(f"frame {i + 1} ({comment}): tshark: {expert}")
+            # ibwire dump refuses a frame whose IP or UDP length is wrong
+            if fault not in ("iplen", "udplen") and d != f"{op}|{psn}":
+                fail(f"frame {i + 1} ({comment}): tshark {op}|{psn}, dump {d}")
+        for k in ("icrc", "ipver", "iplen", "udplen", "udpport"):
+            if not faults.get(k):
+                fail(f"no frame with fault={k} in the frames of the run")
+        print(f"tshark read {len(ts)} frames of {len(files)} tests "
+              f"({sum(faults.values())} broken on purpose)")
 
 # the suite fails when the device misbehaves: each breakage must make the
 # tests that judge that behaviour fail, with their frames written

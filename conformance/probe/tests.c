@@ -42,6 +42,16 @@ const struct probe_test probe_tests[] = {
  "< ACK psn=E+2 aeth=ack msn=1\n"
  "cqe recv ok len=612\n"
  "mem L+0 len=612 data=0\n"},
+{"resp-send-pmtu1024", RESP, "9.4; C9-92", "PKT-LEN-FULL",
+ "with a PMTU of 1024 a SEND FIRST of 1024 bytes and a LAST of 100 are one "
+ "message",
+ "setup pmtu=1024\n"
+ "recv len=2048\n"
+ "> SEND_FIRST psn=E len=1024 noack\n"
+ "> SEND_LAST psn=E+1 len=100 data=1024\n"
+ "< ACK psn=E+1 aeth=ack msn=1\n"
+ "cqe recv ok len=1124\n"
+ "mem L+0 len=1124 data=0\n"},
 {"resp-send-imm", RESP, "9.4; 9.7.5", "",
  "SEND ONLY with Immediate completes with the immediate data",
  "recv len=64\n"
@@ -536,6 +546,16 @@ const struct probe_test probe_tests[] = {
  "< WRITE_FIRST psn=S va=0x10000 rkey=0x99 dmalen=600 len=256 from=L\n"
  "< WRITE_MIDDLE psn=S+1 len=256\n"
  "< WRITE_LAST psn=S+2 len=88 from=L+512\n"
+ "> ACK psn=S+2 aeth=ack msn=1\n"
+ "cqe send ok\n"},
+{"req-write-pmtu1024", REQ, "9.4; C9-92", "PKT-LEN-FULL",
+ "with a PMTU of 1024 a posted RDMA WRITE of 2500 bytes goes out as 1024, "
+ "1024 and 452 bytes",
+ "setup pmtu=1024\n"
+ "post write len=2500 va=0x10000 rkey=0x99\n"
+ "< WRITE_FIRST psn=S dmalen=2500 len=1024 from=L\n"
+ "< WRITE_MIDDLE psn=S+1 len=1024 from=L+1024\n"
+ "< WRITE_LAST psn=S+2 len=452 from=L+2048\n"
  "> ACK psn=S+2 aeth=ack msn=1\n"
  "cqe send ok\n"},
 {"req-read", REQ, "9.4; 9.7.6", "FLOW-READ-RESP",

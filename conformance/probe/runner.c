@@ -65,7 +65,7 @@ struct run {
 static int fail(struct run *r, const char *fmt, ...)
 {
     int k = snprintf(r->why, r->whylen, "line %d `%.*s`: ", r->line,
-                     (int)r->textlen, r->text);
+                     (int)r->textlen, r->text ? r->text : "");
     if (k < 0 || (size_t)k >= r->whylen)
         return -1;
     va_list ap;

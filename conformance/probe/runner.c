@@ -980,18 +980,31 @@ static int interpret(struct run *r)
                 }
             }
         }
-        if (!strcmp(k, ">")) rc = do_tx(r, &l);
-        else if (!strcmp(k, "<")) rc = do_rx(r, &l);
-        else if (!strcmp(k, ".")) rc = do_quiet(r, &l, 0);
-        else if (!strcmp(k, "~")) rc = do_quiet(r, &l, 1);
-        else if (!strcmp(k, "wait")) rc = do_wait(r, &l);
-        else if (!strcmp(k, "recv")) rc = do_recv(r, &l);
-        else if (!strcmp(k, "post")) rc = do_post(r, &l);
-        else if (!strcmp(k, "cqe")) rc = do_cqe(r, &l);
-        else if (!strcmp(k, "mem")) rc = do_mem(r, &l);
-        else return fail(r, "unknown step '%s'", k), PROBE_ERROR;
-        if (rc)
-            return r->tg ? PROBE_FAIL : PROBE_ERROR;
+        /* the line is read without a target first: a script error is an
+         * ERROR, not the device's FAIL */
+        struct probe_target *tg = r->tg;
+        uint32_t recv_off = r->recv_off;
+        for (int pass = tg ? 0 : 1; pass < 2; pass++) {
+            r->tg = pass ? tg : NULL;
+            if (!strcmp(k, ">")) rc = do_tx(r, &l);
+            else if (!strcmp(k, "<")) rc = do_rx(r, &l);
+            else if (!strcmp(k, ".")) rc = do_quiet(r, &l, 0);
+            else if (!strcmp(k, "~")) rc = do_quiet(r, &l, 1);
+            else if (!strcmp(k, "wait")) rc = do_wait(r, &l);
+            else if (!strcmp(k, "recv")) rc = do_recv(r, &l);
+            else if (!strcmp(k, "post")) rc = do_post(r, &l);
+            else if (!strcmp(k, "cqe")) rc = do_cqe(r, &l);
+            else if (!strcmp(k, "mem")) rc = do_mem(r, &l);
+            else rc = fail(r, "unknown step '%s'", k);
+            if (rc && (!pass || !tg)) {
+                r->tg = tg;
+                return PROBE_ERROR;
+            }
+            if (rc)
+                return PROBE_FAIL;
+            if (!pass)
+                r->recv_off = recv_off;
+        }
     }
     if (!stage)
         return fail(r, "the script has no steps"), PROBE_ERROR;

@@ -13,6 +13,7 @@ test whose verdict differs is run again, twice at most (real time on a
 shared machine: a late frame is the machine's, not the device's).  Exit 77
 (skipped) when a namespace with a veth pair cannot be made.
 """
+import json
 import os
 import re
 import shutil
@@ -231,6 +232,38 @@ else:
                 fail(f"no frame with fault={k} in the frames of the run")
         print(f"tshark read {len(ts)} frames of {len(files)} tests "
               f"({sum(faults.values())} broken on purpose)")
+
+# `ibwire check` on every test's frames: the only errors it finds are the
+# ones the test commits on purpose, the rule its list entry names (the probe
+# misbehaves where that is the test, nowhere else)
+rules_of = {}
+rc, out, err = run(["--list"])
+for line in out.splitlines():
+    f = line.split("\t")
+    m = re.search(r"\[([A-Z0-9-]+)\]$", f[3]) if len(f) > 3 else None
+    rules_of[f[0]] = m.group(1) if m else None
+with tempfile.TemporaryDirectory() as tmp:
+    run(["--self", "--pcap-dir", tmp, "--pcap-all"])
+    files = sorted(os.path.join(tmp, f) for f in os.listdir(tmp))
+    p = subprocess.run([ibwire, "check", "--format", "json"] + files,
+                       capture_output=True, text=True)
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        report = {"files": []}
+        fail(f"ibwire check on the frames: no JSON (exit {p.returncode})")
+    provoked = 0
+    for f in report["files"]:
+        tid = os.path.basename(f["file"])[:-len(".pcapng")]
+        errs = {x["rule"] for x in f["findings"] if x["severity"] == "error"}
+        extra = errs - {rules_of.get(tid)}
+        if extra:
+            fail(f"{tid}: ibwire check finds {sorted(extra)} in its frames")
+        provoked += bool(errs)
+    if provoked < 10:
+        fail(f"ibwire check finds the provoked rule in {provoked} tests only")
+    print(f"ibwire check: {len(report['files'])} tests' frames, "
+          f"{provoked} with the rule they provoke, nothing else")
 
 # the suite fails when the device misbehaves: each breakage must make the
 # tests that judge that behaviour fail, with their frames written

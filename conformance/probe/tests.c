@@ -172,13 +172,15 @@ const struct probe_test probe_tests[] = {
  "mem A+64 len=32 data=100\n"},
 {"resp-dup-read", RESP, "9.7.5", "FLOW-READ-RESP",
  "a duplicate RDMA READ is executed again: the same responses from the "
- "request's PSN",
+ "request's PSN; the next new request is served as if nothing happened",
  "> READ_REQUEST psn=E va=A rkey=A dmalen=300\n"
  "< READ_RESPONSE_FIRST psn=E len=256 from=A\n"
  "< READ_RESPONSE_LAST psn=E+1 len=44 from=A+256\n"
  "> READ_REQUEST psn=E va=A rkey=A dmalen=300\n"
  "< READ_RESPONSE_FIRST psn=E len=256 from=A\n"
- "< READ_RESPONSE_LAST psn=E+1 len=44 from=A+256\n"},
+ "< READ_RESPONSE_LAST psn=E+1 len=44 from=A+256\n"
+ "> WRITE_ONLY psn=E+2 va=A+4096 rkey=A len=8\n"
+ "< ACK psn=E+2 aeth=ack msn=2\n"},
 {"resp-dup-atomic", RESP, "9.7.5; 9.4.5", "",
  "a duplicate atomic is answered from the saved original value and not "
  "executed twice",
@@ -527,6 +529,13 @@ const struct probe_test probe_tests[] = {
  "local bytes, and completes on the ACK",
  "post send len=40\n"
  "< SEND_ONLY psn=S len=40 from=L\n"
+ "> ACK psn=S aeth=ack msn=1\n"
+ "cqe send ok\n"},
+{"req-send-padded", REQ, "9.2; CA17-22", "PKT-ICRC",
+ "a posted SEND of 13 bytes goes out with 3 pad bytes (PadCnt 3) and an "
+ "ICRC that covers them",
+ "post send len=13\n"
+ "< SEND_ONLY psn=S len=13 from=L\n"
  "> ACK psn=S aeth=ack msn=1\n"
  "cqe send ok\n"},
 {"req-send-multi", REQ, "9.4; 9.7.4", "PKT-LEN-FULL",

@@ -968,6 +968,13 @@ static int interpret(struct run *r)
                 if (r->tg->open(r->tg->ctx, &r->su, &r->d, err, sizeof err))
                     return fail(r, "%s", err), PROBE_ERROR;
                 r->mark = r->tg->now(r->tg->ctx);
+                /* QP0 and QP1 are the SMI's and the GSI's (9.2; a RoCEv2
+                 * port has QP1 only, A17.4): never a test's connection */
+                if (r->d.qpn < 2)
+                    return fail(r, "the device gave its %s QP the number %u, "
+                                "which only QP0/QP1 may have",
+                                r->su.type == PROBE_UD ? "UD" : "RC", r->d.qpn),
+                           PROBE_FAIL;
                 if ((r->d.caps & needs) != needs) {
                     snprintf(r->why, r->whylen, "the device lacks:");
                     for (size_t i = 0; i < sizeof capnames / sizeof capnames[0]; i++)

@@ -363,6 +363,12 @@ const struct probe_test probe_tests[] = {
  "NAK",
  "> READ_REQUEST psn=E va=0xffffffffffffff80 rkey=A dmalen=256\n"
  "< ACK psn=E aeth=nak-acc\n"},
+{"resp-va-wrap-write", RESP, "9.7.5; 10.6", "",
+ "an RDMA WRITE whose VA + length wraps past 2^64 is a Remote Access Error "
+ "NAK, nothing written",
+ "> WRITE_ONLY psn=E va=0xffffffffffffff80 rkey=A len=256\n"
+ "< ACK psn=E aeth=nak-acc\n"
+ "mem A+0 len=256 init\n"},
 {"resp-write-no-access", RESP, "9.7.5; 10.6", "",
  "an RDMA WRITE to a region without remote write access is a Remote Access "
  "Error NAK",
@@ -463,6 +469,16 @@ const struct probe_test probe_tests[] = {
  "cqe none\n"
  "> SEND_ONLY psn=E len=16\n"
  "< ACK psn=E aeth=ack msn=1\n"},
+{"resp-drop-icrc-small", RESP, "CA17-22; CA17-24", "PKT-ICRC",
+ "a frame under 64 bytes (a SEND ONLY without payload, 58 bytes) with a bad "
+ "ICRC is dropped silently too",
+ "recv len=64\n"
+ "> SEND_ONLY psn=E len=0 fault=icrc\n"
+ ". within=2ms\n"
+ "cqe none\n"
+ "> SEND_ONLY psn=E len=0\n"
+ "< ACK psn=E aeth=ack msn=1\n"
+ "cqe recv ok len=0\n"},
 {"resp-drop-ipver", RESP, "CA17-27", "PKT-VERSION",
  "an IPv4 packet whose IP version is not 4 is dropped silently",
  "> WRITE_ONLY psn=E va=A rkey=A len=16 fault=ipver\n"

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The results table of scripts/rxe-vm.sh from its output directory.
+
+For each workload (DIR/NAME/): the frames on each vantage point (tcpdump on
+veth_a and on veth_b), the tools' own exit codes, `ibwire check`'s verdict
+on each file, and the live verdict (`ibwire check -i veth_a` in the guest,
+DIR/NAME/live.json) against the file of veth_a written at the same time
+(tcpdump's a.pcap) and against the frames the live check itself saved
+(live.pcapng).  Writes DIR/results.md and DIR/results.json; prints the
+table.  Exit 0 when every workload's tools succeeded, no vantage point has
+an error finding, and the live verdict equals the file's; else 1.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def check(ibwire, path):
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    p = subprocess.run([ibwire, "check", "--format", "json", path],
+                       capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)["files"][0]
+    except (ValueError, KeyError, IndexError):
+        return {"unreadable": p.stderr.strip()[:200]}
+
+
+def load_live(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["files"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def rules(doc):
+    c = {}
+    for f in doc.get("findings", []):
+        c[f["rule"]] = c.get(f["rule"], 0) + 1
+    return c
+
+
+def verdict(doc):
+    if doc is None:
+        return "no capture"
+    if "unreadable" in doc:
+        return "unreadable: " + doc["unreadable"]
+    r = rules(doc)
+    if not r:
+        return "clean"
+    return ("errors %d" % doc["errors"] if doc["errors"] else "ok") + " (" + \
+        ", ".join("%s %d" % kv for kv in sorted(r.items())) + ")"
+
+
+def signature(doc):
+    """What a live verdict must share with the file's."""
+    if doc is None or "unreadable" in doc:
+        return None
+    return {"frames": doc.get("frames"), "errors": doc.get("errors"),
+            "warnings": doc.get("warnings"),
+            "findings": sorted((f["frame"], f["rule"]) for f in doc.get("findings", [])),
+            "flows": len(doc.get("flows", []))}
+
+
+def read_kv(path):
+    kv = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                kv[k] = v
+    except OSError:
+        pass
+    return kv
+
+
+def read_rc(path):
+    try:
+        with open(path) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ibwire", required=True)
+    ap.add_argument("--seed", default="?")
+    ap.add_argument("--mode", default="?")
+    ap.add_argument("dir")
+    a = ap.parse_args()
+    names = []
+    wl = os.path.join(a.dir, "workloads")
+    if os.path.exists(wl):
+        with open(wl) as f:
+            names = [l.split("|")[0] for l in f if l.strip() and not l.startswith("#")]
+    rows, bad = [], []
+    for n in names:
+        d = os.path.join(a.dir, n)
+        w = read_kv(os.path.join(d, "workload.txt"))
+        if not w:
+            rows.append({"workload": n, "ran": False})
+            bad.append("%s: did not run" % n)
+            continue
+        fa = check(a.ibwire, os.path.join(d, "a.pcap"))
+        fb = check(a.ibwire, os.path.join(d, "b.pcap"))
+        fl = check(a.ibwire, os.path.join(d, "live.pcapng"))
+        live = load_live(os.path.join(d, "live.json"))
+        crc, src = read_rc(os.path.join(d, "client.rc")), read_rc(os.path.join(d, "server.rc"))
+        sl, sa, sw = signature(live), signature(fa), signature(fl)
+        live_eq_file = sl is not None and sl == sa
+        live_eq_own = sl is not None and sl == sw
+        netem = []
+        if w.get("netem_a", "-") != "-":
+            netem.append("a: " + w["netem_a"])
+        if w.get("netem_b", "-") != "-":
+            netem.append("b: " + w["netem_b"])
+        row = {"workload": n, "ran": True, "netem": "; ".join(netem) or "-",
+               "mtu": w.get("mtu"), "client_rc": crc, "server_rc": src,
+               "frames_a": fa.get("frames") if fa else 0,
+               "frames_b": fb.get("frames") if fb else 0,
+               "frames_live": live.get("frames") if live else None,
+               "verdict_a": verdict(fa), "verdict_b": verdict(fb),
+               "verdict_live": verdict(live),
+               "live_eq_file": live_eq_file, "live_eq_own": live_eq_own,
+               "rules_a": rules(fa) if fa else {}, "rules_b": rules(fb) if fb else {},
+               "errors": (fa or {}).get("errors", 0) + (fb or {}).get("errors", 0)
+                         + (live or {}).get("errors", 0)}
+        rows.append(row)
+        if crc != 0 or src != 0:
+            bad.append("%s: tool exit client %s server %s" % (n, crc, src))
+        if row["errors"]:
+            bad.append("%s: error findings" % n)
+        if not live_eq_file:
+            bad.append("%s: live verdict %s differs from the file's %s"
+                       % (n, sl, sa) if sl else "%s: no live verdict" % n)
+        elif not live_eq_own:
+            bad.append("%s: live verdict differs from its own -w file" % n)
+    accel = ""
+    try:
+        with open(os.path.join(a.dir, "accel")) as f:
+            accel = f.read().strip()
+    except OSError:
+        pass
+    out = ["# rxe-vm results: mode %s, seed %s, %s" % (a.mode, a.seed, accel), "",
+           "| workload | netem | MTU | frames a / b | tool rc (client, server) "
+           "| ibwire veth_a (file) | ibwire veth_b (file) | live veth_a | live = file |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if not r["ran"]:
+            out.append("| %s | | | | did not run | | | | |" % r["workload"])
+            continue
+        eq = "yes" if r["live_eq_file"] else (
+            "no (live %s frames, file %s)" % (r["frames_live"], r["frames_a"]))
+        out.append("| %s | %s | %s | %s / %s | %s, %s | %s | %s | %s | %s |" % (
+            r["workload"], r["netem"], r["mtu"], r["frames_a"], r["frames_b"],
+            r["client_rc"], r["server_rc"], r["verdict_a"], r["verdict_b"],
+            r["verdict_live"], eq))
+    out.append("")
+    out.append("%d workloads, %d not clean" % (len(rows), len(bad)))
+    for b in bad:
+        out.append("- " + b)
+    text = "\n".join(out) + "\n"
+    with open(os.path.join(a.dir, "results.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(a.dir, "results.json"), "w") as f:
+        json.dump({"mode": a.mode, "seed": a.seed, "accel": accel, "rows": rows,
+                   "not_clean": bad}, f, indent=1)
+    sys.stdout.write(text)
+    return 1 if bad or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -60,7 +60,7 @@ kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \
 [ -n "$kpkg" ] || { say "cannot resolve linux-image-amd64 (apt-get update?)"; exit 77; }
 pkgs="$kpkg busybox-static rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3
       ibverbs-utils rdmacm-utils perftest iproute2 tcpdump libpcap0.8 libc6 libgcc-s1
-      libstdc++6"
+      libstdc++6 ethtool"
 debs="$cache/debs"
 rootfs="$cache/rootfs"
 mkdir -p "$debs"

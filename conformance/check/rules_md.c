@@ -42,5 +42,17 @@ int main(void)
                chk_severity_name(ri->severity), ri->spec, ri->statement,
                ri->source, ri->evidence);
     }
+    printf("\n## Coverage of RoCEv2 annex A17\n\n"
+           "Each compliance statement of annex A17 (and its two \"should\"s): "
+           "the rules that\ncheck it, or why a capture cannot decide it. "
+           "Rows come from `CHK_A17_COVERAGE`\nin `rules.h`; the test "
+           "`check_a17_coverage` holds them to the rules' IBA statement\n"
+           "column.\n\n"
+           "| statement | section | rules | what a capture decides |\n"
+           "|---|---|---|---|\n");
+#define ROW(id, sec, rules, how)                                               \
+    printf("| %s | %s | %s | %s |\n", id, sec, *rules ? rules : "-", how);
+    CHK_A17_COVERAGE(ROW)
+#undef ROW
     return 0;
 }

@@ -22,6 +22,7 @@ static const struct gen_family *const families[] = {
     &gen_violation_family,
     &gen_engine_family,
     &gen_vantage_family,
+    &gen_a17_family,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -47,6 +47,9 @@ extern const struct gen_family gen_engine_family;
  * (gen_vantage.c). */
 extern const struct gen_family gen_vantage_family;
 
+/* The RoCEv2 header rules of annex A17 (gen_violations_a17.c). */
+extern const struct gen_family gen_a17_family;
+
 /* Build spec s and write it; records a failure in o->err. */
 void gen_put(struct gen_out *o, const struct ibw_build_spec *s);
 

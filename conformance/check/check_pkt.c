@@ -405,6 +405,7 @@ enum {
     ICRC_NO_ONES = 32,     /* the 8 bytes of ones standing for the LRH */
     ICRC_GRH = 64,         /* IPv4 masked where an IB GRH has its variant
                               fields (bytes 0-3 but the version, byte 7) */
+    ICRC_PAD_ZERO = 128,   /* the pad bytes taken as zeros */
 };
 
 /* The ICRC of bytes [ip, end) of a RoCEv2 packet, masked as A17.3.3 says
@@ -441,6 +442,8 @@ static uint32_t icrc_variant(const struct ibw_pkt *p, size_t ip, size_t end,
         tmp[udp + 6] = tmp[udp + 7] = 0xFF;
     if (!(skip & ICRC_NO_BTH) && bth + 5 <= n)
         tmp[bth + 4] = 0xFF;
+    if ((skip & ICRC_PAD_ZERO) && p->pad <= n)
+        memset(tmp + n - p->pad, 0, p->pad);
     uint32_t crc = skip & ICRC_NO_ONES ? 0 : ibw_crc32(0, ones, sizeof ones);
     return ibw_crc32(crc, tmp, n);
 }
@@ -474,11 +477,16 @@ static void icrc_diag(const struct ibw_pkt *p, char *buf, size_t n,
         goto out;
     }
     /* zoo 2: the ICRC where the packet does not end */
-    if (p->pad && ibw_load_le32(p->data + ic - p->pad) == p->icrc_calc) {
-        snprintf(buf, n, ": the right ICRC stands %u bytes earlier, before "
-                 "the pad (written at the payload's end, not the packet's)",
-                 p->pad);
-        goto out;
+    if (p->pad) {
+        uint32_t early = ibw_load_le32(p->data + ic - p->pad);
+        if (early == p->icrc_calc ||
+            early == icrc_variant(p, ip, ic, ICRC_PAD_ZERO, tmp) ||
+            early == icrc_variant(p, ip, ic - p->pad, 0, tmp)) {
+            snprintf(buf, n, ": the packet's ICRC stands %u bytes earlier, "
+                     "over the pad (written at the payload's end, not the "
+                     "packet's)", p->pad);
+            goto out;
+        }
     }
     if (p->len >= ic + 8) {
         size_t e = p->len - 4;

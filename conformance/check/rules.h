@@ -48,7 +48,12 @@
       "7.8.1; CA17-22",                                                        \
       "The ICRC equals the CRC-32 of the packet's invariant fields.  A frame "  \
       "with a bad ICRC or VCRC is judged by that alone and kept out of its "   \
-      "flow (its receiver drops it).",                                         \
+      "flow (its receiver drops it).  The message names the known wrong "      \
+      "computations a RoCEv2 ICRC matches: the pad bytes left out, the ICRC "  \
+      "over the pad or at the frame's end past the length fields (then "       \
+      "PKT-NO-PAYLOAD too for an opcode without payload), a variant field "    \
+      "not masked (UDP checksum, TTL, TOS, IPv4 checksum, BTH byte 4, all), "  \
+      "the IPv4 header masked as a GRH, no LRH ones.",                         \
       "IBA Vol.1 7.8.1; RoCEv2 A17.4.4", "ICRC carried vs computed")           \
     X(PKT_VCRC, "PKT-VCRC", ERROR, PACKET,                                     \
       "7.8.2",                                                                 \
@@ -91,7 +96,8 @@
     X(PKT_NO_PAYLOAD, "PKT-NO-PAYLOAD", ERROR, PACKET,                         \
       "9.4",                                                                   \
       "Opcodes without payload (RDMA READ request, atomics, ACK, CNP) carry "  \
-      "none; ATOMIC WRITE carries exactly 8 bytes.",                           \
+      "none; ATOMIC WRITE carries exactly 8 bytes.  With a good CRC its "      \
+      "headers are whole: the packet still joins its flow.",                  \
       "IBA Vol.1 9.2.1 table 38, 9.4 (read, atomic)", "payload length")       \
     X(PKT_LEN_FULL, "PKT-LEN-FULL", ERROR, PACKET,                             \
       "C9-92",                                                                 \
@@ -117,7 +123,8 @@
     X(PKT_QP01_UD, "PKT-QP01-UD", ERROR, PACKET,                               \
       "10.2.4.1",                                                              \
       "Packets to QP0 or QP1 use UD opcodes (QP0/QP1 are UD special QPs); "    \
-      "connected traffic targets a QP above 1.",                               \
+      "connected traffic targets a QP above 1.  Connected traffic to QP0/1 "   \
+      "is still followed as a flow, so its other faults are found.",           \
       "IBA Vol.1 10.2.4.1 (special QPs); UniVista RoCEv2 notes §2.5.2 RC_CHK " \
       "DestQP",                                                                \
       "opcode and DestQP")                                                     \

@@ -312,6 +312,20 @@ def formats(ibwire, pcaps, work):
     check(len(fl) == 2 and fl[0]["requests"] == 8 and
           fl[0]["messages"] == 5 and fl[0]["responses"] == 7 and
           fl[0]["cm_negotiated"] is True, "json flows %r" % fl)
+    # a per-packet rule is said once per flow: the text counts the rest, the
+    # json keeps them flagged as repeats
+    fb = os.path.join(pcaps, "bad-pkt-fecn-becn.pcap")
+    rc, out, _ = run(ibwire, "check", fb)
+    lines = [l for l in out.splitlines() if l.startswith(("frame ", "..."))]
+    check(rc == 1 and lines == [
+        "frame 3: PKT-FECN-BECN: bth.fecn 1, bth.becn 0 on RoCEv2, expected "
+        "0, 0",
+        "... and 1 more frames of flow 10.0.0.1 -> 10.0.0.2 QP 0x000022 with "
+        "PKT-FECN-BECN"], "text: once per flow %r" % lines)
+    rc, out, _ = run(ibwire, "check", "--format", "json", fb)
+    got = [(f["frame"], f.get("repeat", False))
+           for f in json.loads(out)["files"][0]["findings"]]
+    check(got == [(3, False), (4, True)], "json repeats %r" % got)
     rc, out, _ = run(ibwire, "check", "--format", "junit", bad)
     root = ET.fromstring(out)
     cases = root.findall("./testsuite/testcase")

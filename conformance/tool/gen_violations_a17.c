@@ -159,16 +159,19 @@ static void fecn_becn(struct gen_out *o)
     gen_put(o, &s);
 }
 
-/* Frames 3-4: a SEND (PSN 1) with one header field bent, its ACK. */
+/* Frames 3-6: two SENDs (PSN 1, 2) with one header field bent, each with
+ * its ACK: the rule is said once for the direction, at frame 3. */
 static void bend(struct gen_out *o, void (*fn)(struct ibw_build_spec *))
 {
     struct ibw_build_spec s;
     prologue(o, 0);
-    pkt(&s, A, IBW_OP_RC_SEND_ONLY, 1, 0);
-    fn(&s);
-    gen_put(o, &s);
-    pkt(&s, B, IBW_OP_RC_ACKNOWLEDGE, 1, 0);
-    gen_put(o, &s);
+    for (uint32_t psn = 1; psn <= 2; psn++) {
+        pkt(&s, A, IBW_OP_RC_SEND_ONLY, psn, 0);
+        fn(&s);
+        gen_put(o, &s);
+        pkt(&s, B, IBW_OP_RC_ACKNOWLEDGE, psn, 0);
+        gen_put(o, &s);
+    }
 }
 
 static void sport_fn(struct ibw_build_spec *s) { s->udp_sport = 0xD123; }
@@ -214,13 +217,13 @@ static const struct gen_scenario scenarios[] = {
     SC("bad-pkt-fecn-becn", "BTH FECN on a request, BECN on its ACK",
        fecn_becn,
        "finding 3 PKT-FECN-BECN\nfinding 4 PKT-FECN-BECN\nexit 1\n"),
-    SC("bad-a17-udp-sport", "a request from another UDP source port",
+    SC("bad-a17-udp-sport", "requests from another UDP source port",
        bad_sport, "finding 3 FLOW-UDP-SPORT\nexit 0\n"),
-    SC("bad-a17-dscp", "a request with another DSCP", bad_dscp,
+    SC("bad-a17-dscp", "requests with another DSCP", bad_dscp,
        "finding 3 FLOW-DSCP\nexit 1\n"),
-    SC("bad-a17-ttl", "a request with another TTL", bad_ttl,
+    SC("bad-a17-ttl", "requests with another TTL", bad_ttl,
        "finding 3 FLOW-TTL\nexit 0\n"),
-    SC("bad-a17-ecn", "an ECN-capable request after a Not-ECT one",
+    SC("bad-a17-ecn", "ECN-capable requests after a Not-ECT one",
        bad_ecn, "finding 3 FLOW-ECN\nexit 1\n"),
 };
 

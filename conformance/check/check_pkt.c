@@ -745,8 +745,8 @@ static int ip4_fields(struct chk *c, const struct ibw_pkt *p)
 }
 
 /* An IP datagram whose protocol / next header is not UDP but whose next
- * bytes read as a UDP header to 4791 exactly as long as the datagram: a
- * RoCEv2 packet with the wrong protocol (CA17-10, CA17-16). */
+ * bytes read as a UDP header to 4791 exactly as long as the datagram, then
+ * a BTH: a RoCEv2 packet with the wrong protocol (CA17-10, CA17-16). */
 static int ip_proto(struct chk *c, const struct ibw_pkt *p)
 {
     const uint8_t *d = p->data;
@@ -773,9 +773,13 @@ static int ip_proto(struct chk *c, const struct ibw_pkt *p)
     } else {
         return 0;
     }
+    /* ... and a BTH after it: TVer 0, a defined opcode (a TCP segment to
+     * port 4791 would need its sequence number to fit besides) */
     if (proto == IBW_IPPROTO_UDP || l4 + 8 + ibw_bth_SIZE > end ||
-        l4 + 8 > p->len || ibw_load_be16(d + l4 + 2) != IBW_ROCEV2_UDP_PORT ||
-        ibw_load_be16(d + l4 + 4) != end - l4)
+        l4 + 8 + ibw_bth_SIZE > p->len ||
+        ibw_load_be16(d + l4 + 2) != IBW_ROCEV2_UDP_PORT ||
+        ibw_load_be16(d + l4 + 4) != end - l4 || (d[l4 + 9] & 15) != 0 ||
+        ibw_opcode_info(d[l4 + 8])->transport == IBW_TR_RESERVED)
         return 0;
     chk_report(c, CHK_R_PKT_IP_HDR, "%s %u, expected 17 (UDP): a UDP header "
                "to port 4791 follows it", fld, proto);

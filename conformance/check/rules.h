@@ -160,8 +160,9 @@
       "clear and fragment offset 0, protocol 17; IPv6 with next header 17 "    \
       "(no extension header).  A protocol or next header other than 17 is "    \
       "judged only where the bytes after the IP header still read as a UDP "   \
-      "header to 4791 whose length fits the datagram exactly (else the frame " \
-      "is foreign traffic).  A receiver does not take such a packet "          \
+      "header to 4791 whose length fits the datagram exactly and a BTH (TVer " \
+      "0, a defined opcode): else the frame is foreign traffic.  A receiver "  \
+      "does not take such a packet "                                           \
       "(CA17-24): it joins no flow.",                                          \
       "RoCEv2 A17.3.1.1.1, A17.3.1.1.5, A17.3.1.1.6, A17.3.1.1.8, "            \
       "A17.3.1.2.4",                                                           \

@@ -47,7 +47,11 @@ void chk_a17_frame(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     const char *ttl_name = ip4 ? "ipv4.ttl" : "ipv6.hop_limit";
     const char *ver = ip4 ? "ipv4" : "ipv6";
     struct chk_a17_dir *d = &f->a17[is_req ? 0 : 1];
-    uint8_t ect = ecn ? 2 : 1;
+    /* Acknowledgements apart from the packets carrying data: a sender may
+     * send them Not-ECT as TCP does its pure ACKs (RFC 3168 6.1.4). */
+    int ack = ibw_opcode_info(p->opcode)->kind == IBW_OPK_ACK ||
+              ibw_opcode_info(p->opcode)->kind == IBW_OPK_ATOMIC_ACK;
+    uint8_t ect = (uint8_t)((ecn ? 2 : 1) << (ack ? 2 : 0));
     if (!d->have) {
         d->have = 1;
         d->sport = sport;
@@ -68,10 +72,12 @@ void chk_a17_frame(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         chk_report(c, CHK_R_FLOW_TTL,
                    "%s %u on a %s, the direction's first was %u", ttl_name,
                    ttl, dir, d->ttl);
-    if ((d->ecn | ect) == 3 && first_time(d, CHK_A17_SAID_ECN))
+    uint8_t both = (uint8_t)(3u << (ack ? 2 : 0));
+    if (((d->ecn | ect) & both) == both && first_time(d, CHK_A17_SAID_ECN))
         chk_report(c, CHK_R_FLOW_ECN,
-                   "%s.ecn %u (%s) on a %s, earlier ones were %s", ver, ecn,
-                   ecn ? "ECN-capable" : "Not-ECT", dir,
+                   "%s.ecn %u (%s) on a%s %s, earlier ones were %s", ver, ecn,
+                   ecn ? "ECN-capable" : "Not-ECT", ack ? "n" : "",
+                   ack ? "acknowledgement" : dir,
                    ecn ? "Not-ECT (00)" : "ECN-capable");
     d->ecn = (uint8_t)(d->ecn | ect);
 }

@@ -146,7 +146,8 @@ struct chk_a17_dir {
     uint16_t sport;         /* UDP source port */
     uint8_t have;           /* a RoCEv2 packet of the direction was seen */
     uint8_t dscp, ttl;
-    uint8_t ecn;            /* bit 0: Not-ECT seen, bit 1: ECT or CE seen */
+    uint8_t ecn;            /* bit 0: Not-ECT seen, bit 1: ECT or CE seen;
+                               bits 2, 3: the same of acknowledgements */
     uint8_t said;           /* rules said on it: CHK_A17_SAID_* bits */
 };
 

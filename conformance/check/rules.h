@@ -350,9 +350,11 @@
       "without RoCEv2 congestion management sends ECN 00, one with it 01 or "  \
       "10 (the network may mark those 11, CE); so Not-ECT (00) and ECN-"      \
       "capable (01, 10, 11) packets are not mixed in one direction, since "    \
-      "a switch never turns 00 into 11.  Which one applies, and whether a "    \
-      "11 was set by the network or the sender, a capture cannot tell.  Said " \
-      "once per flow and direction.",                                          \
+      "a switch never turns 00 into 11.  Acknowledgements (ACKNOWLEDGE, "      \
+      "ATOMIC ACKNOWLEDGE) are judged apart from the packets carrying data: "  \
+      "a sender may send them Not-ECT, as TCP sends its pure ACKs (RFC 3168 "  \
+      "6.1.4).  Which applies, and whether a 11 was set by the network or "    \
+      "the sender, a capture cannot tell.  Said once per flow and direction.", \
       "RoCEv2 A17.3.1.1.3, A17.3.1.2.2 (ECN); RFC 3168 5 (CE only on ECT)",    \
       "ECN now vs the direction's")                                            \
     /* ---- connection management ---- */                                     \

@@ -185,8 +185,9 @@ static void bad_ttl(struct gen_out *o) { bend(o, ttl_fn); }
 static void bad_ecn(struct gen_out *o) { bend(o, ecn_fn); }
 
 /* A congestion-managed sender: ECT(0) on every request, one marked CE by
- * the network; the responder without congestion management (ECN 00); the
- * responses' own DSCP and TTL (each side has its address vector). */
+ * the network; the responses with their own DSCP and TTL (each side has
+ * its address vector); then a READ whose response carries data ECT(0)
+ * while the responder's ACKs stay Not-ECT (as TCP's pure ACKs). */
 static void a17_clean(struct gen_out *o)
 {
     struct ibw_build_spec s;
@@ -199,6 +200,21 @@ static void a17_clean(struct gen_out *o)
         s.ttl = 255;
         gen_put(o, &s);
     }
+    pkt(&s, A, IBW_OP_RC_RDMA_READ_REQUEST, 4, 0); /* 9 */
+    s.tos = 26 << 2 | 2;
+    s.payload = NULL;
+    s.payload_len = 0;
+    s.reth.va = 0x10000;
+    s.reth.rkey = 0x1234;
+    s.reth.dmalen = 64;
+    gen_put(o, &s);
+    pkt(&s, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 4, 0); /* 10 */
+    s.tos = 46 << 2 | 2;
+    s.ttl = 255;
+    s.bth.ackreq = 0;
+    s.aeth.syndrome = SYN_ACK;
+    s.aeth.msn = 5;
+    gen_put(o, &s);
 }
 
 #define SC(n, s, fn, e) {n, s, CAP_LINKTYPE_ETHERNET, fn, e}

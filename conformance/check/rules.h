@@ -431,7 +431,8 @@
       "constant per direction of a connection; the value itself needs the "   \
       "path record, which is not on the wire")                                 \
     Y("CA17-5", "A17.3.1.1.3", "FLOW-ECN",                                     \
-      "Not-ECT and ECN-capable packets not mixed in one direction; whether "   \
+      "Not-ECT and ECN-capable packets not mixed in one direction "            \
+      "(acknowledgements judged apart); whether "                              \
       "congestion management is on, and who set a CE mark, is not on the "    \
       "wire")                                                                  \
     Y("CA17-6", "A17.3.1.1.4", "PKT-MALFORMED",                                \

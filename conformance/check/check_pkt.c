@@ -735,12 +735,14 @@ static int ip4_fields(struct chk *c, const struct ibw_pkt *p)
         return 0;
     const uint8_t *ip = p->data + p->off[IBW_HDR_IPV4];
     unsigned ihl = ibw_ipv4_get_ihl(ip), df = ibw_ipv4_get_df(ip),
-             mf = ibw_ipv4_get_mf(ip), fo = ibw_ipv4_get_frag_offset(ip);
-    if (ihl == 5 && df && !mf && !fo)
+             mf = ibw_ipv4_get_mf(ip), fo = ibw_ipv4_get_frag_offset(ip),
+             rs = ibw_ipv4_get_resv(ip);
+    if (ihl == 5 && !rs && df && !mf && !fo)
         return 0;
     chk_report(c, CHK_R_PKT_IP_HDR,
-               "ipv4 ihl %u, df %u, mf %u, frag_offset %u; RoCEv2 has ihl 5, "
-               "df 1, mf 0, frag_offset 0", ihl, df, mf, fo);
+               "ipv4 ihl %u, flags %u%u%u, frag_offset %u; RoCEv2 has ihl 5, "
+               "flags 010 (reserved 0, DF 1, MF 0), frag_offset 0", ihl, rs,
+               df, mf, fo);
     return 1;
 }
 
@@ -874,8 +876,9 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         if (roce_fragment(p)) {
             ip_csum_rule(c, p);
             ip4_fields(c, p);
-        } else {
-            ip_proto(c, p);
+        } else if (ip_proto(c, p)) {
+            c->st.not_iba--; /* RoCEv2 with the wrong protocol */
+            c->st.iba++;
         }
         return 0;
     }

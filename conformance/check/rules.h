@@ -156,8 +156,9 @@
     X(PKT_IP_HDR, "PKT-IP-HDR", ERROR, PACKET,                               \
       "CA17-3; CA17-7; CA17-8; CA17-10; CA17-16",                              \
       "The IP header of a RoCEv2 packet is the plain one annex A17 fixes: "   \
-      "IPv4 with IHL 5 (no options), Don't Fragment set, More Fragments "      \
-      "clear and fragment offset 0, protocol 17; IPv6 with next header 17 "    \
+      "IPv4 with IHL 5 (no options), flags 010 (reserved bit clear, Don't "    \
+      "Fragment set, More Fragments clear), fragment offset 0, protocol 17; "  \
+      "IPv6 with next header 17 "                                              \
       "(no extension header).  A protocol or next header other than 17 is "    \
       "judged only where the bytes after the IP header still read as a UDP "   \
       "header to 4791 whose length fits the datagram exactly and a BTH (TVer " \

@@ -131,6 +131,15 @@ static void ip_hdr(struct gen_out *o)
     len = bytes(&s, f, sizeof f);
     f[14 + 6] = 6;
     gen_put_raw(o, f, len);
+    /* 9: IPv4 flags 110, the reserved bit set; checksum and ICRC kept
+     * consistent */
+    pkt(&s, A, IBW_OP_RC_SEND_ONLY, 4, 0);
+    len = bytes(&s, f, sizeof f);
+    f[14 + 6] |= 0x80;
+    ip4_csum(f);
+    ibw_parse(f, len, IBW_LINK_ETHERNET, &p);
+    ibw_store_le32(f + len - 4, p.icrc_calc);
+    gen_put_raw(o, f, len);
 }
 
 static void eth_src(struct gen_out *o)
@@ -223,9 +232,9 @@ static const struct gen_scenario scenarios[] = {
     SC("crafted-a17-clean", "RoCEv2 ECN as a congestion-managed sender uses "
        "it, each side with its own DSCP and TTL", a17_clean, "exit 0\n"),
     SC("bad-pkt-ip-hdr", "IPv4 DF clear, IHL 6, protocol 6; IPv6 next "
-       "header 6", ip_hdr,
+       "header 6; IPv4 reserved flag set", ip_hdr,
        "finding 3 PKT-IP-HDR\nfinding 4 PKT-IP-HDR\nfinding 5 PKT-IP-HDR\n"
-       "finding 8 PKT-IP-HDR\nexit 1\n"),
+       "finding 8 PKT-IP-HDR\nfinding 9 PKT-IP-HDR\nexit 1\n"),
     SC("bad-pkt-eth-src", "Ethernet source multicast, zero, broadcast",
        eth_src,
        "finding 3 PKT-ETH-SRC\nfinding 4 PKT-ETH-SRC\nfinding 5 PKT-ETH-SRC\n"

@@ -220,9 +220,11 @@ DISSECT = ["--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct",
 
 # scenario -> (tshark fields, good(row) for a frame that breaks nothing)
 ORACLE = {
-    "bad-pkt-ip-hdr": (["ip.hdr_len", "ip.flags.df", "ip.proto", "ipv6.nxt"],
+    "bad-pkt-ip-hdr": (["ip.hdr_len", "ip.flags.df", "ip.proto", "ipv6.nxt",
+                        "ip.flags.rb"],
                        lambda r: r[0] in ("20", "") and r[1] in ("1", "True", "")
-                       and r[2] in ("17", "") and r[3] in ("17", "")),
+                       and r[2] in ("17", "") and r[3] in ("17", "") and
+                       r[4] in ("0", "False", "")),
     "bad-pkt-eth-src": (["eth.src"],
                         lambda r: r[0] not in ("00:00:00:00:00:00",) and
                         int(r[0].split(":")[0], 16) & 1 == 0),

@@ -532,7 +532,7 @@ const struct probe_test probe_tests[] = {
  "> UD_SEND_ONLY psn=1 len=32 qkey=0x1234\n"
  "cqe recv ok len=32\n"
  "mem L+0 len=32 data=0\n"},
-{"resp-fecn-becn", RESP, "CA17-29", "",
+{"resp-fecn-becn", RESP, "CA17-29", "PKT-FECN-BECN",
  "FECN and BECN in the BTH are ignored on RoCEv2: the request is executed "
  "and acknowledged as without them",
  "recv len=64\n"

@@ -3,6 +3,7 @@
  * that the catalog cannot drift from the code; a test compares the two. */
 #include <stdio.h>
 
+#include "faults.h"
 #include "rules.h"
 
 static const char *scope_name(int s)
@@ -47,6 +48,15 @@ int main(void)
                chk_severity_name(ri->severity), ri->spec, ri->statement,
                ri->source, ri->evidence);
     }
+    printf("\n## The bug zoo: fault modes and the rules that catch them\n\n"
+           "Each bug that real implementations shipped "
+           "(`../shared/reference/bug-zoo.md`,\nrows by number), the "
+           "reference engine's fault mode that reproduces it in otherwise\n"
+           "normal traffic (`ibwire sim --fault NAME`, `ibwire gen bug-NAME`), "
+           "and the rule whose\nerror its capture draws (the `faults` test "
+           "suite runs each one, and the clean\nrun of the same seed). "
+           "Rows come from `conformance/engine/faults.h`.\n\n");
+    ibe_fault_write_markdown(stdout);
     printf("\n## Coverage of RoCEv2 annex A17\n\n"
            "Each compliance statement of annex A17 (and its two \"should\"s): "
            "the rules that\ncheck it, or why a capture cannot decide it. "

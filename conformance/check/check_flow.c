@@ -111,18 +111,20 @@ static int psn_in_window(const struct chk_flow *f, uint32_t r)
            chk_psn_diff(r, sent_end(f)) < 0;
 }
 
-/* Does response p at PSN r answer requests seen?  A NAK names the PSN the
- * responder expects next, which may be the requester's next one: the
- * packets after it reached the responder but not the capture whole (a
- * corrupted copy, or capture loss). */
+/* Does response p at PSN r answer requests seen?  A PSN sequence error NAK
+ * names the PSN the responder expects next, which may be the requester's
+ * next one: the packets after it reached the responder but not the capture
+ * whole (a corrupted copy, or capture loss). */
 static int resp_in_window(const struct chk_flow *f, const struct ibw_pkt *p,
                           uint32_t r)
 {
     if (psn_in_window(f, r))
         return 1;
     const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
-    return a && f->have_psn &&
-           ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a)) != IBW_AETH_ACK &&
+    uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
+    /* (any other NAK names the request it rejects: one the capture saw) */
+    return a && f->have_psn && ibw_aeth_syndrome_kind(syn) == IBW_AETH_NAK &&
+           ibw_aeth_syndrome_value(syn) == IBW_NAK_PSN_SEQ_ERROR &&
            r == sent_end(f);
 }
 
@@ -962,6 +964,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     uint64_t since = f->req_frame; /* the request before this one */
     f->req_frame = c->frame;
     f->s.requests++;
+    if (f->nmsn_wait)
+        chk_msn_due(c, f, 0); /* before this request counts */
     if (f->pend_back)
         back_settle(c, f, 0);
     if (!f->have_pkey) {
@@ -1081,7 +1085,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             uint32_t len = reth ? ibw_reth_get_dmalen(reth) : 0;
             /* A READ re-issued from inside the original's response PSNs
              * asks only for the rest (IBA 9.7.5.1). */
-            if (k > 0 && oi->kind == IBW_OPK_READ)
+            if (o && oi->kind == IBW_OPK_READ &&
+                (k > 0 || !chk_hist_get(f, psn)))
                 chk_retrans_read_reissue(c, f, p, o, psn, k);
             if (o && k == 0) {
                 o->answered = 0; /* the responder answers it again */
@@ -1149,6 +1154,10 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
          * PSN is what was first sent there. */
         f->msg = msg_state_before(f, psn);
     }
+    /* A READ inside the span a READ before may take (its length not known
+     * at this PMTU) may be its re-issue rather than a new message. */
+    if (f->span_unknown && oi->kind == IBW_OPK_READ)
+        f->msn_inexact = 1;
     f->span_unknown = 0;
     f->in_retrans = 0;
     lat_request(c, f, psn);
@@ -1740,6 +1749,8 @@ void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
     if (f->nheld)
         drain(c, f, 1);
+    if (f->nmsn_wait)
+        chk_msn_due(c, f, 1);
     if (f->pend_back) {
         c->cur_flow = f;
         back_settle(c, f, 1);
@@ -1763,6 +1774,8 @@ void chk_flows_finish(struct chk *c)
             continue;
         if (c->flows[i].nheld)
             drain(c, &c->flows[i], 1);
+        if (c->flows[i].nmsn_wait)
+            chk_msn_due(c, &c->flows[i], 1);
         if (c->flows[i].pend_back) {
             c->cur_flow = &c->flows[i];
             back_settle(c, &c->flows[i], 1);

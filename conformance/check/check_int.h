@@ -39,6 +39,8 @@
                               the pairing index holds */
 #define CHK_EXPIRE_STEP_NS 1000000u /* how often (capture time) idle flows
                                        are looked for */
+#define CHK_MSN_WAIT 8      /* responses whose MSN waits for the requests
+                              the skew window may still show (FLOW-MSN) */
 #define CHK_CRC_PATTERN 4  /* IBA frames, none with a good CRC, that make the
                               capture one without wire CRCs */
 
@@ -98,6 +100,14 @@ struct chk_hist {
     uint32_t hdr_digest; /* of its extension headers after the BTH ... */
     uint32_t digest;    /* ... and of its payload (both: CHK_HIST_DIGEST) */
     uint8_t flags;      /* CHK_HIST_* */
+};
+
+/* A response's MSN judged once the skew window after it has passed: the
+ * requests recorded until then may have reached the responder before it
+ * was sent (check_msn.c). */
+struct chk_msn_wait {
+    uint64_t due, frame;
+    uint32_t r, msn, lo;
 };
 
 /* A READ or atomic request (an original or a re-issue) and its span. */
@@ -238,6 +248,9 @@ struct chk_flow {
                                minus the messages the requests seen
                                complete) to the arc of 24-bit values */
     uint32_t msn_arc_lo, msn_arc_w; /* ... [lo, lo + w] */
+    uint8_t msn_inexact;    /* a READ that may have been a re-issue was
+                               counted as a new message: counts uncertain */
+    uint8_t nmsn_wait;      /* msn_wait entries in use */
     uint8_t have_bad;       /* FLOW-INVALID-ACCEPTED: a request the
                                responder must reject is not answered yet: */
     uint8_t bad_why;        /* ... why (check_respond.c) */
@@ -285,6 +298,7 @@ struct chk_flow {
     struct chk_outst out_small[CHK_OUT_SMALL];
     uint32_t indexed[CHK_PAIR_INDEXED];
     struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
+    struct chk_msn_wait msn_wait[CHK_MSN_WAIT];
 };
 
 /* ---- a flow's per-PSN history and READ/atomic requests, as the rule
@@ -339,9 +353,13 @@ static inline struct chk_outst *chk_outst_find(const struct chk_flow *f,
 
 /* ---- flow rule families (each reads the state check_flow.c keeps) ---- */
 
-/* check_msn.c: FLOW-MSN for response p at PSN r carrying AETH MSN msn. */
+/* check_msn.c: FLOW-MSN for response p at PSN r carrying AETH MSN msn
+ * (judged once the skew window after it has passed). */
 void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                       uint32_t r, uint32_t msn);
+/* check_msn.c: before a request is counted, judge the responses whose skew
+ * window has passed; all = 1 at the flow's end. */
+void chk_msn_due(struct chk *c, struct chk_flow *f, int all);
 
 /* check_retrans.c: the digests of request p's extension headers and of
  * its payload; 0 when the capture cut it (no digest), else 1. */
@@ -350,7 +368,8 @@ int chk_req_digest(const struct ibw_pkt *p, uint32_t *hdr, uint32_t *payload);
 void chk_retrans_resend(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                         const struct ibw_opcode_info *oi, uint32_t psn);
 /* check_retrans.c: FLOW-RETRANS-DIFF for READ p re-issued at psn, k PSNs
- * into the READ o it repeats the rest of. */
+ * into the READ o it repeats the rest of (k = 0: o is itself a re-issue,
+ * which the history does not hold, and p repeats it). */
 void chk_retrans_read_reissue(struct chk *c, struct chk_flow *f,
                               const struct ibw_pkt *p, const struct chk_outst *o,
                               uint32_t psn, int32_t k);

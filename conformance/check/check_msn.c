@@ -25,7 +25,11 @@
  * message's MSN on a READ's last response (row 31b) leaves them without
  * one as soon as its responses follow their requests closely enough.
  * Judged only while the capture saw every request PSN (no gap): then the
- * counts are exact, else only lower bounds. */
+ * counts are exact, else only lower bounds.  "Sent by then" is what the
+ * capture recorded up to the skew window after the response (the requests'
+ * direction may be recorded that late): a response waits that long
+ * (CHK_MSN_WAIT of them per flow; one more is not judged), so the verdict
+ * does not depend on how late either direction reached the capture. */
 #include <stdio.h>
 
 #include "check_int.h"
@@ -45,7 +49,8 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
     } else if (chk_psn_diff(msn, f->msn) > 0) {
         f->msn = msn;
     }
-    if (f->any_gap || !f->have_psn)
+    if (f->any_gap || f->msn_inexact || !f->have_psn ||
+        f->nmsn_wait == CHK_MSN_WAIT)
         return;
     const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
     int nak = ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a)) != IBW_AETH_ACK;
@@ -62,41 +67,73 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
     } else {
         return; /* a PSN the history does not hold */
     }
-    uint32_t hi = (uint32_t)f->msgs_done;
-    uint32_t w = hi - lo;
-    if (w >= 0x400000u)
-        return; /* too loose to say anything */
+    struct chk_msn_wait *w = &f->msn_wait[f->nmsn_wait++];
+    w->due = c->ts_ns + chk_skew_window(c);
+    w->frame = c->frame;
+    w->r = r;
+    w->msn = msn;
+    w->lo = lo;
+}
+
+/* Judge waiting response w: the requests seen complete hi messages by the
+ * end of its skew window. */
+static void judge(struct chk *c, struct chk_flow *f, const struct chk_msn_wait *w,
+                  uint32_t hi)
+{
+    uint32_t width = hi - w->lo;
+    if (f->any_gap || f->msn_inexact || width >= 0x400000u)
+        return; /* counts no longer exact, or too loose to say anything */
     /* O lies in [msn - hi, msn - lo] (24-bit) */
-    uint32_t s = (msn - hi) & CHK_PSN_MASK;
+    uint32_t s = (w->msn - hi) & CHK_PSN_MASK;
     if (!f->msn_arc) {
         f->msn_arc = 1;
         f->msn_arc_lo = s;
-        f->msn_arc_w = w;
+        f->msn_arc_w = width;
         return;
     }
     int32_t d = chk_psn_diff(s, f->msn_arc_lo);
     int64_t ilo = d > 0 ? d : 0;
-    int64_t ihi = (int64_t)d + w < (int64_t)f->msn_arc_w ? (int64_t)d + w
-                                                         : (int64_t)f->msn_arc_w;
+    int64_t ihi = (int64_t)d + width < (int64_t)f->msn_arc_w
+                      ? (int64_t)d + width
+                      : (int64_t)f->msn_arc_w;
     if (ilo <= ihi) {
         f->msn_arc_lo = (f->msn_arc_lo + (uint32_t)ilo) & CHK_PSN_MASK;
         f->msn_arc_w = (uint32_t)(ihi - ilo);
         return;
     }
-    /* the MSNs this response could carry, given the responses before */
-    uint32_t elo = (f->msn_arc_lo + lo) & CHK_PSN_MASK;
+    /* the MSNs this response could carry, given the responses before; they
+     * stay the reference (the next ones are judged against them) */
+    uint32_t elo = (f->msn_arc_lo + w->lo) & CHK_PSN_MASK;
     uint32_t ehi = (f->msn_arc_lo + f->msn_arc_w + hi) & CHK_PSN_MASK;
     char range[40];
     if (elo == ehi)
         snprintf(range, sizeof range, "0x%06x", elo);
     else
         snprintf(range, sizeof range, "0x%06x-0x%06x", elo, ehi);
+    uint64_t frame = c->frame;
+    struct chk_flow *cur = c->cur_flow;
+    c->frame = w->frame;
+    c->cur_flow = f;
     chk_report(c, CHK_R_FLOW_MSN,
                "aeth.msn 0x%06x at PSN 0x%06x, expected %s: the requests seen "
-               "complete %u message%s through %s (%u by now), and the MSNs "
-               "of the responses before count them from a fixed start",
-               msn, r, range, lo, lo == 1 ? "" : "s",
-               nak ? "the PSN before" : "it", hi);
-    /* the responses before stay the reference: the next ones are judged
-     * against them, not against this one */
+               "complete %u message%s through it (%u within the skew window "
+               "after it), counted from the start the flow's other responses "
+               "fix", w->msn, w->r, range, w->lo, w->lo == 1 ? "" : "s", hi);
+    c->frame = frame;
+    c->cur_flow = cur;
+}
+
+void chk_msn_due(struct chk *c, struct chk_flow *f, int all)
+{
+    unsigned k = 0;
+    while (k < f->nmsn_wait) {
+        struct chk_msn_wait *w = &f->msn_wait[k];
+        if (!all && w->due >= c->ts_ns) {
+            k++;
+            continue;
+        }
+        struct chk_msn_wait x = *w;
+        *w = f->msn_wait[--f->nmsn_wait];
+        judge(c, f, &x, (uint32_t)f->msgs_done);
+    }
 }

@@ -74,7 +74,7 @@ void chk_retrans_read_reissue(struct chk *c, struct chk_flow *f,
 {
     uint32_t pmtu = chk_flow_pmtu(c, f);
     const uint8_t *reth = ibw_pkt_hdr(p, IBW_HDR_RETH);
-    if (k <= 0 || !o->span || !pmtu || !reth)
+    if (k < 0 || !reth || (k > 0 && (!o->span || !pmtu)))
         return;
     uint64_t done = (uint64_t)k * pmtu;
     if (done >= o->len)

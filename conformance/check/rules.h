@@ -227,14 +227,19 @@
       "With O the responder's MSN before the first request seen and msgs(r) " \
       "the messages the requests seen complete through PSN r, a response at "  \
       "r carries O + msgs(r) up to O + the messages sent by then (a NAK or "   \
-      "RNR NAK: through r - 1).  The upper end is for responses replayed for " \
+      "RNR NAK: through r - 1), \"by then\" being the requests recorded up to " \
+      "the skew window after the response (--skew: either direction may "     \
+      "reach the capture that late).  The upper end is for responses replayed " \
+      "for "                                                                   \
       "duplicates: Linux rxe sends them, READ responses replayed from its "    \
       "responder resources and the ACK of a duplicate SEND/WRITE alike, with " \
       "its current MSN (rxe_resp.c prepare_ack_packet), and a duplicate READ " \
       "is not counted again; responses may also be reordered or duplicated "  \
       "on their way, so MSNs recorded out of order are no error.  O is not "   \
       "known, so the error is responses that no single O explains.  Judged "   \
-      "only while the capture saw every request PSN; zoo rows 4, 5, 31b.",     \
+      "only while the capture saw every request PSN and knew each READ's "     \
+      "span when the next READ came (else a re-issue may have been counted); " \
+      "zoo rows 4, 5, 31b.",                                                   \
       "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
       "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \

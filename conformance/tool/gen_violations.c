@@ -338,7 +338,8 @@ static void loss_clean(struct gen_out *o)
 }
 
 /* READ responses replayed as Linux rxe replays them (rxe_resp.c): a READ
- * re-issued for its lost last response is answered from the responder's
+ * re-issued for its last response, lost after the capture point (here at
+ * the responder), is answered from the responder's
  * saved resource with the current MSN, which counts the SEND executed
  * since; the network delivers that replay after the response of a later
  * READ (MSN 4).  No MSN rule is broken: every response carries what the
@@ -352,14 +353,16 @@ static void replay_clean(struct gen_out *o)
     read_req_va(o, V2, A, 2, 0x20000, 2048);       /* 4 PSNs 2-3 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64);     /* 5 */
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2); /* 6 */
-    /* its LAST (PSN 3) lost before the capture */
-    ack(o, V2, B, 4, SYN_ACK, 3);                  /* 7 the SEND */
-    o->ts_ns += 1000000;
-    read_req_va(o, V2, A, 3, 0x20400, 1024);       /* 8 re-issued: the rest */
-    read_req_va(o, V2, A, 5, 0x30000, 64);         /* 9 a new READ */
-    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 5, 64, 4); /* 10 */
-    /* 11 the replay, sent before the READ at 5 was executed */
-    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 1024, 3);
+    /* 7 its LAST, lost after the capture point */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 1024, 2);
+    ack(o, V2, B, 4, SYN_ACK, 3);                  /* 8 the SEND */
+    o->ts_ns += 200000;
+    read_req_va(o, V2, A, 3, 0x20400, 1024);       /* 9 re-issued: the rest */
+    read_req_va(o, V2, A, 5, 0x30000, 64);         /* 10 a new READ */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 5, 64, 4); /* 11 */
+    /* 12 the replay, sent before the READ at 5 was executed (rxe sends a
+     * LAST here, the rest of the original; a new READ's ONLY fits too) */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 3, 1024, 3);
 }
 
 /* UC WRITE of 2 PMTUs + 5 bytes, UD SENDs, a CNP. */
@@ -707,6 +710,7 @@ static void bad_msn_write(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);             /* 1 */
     ack(o, V2, B, 0, SYN_ACK, 1);                          /* 2 */
+    o->ts_ns += 2000000; /* past the skew window: MSN 1 counts the SEND */
     req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_ONLY, 1, 64, 64); /* 3 */
     ack(o, V2, B, 1, SYN_ACK, 1);                          /* 4 not counted */
 }
@@ -717,6 +721,7 @@ static void bad_msn_packet(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);      /* 1 */
     ack(o, V2, B, 0, SYN_ACK, 1);                   /* 2 */
+    o->ts_ns += 2000000; /* past the skew window */
     req(o, V2, A, IBW_OP_RC_SEND_FIRST, 1, 1024);   /* 3 */
     req(o, V2, A, IBW_OP_RC_SEND_MIDDLE, 2, 1024);  /* 4 */
     req(o, V2, A, IBW_OP_RC_SEND_LAST, 3, 100);     /* 5 */
@@ -730,9 +735,11 @@ static void bad_msn_read_ahead(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);   /* 1 teaches PMTU 1024 */
     req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);      /* 2 */
     ack(o, V2, B, 1, SYN_ACK, 1);                   /* 3 */
+    o->ts_ns += 2000000; /* past the skew window */
     read_req(o, V2, A, 2, 2048);                    /* 4 PSNs 2-3 */
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2); /* 5 */
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 1024, 3);  /* 6 */
+    o->ts_ns += 2000000; /* the next SEND: not sent within the window */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64);      /* 7 */
     ack(o, V2, B, 4, SYN_ACK, 3);                   /* 8 */
 }

@@ -1560,9 +1560,15 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         }
         return;
     }
-    if (dqp <= 1 || oi->transport == IBW_TR_RESERVED ||
-        oi->transport == IBW_TR_MSP)
-        return; /* QP0/1: PKT-QP01-UD; vendor opcodes: no service type */
+    if (oi->transport == IBW_TR_RESERVED || oi->transport == IBW_TR_MSP)
+        return; /* vendor opcodes: no service type */
+    /* QP0/1 carry datagrams (MADs); an RC/UC/XRC packet to one is
+     * PKT-QP01-UD, and its connection is judged all the same: one bad QP
+     * number does not blind the flow (the HLS RoCE stack numbers its RC
+     * QPs 0 and 1, zoo row 31c). */
+    if (dqp <= 1 && oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
+        oi->transport != IBW_TR_XRC)
+        return;
     chk_pkt_addrs(p, &src, &dst);
     /* Both lookups once per packet: the transport rule needs them and the
      * packet's own flow is one of them once it exists. */

@@ -911,6 +911,7 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
         /* Unless the capture missed the resends of the PSNs skipped:
          * settled by what the responder does next. */
         f->gbn_suspect = (uint8_t)pending;
+        f->gbn_stop = 0;
         f->gbn_e = e;
         f->gbn_x = x;
         f->gbn_frame = f->round_frame;
@@ -953,6 +954,8 @@ static int read_may_span(struct chk_flow *f, uint32_t prev, uint32_t psn)
     return o && o->psn == prev && !o->span && d > 0 &&
            chk_outst_covers(o, chk_psn_add(psn, CHK_PSN_MASK));
 }
+
+static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn);
 
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
@@ -1044,8 +1047,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->msg = msg_state_before(f, psn);
         }
         if (round && f->gbn_suspect && chk_psn_diff(psn, f->gbn_e) <= 0)
-            f->gbn_suspect = 0; /* back to the NAK's PSN after all: its
-                                   first resend may have been corrupted */
+            /* back to the NAK's PSN after all: its first resend may have
+             * been corrupted */
+            f->gbn_suspect = f->gbn_stop = 0;
         if (round && f->pend_back)
             back_settle(c, f, 1); /* the round before followed that NAK */
         if (f->pending != CHK_PEND_NONE && !round) {
@@ -1153,6 +1157,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
          * second timeout restarted it): the sequence state before this
          * PSN is what was first sent there. */
         f->msg = msg_state_before(f, psn);
+        gbn_stopped(c, f, psn);
     }
     /* A READ inside the span a READ before may take (its length not known
      * at this PMTU) may be its re-issue rather than a new message. */
@@ -1322,11 +1327,38 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
 {
     uint64_t saved = c->frame;
     c->frame = f->gbn_frame;
-    chk_report(c, CHK_R_FLOW_GBN, "resent from PSN 0x%06x, the %s named 0x%06x",
-               f->gbn_x, f->gbn_suspect == CHK_PEND_RNR ? "RNR NAK" : "NAK",
-               f->gbn_e);
+    if (f->gbn_stop)
+        chk_report(c, CHK_R_FLOW_GBN,
+                   "new PSN 0x%06x sent with 0x%06x-0x%06x not resent after "
+                   "the NAK; the responder NAKs 0x%06x again", f->gbn_x,
+                   f->gbn_e, chk_psn_add(f->gbn_x, CHK_PSN_MASK), f->gbn_e);
+    else
+        chk_report(c, CHK_R_FLOW_GBN, "resent from PSN 0x%06x, the %s named "
+                   "0x%06x", f->gbn_x,
+                   f->gbn_suspect == CHK_PEND_RNR ? "RNR NAK" : "NAK", f->gbn_e);
     c->frame = saved;
     f->gbn_suspect = 0;
+    f->gbn_stop = 0;
+}
+
+/* A resend round stopped at prev_end and the requester went on with new
+ * PSN psn: Go-Back-N resends every PSN from the one named up to what had
+ * been sent, so [prev_end, psn) are skipped unless the capture missed their
+ * resends.  A NAK naming prev_end again settles it as FLOW-GBN, a response
+ * covering it as capture loss (gbn_settle); nothing by the end of the
+ * capture, nothing said (the capture may end before the responder's turn). */
+static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    if (f->gbn_suspect || f->pending != CHK_PEND_NONE ||
+        read_may_span(f, f->prev_psn, psn) ||
+        (f->have_ack &&
+         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0))
+        return;
+    f->gbn_suspect = CHK_PEND_NAK_SEQ;
+    f->gbn_stop = 1;
+    f->gbn_e = f->prev_end;
+    f->gbn_x = psn;
+    f->gbn_frame = c->frame;
 }
 
 /* A resend round began after the PSN E a NAK named.  A response covering E
@@ -1350,7 +1382,7 @@ static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
         gap_add_unseen(c, f, f->gbn_e, f->gbn_x,
                        f->gbn_suspect == CHK_PEND_RNR ? GAP_NONE : GAP_ANY, 0, 0);
         c->frame = saved;
-        f->gbn_suspect = 0;
+        f->gbn_suspect = f->gbn_stop = 0;
     }
 }
 
@@ -1762,7 +1794,7 @@ void chk_flow_settle(struct chk *c, struct chk_flow *f)
         back_settle(c, f, 1);
         c->cur_flow = NULL;
     }
-    if (f->gbn_suspect) { /* a skip nothing later explained */
+    if (f->gbn_suspect && !f->gbn_stop) { /* a skip nothing later explained */
         c->cur_flow = f;
         gbn_report(c, f);
         c->cur_flow = NULL;
@@ -1790,7 +1822,8 @@ void chk_flows_finish(struct chk *c)
     }
     /* a skip nothing later explained */
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (c->flows[i].live && c->flows[i].gbn_suspect) {
+        if (c->flows[i].live && c->flows[i].gbn_suspect &&
+            !c->flows[i].gbn_stop) {
             c->cur_flow = &c->flows[i];
             gbn_report(c, &c->flows[i]);
             c->cur_flow = NULL;

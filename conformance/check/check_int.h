@@ -200,6 +200,8 @@ struct chk_flow {
     uint8_t dead;           /* an unpaired stream merged into its flow */
     uint8_t pend_back;      /* the NAK pending was recorded after the last
                                round, which may have followed it still */
+    uint8_t gbn_stop;       /* the suspect is a resend round that stopped
+                               short: judged only if a NAK names its gap */
     uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
                                after the NAK's PSN, not settled yet */
     uint8_t noted;          /* something for its end notes besides gaps

@@ -194,7 +194,11 @@
       "requester resends from E (Go-Back-N); never from a later PSN, which "   \
       "would skip PSNs the responder did not acknowledge.  A resend from an "  \
       "earlier PSN is no error: the NAK may have been lost after the capture " \
-      "point, and a timeout resends from the oldest unacknowledged PSN.",      \
+      "point, and a timeout resends from the oldest unacknowledged PSN.  "     \
+      "Nor does it go on with new PSNs before resending every PSN up to the "  \
+      "last it had sent (zoo row 28): judged when the responder NAKs the "     \
+      "first one skipped again (a response covering it shows the capture "     \
+      "missed its resend; nothing by the end of the capture, nothing said).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \

@@ -670,6 +670,22 @@ static void bad_gbn(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 8 */
 }
 
+/* Zoo row 28 (Coyote PR 86): Go-Back-N that resends one packet and stops:
+ * after the NAK naming 1 only PSN 1 comes again, then a new PSN. */
+static void bad_gbn_stop(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
+    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 8 new: 2-3 never resent */
+    o->ts_ns += 1000000; /* (after the new PSN whatever the skew) */
+    ack(o, V2, B, 2, SYN_NAK_SEQ, 2);          /* 9 expects 2 still */
+}
+
 static void bad_resend_unseen(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x100, 64); /* 1 the flow's first PSN */
@@ -951,6 +967,8 @@ static const struct gen_scenario scenarios[] = {
        bad_retrans_diff, "finding 3 FLOW-RETRANS-DIFF\nexit 1\n"),
     SC("bad-flow-gbn", "a resend that skips the NAKed PSN", ETHERNET, bad_gbn,
        "finding 7 FLOW-GBN\nexit 1\n"),
+    SC("bad-flow-gbn-stop", "a Go-Back-N that resends one PSN and goes on",
+       ETHERNET, bad_gbn_stop, "finding 8 FLOW-GBN\nexit 1\n"),
     SC("bad-flow-resend-unseen", "a resend of a PSN before the flow's first",
        ETHERNET, bad_resend_unseen, "finding 3 FLOW-PSN-GAP\nexit 0\n"),
     SC("bad-flow-read-reissue", "an RDMA READ re-issued mid-response for "

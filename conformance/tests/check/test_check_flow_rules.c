@@ -331,6 +331,39 @@ static void retrans_cases(void)
                               6, END});
 }
 
+static void gbn_cases(void)
+{
+    /* after the NAK naming 1 only 1 is resent, then a new PSN: the
+     * responder NAKs 2 again (FLOW-GBN), or ACKs past 2 (the capture
+     * missed the resends: no error), or says nothing more (not judged) */
+    for (unsigned v = 0; v < 3; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);
+        ack(0, 1);
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1);
+        req(SEND_ONLY, 1, 64, 0);        /* 7 */
+        req(SEND_ONLY, 4, 64, 0);        /* 8 */
+        if (v == 0)
+            nak(2, IBW_NAK_PSN_SEQ_ERROR, 2);
+        else if (v == 1)
+            ack(4, 5);
+        if (v == 0)
+            expect("gbn stop nak", (const unsigned[]){CHK_R_FLOW_GBN, 8, END});
+        else
+            expect("gbn stop explained", (const unsigned[]){END});
+    }
+    /* the whole round resent before the new PSN: clean */
+    reset(0);
+    for (uint32_t k = 0; k < 4; k++)
+        req(SEND_ONLY, k, 64, 0);
+    nak(1, IBW_NAK_PSN_SEQ_ERROR, 1);
+    for (uint32_t k = 1; k < 5; k++)
+        req(SEND_ONLY, k, 64, 0);
+    ack(4, 5);
+    expect("gbn whole", (const unsigned[]){END});
+}
+
 static void respond_cases(void)
 {
     /* duplicate atomics: the same value is right, another is not */
@@ -428,6 +461,7 @@ int main(void)
 {
     msn_cases();
     retrans_cases();
+    gbn_cases();
     respond_cases();
     return tu_done("check_flow_rules");
 }

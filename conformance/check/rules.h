@@ -259,7 +259,7 @@
       "MIDDLE, LAST, or ONLY) and the LAST carries the rest of L; a READ "     \
       "re-issued from inside the span is answered from its own PSN.  Judged "  \
       "packet by packet, so responses lost, duplicated or reordered on the "   \
-      "way do not matter.",                                                    \
+      "way do not matter.  (A READ of DMA Length 0: FLOW-ZERO-LEN.)",          \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
     X(FLOW_WRITE_LEN, "FLOW-WRITE-LEN", ERROR, FLOW,                         \
       "9.3.3; C9-92",                                                          \

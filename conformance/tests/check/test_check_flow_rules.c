@@ -234,6 +234,28 @@ static void msn_cases(void)
     resp(RR_ONLY, 1, 1024, 3);           /* 10: ... or as a new READ */
     expect("msn rxe replays", (const unsigned[]){END});
 
+    /* rxe re-issues a READ from its first response missing, with VA and
+     * length advanced (rxe_req.c req_retry), and replays it from its
+     * responder resource as MIDDLE..LAST (rdatm_res_state_replay), with the
+     * current MSN: clean, whether the PMTU is known (v = 0) or learnt from
+     * the responses themselves (v = 1) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(v ? 0 : 1024);
+        req(SEND_ONLY, 0, 64, 0);
+        ack(0, 1);
+        read_req(1, 0x20000, 3500);      /* 3: PSNs 1-4 */
+        resp(RR_FIRST, 1, 1024, 2);
+        resp(RR_LAST, 4, 428, 2);        /* 5: 2 and 3 lost */
+        req(SEND_ONLY, 5, 64, 0);        /* 6 */
+        ack(5, 3);                       /* 7 */
+        read_req(2, 0x20400, 2476);      /* 8: re-issued from PSN 2 */
+        resp(RR_MIDDLE, 2, 1024, 3);
+        resp(RR_MIDDLE, 3, 1024, 3);
+        resp(RR_LAST, 4, 428, 3);
+        expect(v ? "msn rxe read replay, pmtu learnt" : "msn rxe read replay",
+               (const unsigned[]){END});
+    }
+
     /* an ACK whose MSN goes back below what its own PSN completes */
     reset(0);
     req(SEND_ONLY, 0, 64, 0);

@@ -1063,9 +1063,14 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_open = 1;
             f->round_ts = c->ts_ns;
             f->round_frame = c->frame;
+            f->round_nak = 0;
             if (f->pending != CHK_PEND_NONE &&
                 sent_after(c, f, c->ts_ns, f->pend_ts) > 0) {
                 f->round_open = 0;
+                if (f->pending == CHK_PEND_NAK_SEQ) {
+                    f->round_nak = 1; /* Go-Back-N from the NAK's PSN */
+                    f->round_nak_e = f->pend_psn;
+                }
                 nak_round(c, f, f->pending, f->pend_psn, f->pend_ts,
                           f->pend_rnr_us);
                 f->pending = CHK_PEND_NONE;
@@ -1341,16 +1346,23 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
     f->gbn_stop = 0;
 }
 
-/* A resend round stopped at prev_end and the requester went on with new
- * PSN psn: Go-Back-N resends every PSN from the one named up to what had
- * been sent, so [prev_end, psn) are skipped unless the capture missed their
- * resends.  A NAK naming prev_end again settles it as FLOW-GBN, a response
+/* A resend round that followed a PSN sequence NAK stopped at prev_end,
+ * past the PSN the NAK named, and the requester went on with new PSN psn:
+ * Go-Back-N resends every PSN from the one named up to what had been sent,
+ * so [prev_end, psn) are skipped unless the capture missed their resends.
+ * (A READ re-issued on its own, for responses missing, is no such round:
+ * the responder received everything after it.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
  * covering it as capture loss (gbn_settle); nothing by the end of the
  * capture, nothing said (the capture may end before the responder's turn). */
 static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
-    if (f->gbn_suspect || f->pending != CHK_PEND_NONE ||
+    /* A frame with a bad CRC recorded since the round began may have been
+     * the resend of any of them (its receiver dropped it: the NAK again). */
+    if (!f->round_nak || chk_psn_diff(f->prev_end, f->round_nak_e) <= 0 ||
+        f->gbn_suspect || f->pending != CHK_PEND_NONE ||
         read_may_span(f, f->prev_psn, psn) ||
+        corrupt_between(c, f, f->round_frame ? f->round_frame - 1 : 0,
+                        c->frame) ||
         (f->have_ack &&
          chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0))
         return;

@@ -1063,14 +1063,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_open = 1;
             f->round_ts = c->ts_ns;
             f->round_frame = c->frame;
-            f->round_nak = 0;
             if (f->pending != CHK_PEND_NONE &&
                 sent_after(c, f, c->ts_ns, f->pend_ts) > 0) {
                 f->round_open = 0;
-                if (f->pending == CHK_PEND_NAK_SEQ) {
-                    f->round_nak = 1; /* Go-Back-N from the NAK's PSN */
-                    f->round_nak_e = f->pend_psn;
-                }
                 nak_round(c, f, f->pending, f->pend_psn, f->pend_ts,
                           f->pend_rnr_us);
                 f->pending = CHK_PEND_NONE;
@@ -1346,20 +1341,20 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
     f->gbn_stop = 0;
 }
 
-/* A resend round that followed a PSN sequence NAK stopped at prev_end,
- * past the PSN the NAK named, and the requester went on with new PSN psn:
- * Go-Back-N resends every PSN from the one named up to what had been sent,
- * so [prev_end, psn) are skipped unless the capture missed their resends.
- * (A READ re-issued on its own, for responses missing, is no such round:
- * the responder received everything after it.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
+/* A resend round (from a request PSN: after a NAK or a timeout) stopped
+ * at prev_end and the requester went on with new PSN psn: Go-Back-N
+ * resends every PSN from where it starts up to what had been sent, so
+ * [prev_end, psn) are skipped unless the capture missed their resends or
+ * an ACK covered them.  (A READ re-issued from inside its span, for
+ * responses missing, is no such round: the responder received everything
+ * after it, and the requester may go on.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
  * covering it as capture loss (gbn_settle); nothing by the end of the
  * capture, nothing said (the capture may end before the responder's turn). */
 static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
     /* A frame with a bad CRC recorded since the round began may have been
      * the resend of any of them (its receiver dropped it: the NAK again). */
-    if (!f->round_nak || chk_psn_diff(f->prev_end, f->round_nak_e) <= 0 ||
-        f->gbn_suspect || f->pending != CHK_PEND_NONE ||
+    if (!chk_hist_get(f, f->round_start) || f->gbn_suspect ||
         read_may_span(f, f->prev_psn, psn) ||
         corrupt_between(c, f, f->round_frame ? f->round_frame - 1 : 0,
                         c->frame) ||

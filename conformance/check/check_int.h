@@ -200,9 +200,6 @@ struct chk_flow {
     uint8_t dead;           /* an unpaired stream merged into its flow */
     uint8_t pend_back;      /* the NAK pending was recorded after the last
                                round, which may have followed it still */
-    uint8_t round_nak;      /* the last resend round followed a sequence
-                               NAK naming round_nak_e */
-    uint32_t round_nak_e;
     uint8_t gbn_stop;       /* the suspect is a resend round that stopped
                                short: judged only if a NAK names its gap */
     uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began

@@ -195,8 +195,10 @@
       "would skip PSNs the responder did not acknowledge.  A resend from an "  \
       "earlier PSN is no error: the NAK may have been lost after the capture " \
       "point, and a timeout resends from the oldest unacknowledged PSN.  "     \
-      "Nor does it go on with new PSNs before resending every PSN up to the "  \
-      "last it had sent (zoo row 28): judged when the responder NAKs the "     \
+      "Nor does a resend round (from a request PSN: a READ re-issued from "    \
+      "inside its span alone is no round) go on with new PSNs before "         \
+      "resending every PSN up to the last sent (zoo row 28): judged when the " \
+      "responder NAKs the "                                                    \
       "first one skipped again (a response covering it shows the capture "     \
       "missed its resend; nothing by the end of the capture, nothing said).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \

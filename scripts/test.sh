@@ -23,4 +23,17 @@ SETUP_ARGS="-Db_sanitize=address,undefined -Db_lundef=false" \
 mkdir -p build/fuzz
 scripts/fuzz.sh || echo '{"name": "scripts/fuzz.sh", "result": "FAIL"}' >>build/fuzz/fuzzlog.json
 
-python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json build/fuzz/fuzzlog.json
+# Linux Soft-RoCE in a QEMU guest (docs/rxe-vm.md): one result line in
+# build/rxe-vm/rxelog.json; SKIP (exit 77) when QEMU cannot boot here.
+mkdir -p build/rxe-vm
+rxe_rc=0
+scripts/rxe-vm.sh --quick -o build/rxe-vm/quick >build/rxe-vm/quick.log 2>&1 || rxe_rc=$?
+case $rxe_rc in
+    0) rxe_res=OK ;;
+    77) rxe_res=SKIP; echo "rxe-vm: skipped, QEMU cannot boot a guest here (build/rxe-vm/quick.log)" ;;
+    *) rxe_res=FAIL; tail -n 40 build/rxe-vm/quick.log ;;
+esac
+echo "{\"name\": \"scripts/rxe-vm.sh --quick\", \"result\": \"$rxe_res\"}" >build/rxe-vm/rxelog.json
+
+python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json \
+    build/fuzz/fuzzlog.json build/rxe-vm/rxelog.json

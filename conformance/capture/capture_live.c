@@ -27,6 +27,13 @@ struct cap_reader *cap_open_live(const char *iface, const char *filter,
     pcap_set_promisc(p, 1);
     pcap_set_timeout(p, timeout_ms > 0 ? timeout_ms : 100);
     pcap_set_immediate_mode(p, 1); /* findings as the frames come */
+    /* Immediate mode is a TPACKET_V2 ring of one slot per frame, each slot
+     * the snap length wide on an interface with segmentation offloads
+     * (veth): libpcap's default 2 MiB held 8 frames, and a burst of 80
+     * small RDMA CM frames lost 6 of them under a slow (TCG) guest
+     * (scripts/rxe-vm.sh, ucmatose).  32 MiB holds 128 such slots, and
+     * some 20,000 where the slot is the MTU. */
+    pcap_set_buffer_size(p, 32 << 20);
     pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
     int rc = pcap_activate(p);
     if (rc < 0) {

@@ -803,6 +803,8 @@ static void merge_stream(struct chk *c, struct chk_flow *s, struct chk_flow *f,
         f->held[f->nheld++] = s->held[i];
     }
     s->nheld = 0;
+    for (unsigned i = 0; i < sizeof f->pkt_said; i++) /* said once a flow */
+        f->pkt_said[i] |= s->pkt_said[i];
     if (!s->s.responses)
         s->dead = 1;
 }
@@ -1599,15 +1601,11 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         }
         return;
     }
-    if (oi->transport == IBW_TR_RESERVED || oi->transport == IBW_TR_MSP)
-        return; /* vendor opcodes: no service type */
-    /* QP0/1 carry datagrams (MADs); an RC/UC/XRC packet to one is
-     * PKT-QP01-UD, and its connection is judged all the same: one bad QP
-     * number does not blind the flow (the HLS RoCE stack numbers its RC
-     * QPs 0 and 1, zoo row 31c). */
-    if (dqp <= 1 && oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
-        oi->transport != IBW_TR_XRC)
-        return;
+    if ((dqp <= 1 && oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
+         oi->transport != IBW_TR_XRC) || oi->transport == IBW_TR_RESERVED ||
+        oi->transport == IBW_TR_MSP)
+        return; /* MADs; vendor opcodes: no service type.  Connected
+                   traffic to QP0/1 (PKT-QP01-UD) is still a flow. */
     chk_pkt_addrs(p, &src, &dst);
     /* Both lookups once per packet: the transport rule needs them and the
      * packet's own flow is one of them once it exists. */
@@ -1646,6 +1644,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         f->tr_known = 1;
     }
     c->cur_flow = f;
+    chk_a17_frame(c, f, p, is_req); /* its packet findings, RoCEv2 fields */
     if (!f->s.requests && !f->s.responses && !f->nheld)
         f->s.first_frame = c->frame;
     f->s.transport = ibw_transport_name(f->tr);

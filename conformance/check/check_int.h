@@ -5,8 +5,8 @@
  * calls only files after it in
  *   check_parallel.c, check.c (entry: options, frames, dispatch, finish),
  *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c (a flow's state
- *   and the dispatch of its packets), the flow rule families that read
- *   that state (check_msn.c, check_retrans.c, check_respond.c),
+ *   and the dispatch of its packets), check_a17.c, the flow rule families
+ *   that read that state (check_msn.c, check_retrans.c, check_respond.c),
  *   check_table.c, check_report.c, check_addr.c, rules.c
  * and replay.c (the reference responder) only check_table.c,
  * check_report.c and check_addr.c.  The flow table, the reporting and the
@@ -48,7 +48,7 @@
 struct chk_crc_held {
     uint64_t frame;
     unsigned rule;
-    char msg[64];
+    char msg[384];
 };
 
 /* A frame with a bad CRC that came before any frame showed whether the
@@ -174,6 +174,17 @@ struct chk_pair {
                                more than CHK_PAIR_SCAN wait at once) */
 };
 
+/* RoCEv2 header fields that stay fixed per direction of a connection
+ * (check_a17.c): what the direction's first packet carried. */
+struct chk_a17_dir {
+    uint16_t sport;         /* UDP source port */
+    uint8_t have;           /* a RoCEv2 packet of the direction was seen */
+    uint8_t dscp, ttl;
+    uint8_t ecn;            /* bit 0: Not-ECT seen, bit 1: ECT or CE seen;
+                               bits 2, 3: the same of acknowledgements */
+    uint8_t said;           /* rules said on it: CHK_A17_SAID_* bits */
+};
+
 enum chk_msg_state {
     CHK_MSG_NONE = 0,   /* between messages */
     CHK_MSG_SEND,       /* a SEND message is open */
@@ -213,6 +224,10 @@ struct chk_flow {
     struct chk_hist *hist_big;          /* CHK_HIST entries, or NULL */
     struct chk_outst *out_big;          /* CHK_OUTSTANDING entries, or NULL */
     struct chk_flow_summary s;
+    /* check_a17.c: requests [0] and responses [1]; and the per-packet
+     * rules already said on the flow (said once per flow and kind) */
+    struct chk_a17_dir a17[2];
+    uint8_t pkt_said[(CHK_RULE_COUNT + 7) / 8];
     uint8_t tr;             /* enum ibw_transport */
     uint8_t tr_known;       /* tr set: by the first packet or by CM's REQ */
     uint16_t pkey;
@@ -482,6 +497,11 @@ struct chk {
     unsigned ncorrupt, corrupt_head;
     int finished;
     char msg[512];
+    /* Per-packet findings of the frame being judged wait here for the flow
+     * it joins (check_report.c), so that each is said once per flow: */
+    uint8_t defer;          /* set while a frame is judged */
+    struct chk_pend *pend;
+    unsigned npend, cappend;
 };
 
 /* The PMTU the flow's packets are held to (0 = not known). */
@@ -499,9 +519,31 @@ static inline uint64_t chk_skew_window(const struct chk *c)
     return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
 }
 
-/* Report rule r for the current frame (printf-style evidence). */
+/* A per-packet finding waiting for its frame's flow. */
+struct chk_pend {
+    uint64_t frame;
+    unsigned rule;
+    char msg[512];
+};
+
+/* Report rule r for the current frame (printf-style evidence).  A
+ * per-packet rule's finding on a frame of a flow is flagged a repeat when
+ * the flow had one of that rule already; while c->defer is set, per-packet
+ * findings made before the frame's flow is known wait for
+ * chk_report_flush(). */
 void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Report the waiting per-packet findings of the current frame as findings
+ * of flow f; f NULL: every waiting finding, of no flow. */
+void chk_report_flush(struct chk *c, struct chk_flow *f);
+
+/* The frame being judged joined flow f (RC/UC/XRC, the flow tracker calls
+ * it once per frame, before judging it; is_req: a request): its waiting
+ * per-packet findings are said for f, and its RoCEv2 header fields held to
+ * the direction's (FLOW-UDP-SPORT, FLOW-DSCP, FLOW-TTL, FLOW-ECN). */
+void chk_a17_frame(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                   int is_req);
 
 /* Per-packet rules; returns 0 when the packet cannot be judged further. */
 int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated);

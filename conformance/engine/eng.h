@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "faults.h"
 #include "ibwire/opcode.h"
 
 /* ------------------------------------------------------------------ */
@@ -146,6 +147,20 @@ size_t eng_wire_build(const struct ibe_engine *e, const struct eng_hdr *h,
 int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
                    struct eng_hdr *h, const uint8_t **payload,
                    const char **why);
+/* The same; skip_icrc: a bad ICRC (or VCRC) is not an error (a fault mode). */
+int eng_wire_parse_ex(const uint8_t *pkt, size_t len, uint8_t framing,
+                      struct eng_hdr *h, const uint8_t **payload,
+                      const char **why, int skip_icrc);
+/* Fault modes on a frame eng_wire_build() built (faults.h). */
+enum { ENG_WF_MIGREQ = 1, ENG_WF_ICRC_NO_PAD, ENG_WF_ICRC_PAD_OFFSET,
+       ENG_WF_ICRC_MASK };
+void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
+                    unsigned what);
+/* A RoCEv2/IPv4 frame's copy into out (cap bytes) with the UDP length taken
+ * from the IPv4 total length: 1, or 0 when it is not such a frame. */
+int eng_wire_fault_runt(const uint8_t *pkt, size_t len, uint8_t *out, size_t cap);
+/* Whether engine e has fault mode F (faults.h) on. */
+#define ENG_FAULT(e, F) (((e)->faults & IBE_FAULT_BIT(F)) != 0)
 
 /* ------------------------------------------------------------------ */
 /* host memory (engine.c), regions (addr_xlate.c), DMA (dma.c)         */
@@ -378,6 +393,8 @@ struct eng_qp_rrc {
     uint32_t rnr_psn;       /* where to resume after the RNR timer */
     uint8_t rd_retx_valid;  /* a lost read response was already acted on */
     uint32_t rd_retx_psn;   /* ... for the read at this PSN */
+    uint8_t fault_rnr_naks; /* fault RNR_RETRY_FINITE (faults.h): RNR
+                               NAKs since the last progress */
 };
 /* owner: timer.c - TimerControl's timer RAM (HanGu RDMA engine design
  * §3.4.2, E7): loss, RNR, CNP restore. */
@@ -398,6 +415,8 @@ struct eng_qp_ee {
     struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ent;
                             /* wqe: a FETCH loaded a WQE not yet released */
     uint8_t uc_drop;        /* UC: dropping until the next First/Only */
+    uint8_t dup_read_seen;  /* fault NAK_AFTER_DUP_READ (faults.h): a
+                               duplicate READ was answered */
 };
 /* owner: rqwqe_mgr.c - RQWQEManager (HanGu RDMA engine design §4.4.2):
  * the RQ indices (the driver writes the producer index here when it
@@ -696,6 +715,9 @@ struct ibe_engine {
                                   numbered in order: the module takes */
     uint32_t served[M_COUNT];  /* them by number, a new one behind them */
     uint32_t lat[M_COUNT];   /* ns, per module */
+    /* fault modes (faults.h, ibe_engine_set_faults): a strap the driver
+     * sets, read by the module that owns each faulty behaviour; 0: none */
+    uint64_t faults;
     /* While incremental snapshots of the world are live, host memory about
      * to be written is handed to mem_saver first (snapshot.c keeps the
      * pages' old contents); NULL otherwise.  Not part of any snapshot. */

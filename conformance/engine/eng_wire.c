@@ -127,6 +127,13 @@ int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
                    struct eng_hdr *h, const uint8_t **payload,
                    const char **why)
 {
+    return eng_wire_parse_ex(pkt, len, framing, h, payload, why, 0);
+}
+
+int eng_wire_parse_ex(const uint8_t *pkt, size_t len, uint8_t framing,
+                      struct eng_hdr *h, const uint8_t **payload,
+                      const char **why, int skip_icrc)
+{
     struct ibw_pkt p;
     int err = ibw_parse(pkt, len,
                         framing == IBE_FRAME_IB ? IBW_LINK_IB
@@ -141,8 +148,8 @@ int eng_wire_parse(const uint8_t *pkt, size_t len, uint8_t framing,
         *why = "bth";
         return IBW_E_UNSUPPORTED;
     }
-    if (p.icrc_status != IBW_CRC_GOOD ||
-        (ibw_pkt_has(&p, IBW_HDR_LRH) && p.vcrc_status == IBW_CRC_BAD)) {
+    if (!skip_icrc && (p.icrc_status != IBW_CRC_GOOD ||
+        (ibw_pkt_has(&p, IBW_HDR_LRH) && p.vcrc_status == IBW_CRC_BAD))) {
         *why = "icrc";
         return IBW_E_CRC;
     }
@@ -172,4 +179,85 @@ int eng_hdr_from_bytes(const uint8_t *b, size_t len, struct eng_hdr *h)
         return err;
     hdr_from_view(&p, h);
     return IBW_OK;
+}
+
+/* Fault modes on a built frame (faults.h): what a buggy packet generator
+ * put on the wire.  Each recomputes what it must so that only the bug
+ * shows (a changed MigReq gets a good ICRC; VCRC follows the ICRC). */
+void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
+                    unsigned what)
+{
+    struct ibw_pkt p;
+    enum ibw_link link = e->cfg.framing == IBE_FRAME_IB ? IBW_LINK_IB : IBW_LINK_ETHERNET;
+    if (ibw_parse(buf, n, link, &p) != IBW_OK || !ibw_pkt_has(&p, IBW_HDR_BTH) ||
+        p.icrc_status != IBW_CRC_GOOD)
+        return;
+    uint8_t *bth = buf + p.off[IBW_HDR_BTH];
+    uint32_t off = p.icrc_off, pad = ibw_bth_get_padcnt(bth), crc;
+    switch (what) {
+    case ENG_WF_MIGREQ:
+        ibw_bth_set_m(bth, 1);
+        crc = ibw_icrc_compute(&p);
+        ibw_store_le32(buf + off, crc);
+        break;
+    case ENG_WF_ICRC_NO_PAD:
+        /* rxe before 2030abddec68: the CRC stops before the pad, and the
+         * pad bytes are whatever the buffer held */
+        if (!pad)
+            return;
+        p.icrc_off = off - pad;
+        crc = ibw_icrc_compute(&p);
+        memset(buf + off - pad, 0xA5, pad);
+        ibw_store_le32(buf + off, crc);
+        break;
+    case ENG_WF_ICRC_PAD_OFFSET: {
+        /* the right CRC, written where the payload ends: the pad after it */
+        if (!pad)
+            return;
+        crc = ibw_icrc_compute(&p);
+        uint8_t t[8];
+        ibw_store_le32(t, crc);
+        memset(t + 4, 0, 4);
+        memcpy(buf + off - pad, t, 4 + pad);
+        break;
+    }
+    case ENG_WF_ICRC_MASK: {
+        /* the IPv4 identification masked too, as if it were variant */
+        if (!ibw_pkt_has(&p, IBW_HDR_IPV4) || n > 4096 + 256)
+            return;
+        uint8_t copy[4096 + 256];
+        struct ibw_pkt q;
+        memcpy(copy, buf, n);
+        copy[p.off[IBW_HDR_IPV4] + 4] = copy[p.off[IBW_HDR_IPV4] + 5] = 0xFF;
+        if (ibw_parse(copy, n, link, &q) != IBW_OK)
+            return;
+        crc = ibw_icrc_compute(&q);
+        ibw_store_le32(buf + off, crc);
+        break;
+    }
+    default:
+        return;
+    }
+    if (ibw_pkt_has(&p, IBW_HDR_LRH) && ibw_parse(buf, n, link, &p) == IBW_OK &&
+        p.vcrc_off)
+    {
+        uint16_t v = ibw_vcrc_compute(&p);
+        buf[p.vcrc_off] = (uint8_t)v;
+        buf[p.vcrc_off + 1] = (uint8_t)(v >> 8);
+    }
+}
+
+int eng_wire_fault_runt(const uint8_t *pkt, size_t len, uint8_t *out, size_t cap)
+{
+    /* Ethernet II, IPv4 without options, UDP: the receiver that does not
+     * check the UDP length (faults.h RUNT_ACCEPT) */
+    if (len > cap || len < 14 + 20 + 8 || ibw_load_be16(pkt + 12) != 0x0800 ||
+        (pkt[14] & 0xF0) != 0x40 || (pkt[14] & 0x0F) != 5 || pkt[14 + 9] != 17)
+        return 0;
+    uint16_t total = ibw_load_be16(pkt + 14 + 2);
+    if (total < 28 || (size_t)total + 14 > len)
+        return 0;
+    memcpy(out, pkt, len);
+    ibw_store_be16(out + 14 + 20 + 4, (uint16_t)(total - 20));
+    return 1;
 }

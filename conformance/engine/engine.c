@@ -188,7 +188,8 @@ int ibe_poll_cq(struct ibe_engine *e, uint32_t cqn, struct ibe_wc *wc, int n)
 
 uint32_t ibe_qp_create(struct ibe_engine *e, const struct ibe_qp_attr *a)
 {
-    uint32_t qpn = 2;
+    /* faults.h, zoo row 31c: QPs numbered from 1 (0 is create's failure) */
+    uint32_t qpn = ENG_FAULT(e, QPN_01) ? 1 : 2;
     while (qpn < ENG_MAX_QP && e->qp[qpn].valid)
         qpn++;
     if (qpn >= ENG_MAX_QP || !a->sq_depth || !a->rq_depth)
@@ -231,7 +232,11 @@ int ibe_qp_connect(struct ibe_engine *e, uint32_t qpn,
     if (!q || !ibw_mtu_bytes_to_enum(c->pmtu))
         return -1;
     q->cxt.c = *c;
-    q->cxt.npsn = q->cxt.upsn = c->sq_psn & PSN_MASK;
+    /* faults.h, zoo row 25: the transmit PSN the QP had (0 when new),
+     * not the connection's */
+    if (!ENG_FAULT(e, START_PSN_STALE))
+        q->cxt.npsn = c->sq_psn & PSN_MASK;
+    q->cxt.upsn = q->cxt.npsn;
     q->cxt.epsn = c->rq_psn & PSN_MASK;
     q->rtc.limit = c->max_outstanding ? c->max_outstanding : 16;
     q->ee.nak_armed = 1;
@@ -340,6 +345,16 @@ void ibe_engine_receive(struct ibe_engine *e, const uint8_t *pkt, size_t len)
 void ibe_engine_set_bitwidth(struct ibe_engine *e, int on)
 {
     e->bw.on = on != 0;
+}
+
+void ibe_engine_set_faults(struct ibe_engine *e, uint64_t faults)
+{
+    e->faults = faults;
+}
+
+uint64_t ibe_engine_faults(const struct ibe_engine *e)
+{
+    return e->faults;
 }
 
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)

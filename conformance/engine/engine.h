@@ -256,6 +256,11 @@ void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx);
  * without one as well (they are lossless, and slow: off by default). */
 void ibe_engine_set_bitwidth(struct ibe_engine *e, int on);
 
+/* Fault modes (faults.h): mask of IBE_FAULT_BIT()s this engine misbehaves
+ * by, as the bug zoo's implementations did; 0 (the default) for none. */
+void ibe_engine_set_faults(struct ibe_engine *e, uint64_t faults);
+uint64_t ibe_engine_faults(const struct ibe_engine *e);
+
 /* ---- module latencies (virtual time) ---- */
 /* Module `module` (a name of the trace's modules: "ReqPktGen",
  * "ExecutionEngine", "DMAEngine", ...) takes `ns` to answer: a message
@@ -310,6 +315,12 @@ void ibe_link_destroy(struct ibe_link *l);
 typedef void (*ibe_tap_fn)(void *ctx, uint64_t time_ns, const uint8_t *pkt,
                            size_t len);
 void ibe_link_set_tap(struct ibe_link *l, ibe_tap_fn fn, void *ctx);
+/* Chosen damage: fn sees every frame before the tap (dir 0: from the
+ * first engine, 1: from the second), may change its bytes or shorten it
+ * (*len), and returns non-zero to lose it after the tap.  It draws no
+ * random numbers, so the link's own draws are unchanged. */
+typedef int (*ibe_drop_fn)(void *ctx, int dir, uint8_t *pkt, size_t *len);
+void ibe_link_set_drop(struct ibe_link *l, ibe_drop_fn fn, void *ctx);
 struct ibe_link_stats {
     uint64_t sent, dropped, duplicated, reordered, corrupted, delivered;
 };

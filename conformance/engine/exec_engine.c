@@ -86,7 +86,12 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
                    : i + 1 == n ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
                                 : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
         eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
+        /* faults.h, zoo row 31b: the LAST carries the next message's MSN */
+        uint32_t ahead = op == IBW_OP_RC_RDMA_READ_RESPONSE_LAST &&
+                         ENG_FAULT(e, MSN_READ_AHEAD);
+        q->ee.msn += ahead;
         respond(e, q, op, psn_add(psn, i), ack_syndrome(e, q), buf, chunk, 0);
+        q->ee.msn -= ahead;
     }
 }
 
@@ -181,6 +186,23 @@ static void abandon_wqe(struct ibe_engine *e, struct eng_qp *q)
         rq_cmd(e, q, RQ_FLUSH);
 }
 
+/* Execute an atomic at va: the original value (and the cache entry). */
+static uint64_t atomic_exec(struct ibe_engine *e, const struct eng_hdr *h)
+{
+    uint8_t b[8];
+    eng_dma_read(e, M_EXEC, h->va, b, 8);
+    uint64_t orig = 0;
+    for (int i = 7; i >= 0; i--)
+        orig = orig << 8 | b[i];
+    uint64_t nv = h->opcode == IBW_OP_RC_FETCH_ADD
+                      ? orig + h->swap
+                      : (orig == h->cmp ? h->swap : orig);
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(nv >> (8 * i));
+    eng_dma_write(e, M_EXEC, h->va, b, 8);
+    return orig;
+}
+
 static void ud_request(struct ibe_engine *e, struct eng_qp *q,
                        const struct eng_hdr *h, const uint8_t *p)
 {
@@ -259,12 +281,17 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (d < 0) { /* duplicate region */
             e->st.dup_requests++;
             if (kind == IBW_OPK_READ) {
-                if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va,
+                if (!h->dmalen ||
+                    eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va,
                               h->dmalen, IBE_ACC_REMOTE_READ) == XL_OK)
                     read_responses(e, q, h->psn, h->va, h->dmalen);
+                q->ee.dup_read_seen = ENG_FAULT(e, NAK_AFTER_DUP_READ);
             } else if (kind == IBW_OPK_ATOMIC) {
                 for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
                     if (q->ee.acache[i].valid && q->ee.acache[i].psn == h->psn) {
+                        /* faults.h, zoo row 9: executed again */
+                        if (ENG_FAULT(e, ATOMIC_DUP_EXEC))
+                            q->ee.acache[i].orig = atomic_exec(e, h);
                         respond(e, q, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
                                 ack_syndrome(e, q), NULL, 0,
                                 q->ee.acache[i].orig);
@@ -275,6 +302,12 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                         ack_syndrome(e, q),
                         NULL, 0, 0);
             }
+            return;
+        }
+        /* faults.h, zoo row 13: a zero-length READ stops the responder
+         * (rxe crashed): no answer, and no NAK for what follows */
+        if (kind == IBW_OPK_READ && !h->dmalen && ENG_FAULT(e, ZERO_READ_SILENT)) {
+            q->ee.nak_armed = 0;
             return;
         }
         q->ee.nak_armed = 1;
@@ -292,6 +325,20 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                                                 : h->paylen <= pmtu;
     if (!rc && !send && !write)
         ok_seq = false;
+    if (e->faults) {
+        /* faults.h: zoo row 10, the C9-92 length checks never fire */
+        if (ENG_FAULT(e, LEN_CHECK_OFF))
+            ok_len = true;
+        /* row 20: SEND ONLY WITH INVALIDATE not a message start */
+        if (h->opcode == IBW_OP_RC_SEND_ONLY_WITH_INVALIDATE &&
+            ENG_FAULT(e, SEND_INV_NOT_START))
+            ok_seq = false;
+        /* row 6b: after a duplicate READ, a valid Send/Write NAKed */
+        if (q->ee.dup_read_seen && (send || write)) {
+            q->ee.dup_read_seen = 0;
+            ok_seq = false;
+        }
+    }
     if (!ok_seq || !ok_len) {
         if (rc)
             nak(e, q, IBW_NAK_INVALID_REQUEST);
@@ -301,14 +348,26 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
     }
 
     if (kind == IBW_OPK_READ) {
-        if (eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
+        /* C9-88: a zero-length READ's R_Key and VA are not checked; fault
+         * ZERO_READ_RKEY (faults.h, zoo row 14) checks them, fault
+         * ZERO_READ_SILENT (row 13) never answers it */
+        if ((h->dmalen || ENG_FAULT(e, ZERO_READ_RKEY)) &&
+            eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
                       IBE_ACC_REMOTE_READ) != XL_OK) {
-            nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+            if (!ENG_FAULT(e, NO_NAK)) /* row 16: no NAK */
+                nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+            else
+                q->ee.nak_armed = 0;
             return;
         }
         uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
         set_epsn(e, q, psn_add(EV.epsn, n));
         q->ee.msn++;
+        /* faults.h, zoo row 6a: an ACK covering the READ before its
+         * responses */
+        if (n > 1 && ENG_FAULT(e, ACK_COVERS_READ))
+            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn_add(h->psn, n - 1),
+                    ack_syndrome(e, q), NULL, 0, 0);
         read_responses(e, q, h->psn, h->va, h->dmalen);
         return;
     }
@@ -316,20 +375,14 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if ((h->va & 7) ||
             eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, 8,
                       IBE_ACC_REMOTE_ATOMIC) != XL_OK) {
-            nak(e, q, (h->va & 7) ? IBW_NAK_INVALID_REQUEST : IBW_NAK_REMOTE_ACCESS_ERROR);
+            if (!ENG_FAULT(e, NO_NAK)) /* faults.h, zoo row 16 */
+                nak(e, q, (h->va & 7) ? IBW_NAK_INVALID_REQUEST
+                                      : IBW_NAK_REMOTE_ACCESS_ERROR);
+            else
+                q->ee.nak_armed = 0;
             return;
         }
-        uint8_t b[8];
-        eng_dma_read(e, M_EXEC, h->va, b, 8);
-        uint64_t orig = 0;
-        for (int i = 7; i >= 0; i--)
-            orig = orig << 8 | b[i];
-        uint64_t nv = h->opcode == IBW_OP_RC_FETCH_ADD
-                          ? orig + h->swap
-                          : (orig == h->cmp ? h->swap : orig);
-        for (int i = 0; i < 8; i++)
-            b[i] = (uint8_t)(nv >> (8 * i));
-        eng_dma_write(e, M_EXEC, h->va, b, 8);
+        uint64_t orig = atomic_exec(e, h);
         q->ee.acache[q->ee.acache_next].psn = h->psn;
         q->ee.acache[q->ee.acache_next].orig = orig;
         q->ee.acache[q->ee.acache_next].valid = 1;
@@ -375,11 +428,18 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
     } else { /* RDMA Write */
         uint32_t rkey;
         uint64_t va;
+        bool wrapped = false;
         if (ibw_opcode_is_first(h->opcode)) {
-            if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
-                          IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen) {
-                if (rc)
+            /* faults.h, zoo row 19: VA + length wrapping 2^64 passes (the
+             * write goes nowhere here) */
+            wrapped = h->va + h->dmalen < h->va && ENG_FAULT(e, VA_WRAP);
+            if (!wrapped &&
+                (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
+                           IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen)) {
+                if (rc && !ENG_FAULT(e, NO_NAK)) /* row 16: no NAK */
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
+                else if (rc)
+                    q->ee.nak_armed = 0; /* silent from here on */
                 else
                     q->ee.uc_drop = 1;
                 return;
@@ -407,7 +467,8 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 q->ee.uc_drop = 1;
             return;
         }
-        eng_dma_write(e, M_EXEC, va, p, h->paylen);
+        if (!wrapped)
+            eng_dma_write(e, M_EXEC, va, p, h->paylen);
         q->ee.recv_bytes += h->paylen;
         if (!last)
             wat_write(e, q->qpn, rkey, va + h->paylen);
@@ -417,7 +478,12 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
     }
     if (rc) {
         set_epsn(e, q, psn_add(EV.epsn, 1));
-        if (last)
+        /* faults.h: zoo row 4, MSN per packet; row 5, none for a WRITE
+         * without immediate */
+        if (e->faults && ENG_FAULT(e, MSN_PER_PACKET))
+            q->ee.msn++;
+        else if (last && !(write && !ibw_opcode_has_hdr(h->opcode, IBW_HDR_IMMDT) &&
+                           ENG_FAULT(e, MSN_NO_WRITE)))
             q->ee.msn++;
         if (h->ackreq)
             respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL, 0, 0);

@@ -21,6 +21,8 @@ struct ibe_link {
     uint64_t busy_until[2];
     ibe_tap_fn tap;
     void *tap_ctx;
+    ibe_drop_fn dropfn;
+    void *drop_ctx;
     struct ibe_link_stats st;
 };
 
@@ -77,9 +79,14 @@ static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         buf[at] ^= (uint8_t)(1u << (ibe_rand(w) % 8));
         l->st.corrupted++;
     }
+    int chosen = l->dropfn && l->dropfn(l->drop_ctx, dir, buf, &len);
     if (l->tap)
         l->tap(l->tap_ctx, w->now, buf, len);
     if (l->p.drop > 0 && eng_uniform(w) < l->p.drop) {
+        l->st.dropped++;
+        return;
+    }
+    if (chosen) {
         l->st.dropped++;
         return;
     }
@@ -127,6 +134,12 @@ void ibe_link_set_tap(struct ibe_link *l, ibe_tap_fn fn, void *ctx)
 {
     l->tap = fn;
     l->tap_ctx = ctx;
+}
+
+void ibe_link_set_drop(struct ibe_link *l, ibe_drop_fn fn, void *ctx)
+{
+    l->dropfn = fn;
+    l->drop_ctx = ctx;
 }
 
 const struct ibe_link_stats *ibe_link_stats(const struct ibe_link *l)

@@ -15,6 +15,12 @@ static void serve_reqpkt_send(struct ibe_engine *e, int from,
     size_t n = eng_wire_build(e, &h, payload, e->reqpkt.buf, sizeof e->reqpkt.buf);
     if (!n)
         abort(); /* the engine built an impossible header: a bug */
+    if (e->faults) { /* faults.h: the bug zoo's ICRC mistakes (rows 1, 2) */
+        if (ENG_FAULT(e, ICRC_NO_PAD))
+            eng_wire_fault(e, e->reqpkt.buf, n, ENG_WF_ICRC_NO_PAD);
+        if (ENG_FAULT(e, ICRC_PAD_OFFSET))
+            eng_wire_fault(e, e->reqpkt.buf, n, ENG_WF_ICRC_PAD_OFFSET);
+    }
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
     bw_transmit(e, M_REQPKTGEN, e->reqpkt.buf, n);

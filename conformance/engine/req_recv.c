@@ -91,6 +91,7 @@ static void loss_timer(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
 static void after_progress(struct ibe_engine *e, struct eng_qp *q)
 {
     q->rrc.nak_retries = 0;
+    q->rrc.fault_rnr_naks = 0;
     timer_clear_count(e, q->qpn, TM_RNR);
     if (!q->rrc.rnr_wait) {
         if (!!mq_empty(e, MQ_SWPB, q->qpn) && !!mq_empty(e, MQ_RPB, q->qpn))
@@ -258,6 +259,26 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
         if (oldest_read(e, q, &rd) != MQ_NIL && psn_diff(rd, h->psn) < 0)
             rtc_retransmit_range(e, q, rd, h->psn);
         q->rrc.nak_retries = 0;
+        if (ENG_FAULT(e, RNR_RETRY_FINITE)) {
+            /* faults.h, zoo row 26: RNR retry count 7 taken as 7 tries */
+            struct eng_conf rc7;
+            cxt_conf(e, q->qpn, &rc7);
+            if (rc7.rnr_retry == 7 && ++q->rrc.fault_rnr_naks > 7) {
+                fail_head(e, q, IBE_WC_RNR_RETRY_EXC_ERR);
+                return;
+            }
+        }
+        if (ENG_FAULT(e, RNR_NO_WAIT)) {
+            /* faults.h, zoo row 8: the RNR timer ignored, the request
+             * resent at once, as after a sequence NAK */
+            rtc_retransmit_from(e, q, h->psn);
+            loss_timer(e, q, TMO_SET);
+            if (n) {
+                rtc_resume(e, q);
+                sched_wake(e, q);
+            }
+            return;
+        }
         loss_timer(e, q, TMO_STOP);
         q->rrc.rnr_wait = 1;
         q->rrc.rnr_psn = h->psn;

@@ -211,6 +211,57 @@ static void finish_seg(struct ibe_engine *e, struct eng_qp *q)
 
 static void resume(struct ibe_engine *e, struct eng_qp *q);
 
+/* A READ or atomic request to ReqPktGen.  Fault mode READ_REQ_PAYLOAD
+ * (faults.h, zoo row 31a): a READ request carries 48 bytes after the RETH. */
+static void send_read_req(struct ibe_engine *e, int from, const struct eng_hdr *h)
+{
+    if (h->opcode == IBW_OP_RC_RDMA_READ_REQUEST && ENG_FAULT(e, READ_REQ_PAYLOAD)) {
+        static const uint8_t junk[48];
+        struct eng_hdr x = *h;
+        x.paylen = sizeof junk;
+        reqpkt_send(e, from, &x, junk);
+        return;
+    }
+    reqpkt_send(e, from, h, NULL);
+}
+
+/* A Send/Write packet sent again.  Fault modes (faults.h): RESEND_PAYLOAD
+ * (zoo row 15) flips its first payload byte, RESEND_SHORT (row 27) cuts its
+ * last 4 bytes off. */
+static void send_again(struct ibe_engine *e, const struct swpb_elem *s)
+{
+    if (s->h.paylen >= 8 &&
+        (ENG_FAULT(e, RESEND_PAYLOAD) || ENG_FAULT(e, RESEND_SHORT))) {
+        uint8_t buf[4096];
+        struct eng_hdr x = s->h;
+        uint32_t n = x.paylen < sizeof buf ? x.paylen : (uint32_t)sizeof buf;
+        memcpy(buf, s->payload, n);
+        if (ENG_FAULT(e, RESEND_PAYLOAD))
+            buf[0] ^= 0xFF;
+        if (ENG_FAULT(e, RESEND_SHORT))
+            n -= 4;
+        x.paylen = n;
+        reqpkt_send(e, M_REQRECV, &x, buf);
+        return;
+    }
+    reqpkt_send(e, M_REQRECV, &s->h, s->payload);
+}
+
+/* A READ re-issued after part of its responses.  Fault modes (faults.h,
+ * zoo row 7): READ_REISSUE_LEN keeps the original RETH length,
+ * READ_REISSUE_VA the original VA. */
+static void reissue_read(struct ibe_engine *e, const struct rpb_elem *r)
+{
+    struct eng_hdr x = r->h;
+    if (r->done && r->wr_opcode == IBE_WR_RDMA_READ) {
+        if (ENG_FAULT(e, READ_REISSUE_LEN))
+            x.dmalen = r->msg_len;
+        if (ENG_FAULT(e, READ_REISSUE_VA))
+            x.va -= r->done;
+    }
+    send_read_req(e, M_REQRECV, &x);
+}
+
 static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q)
 {
     if (!q->rtc.seg_md || q->rtc.rec_active)
@@ -265,7 +316,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
             mq_reb_write(e, bi, &md->sg[i]);
             eng_rec_sge(e, M_REQTRANS, M_MQ, &md->sg[i]);
         }
-        reqpkt_send(e, M_REQTRANS, &r->h, NULL);
+        send_read_req(e, M_REQTRANS, &r->h);
         finish_seg(e, q);
         return;
     }
@@ -376,17 +427,19 @@ static uint32_t resend(struct ibe_engine *e, struct eng_qp *q, uint32_t from,
             if (take_s) {
                 struct swpb_elem s;
                 mq_swpb_read(e, i, &s);
-                reqpkt_send(e, M_REQRECV, &s.h, s.payload);
+                send_again(e, &s);
             } else {
                 if (r.done) {
                     r.rereq = 1;
                     r.rereq_psn = r.h.psn;
                     mq_rpb_write(e, j, &r);
                 }
-                reqpkt_send(e, M_REQRECV, &r.h, NULL);
+                reissue_read(e, &r);
             }
             e->st.retransmissions++;
             next = end;
+            if (ENG_FAULT(e, GBN_STOPS))
+                break; /* faults.h, zoo row 28: one packet, then nothing */
         }
         if (take_s) {
             i = mq_next_psn(e, MQ_SWPB, q->qpn, i, &at.swpb_psn);
@@ -417,7 +470,8 @@ static void serve_rtc_pump(struct ibe_engine *e, struct eng_qp *q)
         uint32_t limit = psn_add(upsn, ENG_RECOVERY_WINDOW);
         if (psn_diff(q->rtc.rec_next, limit) < 0)
             q->rtc.rec_next = resend(e, q, q->rtc.rec_next, q->rtc.rec_end, &limit);
-        if (psn_diff(q->rtc.rec_next, q->rtc.rec_end) >= 0)
+        if (psn_diff(q->rtc.rec_next, q->rtc.rec_end) >= 0 ||
+            ENG_FAULT(e, GBN_STOPS))
             q->rtc.rec_active = 0;
     }
     if (!q->rtc.rec_active) {

@@ -34,6 +34,10 @@ static void serve_resppkt_send(struct ibe_engine *e, const struct rec_resp *out,
     size_t n = eng_wire_build(e, &r.h, data, e->resppkt.buf, sizeof e->resppkt.buf);
     if (!n)
         abort();
+    if (ENG_FAULT(e, MIGREQ_SET)) /* faults.h: zoo row 29 */
+        eng_wire_fault(e, e->resppkt.buf, n, ENG_WF_MIGREQ);
+    if (ENG_FAULT(e, ICRC_MASK)) /* row 3 */
+        eng_wire_fault(e, e->resppkt.buf, n, ENG_WF_ICRC_MASK);
     e->st.pkts_tx++;
     e->st.bytes_tx += n;
     bw_transmit(e, M_RESPPKTGEN, e->resppkt.buf, n);

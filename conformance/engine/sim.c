@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "eng.h"
+#include "ibwire/packet.h"
 #include "ibwire/wire.h"
 
 enum { SLOTS = 64, RQ_DEPTH = 64 };
@@ -37,7 +38,75 @@ struct sim {
     uint64_t atomic_model;
     uint64_t recv_posted;
     uint64_t ud_dups;
+    uint32_t traffic;           /* IBE_FT_* of the faults' traffic */
+    uint8_t lost[3];            /* the chosen losses done (sim_drop) */
+    uint32_t sends_seen;        /* Send ONLY frames seen (sim_drop) */
+    uint32_t runts_seen;        /* the same, for IBE_FT_RUNT */
+    uint8_t cut;                /* IBE_FT_SHORT done */
 };
+
+/* The chosen losses of a fault's traffic (faults.h IBE_FT_LOSS*): each
+ * kind of frame lost once, the first time it crosses. */
+static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t *lenp)
+{
+    struct sim *s = ctx;
+    size_t len = *lenp;
+    size_t bth = s->o->framing == IBE_FRAME_IB ? 8 : 42;
+    if (len < bth + 12)
+        return 0;
+    uint8_t op = pkt[bth];
+    /* IBE_FT_CORRUPT: every 8th Send ONLY with payload gets its first
+     * payload bit flipped (the ICRC then fails) */
+    if (dir == 0 && (s->traffic & IBE_FT_CORRUPT) && op == IBW_OP_RC_SEND_ONLY &&
+        len >= bth + 12 + 4 + 4 && ++s->sends_seen % 8 == 0)
+        pkt[bth + 12] ^= 1;
+    int k = -1;
+    if (dir == 0 && (s->traffic & IBE_FT_LOSS) &&
+        (op == IBW_OP_RC_SEND_MIDDLE || op == IBW_OP_RC_RDMA_WRITE_MIDDLE))
+        k = 0;
+    else if (dir == 1 && (s->traffic & IBE_FT_LOSS_READ) &&
+             (op == IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE ||
+              op == IBW_OP_RC_RDMA_READ_RESPONSE_LAST))
+        k = 1;
+    else if (dir == 1 && (s->traffic & IBE_FT_LOSS_ATOMIC) &&
+             op == IBW_OP_RC_ATOMIC_ACKNOWLEDGE)
+        k = 2;
+    /* IBE_FT_RUNT: every 8th Send ONLY's UDP length short of its BTH, the
+     * ICRC computed over that header (only the length is wrong) */
+    if (dir == 0 && (s->traffic & IBE_FT_RUNT) && op == IBW_OP_RC_SEND_ONLY &&
+        s->o->framing != IBE_FRAME_IB && ++s->runts_seen % 8 == 0) {
+        struct ibw_pkt p;
+        if (ibw_parse(pkt, len, IBW_LINK_ETHERNET, &p) == IBW_OK &&
+            ibw_pkt_has(&p, IBW_HDR_UDP) && p.icrc_status == IBW_CRC_GOOD) {
+            ibw_store_be16(pkt + p.off[IBW_HDR_UDP] + 4, 8 + 8);
+            ibw_store_le32(pkt + p.icrc_off, ibw_icrc_compute(&p));
+        }
+    }
+    /* IBE_FT_SHORT: the first Send/Write FIRST rebuilt 8 bytes short (its
+     * lengths and CRCs those of the shorter frame), once */
+    if (dir == 0 && (s->traffic & IBE_FT_SHORT) && !s->cut &&
+        (op == IBW_OP_RC_SEND_FIRST || op == IBW_OP_RC_RDMA_WRITE_FIRST)) {
+        struct ibw_pkt p;
+        struct ibw_build_spec sp;
+        static uint8_t out[4096 + 256];
+        size_t n = 0;
+        s->cut = 1;
+        if (ibw_parse(pkt, len, s->o->framing == IBE_FRAME_IB ? IBW_LINK_IB
+                                                              : IBW_LINK_ETHERNET,
+                      &p) == IBW_OK &&
+            ibw_build_spec_from_pkt(&p, &sp) == IBW_OK && sp.payload_len > 8) {
+            sp.payload_len -= 8;
+            if (ibw_build(&sp, out, sizeof out, &n) == IBW_OK && n <= len) {
+                memcpy(pkt, out, n);
+                *lenp = n;
+            }
+        }
+    }
+    if (k < 0 || s->lost[k])
+        return 0;
+    s->lost[k] = 1;
+    return 1;
+}
 
 /* 8 pattern bytes for block off/8 of message i. */
 static uint64_t pat8(uint64_t seed, uint64_t i, uint32_t blk)
@@ -135,6 +204,23 @@ static int post_one(struct sim *s, uint32_t mask)
     struct msg *m = &s->m[i];
     m->op = pick_op(s, mask);
     m->len = (uint32_t)(ibe_rand(s->w) % ((uint64_t)s->max + 1));
+    if (s->traffic & IBE_FT_SMALL)
+        m->len %= 5; /* frames under 65 bytes */
+    /* a fault's traffic (faults.h): the special message in the middle */
+    bool special = s->traffic && s->o->transport == IBE_RC &&
+                   i == s->o->messages / 2;
+    uint64_t wrap_va = 0;
+    if (special && (s->traffic & (IBE_FT_ZLREAD | IBE_FT_ZLBADKEY))) {
+        m->op = IBE_WR_RDMA_READ;
+        m->len = 0;
+    } else if (special && (s->traffic & IBE_FT_VAWRAP)) {
+        m->op = IBE_WR_RDMA_WRITE;
+        m->len = 64;
+        wrap_va = 0xFFFFFFFFFFFFFFF0ull;
+    } else if (special && (s->traffic & IBE_FT_SENDINV)) {
+        m->op = IBE_WR_SEND_INV;
+        m->len = m->len < s->o->pmtu ? m->len : s->o->pmtu / 2;
+    }
     bool atomic = m->op == IBE_WR_ATOMIC_CS || m->op == IBE_WR_ATOMIC_FA;
     if (atomic)
         m->len = 8;
@@ -185,8 +271,16 @@ static int post_one(struct sim *s, uint32_t mask)
             memset(ibe_mem_ptr(s->b, tgt, m->len), 0xEE, m->len);
         break;
     }
+    if (special) {
+        if (s->traffic & IBE_FT_ZLBADKEY)
+            wr.rkey = 0; /* no region's: C9-88 says it is not looked at */
+        if (wrap_va)
+            wr.remote_addr = wrap_va;
+        if (m->op == IBE_WR_SEND_INV)
+            wr.imm = 0; /* the R_Key to invalidate: no region's */
+    }
     m->recv_kind = m->op == IBE_WR_SEND || m->op == IBE_WR_SEND_IMM ||
-                   m->op == IBE_WR_RDMA_WRITE_IMM;
+                   m->op == IBE_WR_SEND_INV || m->op == IBE_WR_RDMA_WRITE_IMM;
     if (s->o->transport == IBE_UD) {
         wr.remote_qpn = s->qb;
         wr.remote_qkey = 0x11111111u;
@@ -370,6 +464,12 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     if (o->transport == IBE_UD && s.max > o->pmtu)
         s.max = o->pmtu;
     s.max = (s.max + 7) / 8 * 8;
+    s.traffic = ibe_fault_traffic(o->faults | o->traffic_of);
+    if ((s.traffic & IBE_FT_READS) && !o->ops && o->transport == IBE_RC &&
+        s.max < 2 * o->pmtu)
+        s.max = 3 * o->pmtu; /* multi-packet READs */
+    if (!mask)
+        return -1;
     s.m = calloc(o->messages ? o->messages : 1, sizeof *s.m);
     s.w = ibe_world_create(o->seed);
     uint64_t mem = (uint64_t)s.max * (SLOTS * 3 + RQ_DEPTH) + (8u << 20);
@@ -389,11 +489,18 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
         free(s.m);
         return -1;
     }
+    if (o->faults) {
+        ibe_engine_set_faults(s.a, ibe_fault_side_mask(o->faults, IBE_FS_REQ));
+        ibe_engine_set_faults(s.b, ibe_fault_side_mask(o->faults, IBE_FS_RESP));
+    }
     struct ibe_link_params lp = {o->drop, o->dup, o->reorder, o->corrupt, o->ecn,
                                  1000, 100.0};
     struct ibe_link *l = ibe_link_create(s.w, s.a, s.b, &lp);
     if (o->tap)
         ibe_link_set_tap(l, o->tap, o->tap_ctx);
+    if (s.traffic & (IBE_FT_LOSS | IBE_FT_LOSS_READ | IBE_FT_LOSS_ATOMIC |
+                     IBE_FT_CORRUPT | IBE_FT_RUNT | IBE_FT_SHORT))
+        ibe_link_set_drop(l, sim_drop, &s);
     if (o->trace) {
         ibe_engine_set_trace(s.a, o->trace, o->trace_ctx);
         ibe_engine_set_trace(s.b, o->trace, o->trace_ctx);
@@ -424,7 +531,8 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
     ibe_qp_connect(s.a, s.qa, &c);
     struct ibe_qp_conn cbn = {s.qa, psn_b, psn_a, o->pmtu, 7, 7, 10, 1, 16};
     ibe_qp_connect(s.b, s.qb, &cbn);
-    for (int i = 0; i < RQ_DEPTH; i++)
+    /* RNR traffic: one receive WQE kept posted */
+    for (int i = 0; i < ((s.traffic & IBE_FT_RNR) ? 1 : RQ_DEPTH); i++)
         post_recv(&s);
 
     struct ibe_wc wc[64];
@@ -434,10 +542,13 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
          * batches and let the wire drain, so that no buffer is reused while
          * a packet for it may still arrive. */
         uint64_t batch_end = unreliable ? s.posted + SLOTS / 2 : UINT64_MAX;
+        bool refused = false;
         while (s.posted < o->messages && s.posted < batch_end &&
                ibe_sq_free(s.a, s.qa) > 0)
-            if (post_one(&s, mask))
+            if (post_one(&s, mask)) {
+                refused = true;
                 break;
+            }
         uint64_t ran = ibe_world_run(s.w, unreliable ? UINT64_MAX : 256);
         if (unreliable) { /* drained: what has not arrived is lost */
             int n;
@@ -465,6 +576,14 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
                     on_recv_wc(&s, &wc[i]);
         if (!ran && (s.posted >= o->messages || !ibe_sq_free(s.a, s.qa)))
             break;
+        /* a fault's traffic may leave the QP in Error: posting refused */
+        if (!ran && refused && (o->faults || s.traffic))
+            break;
+        /* a fault may keep a QP busy for ever (RNR retry 7 is infinite) */
+        if (o->faults && ibe_now(s.w) > 10000000000ull) {
+            r->fault_stopped = 1;
+            break;
+        }
     }
     /* messages that never arrived anywhere (UC/UD) */
     for (uint64_t i = s.recv_head; i < s.posted; i++)

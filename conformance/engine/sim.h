@@ -9,6 +9,7 @@
 #define IBW_ENGINE_SIM_H
 
 #include "engine.h"
+#include "faults.h"
 
 enum {
     IBE_OPM_SEND = 1, IBE_OPM_SEND_IMM = 2, IBE_OPM_WRITE = 4,
@@ -28,6 +29,11 @@ struct ibe_sim_opts {
     const char *latency;  /* module latencies (ibe_engine_apply_latency); NULL: none */
     ibe_tap_fn tap; void *tap_ctx;
     ibe_trace_fn trace; void *trace_ctx;
+    /* Fault modes (faults.h): faults are set on the side each names (the
+     * requester A or the responder B); the traffic of faults | traffic_of
+     * is shaped so that the capture shows them (IBE_FT_*): traffic_of
+     * alone is the clean control run of a fault's traffic. */
+    uint64_t faults, traffic_of;
 };
 
 struct ibe_sim_result {
@@ -37,6 +43,7 @@ struct ibe_sim_result {
     uint64_t retransmissions, timeouts, rnr_naks, seq_naks;
     uint64_t packets_on_wire, icrc_drops, sim_time_ns, events;
     uint64_t flushed, retry_exceeded;
+    uint64_t fault_stopped; /* a fault run stopped at its virtual-time cap */
     int qp_state;         /* the requester QP's final state */
     int invariants_ok;
     char failure[200];

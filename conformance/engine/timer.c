@@ -86,7 +86,10 @@ static void serve_timer_set(struct ibe_engine *e, int from,
     eng_rec_tentry(e, t);
     uint64_t arg = (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)r->which << 24) |
                    ((t->gen & 0xFFFFFFFFu) << 32);
-    eng_at(e->w, timer_duration_ns(r->which, r->value), expire, e, arg);
+    uint64_t ns = timer_duration_ns(r->which, r->value);
+    if (r->which == TM_RNR && ENG_FAULT(e, RNR_TIMER_FAST))
+        ns /= 500; /* faults.h, zoo row 23: the PSIF HCA's RNR timer */
+    eng_at(e->w, ns, expire, e, arg);
 }
 
 void timer_step(struct ibe_engine *e, struct eng_msg *m)

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
@@ -20,11 +21,17 @@ static void usage(FILE *f)
             "                  [--dup P] [--reorder P] [--corrupt P] [--ecn P]\n"
             "                  [--pmtu 256..4096] [--ib] [--latency LAT]\n"
             "                  [-w OUT.pcap] [--trace OUT]\n"
+            "                  [--fault NAME[,NAME...]] [--traffic-of NAME[,...]]\n"
+            "       ibwire sim --list-faults [--markdown]\n"
             "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
             "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
             "framing (LRH) instead of RoCEv2.  LAT: module latencies in virtual time,\n"
             "\"documents\" (the cycles the HanGu documents give, 2 ns each), \"none\"\n"
-            "(the default) or Module=ns,... with the trace's module names.\n");
+            "(the default) or Module=ns,... with the trace's module names.\n"
+            "--fault: the side the fault names (requester or responder) behaves as\n"
+            "the bug zoo's implementation did, and the traffic is shaped to show it;\n"
+            "the invariants it breaks are reported, exit 0.  --traffic-of: the same\n"
+            "traffic without the fault (the clean control run).\n");
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
@@ -62,12 +69,86 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
             fprintf(stderr, "ibwire sim: --latency: '%s' is not documents, none "
                             "or Module=ns\n", at);
         o->latency = v;
+    } else if (!strcmp(a, "--fault") || !strcmp(a, "--traffic-of")) {
+        const char *at = v;
+        *bad = ibe_fault_parse(v, !strcmp(a, "--fault") ? &o->faults : &o->traffic_of,
+                               &at) != 0;
+        if (*bad)
+            fprintf(stderr, "ibwire sim: %s: unknown fault at '%s' (see "
+                            "--list-faults)\n", a, at);
     } else if (!strcmp(a, "--trace")) {
         *so->tpath = v;
     } else {
         return 0;
     }
     return 1;
+}
+
+/* Zoo rows in the bug zoo's order: "6a" after "6", before "7". */
+static int zoo_cmp(const char *a, const char *b)
+{
+    long x = strtol(a, NULL, 10), y = strtol(b, NULL, 10);
+    if (x != y)
+        return x < y ? -1 : 1;
+    return strcmp(a, b);
+}
+
+/* --list-faults --markdown: the zoo row -> fault -> rule table, rows in
+ * the zoo's order, gaps with their reason (for conformance/rules.md). */
+static int list_faults_md(void)
+{
+    printf("| zoo row | fault mode (`ibwire sim --fault`) | side | rule | "
+           "what the fault does |\n|---|---|---|---|---|\n");
+    const char *last = "";
+    for (;;) {
+        const char *next = NULL;
+        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
+            const char *z = ibe_fault_table[k].zoo;
+            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
+                next = z;
+        }
+        for (unsigned k = 0; k < ibe_fault_ngaps; k++) {
+            const char *z = ibe_fault_gaps[k].zoo;
+            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
+                next = z;
+        }
+        if (!next)
+            break;
+        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
+            const struct ibe_fault_info *f = &ibe_fault_table[k];
+            if (!strcmp(f->zoo, next))
+                printf("| %s | %s | %s | %s%s | %s |\n", f->zoo, f->name,
+                       ibe_fault_side_name(f->side),
+                       strcmp(f->rule, "-") ? f->rule : "none yet",
+                       f->needs == IBE_FN_REPLAY ? " (--replay)" : "", f->what);
+        }
+        for (unsigned k = 0; k < ibe_fault_ngaps; k++)
+            if (!strcmp(ibe_fault_gaps[k].zoo, next))
+                printf("| %s | no fault mode | - | %s | %s |\n", next,
+                       ibe_fault_gaps[k].rule, ibe_fault_gaps[k].why);
+        last = next;
+    }
+    return TOOL_EXIT_OK;
+}
+
+/* The fault table (faults.h): name, zoo row, side, rule, description;
+ * then the zoo rows no fault reproduces. */
+static int list_faults(void)
+{
+    printf("%-22s %-4s %-9s %-22s %s\n", "fault", "zoo", "side", "rule",
+           "what it does");
+    for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
+        const struct ibe_fault_info *f = &ibe_fault_table[k];
+        printf("%-22s %-4s %-9s %-22s %s%s\n", f->name, f->zoo,
+               ibe_fault_side_name(f->side), f->rule,
+               f->needs == IBE_FN_REPLAY ? "(check --replay) " : "", f->what);
+    }
+    for (unsigned k = 0; k < ibe_fault_ngaps; k++)
+        printf("%-22s %-4s %-9s %-22s %s\n", "-", ibe_fault_gaps[k].zoo, "-",
+               strcmp(ibe_fault_gaps[k].rule, "not decidable") ? ibe_fault_gaps[k].rule
+                                                                : "-",
+               ibe_fault_gaps[k].why);
+    return TOOL_EXIT_OK;
 }
 
 static void on_trace(void *ctx, struct ibe_engine *e, const struct ibe_trace_rec *r)
@@ -90,6 +171,13 @@ int cmd_sim(int argc, char **argv)
     o.transport = IBE_RC;
     o.pmtu = 1024;
     const char *wpath = NULL, *tpath = NULL;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--list-faults")) {
+            for (int j = 1; j < argc; j++)
+                if (!strcmp(argv[j], "--markdown"))
+                    return list_faults_md();
+            return list_faults();
+        }
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--cm"))
             return cmd_sim_cm(argc, argv);
@@ -153,6 +241,16 @@ int cmd_sim(int argc, char **argv)
            r.invariants_ok ? "true" : "false");
     if (r.failure[0])
         printf(", \"failure\": \"%s\"", r.failure);
+    if (o.faults) {
+        printf(", \"faults\": \"");
+        for (unsigned k = 0, n = 0; k < IBE_FAULT_COUNT; k++)
+            if (o.faults >> k & 1)
+                printf("%s%s", n++ ? "," : "", ibe_fault_table[k].name);
+        printf("\", \"fault_stopped\": %s", r.fault_stopped ? "true" : "false");
+    }
     printf("}\n");
+    /* a fault breaks invariants by design: reported above, not a failure */
+    if (o.faults && rc == 1)
+        rc = 0;
     return rc ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
 }

@@ -47,6 +47,19 @@ extern const struct gen_family gen_engine_family;
  * (gen_vantage.c). */
 extern const struct gen_family gen_vantage_family;
 
+/* The RoCEv2 header rules of annex A17 (gen_violations_a17.c). */
+extern const struct gen_family gen_a17_family;
+/* The reference engine's fault modes, one capture each (gen_fault.c):
+ * bug-NAME is `ibwire sim --fault NAME --seed GF_SEED --messages
+ * GF_MESSAGES` (the CM's options for the faults that need CM). */
+extern const struct gen_family gen_fault_family;
+#define GF_SEED 1
+#define GF_MESSAGES 200
+struct ibe_sim_opts;
+struct cmx_sim_opts;
+void gen_fault_sim_opts(unsigned fault, struct ibe_sim_opts *so);
+void gen_fault_cm_opts(unsigned fault, struct cmx_sim_opts *so);
+
 /* Build spec s and write it; records a failure in o->err. */
 void gen_put(struct gen_out *o, const struct ibw_build_spec *s);
 

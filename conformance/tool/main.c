@@ -18,6 +18,7 @@ static const struct {
     {"record", cmd_record, "list, describe, pack and unpack engine records"},
     {"sim", cmd_sim, "run two reference engines over a lossy link"},
     {"gen", cmd_gen, "generate a scenario capture from the reference engine"},
+    {"probe", cmd_probe, "drive a device with the active conformance suite"},
 };
 
 static void usage(FILE *out)

@@ -225,6 +225,11 @@ static void n_send_mad(void *ctx, const uint8_t *mad)
 static int slot_of_qpn(struct cs_node *nd, uint32_t qpn);
 static void post_recv_for(struct cs_node *nd, uint32_t slot);
 
+static void post_recv_later(void *ctx, uint64_t slot)
+{
+    post_recv_for(ctx, (uint32_t)slot);
+}
+
 static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
                  const struct cmx_mbox *mb)
 {
@@ -235,7 +240,11 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
         int slot = slot_of_qpn(nd, qpn);
         if (slot < 0 || ibe_qp_set_state(nd->e, qpn, IBE_QPS_INIT))
             return -1;
-        post_recv_for(nd, (uint32_t)slot); /* the RQ works from INIT on */
+        if (nd->id == 1 && nd->s->o->server_recv_delay_ns)
+            eng_at(nd->s->w, nd->s->o->server_recv_delay_ns, post_recv_later, nd,
+                   (uint64_t)slot); /* a fault's RNR traffic */
+        else
+            post_recv_for(nd, (uint32_t)slot); /* the RQ works from INIT on */
         return 0;
     }
     case IBW_HCR_QPS_RTR: {
@@ -528,6 +537,8 @@ static int setup_node(struct cs_sim *s, int id)
     if (!nd->e)
         return -1;
     ibe_engine_set_tx(nd->e, on_engine_tx, nd);
+    if (o->faults[id])
+        ibe_engine_set_faults(nd->e, o->faults[id]);
     nd->cq = ibe_cq_create(nd->e, 4096);
     cmx_hcr_init(&nd->hcr, apply, nd);
     cmx_gmp_init(&nd->gmp, o->framing != IBE_FRAME_IB, cfg.ipv4, cfg.ipv4 ^ 1u,

@@ -20,6 +20,13 @@ struct cmx_sim_opts {
     uint8_t resp_timeout;   /* CM response timeout code */
     ibe_tap_fn tap;
     void *tap_ctx;
+    /* fault modes (faults.h) of the client's engine (node 0) and the
+     * server's (node 1); 0: none */
+    uint64_t faults[2];
+    /* a fault's traffic (faults.h IBE_FT_RNR): the server posts its
+     * receive WQEs this long after INIT, so the client's Sends meet RNR
+     * NAKs first; 0: at INIT */
+    uint64_t server_recv_delay_ns;
 };
 
 struct cmx_sim_result {

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ibwire probe: run the active conformance suite (conformance/probe)
+ * against a device; --self: against ibwire's own reference engine in this
+ * process.  Exit 0 when every test run passed (or is not applicable), 1
+ * when one failed, 2 on bad arguments or a script error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+#include "tool.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ibwire probe --list [--markdown]\n"
+            "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
+            "                    [--self-break NAME]\n"
+            "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
+            "\n"
+            "  --list            the tests, each with the IBA statements it checks\n"
+            "                    (tab-separated: id, role, statements, summary [rule]);\n"
+            "                    --markdown: as the table of conformance/probe/README.md\n"
+            "  --self            run the suite against ibwire's reference engine\n"
+            "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
+            "                    CAP_NET_RAW), in real time\n"
+            "  --engine-on IF2   ... and it is the reference engine, on a raw socket on IF2\n"
+            "                    (the other end of a veth pair); a device's own agent\n"
+            "                    is not there yet\n"
+            "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
+            "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
+            "  --pcap-all        ... and every other test's too\n"
+            "  --self-break NAME break the engine's frames on purpose (the suite\n"
+            "                    must then fail); names:\n");
+    for (const char *const *b = probe_self_breaks; *b; b++)
+        fprintf(out, "                      %s\n", *b);
+    fprintf(out, "  -v                every frame, as it passes\n");
+}
+
+static int selected(const char *id, const char *only)
+{
+    if (!only)
+        return 1;
+    const char *p = only;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        if (n && p[n - 1] == '*' ? !strncmp(id, p, n - 1)
+                                 : strlen(id) == n && !strncmp(id, p, n))
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    int list = 0, self = 0, markdown = 0;
+    const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
+    struct probe_opts o;
+    memset(&o, 0, sizeof o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--list")) list = 1;
+        else if (!strcmp(a, "--markdown")) markdown = list = 1;
+        else if (!strcmp(a, "--self")) self = 1;
+        else if (!strcmp(a, "-v")) o.verbose = 1;
+        else if (!strcmp(a, "--pcap-all")) o.pcap_all = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return TOOL_EXIT_OK;
+        } else if (i + 1 < argc && !strcmp(a, "--only")) only = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--pcap-dir")) o.pcap_dir = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--self-break")) brk = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
+        else {
+            fprintf(stderr, "ibwire probe: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return TOOL_EXIT_USAGE;
+        }
+    }
+    /* every script must parse, whatever runs */
+    int bad = 0;
+    for (size_t i = 0; i < probe_ntests; i++) {
+        char err[512];
+        if (probe_script_check(probe_tests[i].script, err, sizeof err)) {
+            fprintf(stderr, "ibwire probe: test %s: %s\n", probe_tests[i].id, err);
+            bad = 1;
+        }
+    }
+    if (bad)
+        return TOOL_EXIT_USAGE;
+    if (o.pcap_all && !o.pcap_dir) {
+        fprintf(stderr, "ibwire probe: --pcap-all needs --pcap-dir DIR\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (markdown) { /* the table of conformance/probe/README.md */
+        printf("| test | device as | IBA statements | `check` rule | a conforming device |\n"
+               "|---|---|---|---|---|\n");
+        for (size_t i = 0; i < probe_ntests; i++) {
+            const struct probe_test *t = &probe_tests[i];
+            printf("| `%s` | %s | %s | %s%s%s | %s |\n", t->id,
+                   t->side == PROBE_RESPONDER ? "responder" : "requester", t->spec,
+                   *t->rule ? "`" : "", t->rule, *t->rule ? "`" : "", t->summary);
+        }
+        return TOOL_EXIT_OK;
+    }
+    if (list) {
+        for (size_t i = 0; i < probe_ntests; i++) {
+            const struct probe_test *t = &probe_tests[i];
+            printf("%s\t%s\t%s\t%s%s%s%s\n", t->id,
+                   t->side == PROBE_RESPONDER ? "responder" : "requester",
+                   t->spec, t->summary, *t->rule ? " [" : "", t->rule,
+                   *t->rule ? "]" : "");
+        }
+        return TOOL_EXIT_OK;
+    }
+    if (self == !!iface) {
+        fprintf(stderr, "ibwire probe: say --self or -i IFACE (or --list)\n");
+        usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    if (iface && !engine_on) {
+        fprintf(stderr, "ibwire probe: -i needs --engine-on IFACE2: the device agent "
+                        "that would run a real device is not written yet\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (brk && !self) {
+        fprintf(stderr, "ibwire probe: --self-break goes with --self\n");
+        return TOOL_EXIT_USAGE;
+    }
+    struct probe_target *tg = NULL;
+    struct probe_agent *ag = NULL;
+    char err[256];
+    if (self) {
+        tg = probe_self_target(brk);
+        if (!tg) {
+            fprintf(stderr, "ibwire probe: unknown --self-break '%s'\n", brk ? brk : "");
+            return TOOL_EXIT_USAGE;
+        }
+    } else {
+        ag = probe_engine_raw_agent(engine_on, err, sizeof err);
+        tg = ag ? probe_raw_target(iface, ag, err, sizeof err) : NULL;
+        if (!tg) {
+            fprintf(stderr, "ibwire probe: %s\n", err);
+            probe_engine_raw_agent_free(ag);
+            return TOOL_EXIT_USAGE;
+        }
+    }
+    size_t n[4] = {0, 0, 0, 0}, ran = 0;
+    static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR"};
+    for (size_t i = 0; i < probe_ntests; i++) {
+        const struct probe_test *t = &probe_tests[i];
+        if (!selected(t->id, only))
+            continue;
+        if (o.verbose)
+            fprintf(stderr, "%s\n", t->id);
+        struct probe_result r;
+        probe_run(t, tg, &o, &r);
+        n[r.verdict]++;
+        ran++;
+        printf("%s  %-26s %-20s%s%s\n", vname[r.verdict], t->id, t->spec,
+               r.why[0] ? "  " : "", r.why);
+    }
+    if (self) {
+        probe_self_target_free(tg);
+    } else {
+        probe_raw_target_free(tg);
+        probe_engine_raw_agent_free(ag);
+    }
+    if (!ran) {
+        fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
+        return TOOL_EXIT_USAGE;
+    }
+    printf("%zu tests against %s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
+           ran, self ? "self" : "the engine on a raw socket",
+           brk ? " broken as " : "", brk ? brk : "", n[PROBE_PASS],
+           n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],
+           n[PROBE_ERROR] ? " (errors count as failures)" : "");
+    return n[PROBE_FAIL] || n[PROBE_ERROR] ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
+}

@@ -1,0 +1,217 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Linux Soft-RoCE (rxe) in a QEMU guest as a test bench (docs/rxe-vm.md).
+#
+#   scripts/rxe-vm.sh [--quick | --all] [--seed N] [-o DIR] [--accel kvm|tcg]
+#                     [--only REGEX]
+#
+# Builds a guest from Debian 12 packages only (apt-get download, dpkg-deb
+# -x; cached in $RXE_VM_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ibwire-rxe-vm),
+# with the ibwire of build/plain in it; boots it with KVM when KVM boots
+# (boot timeout), else TCG; always -nic none.  In the guest two rxe devices
+# over a veth pair run the workload matrix (scripts/rxe-vm/matrix.py), each
+# captured on both veth ends by tcpdump and checked live by
+# `ibwire check -i veth_a`.  The captures and the tools' logs come out on a
+# raw disk image (tar); DIR/results.md is the table (scripts/rxe-vm/results.py).
+# Exit 0: every workload ran and every verdict is as expected; 1: not; 2: the
+# bench could not run; 77: QEMU cannot boot here (skip).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root_dir=$(dirname "$here")
+mode=quick seed=1 out="" accel="${RXE_VM_ACCEL:-auto}" only=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) mode=quick ;;
+        --all) mode=all ;;
+        --seed) seed=$2; shift ;;
+        -o) out=$2; shift ;;
+        --accel) accel=$2; shift ;;
+        --only) only=$2; shift ;;
+        -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
+        *) echo "rxe-vm.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$seed" in ''|*[!0-9]*) echo "rxe-vm.sh: --seed takes a number" >&2; exit 2 ;; esac
+[ -n "$out" ] || out="$root_dir/build/rxe-vm/$mode-seed$seed"
+ibwire="${IBWIRE:-$root_dir/build/plain/conformance/tool/ibwire}"
+cache="${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ibwire-rxe-vm}"
+t_start=$(date +%s)
+say() { echo "rxe-vm: $*" >&2; }
+
+# --- host packages ----------------------------------------------------------
+need=""
+for p in qemu-system-x86 cpio kmod python3; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
+done
+if [ -n "$need" ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    say "installing$need"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null \
+        || { say "cannot install$need: skipped"; exit 77; }
+fi
+if [ ! -x "$ibwire" ]; then
+    say "no ibwire at $ibwire (meson compile -C build/plain first, or set IBWIRE)"
+    exit 2
+fi
+
+# --- guest packages (cached) ------------------------------------------------
+kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | head -1)
+[ -n "$kpkg" ] || { say "cannot resolve linux-image-amd64 (apt-get update?)"; exit 77; }
+pkgs="$kpkg busybox-static rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3
+      ibverbs-utils rdmacm-utils perftest iproute2 tcpdump libpcap0.8 libc6 libgcc-s1
+      libstdc++6 ethtool"
+debs="$cache/debs"
+rootfs="$cache/rootfs"
+mkdir -p "$debs"
+fetch() {   # PKG...: apt-get download the ones not in the cache yet
+    for p in "$@"; do
+        ls "$debs/${p}_"*.deb >/dev/null 2>&1 && continue
+        (cd "$debs" && apt-get download "$p" >/dev/null 2>"$debs/.err") \
+            || { cat "$debs/.err" >&2; say "apt-get download $p failed"; return 1; }
+    done
+}
+fetch $pkgs || exit 77
+key=$(for p in $pkgs; do ls "$debs/${p}_"*.deb; done | md5sum | cut -c1-12)
+if [ ! -f "$rootfs/.done-$key" ]; then
+    say "unpacking guest packages into $rootfs"
+    rm -rf "$rootfs" "$cache/kernel"
+    mkdir -p "$rootfs" "$cache/kernel"
+    for p in $pkgs; do
+        f=$(ls "$debs/${p}_"*.deb | head -1)
+        case "$p" in
+            linux-image-*) dpkg-deb -x "$f" "$cache/kernel" ;;
+            *) dpkg-deb -x "$f" "$rootfs" ;;
+        esac
+    done
+    # the shared library closure, package by package (the host's dpkg
+    # database names the package owning each soname: also Debian 12)
+    extra=""
+    for round in 1 2 3 4 5 6 7 8; do
+        missing=$(find "$rootfs" -path '*/gconv' -prune -o -type f \( -perm -u+x -o -name '*.so*' \) -print0 \
+            | xargs -0 readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u \
+            | while read -r so; do
+                [ -e "$rootfs/lib/x86_64-linux-gnu/$so" ] || [ -e "$rootfs/usr/lib/x86_64-linux-gnu/$so" ] \
+                    || [ -e "$rootfs/lib64/$so" ] || echo "$so"
+              done)
+        [ -z "$missing" ] && break
+        new="" unknown=""
+        for so in $missing; do
+            p=$(dpkg -S "*/x86_64-linux-gnu/$so" 2>/dev/null | head -1 | cut -d: -f1)
+            [ -n "$p" ] || { unknown="$unknown $so"; continue; }
+            case " $extra $new " in *" $p "*) ;; *) new="$new $p" ;; esac
+        done
+        if [ -n "$unknown" ]; then
+            # the host's dpkg does not know these sonames: take the library
+            # packages the guest's packages declare (Depends) not yet in it
+            for f in "$debs"/*.deb; do dpkg-deb -f "$f" Depends; done | tr ',|' '\n\n' \
+                | sed 's/(.*//; s/:any//; s/ //g' | grep '^lib' | sort -u >"$cache/depends"
+            for p in $(cat "$cache/depends"); do
+                case " $pkgs $extra $new " in *" $p "*) ;; *) new="$new $p" ;; esac
+            done
+            [ $round -gt 1 ] || say "sonames the host does not know:$unknown; adding declared dependencies:$new"
+        fi
+        [ -n "$new" ] || break
+        fetch $new || exit 77
+        for p in $new; do dpkg-deb -x "$(ls "$debs/${p}_"*.deb | head -1)" "$rootfs"; done
+        extra="$extra$new"
+    done
+    rm -rf "$rootfs/usr/lib/x86_64-linux-gnu/gconv" "$rootfs/usr/share/doc" "$rootfs/usr/share/man" "$rootfs/usr/share/locale" \
+           "$rootfs/usr/share/info" "$rootfs/usr/share/lintian"
+    touch "$rootfs/.done-$key"
+fi
+kver=$(ls "$cache/kernel/lib/modules" | head -1)
+vmlinuz="$cache/kernel/boot/vmlinuz-$kver"
+[ -f "$cache/kernel/lib/modules/$kver/modules.dep" ] || depmod -b "$cache/kernel" "$kver"
+
+# --- the image: rootfs + modules + ibwire + scripts + workloads -------------
+work="$cache/work"
+rm -rf "$work" && mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
+for m in crc32_generic virtio_pci virtio_blk veth sch_netem rdma_rxe ib_uverbs rdma_ucm ib_umad; do
+    modprobe -d "$cache/kernel" -S "$kver" --show-depends "$m" | sed -n 's/^insmod \([^ ]*\).*/\1/p'
+done | awk '!seen[$0]++' >"$work/modules.host"
+while read -r ko; do
+    rel=${ko#"$cache/kernel"}
+    mkdir -p "$work/overlay$(dirname "$rel")"
+    cp "$ko" "$work/overlay$rel"
+    echo "$rel"
+done <"$work/modules.host" >"$work/overlay/rxe/modules.order"
+cp "$ibwire" "$work/overlay/usr/local/bin/ibwire"
+for so in $(readelf -d "$ibwire" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    [ -e "$rootfs/lib/x86_64-linux-gnu/$so" ] || [ -e "$rootfs/usr/lib/x86_64-linux-gnu/$so" ] && continue
+    # a library ibwire needs that no guest package brought: the host's copy
+    # (same Debian 12), with the libraries it needs in turn as ldd resolves them
+    for lib in $(ldd "$ibwire" | awk '/=> \//{print $3}'); do
+        b=$(basename "$lib")
+        [ -e "$rootfs/lib/x86_64-linux-gnu/$b" ] || [ -e "$rootfs/usr/lib/x86_64-linux-gnu/$b" ] \
+            || { mkdir -p "$work/overlay/usr/local/lib"; cp -L "$lib" "$work/overlay/usr/local/lib/"; }
+    done
+done
+cp "$here/rxe-vm/init" "$work/overlay/init"
+cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
+chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
+python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"
+nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
+say "$nw workloads ($mode, seed $seed), kernel $kver"
+img="$work/image.cpio.gz"
+{
+    (cd "$rootfs" && find . ! -name '.done-*' | cpio -o -H newc --quiet)
+    (cd "$work/overlay" && find . | cpio -o -H newc --quiet)
+} | gzip -1 >"$img"
+say "image $(du -h "$img" | cut -f1), built in $(( $(date +%s) - t_start )) s"
+
+# --- boot -------------------------------------------------------------------
+rm -rf "$out" && mkdir -p "$out"
+disk="$work/out.img"
+truncate -s 2G "$disk"
+run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed out
+    acc=$1 bt=$2 rt=$3
+    case "$acc" in
+        kvm) a="-accel kvm -cpu host" ;;
+        *) a="-accel tcg,thread=multi" ;;
+    esac
+    : >"$out/console.log"
+    # shellcheck disable=SC2086
+    qemu-system-x86_64 $a -m 1536 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
+        -append "console=ttyS0 quiet panic=-1" -display none -monitor none \
+        -serial "file:$out/console.log" -no-reboot -nic none \
+        -drive "file=$disk,format=raw,if=virtio" >"$out/qemu.log" 2>&1 &
+    qpid=$!
+    n=0
+    while ! grep -q "rxe-vm: init reached" "$out/console.log" 2>/dev/null; do
+        if ! kill -0 $qpid 2>/dev/null || [ $n -ge $((bt * 10)) ]; then
+            kill $qpid 2>/dev/null; wait $qpid 2>/dev/null || true
+            return 3
+        fi
+        sleep 0.1; n=$((n + 1))
+    done
+    n=0
+    while kill -0 $qpid 2>/dev/null; do
+        if [ $n -ge $((rt * 10)) ]; then
+            kill $qpid 2>/dev/null; wait $qpid 2>/dev/null || true
+            return 4
+        fi
+        sleep 0.1; n=$((n + 1))
+    done
+    wait $qpid 2>/dev/null || true
+    return 0
+}
+budget=$((nw * 150 + 120))
+rc=3
+if [ "$accel" != tcg ] && [ -w /dev/kvm ]; then
+    rc=0; run_vm kvm 10 "$budget" || rc=$?
+    [ $rc -eq 3 ] && say "KVM did not boot the guest in 10 s (see $out/qemu.log): TCG"
+    [ $rc -eq 0 ] && echo kvm >"$out/accel"
+fi
+if [ $rc -eq 3 ] && [ "$accel" != kvm ]; then
+    echo tcg >"$out/accel"
+    rc=0; run_vm tcg 120 "$budget" || rc=$?
+fi
+case $rc in
+    3) say "QEMU could not boot the guest (see $out/console.log, $out/qemu.log): skipped"; exit 77 ;;
+    4) say "the guest ran past its $budget s budget: stopped" ;;
+esac
+(cd "$out" && tar xf "$disk" 2>/dev/null) || say "no results on the disk image"
+rm -f "$disk"
+say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
+python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"

@@ -211,18 +211,33 @@
       "P_Key seen vs the flow's")                                              \
     X(FLOW_RETRANS_DIFF, "FLOW-RETRANS-DIFF", ERROR, FLOW,                     \
       "9.7.5.1",                                                               \
-      "A retransmitted packet carries the opcode and payload length of the "   \
-      "original at that PSN; an RDMA READ re-issued from inside the "          \
-      "original's response PSNs asks for the rest of its length.",             \
-      "IBA Vol.1 9.7.4 (requester retry)",                  \
-      "opcode/length now vs first sent")                                       \
+      "A retransmitted packet repeats the original at its PSN: the opcode, "   \
+      "the payload length, the extension headers after the BTH (RETH, "        \
+      "AtomicETH, ImmDt, IETH) and the payload bytes (a digest of each is "    \
+      "kept per PSN; frames the capture cut are held to opcode and length "    \
+      "only, frames with a bad CRC are never compared: their receiver "        \
+      "dropped them).  An RDMA READ re-issued from inside the original's "     \
+      "response PSNs asks for exactly the rest: the length left after the "    \
+      "k PMTUs before its PSN, from the original VA + k * PMTU, with the "     \
+      "original R_Key.  IBA 9.7.5.1: the requester retries the request it "    \
+      "sent; rxe (rxe_req.c req_retry) re-issues a READ from the first "       \
+      "response not received with VA and length advanced by what was; "       \
+      "zoo rows 7, 15, 27.",                                                   \
+      "IBA Vol.1 9.7.5.1 (requester retry); bug zoo rows 7, 15, 27",           \
+      "opcode/length/header and payload digests now vs first sent")            \
     X(FLOW_GBN, "FLOW-GBN", ERROR, FLOW,                                       \
       "9.7.5.2",                                                               \
       "After a PSN sequence error NAK or an RNR NAK naming PSN E, the "        \
       "requester resends from E (Go-Back-N); never from a later PSN, which "   \
       "would skip PSNs the responder did not acknowledge.  A resend from an "  \
       "earlier PSN is no error: the NAK may have been lost after the capture " \
-      "point, and a timeout resends from the oldest unacknowledged PSN.",      \
+      "point, and a timeout resends from the oldest unacknowledged PSN.  "     \
+      "Nor does a resend round (from a request PSN: a READ re-issued from "    \
+      "inside its span alone is no round) go on with new PSNs before "         \
+      "resending every PSN up to the last sent (zoo row 28): judged when the " \
+      "responder NAKs the "                                                    \
+      "first one skipped again (a response covering it shows the capture "     \
+      "missed its resend; nothing by the end of the capture, nothing said).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
@@ -249,10 +264,27 @@
       "count of responses")                                                    \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
       "9.7.6; C9-148",                                                         \
-      "The AETH MSN never decreases, and grows by at most the messages "       \
-      "the requests seen have completed (judged only while the capture saw "   \
-      "every request PSN).",                                                   \
-      "IBA Vol.1 9.7.5 (MSN)", "MSN now vs before")                        \
+      "The AETH MSN counts the messages the responder completed: a SEND or "   \
+      "RDMA WRITE at its last packet, an RDMA READ or atomic when executed, "  \
+      "so every response of a READ carries the MSN that counts it (C9-148).  " \
+      "With O the responder's MSN before the first request seen and msgs(r) " \
+      "the messages the requests seen complete through PSN r, a response at "  \
+      "r carries O + msgs(r) up to O + the messages sent by then (a NAK or "   \
+      "RNR NAK: through r - 1), \"by then\" being the requests recorded up to " \
+      "the skew window after the response (--skew: either direction may "     \
+      "reach the capture that late).  The upper end is for responses replayed " \
+      "for "                                                                   \
+      "duplicates: Linux rxe sends them, READ responses replayed from its "    \
+      "responder resources and the ACK of a duplicate SEND/WRITE alike, with " \
+      "its current MSN (rxe_resp.c prepare_ack_packet), and a duplicate READ " \
+      "is not counted again; responses may also be reordered or duplicated "  \
+      "on their way, so MSNs recorded out of order are no error.  O is not "   \
+      "known, so the error is responses that no single O explains.  Judged "   \
+      "only while the capture saw every request PSN and knew each READ's "     \
+      "span when the next READ came (else a re-issue may have been counted); " \
+      "zoo rows 4, 5, 31b.",                                                   \
+      "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
+      "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "A read response answers a READ request's PSN range, an atomic ACK an "  \
@@ -266,7 +298,7 @@
       "MIDDLE, LAST, or ONLY) and the LAST carries the rest of L; a READ "     \
       "re-issued from inside the span is answered from its own PSN.  Judged "  \
       "packet by packet, so responses lost, duplicated or reordered on the "   \
-      "way do not matter.",                                                    \
+      "way do not matter.  (A READ of DMA Length 0: FLOW-ZERO-LEN.)",          \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
     X(FLOW_WRITE_LEN, "FLOW-WRITE-LEN", ERROR, FLOW,                         \
       "9.3.3; C9-92",                                                          \
@@ -287,6 +319,52 @@
       "validation: the opcode must suit the destination QP's service type, "   \
       "a QP attribute fixed at creation)",                                     \
       "opcode's transport vs the flow's")                                      \
+    X(FLOW_DUP_ATOMIC, "FLOW-DUP-ATOMIC", ERROR, FLOW,                       \
+      "9.4.5; 9.7.5.1",                                                        \
+      "Every ATOMIC ACKNOWLEDGE at one atomic request's PSN returns the same " \
+      "original remote data: a duplicate atomic (its ACK lost) is answered "   \
+      "from the saved result, never executed again.  Two values at one PSN "   \
+      "cannot come from a capture point (a damaged copy fails its ICRC).  "    \
+      "Zoo row 9.",                                                            \
+      "IBA Vol.1 9.4.5, 9.7.5.1 (duplicate atomics); bug zoo row 9",           \
+      "AtomicAckETH original data vs the first answer")                        \
+    X(FLOW_ZERO_LEN, "FLOW-ZERO-LEN", ERROR, FLOW,                           \
+      "C9-88",                                                                 \
+      "A zero-length RDMA READ or WRITE needs no valid VA or R_Key (C9-88): "  \
+      "a READ of DMA Length 0 is answered by one READ RESPONSE ONLY of 0 "     \
+      "bytes, and neither is NAKed Remote Access Error on a QP that already "  \
+      "served the same kind of operation (a QP without remote read/write "     \
+      "access may NAK it; the capture shows the access only by a success).  " \
+      "A zero-length READ never answered is not judged: capture loss of its " \
+      "response would explain it.  Zoo rows 13, 14.",                          \
+      "IBA Vol.1 C9-88; bug zoo rows 13, 14",                                  \
+      "response to a DMA Length 0 request")                                    \
+    X(FLOW_NAK_INVALID, "FLOW-NAK-INVALID", ERROR, FLOW,                     \
+      "9.7.4; 9.7.5.2",                                                        \
+      "A NAK Invalid Request names a request the capture cannot show valid.  " \
+      "Judged where the capture shows everything the responder checks: an "    \
+      "RDMA WRITE MIDDLE or LAST that continues the WRITE whose FIRST the "    \
+      "capture saw (its R_Key/VA range was checked at the FIRST, 9.7.5.1), "   \
+      "in the open sequence, of the PMTU's length (LAST: up to it) and "       \
+      "within the DMA Length.  SEND packets are not judged (a receive WQE "    \
+      "too short is invalid too and not on the wire), nor FIRST/ONLY "         \
+      "packets (QP access rights, R_Keys).  Zoo row 6b.",                      \
+      "IBA Vol.1 9.7.4 (opcode sequence), 9.7.5.2 (NAK codes); bug zoo "       \
+      "row 6b", "NAK code vs the request at its PSN")                         \
+    X(FLOW_INVALID_ACCEPTED, "FLOW-INVALID-ACCEPTED", ERROR, FLOW,           \
+      "C9-92; C9-94; 9.4",                                                     \
+      "A request the responder must reject is not accepted: no ACK, READ "     \
+      "response or atomic ACK at or past its PSN (responses go in PSN "        \
+      "order, so one past it shows it executed) unless a NAK at its PSN "      \
+      "came first.  Such requests: a FIRST/MIDDLE payload other than the "     \
+      "PMTU or a LAST/ONLY above it (C9-92; only with the PMTU from CM or "    \
+      "--pmtu, never one learnt from the payloads), RDMA WRITE bytes other "   \
+      "than the RETH DMA Length (C9-92), a DMA Length above 2^31 (C9-94), a " \
+      "VA + DMA Length past 2^64 (9.4), an atomic VA not 8-byte aligned "      \
+      "(9.4.5).  The requester's side of these is PKT-LEN-FULL, "              \
+      "PKT-LEN-LAST, FLOW-WRITE-LEN, PKT-ATOMIC-ALIGN.  Zoo rows 10, 19.",     \
+      "IBA Vol.1 C9-92, C9-94, 9.4, 9.7.5.2; bug zoo rows 10, 19",             \
+      "response PSN vs the invalid request's")                                 \
     X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "--replay: a response the reference responder sends for a request "      \

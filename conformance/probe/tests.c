@@ -372,8 +372,6 @@ const struct probe_test probe_tests[] = {
 {"resp-write-no-access", RESP, "9.7.5; 10.6", "",
  "an RDMA WRITE to a region without remote write access is a Remote Access "
  "Error NAK",
- "> WRITE_ONLY psn=E va=N rkey=A len=16\n"
- "< ACK psn=E aeth=nak-acc\n"
  "> WRITE_ONLY psn=E va=N rkey=N len=16\n"
  "< ACK psn=E aeth=nak-acc\n"
  "mem N+0 len=16 init\n"},

@@ -83,6 +83,14 @@ struct rp_exp {
     uint64_t orig, atom_addr, swap, cmp;
 };
 
+/* What the comparison needs of a captured response (it may be held). */
+struct rp_resp {
+    uint64_t frame, ts_ns;
+    uint32_t psn, msn, paylen;
+    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
+    uint64_t orig;
+};
+
 /* The reference before a request (its world, incremental snapshots in
  * ring order), and that request as fed. */
 struct rp_snap {
@@ -121,6 +129,9 @@ struct rp_flow {
     uint8_t resync;      /* waiting for that message start */
     uint32_t msn_slack;  /* messages the lost requests may have completed:
                             the next MSN compared may be ahead by that much */
+    uint8_t lossy;       /* the capture lost requests of this flow */
+    uint8_t jmsn_valid;  /* a jump to jmsn_to lands at MSN jmsn (relative) */
+    uint32_t jmsn_to, jmsn;
     uint64_t base;           /* receive window, then the page pool */
     /* R_Key pages -> pool pages (open addressing, vpage + 1, 0 = free) */
     struct rp_page { uint64_t vpage; uint32_t rkey, lpage; } *pt;
@@ -588,17 +599,19 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
     f->hist[psn % RP_HIST].psn = psn;
     if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
-            f->hist[psn % RP_HIST].valid = 0;
+            f->hist[psn % RP_HIST].valid = !f->msn_slack;
             q->cxt.epsn = chk_psn_add(psn, 1);
             q->ee.nak_armed = 1;
             if (fl & IBW_OPF_LAST)
-                f->msn_slack++; /* completes a message not counted */
+                q->ee.msn++; /* completes the message the hole began */
+            f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
             return;
         }
         q->ee.recv_active = 0; /* the message the hole ended is abandoned */
         q->ee.ent.valid = 0;
         f->resync = 0;
     }
+    fill_rq(f); /* (fed again in a row after a rewind, too) */
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
     f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
@@ -613,9 +626,24 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     int32_t d = chk_psn_diff(to, q->cxt.epsn);
     if (d <= 0)
         return;
-    f->msn_slack += (uint32_t)d;
     for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1))
         f->hist[p % RP_HIST].valid = 0;
+    /* the lost requests may have written or atomically changed any word:
+     * what the reference knew of its memory is not known any more */
+    f->nknown = f->known_next = 0;
+    f->lossy = 1;
+    if (f->jmsn_valid && f->jmsn_to == to) {
+        /* the response that showed the hole says the responder's MSN at
+         * its end: the messages in it are counted, none is in doubt */
+        q->ee.msn = (q->ee.msn & ~(uint32_t)CHK_PSN_MASK) | f->jmsn;
+        f->msn_slack = 0;
+        uint32_t last = chk_psn_add(to, CHK_PSN_MASK); /* to - 1 */
+        f->hist[last % RP_HIST].psn = last;
+        f->hist[last % RP_HIST].msn = f->jmsn;
+        f->hist[last % RP_HIST].valid = 1;
+    } else {
+        f->msn_slack += (uint32_t)d;
+    }
     q->cxt.epsn = to;
     q->ee.nak_armed = 1;
     f->resync = 1;
@@ -695,8 +723,10 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
  * it the requests from there again (`skip`: all but `at` itself).  The
  * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
  * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
- * responder got every request before PSN `lost_to` (jump_to()).  Returns the index
- * of the first expectation the re-fed requests produced.
+ * responder got every request before PSN `lost_to`: each hole the capture
+ * left below it is jumped over (jump_to()) where the re-fed requests meet
+ * it, and the last one up to lost_to.  Returns the index of the first
+ * expectation the re-fed requests produced.
  */
 static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
                      uint32_t pmtu, int lost, uint32_t lost_to)
@@ -713,8 +743,6 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     s0->world = NULL;
     f->resync = s0->resync;
     f->msn_slack = s0->msn_slack;
-    if (lost)
-        jump_to(f, lost_to);
     if (nak_armed)
         q->ee.nak_armed = 1;
     if (pmtu)
@@ -731,11 +759,23 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         sn->world = snap_world(f, sn);
         if (!sn->world)
             abort(); /* as the engine does when out of memory */
+        if (lost && chk_psn_diff(sn->psn, q->cxt.epsn) > 0 &&
+            chk_psn_diff(q->cxt.epsn, lost_to) < 0) {
+            /* a hole the responder had filled: skip it, and take the
+             * snapshot again after the jump */
+            jump_to(f, chk_psn_diff(sn->psn, lost_to) < 0 ? sn->psn : lost_to);
+            ibe_snapshot_free(sn->world);
+            sn->world = snap_world(f, sn);
+            if (!sn->world)
+                abort();
+        }
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
         feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
     }
+    if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
+        jump_to(f, lost_to);
     if (skip) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
@@ -904,7 +944,6 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     b.udp_dport = 0;
     b.bth.destqp = f->qpn;
     b.bth.fecn = 0;
-    fill_rq(f);
     static uint8_t buf[8192];
     size_t n = 0;
     if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
@@ -1009,20 +1048,33 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
  * left the ring, the flow stops (one note).
  */
 static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
-                         uint64_t frame)
+                         const struct rp_resp *r)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
+    uint64_t frame = r->frame;
+    /* An ACK or atomic ACK tells the responder's MSN after psn: taken at
+     * a jump to psn + 1 (jump_to()).  A READ response's does not count
+     * reliably (some responders count the READ at its first response). */
+    f->jmsn_valid = 0;
+    if (r->has_aeth && (r->syn >> 5 & 3) == 0 &&
+        (rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE) ||
+         rc_op_is(r->opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE))) {
+        if (!f->have_off) {
+            f->have_off = 1;
+            f->msn_off = f->cm ? 0 : (r->msn - q->ee.msn) & CHK_PSN_MASK;
+        }
+        f->jmsn_valid = 1;
+        f->jmsn_to = chk_psn_add(psn, 1);
+        f->jmsn = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    }
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = snap_at(f, i);
         if (sn->epsn == q->cxt.epsn && chk_psn_diff(sn->psn, q->cxt.epsn) > 0) {
             if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
-            uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
-                              ? sn->psn : chk_psn_add(psn, 1);
-            refeed(f, i, 0, 0, 0, 1, to);
-            if (chk_psn_diff(psn, q->cxt.epsn) >= 0)
-                jump_to(f, chk_psn_add(psn, 1));
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
             return;
         }
         if (i == 0 && f->snap_dropped &&
@@ -1035,6 +1087,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
         }
     }
     jump_to(f, chk_psn_add(psn, 1));
+    f->jmsn_valid = 0;
 }
 
 /* Captured MSN `rel` against the reference's `ref`: after requests the
@@ -1116,13 +1169,21 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
     return 0;
 }
 
-/* What the comparison needs of a captured response (it may be held). */
-struct rp_resp {
-    uint64_t frame, ts_ns;
-    uint32_t psn, msn, paylen;
-    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
-    uint64_t orig;
-};
+
+/*
+ * Captured response r answers a request the capture lost (judge_resp()
+ * moved the reference past it): there is nothing of the reference's to
+ * compare it with.  It still covers the reference's ACKs before it (its
+ * MSN was taken by the jump: capture_lost()).
+ */
+static void lost_answer(struct rp_flow *f, uint32_t psn, uint64_t now)
+{
+    cover_acks(f, psn, 1);
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].tick < now &&
+            chk_psn_diff(psn, f->exp[i].psn) >= 0)
+            f->exp[i].passed = 1;
+}
 
 /*
  * Compare captured response r with the reference's answer at its PSN.
@@ -1135,6 +1196,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
 {
     uint32_t psn = r->psn;
     unsigned kind = r->has_aeth ? r->syn >> 5 & 3u : 0;
+    int lost = 0;
     char m[300];
     int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn);
     if (kind == 0 && ahead >= 0) {
@@ -1146,9 +1208,10 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         if (!final && f->skewed && f->hist[psn % RP_HIST].valid &&
             f->hist[psn % RP_HIST].psn == psn)
             return 0;
-        capture_lost(rp, f, psn, r->frame);
+        capture_lost(rp, f, psn, r);
         if (f->skipped)
             return 1;
+        lost = 1;
     }
     if (kind == 1) {
         /* RNR NAK: receive WQEs posted are not on the wire.  It refuses a
@@ -1175,6 +1238,10 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (!x && !plain_ack &&
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
+    if (!x && lost) {
+        lost_answer(f, psn, now);
+        return 1;
+    }
     if (!x && !final &&
         !plain_ack)
         return 0;
@@ -1432,6 +1499,10 @@ void replay_finish(struct replay *rp)
         for (size_t k = 0; k < f->nexp; k++) {
             struct rp_exp *x = &f->exp[k];
             if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
+                continue;
+            /* the capture point is shown to lose frames on this flow: a
+             * response missing from it was as likely lost there */
+            if (f->lossy)
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "

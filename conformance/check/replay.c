@@ -1059,13 +1059,30 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
     if (r->has_aeth && (r->syn >> 5 & 3) == 0 &&
         (rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE) ||
          rc_op_is(r->opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE))) {
-        if (!f->have_off) {
+        if (!f->have_off && f->cm) {
             f->have_off = 1;
-            f->msn_off = f->cm ? 0 : (r->msn - q->ee.msn) & CHK_PSN_MASK;
+            f->msn_off = 0;
         }
-        f->jmsn_valid = 1;
+        /* (with no origin yet, this response sets it: lost_answer()) */
+        f->jmsn_valid = (uint8_t)f->have_off;
         f->jmsn_to = chk_psn_add(psn, 1);
         f->jmsn = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    }
+    /* The responder sent the sequence NAK the reference sent where it
+     * waits: it dropped the requests after that PSN as the reference did,
+     * and got their resends (the capture lost those up to psn).  Nothing
+     * to feed again. */
+    for (size_t k = f->nexp; k-- > 0;) {
+        const struct rp_exp *x = &f->exp[k];
+        if (x->psn != q->cxt.epsn || !x->has_aeth || (x->syn >> 5 & 3) != 3 ||
+            ibw_aeth_syndrome_value(x->syn) != IBW_NAK_PSN_SEQ_ERROR)
+            continue;
+        if (x->matched == 1) {
+            jump_to(f, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
+            return;
+        }
+        break;
     }
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
@@ -1176,8 +1193,25 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
  * compare it with.  It still covers the reference's ACKs before it (its
  * MSN was taken by the jump: capture_lost()).
  */
-static void lost_answer(struct rp_flow *f, uint32_t psn, uint64_t now)
+static void lost_answer(struct rp_flow *f, const struct rp_resp *r,
+                        uint32_t psn, uint64_t now)
 {
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (!f->have_off && r->has_aeth && (r->syn >> 5 & 3) == 0 &&
+        (rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE) ||
+         rc_op_is(r->opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE))) {
+        /* the MSN origin (no CM): the reference's MSN after psn is the
+         * responder's, whatever the messages in the hole were */
+        int here = q->cxt.epsn == chk_psn_add(psn, 1);
+        if (here || (f->hist[psn % RP_HIST].valid &&
+                     f->hist[psn % RP_HIST].psn == psn)) {
+            uint32_t ref = here ? q->ee.msn : f->hist[psn % RP_HIST].msn;
+            f->have_off = 1;
+            f->msn_off = (r->msn - ref) & CHK_PSN_MASK;
+            if (here)
+                f->msn_slack = 0;
+        }
+    }
     cover_acks(f, psn, 1);
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].tick < now &&
@@ -1239,7 +1273,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
     if (!x && lost) {
-        lost_answer(f, psn, now);
+        lost_answer(f, r, psn, now);
         return 1;
     }
     if (!x && !final &&

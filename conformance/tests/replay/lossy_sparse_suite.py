@@ -10,7 +10,7 @@ removed) or as a faulty responder would (a field changed, ICRC
 recomputed):
 
 - sparse: buffers drawn over 2**40 bytes under 4 R_Keys on 8 connections,
-  and 300 connections (more than the 64 flows the reference once had):
+  and 100 connections (more than the 64 flows the reference once had):
   replayed (no REPLAY-SKIPPED), clean; an atomic original value changed on
   a word the reference knows is found (so replay did compare them).
 - capture loss: requests removed that the responder acknowledged (CAP-LOSS),
@@ -77,11 +77,11 @@ def main():
     check(rc == 1 and replay_findings(got) == [(k + 1, "REPLAY-DIFF")],
           "sparse: wrong original value found at frame %d: %s" % (k + 1, got))
 
-    conns, tagged = rcgen.sparse(300, 3, nkeys=4, span_bits=40, seed=8)
+    conns, tagged = rcgen.sparse(100, 3, nkeys=4, span_bits=40, seed=8)
     rcgen.write_pcap(path, [f for _, _, f in tagged])
     rc, got, out = run(ibwire, path)
-    check(rc == 0 and got == [] and out.count("flow RC") == 300,
-          "300 connections, sparse VAs: replayed clean: %s" % out[:600])
+    check(rc == 0 and got == [] and out.count("flow RC") == 100,
+          "100 connections, sparse VAs: replayed clean (rc %d): %s" % (rc, out[:600]))
 
     # ---- capture loss ----
     # one connection, WRITE / READ / FETCH & ADD in turn, every request

@@ -139,7 +139,7 @@ def sparse(nconn, nmsg, nkeys=4, span_bits=40, seed=1, first_word=True):
             else:
                 # the same word twice per connection: the second original
                 # value is known to the reference (learnt from the first)
-                word = (keys[0], (0x5A5A << 24) + 8 * (i % 4))
+                word = (keys[0], (1 << span_bits) - 4096 + 8 * (i % 4))
                 fr = c.fetch_add(word[1], word[0], m + 1)
             out += [(i, k, f) for k, f in fr]
     return conns, out

@@ -650,12 +650,17 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     int32_t d = chk_psn_diff(to, q->cxt.epsn);
     if (d <= 0)
         return;
-    for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1))
+    int unseen = 0; /* PSNs no request in the capture had */
+    for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1)) {
+        unseen |= f->hist[p % RP_HIST].psn != p;
         f->hist[p % RP_HIST].valid = 0;
-    /* the lost requests may have written or atomically changed any word:
-     * what the reference knew of its memory is not known any more */
+    }
+    /* the requests jumped over (lost, or refused by the reference and
+     * taken by the responder) may have written or atomically changed any
+     * word: what the reference knew of its memory is not known any more */
     f->nknown = f->known_next = 0;
-    f->lossy = 1;
+    if (unseen)
+        f->lossy = 1;
     if (f->jmsn_valid && f->jmsn_to == to) {
         /* the response that showed the hole says the responder's MSN at
          * its end: the messages in it are counted, none is in doubt */

@@ -650,8 +650,10 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     int32_t d = chk_psn_diff(to, q->cxt.epsn);
     if (d <= 0)
         return;
-    int unseen = 0; /* PSNs no request in the capture had */
-    for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1)) {
+    /* PSNs no request in the capture had (the history holds RP_HIST) */
+    int unseen = d >= (int32_t)RP_HIST;
+    for (uint32_t p = q->cxt.epsn, n = 0; p != to && n < RP_HIST;
+         p = chk_psn_add(p, 1), n++) {
         unseen |= f->hist[p % RP_HIST].psn != p;
         f->hist[p % RP_HIST].valid = 0;
     }
@@ -1098,10 +1100,16 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
         f->jmsn = (r->msn - f->msn_off) & CHK_PSN_MASK;
     }
     /* The responder sent the sequence NAK the reference sent where it
-     * waits: it dropped the requests after that PSN as the reference did,
-     * and got their resends (the capture lost those up to psn).  Nothing
-     * to feed again. */
-    for (size_t k = f->nexp; k-- > 0;) {
+     * waits, and the capture never had a request at some PSN up to psn:
+     * the responder dropped the requests after the NAK's PSN as the
+     * reference did, and got their resends (the capture lost those up to
+     * psn).  Nothing to feed again.  (When the capture had them all, the
+     * responder took a late copy - reordered - and what followed it.) */
+    int unseen = chk_psn_diff(psn, q->cxt.epsn) >= (int32_t)RP_HIST;
+    for (uint32_t p = q->cxt.epsn; !unseen && chk_psn_diff(p, psn) <= 0;
+         p = chk_psn_add(p, 1))
+        unseen = f->hist[p % RP_HIST].psn != p;
+    for (size_t k = unseen ? f->nexp : 0; k-- > 0;) {
         const struct rp_exp *x = &f->exp[k];
         if (x->psn != q->cxt.epsn || !x->has_aeth || (x->syn >> 5 & 3) != 3 ||
             ibw_aeth_syndrome_value(x->syn) != IBW_NAK_PSN_SEQ_ERROR)

@@ -639,7 +639,9 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
     f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
-    f->hist[psn % RP_HIST].valid = 1;
+    /* known only when the reference took it (a request out of sequence
+     * is dropped: no MSN after it, and nothing to rewind over) */
+    f->hist[psn % RP_HIST].valid = chk_psn_diff(q->cxt.epsn, psn) > 0;
 }
 
 /* The responder got every request before PSN `to` (the capture lost some
@@ -1316,9 +1318,16 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (!x && !final &&
         !plain_ack)
         return 0;
-    if (r->has_aeth && !f->have_off) {
+    /* The MSN origin: from the first response to a request the reference
+     * took (one to a request before the flow's first one the reference
+     * saw - the capture began inside a message - counts messages it
+     * never had) */
+    int took = x || (f->hist[psn % RP_HIST].valid &&
+                     f->hist[psn % RP_HIST].psn == psn);
+    if (r->has_aeth && !f->have_off && (took || f->cm)) {
         f->have_off = 1;
-        uint32_t ref = x && x->has_aeth ? x->msn : 0;
+        uint32_t ref = x ? (x->has_aeth ? x->msn : 0)
+                         : f->hist[psn % RP_HIST].msn;
         f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
     uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;

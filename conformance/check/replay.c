@@ -26,8 +26,9 @@
  * - ACK coalescing: an ACK the reference sends may be covered by any later
  *   response, and an ACK the reference does not send is accepted when its
  *   MSN is one the reference had;
- * - MSN origin: MSNs compare relative to the flow's first response, unless
- *   CM negotiated the flow (then from 0);
+ * - MSN origin: MSNs compare relative to the flow's first response to a
+ *   request the reference took, unless CM negotiated the flow (then from
+ *   0);
  * - responses after the end of the capture: an answer is only reported
  *   missing when the capture has one the reference sends after it, or a
  *   response at its PSN or a later one judged after it.

@@ -89,7 +89,10 @@
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
-#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many */
+#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many, */
+#define RP_SNAP_WAIT_MAX 8192u /* ... or this many while the reference waits
+                                  (requests out of sequence: a hole the
+                                  capture lost, its ACK still to come) */
 #define RP_NONE (~0u)
 
 struct rp_exp {
@@ -983,7 +986,9 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
         return;
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    if (f->nsnap == f->capsnap && f->capsnap < RP_SNAP_MAX &&
+    int waiting = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn) > 0;
+    if (f->nsnap == f->capsnap &&
+        f->capsnap < (waiting ? RP_SNAP_WAIT_MAX : RP_SNAP_MAX) &&
         rp->snap_total + (f->capsnap ? f->capsnap : RP_SNAP) <= RP_SNAP_TOTAL) {
         /* grow the ring, oldest first (within all flows' bound) */
         unsigned nc = f->capsnap ? f->capsnap * 2 : RP_SNAP;

@@ -18,8 +18,8 @@ recomputed):
   a responder fault right after a hole (an ACK's MSN one too high, a READ
   response one word short) is still found, at its frame, once.
 - capture loss on `ibwire sim` traffic (the reference engine both ends,
-  every operation, pipelined): bursts of frames removed, both directions:
-  no REPLAY-* finding.
+  every operation, pipelined): bursts of frames removed, both directions,
+  and then one side recorded 10 or 100 us late: no REPLAY-* finding.
 """
 import os
 import struct
@@ -173,6 +173,15 @@ def main():
               "REPLAY finding: %s (capedit.py remove %s %s X.pcap)"
               % (seed, pmtu, len(gone), n, replay_findings(got)[:5],
                  ",".join(map(str, sorted(gone))), src))
+        # and one direction recorded late too (a host-side capture): the
+        # hole's ACK comes after many requests the reference holds
+        for who, us in (("10.0.0.0", 100), ("10.0.0.1", 10)):
+            late = os.path.join(work, "sim%d-lossy-late.pcap" % seed)
+            capedit.write(capedit.delay(capedit.read(dst), capedit._parse_src(who), us), late)
+            rc, got, out = run(ibwire, late)
+            check(replay_findings(got) == [],
+                  "sim seed %d lossy, %s recorded %d us late: no REPLAY finding: %s"
+                  % (seed, who, us, replay_findings(got)[:5]))
     return tally.status()
 
 

@@ -55,7 +55,8 @@
  *   shown to lose frames).  When the responder had NAKed where the
  *   reference waits (the sequence NAK is in the capture), it dropped the
  *   requests after it as the reference did: the hole is only the resends
- *   the capture lost.  A hole older than the request ring stops the flow
+ *   the capture lost.  A hole older than the request ring (1024 requests,
+ *   8192 while the reference waits at a hole) stops the flow
  *   (REPLAY-SKIPPED, once);
  * - lossy links: requests lost after the capture point are rewound over
  *   (NAK, RNR NAK), duplicates it did not see are fed when their answer

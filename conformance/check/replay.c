@@ -625,6 +625,11 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned fl = ibw_opcode_info(opcode)->flags;
+    /* a duplicate (taken before, and its MSN then known) keeps the MSN
+     * after its first taking: an ACK of it may carry that one or the
+     * current one (judge_resp()) */
+    int dup = chk_psn_diff(psn, q->cxt.epsn) < 0 &&
+              f->hist[psn % RP_HIST].psn == psn && f->hist[psn % RP_HIST].valid;
     f->hist[psn % RP_HIST].psn = psn;
     if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
@@ -643,6 +648,8 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
     fill_rq(f); /* (fed again in a row after a rewind, too) */
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
+    if (dup)
+        return;
     f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     /* known only when the reference took it (a request out of sequence
      * is dropped: no MSN after it, and nothing to rewind over) */

@@ -372,7 +372,10 @@
       "an ACK may be coalesced into any later response covering its PSN. "     \
       "Judged only when the capture has a response the reference sends "       \
       "after it, or one at its PSN or a later one after the request (a "      \
-      "response recorded late may have been sent before the request).",      \
+      "response recorded late may have been sent before the request), and "    \
+      "not on a flow where the capture lost requests the responder "           \
+      "acknowledged (CAP-LOSS: that capture point drops frames, so a "         \
+      "response missing from it proves nothing of the responder).",            \
       "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
       "request frame, the reference's response")                               \
     X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \
@@ -380,7 +383,9 @@
       "--replay: every captured NAK, read response and atomic ACK is one the " \
       "reference responder sends for the requests seen.  Not judged: RNR "     \
       "NAKs (receive WQEs posted are not on the wire), ACKs without AckReq "   \
-      "(coalescing policy) whose MSN the reference had.",                      \
+      "(coalescing policy) whose MSN the reference had, and responses to "     \
+      "requests the capture lost (their PSNs acknowledged, never in the "      \
+      "file: the reference moves past them and compares nothing there).",      \
       "IBA Vol.1 9.7.5; reference engine (conformance/engine)",               \
       "captured response")                                                     \
     X(REPLAY_DIFF, "REPLAY-DIFF", ERROR, FLOW,                               \
@@ -389,14 +394,24 @@
       "kind and NAK code, MSN (relative to the flow's first response unless "  \
       "CM set the flow up), payload length, and atomic original value when "   \
       "the reference knows the word.  Not compared: read payload bytes "       \
-      "(memory contents), ACK credits, RNR timer values.",                     \
+      "(memory contents), ACK credits, RNR timer values.  After requests "     \
+      "the capture lost, the reference takes the MSN of the ACK or atomic "    \
+      "ACK that shows the hole (else the next difference up to the number "   \
+      "of PSNs lost moves the origin), and forgets every word it knew (the "  \
+      "lost requests may have written it): differences after the hole are "    \
+      "judged as before it.",                                                  \
       "IBA Vol.1 9.7.5, 9.4; reference engine (conformance/engine)",          \
       "field captured vs reference")                                           \
     X(REPLAY_SKIPPED, "REPLAY-SKIPPED", WARNING, FLOW,                       \
       "reference engine limits",                                               \
-      "--replay: a flow the reference cannot model from here on (addresses "   \
-      "spread wider than its 4 MiB windows per R_Key, more than 12 R_Keys or " \
-      "64 flows) is not replayed further.",                                    \
+      "--replay: a flow the reference cannot model from here on is not "       \
+      "replayed further, said once with the reason: a message larger than "    \
+      "the 64 MiB page pool of a flow (addresses themselves are free: 4 KiB "  \
+      "pages of any R_Key and VA, 1 GiB over all flows, a flow's pages "       \
+      "forgotten when it needs more than its share), more than 2048 flows, "   \
+      "a request cut inside its headers, requests the capture lost older "     \
+      "than the reference's request ring, a READ split before the PMTU was "  \
+      "learnt that left the ring.",                                            \
       "reference engine limits", "what could not be modelled")                 \
     X(FLOW_UDP_SPORT, "FLOW-UDP-SPORT", WARNING, FLOW,                       \
       "A17.3.2.1 (should)",                                                    \

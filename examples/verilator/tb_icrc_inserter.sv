@@ -67,6 +67,8 @@ module tb_icrc_inserter #(
     local int unsigned req_qpn[CONNECTIONS], resp_qpn[CONNECTIONS];
     local int unsigned next_psn[CONNECTIONS], msn[CONNECTIONS];
     local bit ipv6[CONNECTIONS];
+    // TTL/hop limit per connection and direction (0 requests, 1 responses)
+    local int unsigned hops[CONNECTIONS][2];
 
     // the packets planned and not built yet, one entry per packet
     local int unsigned plan_conn[$], plan_op[$], plan_psn[$], plan_len[$];
@@ -86,6 +88,10 @@ module tb_icrc_inserter #(
         next_psn[c] = $urandom & 'hFFFFFF;
         msn[c] = 0;
         ipv6[c] = c % 2 == 1;
+        // anything but 255, so that a DUT not masking it is caught; fixed
+        // per direction of a connection, as a sender's address vector is
+        hops[c][0] = $urandom_range(254, 1);
+        hops[c][1] = $urandom_range(254, 1);
       end
     endfunction
 
@@ -215,8 +221,7 @@ module tb_icrc_inserter #(
       responder = ipv6[c] ? $sformatf("fd00::%0d:2", c) : $sformatf("10.0.%0d.2", c);
       set_text(ipv6[c] ? "ipv6.src" : "ip.src", response ? responder : requester);
       set_text(ipv6[c] ? "ipv6.dst" : "ip.dst", response ? requester : responder);
-      // anything but 255, so that a DUT not masking it is caught
-      set(ipv6[c] ? "ipv6.hlim" : "ip.ttl", $urandom_range(254, 1));
+      set(ipv6[c] ? "ipv6.hlim" : "ip.ttl", hops[c][response]);
       set("udp.srcport", 'hC000 + c);
       set("infiniband.bth.opcode", op);
       set("infiniband.bth.destqp", qpn);

@@ -321,6 +321,18 @@ IBWIRE_API int ibwire_checker_on_finding(ibwire_checker *c, ibwire_finding_fn fn
 IBWIRE_API int ibwire_checker_on_flow(ibwire_checker *c, ibwire_flow_fn fn,
                                       void *user);
 
+/* The IBA statements rule enforces ("7.8.1; CA17-22": RoCEv2 annex A17
+ * statements, public C9-n ids, else Vol. 1 sections), as conformance/
+ * rules.md and `ibwire check --format json` name them; NULL for a name
+ * that is no rule.  The string is static. */
+IBWIRE_API const char *ibwire_rule_spec(const char *rule);
+
+/* Inside the finding callback only: 1 when the finding being reported
+ * repeats a per-packet rule already said on its flow (text output counts
+ * it; JSON marks it "repeat"), 0 when not, IBWIRE_E_STATE outside the
+ * callback. */
+IBWIRE_API int ibwire_checker_finding_repeat(const ibwire_checker *c);
+
 /* Judge the next frame of the capture, as ibwire_packet_parse() takes it.
  * Frames are numbered 1, 2, ... in the order fed.  0, or IBWIRE_E_STATE
  * after finish, IBWIRE_E_LINKTYPE, IBWIRE_E_ARG. */

@@ -37,6 +37,7 @@ struct ibwire_checker {
     void *settled_user;
     uint64_t frames;       /* frames fed through the ABI: their numbers */
     uint64_t flows;        /* summaries handed to the flow callback */
+    int in_finding;        /* 1 + repeat flag while a finding is given */
     int finished;
     char error[600];
 };
@@ -53,8 +54,27 @@ static void give_finding(void *user, const struct chk_finding *f)
     const struct chk_rule_info *ri = chk_rule(f->rule);
     /* the ABI counts severity up: 2 error, 1 warning, 0 note */
     int severity = f->severity == CHK_ERROR ? 2 : 1;
+    c->in_finding = 1 + (f->repeat != 0);
     c->finding(c->finding_user, f->frame, ri->id, severity, f->message,
                f->flow ? f->flow->id : 0);
+    c->in_finding = 0;
+}
+
+IBWIRE_API const char *ibwire_rule_spec(const char *rule)
+{
+    if (!rule)
+        return NULL;
+    for (unsigned r = 0; r < CHK_RULE_COUNT; r++)
+        if (!strcmp(chk_rule(r)->id, rule))
+            return chk_rule(r)->spec;
+    return NULL;
+}
+
+IBWIRE_API int ibwire_checker_finding_repeat(const ibwire_checker *c)
+{
+    if (!c || !c->in_finding)
+        return IBWIRE_E_STATE;
+    return c->in_finding - 1;
 }
 
 static void give_flow(void *user, const struct chk_flow_summary *s)

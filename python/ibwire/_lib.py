@@ -119,6 +119,8 @@ _SIGNATURES = [
      [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
     ("ibwire_checker_on_flow", _c.c_int,
      [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
+    ("ibwire_rule_spec", _c.c_char_p, [_c.c_char_p]),
+    ("ibwire_checker_finding_repeat", _c.c_int, [_c.c_void_p]),
     ("ibwire_checker_feed", _c.c_int,
      [_c.c_void_p, _c.c_char_p, _c.c_size_t, _c.c_size_t, _c.c_int,
       _c.c_uint64]),

@@ -11,10 +11,12 @@ _c = _lib.lib
 SEVERITY = {2: "error", 1: "warning", 0: "note"}
 
 Finding = collections.namedtuple(
-    "Finding", "frame rule severity message flow")
+    "Finding", "frame rule severity message flow spec repeat")
 Finding.__doc__ = """One finding, as `ibwire check` reports it: the 1-based
-frame number, the rule's id ("BTH-PSN-ORDER"), "error", "warning" or
-"note", the evidence, and the id of the flow it concerns (0 for none)."""
+frame number, the rule's id ("PKT-ICRC"), "error", "warning" or "note",
+the evidence, the id of the flow it concerns (0 for none), the IBA
+statements the rule enforces ("7.8.1; CA17-22"), and whether it repeats a
+per-packet rule already said on its flow."""
 
 _FINDING_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64,
                                ctypes.c_char_p, ctypes.c_int,
@@ -40,9 +42,13 @@ class Result:
     def to_json(self):
         """The object `ibwire check --format json` prints for one file,
         without its "file" member."""
-        return {"findings": [{"frame": f.frame, "rule": f.rule,
-                              "severity": f.severity, "message": f.message}
-                             for f in self.findings],
+        def one(f):
+            d = {"frame": f.frame, "rule": f.rule, "severity": f.severity,
+                 "spec": f.spec, "message": f.message}
+            if f.repeat:
+                d["repeat"] = True
+            return d
+        return {"findings": [one(f) for f in self.findings],
                 "frames": self.frames, "errors": self.errors,
                 "warnings": self.warnings, "flows": self.flows}
 
@@ -91,9 +97,12 @@ class Checker:
         return r
 
     def _finding(self, _user, frame, rule, severity, message, flow_id):
+        name = _lib.text(rule)
+        repeat = _c.ibwire_checker_finding_repeat(self._handle)
         self._findings.append(Finding(
-            frame, _lib.text(rule), SEVERITY.get(severity, str(severity)),
-            _lib.text(message), flow_id))
+            frame, name, SEVERITY.get(severity, str(severity)),
+            _lib.text(message), flow_id,
+            _lib.text(_c.ibwire_rule_spec(rule)), repeat == 1))
 
     def _flow(self, _user, flow):
         need = 4096

@@ -78,6 +78,12 @@ def erf_header_len(frame):
     return n
 
 
+# Real captures tshark misreads as a whole: the hls-roce-csim stack runs RC
+# on QP numbers 0 and 1 (bug zoo 31c), and tshark decodes every payload to
+# QP 0/1 as a MAD.
+TSHARK_MISREADS = ("hls-roce-csim-",)
+
+
 @support.needs_tshark
 class ParseVsTshark(unittest.TestCase):
 
@@ -121,6 +127,8 @@ class ParseVsTshark(unittest.TestCase):
         if not paths:
             self.skipTest("no real captures at %s" % support.CAPTURES)
         for path in paths:
+            if os.path.basename(path).startswith(TSHARK_MISREADS):
+                continue
             with self.subTest(capture=os.path.basename(path)):
                 n, differing = self.compare_capture(path)
                 self.assertEqual(differing, [])

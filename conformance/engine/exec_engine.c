@@ -65,9 +65,21 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, EV.epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
 }
 
+/* After an RNR NAK the responder waits for the requester to send the NAKed
+ * PSN again (its ExpectedPSN did not move) and returns no other NAK until
+ * a request with that PSN arrives (IBA 9.7.5.2: a responder that has sent
+ * a NAK sends no further NAK except for a valid request at the expected
+ * PSN; 9.7.5.2.8: the requester resends from the NAKed PSN after the RNR
+ * timer).  The requests the requester had already sent behind the NAKed
+ * one are dropped silently: a PSN-sequence NAK for them would name the
+ * same PSN and make the requester cut its RNR wait short.  (Linux rxe
+ * answers the first of them with a sequence NAK: check_psn() clears
+ * sent_psn_nak on the RNR-NAKed in-sequence request; its requester ignores
+ * it during the RNR wait, wait_for_rnr_timer.) */
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
+    q->ee.nak_armed = 0;
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }

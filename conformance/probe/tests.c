@@ -412,6 +412,24 @@ const struct probe_test probe_tests[] = {
  "> SEND_ONLY psn=E len=16\n"
  "< ACK psn=E aeth=ack msn=1\n"
  "cqe recv ok len=16\n"},
+{"resp-rnr-then-drop", RESP, "9.7.5.2; 9.7.5.2.8", "",
+ "after an RNR NAK for PSN E the request already sent behind it (E+1) is "
+ "dropped without a NAK (no NAK but for a valid request at the expected "
+ "PSN); the resend of E, then E+1, are delivered in order",
+ "setup rnr_timer=14\n"
+ "> SEND_ONLY psn=E len=16\n"
+ "< ACK psn=E aeth=rnr timer=14\n"
+ "> SEND_ONLY psn=E+1 len=16 data=16\n"
+ ". within=1ms\n"
+ "recv len=64\n"
+ "recv len=64 off=64\n"
+ "wait 1280us\n"
+ "> SEND_ONLY psn=E len=16\n"
+ "< ACK psn=E aeth=ack msn=1\n"
+ "> SEND_ONLY psn=E+1 len=16 data=16\n"
+ "< ACK psn=E+1 aeth=ack msn=2\n"
+ "cqe recv ok len=16\n"
+ "cqe recv ok len=16\n"},
 {"resp-rnr-write-imm", RESP, "9.7.5.2.8", "",
  "an RDMA WRITE with Immediate with no receive posted draws an RNR NAK",
  "setup rnr_timer=3\n"
@@ -651,6 +669,21 @@ const struct probe_test probe_tests[] = {
  "< SEND_ONLY psn=S after=1280us within=20ms\n"
  "> ACK psn=S aeth=ack msn=1\n"
  "cqe send ok\n"},
+{"req-rnr-seq-nak", REQ, "9.7.5.2.8; 9.7.5.2", "FLOW-RNR-WAIT",
+ "a PSN sequence NAK naming the RNR-NAKed PSN during the RNR wait (a "
+ "responder NAKing the request sent behind it) does not cut the wait "
+ "short: the request goes out again after the RNR timer",
+ "post send len=16\n"
+ "post send len=16 off=16\n"
+ "< SEND_ONLY psn=S\n"
+ "< SEND_ONLY psn=S+1\n"
+ "> ACK psn=S aeth=rnr timer=14 msn=0\n"
+ "> ACK psn=S aeth=nak-seq msn=0\n"
+ "< SEND_ONLY psn=S after=1280us within=20ms\n"
+ "< SEND_ONLY psn=S+1\n"
+ "> ACK psn=S+1 aeth=ack msn=2\n"
+ "cqe send ok\n"
+ "cqe send ok\n"},
 {"req-rnr-infinite", REQ, "9.7.5.2.8; 9.7.4", "FLOW-RNR-WAIT",
  "RNR retry 7 is infinite: nine RNR NAKs in a row and the request still "
  "goes out again and completes",
@@ -818,6 +851,7 @@ static const struct {
     {"req-lost-ack", "resend-payload,resend-short"},
     {"req-nak-seq-gbn", "gbn-stops,resend-payload"},
     {"req-rnr-wait", "rnr-ignore-timer,rnr-timer-fast"},
+    {"req-rnr-seq-nak", "rnr-ignore-timer,rnr-timer-fast"},
     {"req-rnr-infinite", "rnr-retry-finite,rnr-ignore-timer,rnr-timer-fast"},
     {"req-rnr-exceeded", "rnr-ignore-timer,rnr-timer-fast"},
     {"req-lost-read-response", "read-reissue-length,read-reissue-va"},

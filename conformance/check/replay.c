@@ -1193,7 +1193,8 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (!ack_only || rc_op_is(f->exp[i].opcode, IBW_OP_RC_ACKNOWLEDGE)))
+            (!ack_only || (rc_op_is(f->exp[i].opcode, IBW_OP_RC_ACKNOWLEDGE) &&
+                           !f->exp[i].optional)))
             return &f->exp[i];
     return NULL;
 }

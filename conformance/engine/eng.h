@@ -402,13 +402,16 @@ struct eng_qp_tmr {
     struct tm_entry tm[3];
 };
 /* owner: exec_engine.c - ExecutionEngine (HanGu RDMA engine design
- * §4.4.1): MSN, the sequence-NAK arm, the message in progress, the entry
+ * §4.4.1): MSN, the sequence-NAK arm, the message in progress (and the
+ * Write's remaining DMA length), the entry
  * E11 handed it, the atomic cache, the UC drop state. */
 struct eng_qp_ee {
     uint32_t msn;
     uint8_t nak_armed;      /* a PSN-sequence NAK may be sent */
     uint8_t recv_active;    /* a multi-packet Send (1) / Write (2) is on */
     uint32_t recv_bytes;
+    uint32_t wr_resid;      /* RDMA Write: RETH DMA length not yet written
+                               (C9-92: the payloads must add up to it) */
     uint32_t wqe_off;       /* the receive WQE's offset, from E11 */
     struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
     uint32_t acache_next;

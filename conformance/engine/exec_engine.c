@@ -65,9 +65,21 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, EV.epsn, ibw_aeth_syndrome(IBW_AETH_NAK, code), NULL, 0, 0);
 }
 
+/* After an RNR NAK the responder waits for the requester to send the NAKed
+ * PSN again (its ExpectedPSN did not move) and returns no other NAK until
+ * a request with that PSN arrives (IBA 9.7.5.2: a responder that has sent
+ * a NAK sends no further NAK except for a valid request at the expected
+ * PSN; 9.7.5.2.8: the requester resends from the NAKed PSN after the RNR
+ * timer).  The requests the requester had already sent behind the NAKed
+ * one are dropped silently: a PSN-sequence NAK for them would name the
+ * same PSN and make the requester cut its RNR wait short.  (Linux rxe
+ * answers the first of them with a sequence NAK: check_psn() clears
+ * sent_psn_nak on the RNR-NAKed in-sequence request; its requester ignores
+ * it during the RNR wait, wait_for_rnr_timer.) */
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
+    q->ee.nak_armed = 0;
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }
@@ -429,13 +441,17 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         uint32_t rkey;
         uint64_t va;
         bool wrapped = false;
+        uint32_t resid;
         if (ibw_opcode_is_first(h->opcode)) {
             /* faults.h, zoo row 19: VA + length wrapping 2^64 passes (the
              * write goes nowhere here) */
             wrapped = h->va + h->dmalen < h->va && ENG_FAULT(e, VA_WRAP);
-            if (!wrapped &&
-                (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
-                           IBE_ACC_REMOTE_WRITE) != XL_OK || h->paylen > h->dmalen)) {
+            /* C9-88: a zero-length WRITE's R_Key and VA are not checked
+             * (Linux rxe check_rkey(): "A zero-byte op is not required to
+             * set an addr or rkey") */
+            if (!wrapped && h->dmalen &&
+                eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, h->rkey, h->va, h->dmalen,
+                          IBE_ACC_REMOTE_WRITE) != XL_OK) {
                 if (rc && !ENG_FAULT(e, NO_NAK)) /* row 16: no NAK */
                     nak(e, q, IBW_NAK_REMOTE_ACCESS_ERROR);
                 else if (rc)
@@ -446,10 +462,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
             }
             rkey = h->rkey;
             va = h->va;
-            q->ee.recv_bytes = 0;
-            abandon_wqe(e, q);
+            resid = h->dmalen;
         } else {
             wat_read(e, q->qpn, &rkey, &va);
+            resid = q->ee.wr_resid;
             if (eng_xlate(e, M_EXEC, XL_WR_DATA, 2, EV.pd, rkey, va, h->paylen,
                           IBE_ACC_REMOTE_WRITE) != XL_OK) {
                 if (rc)
@@ -458,6 +474,30 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                     q->ee.uc_drop = 1;
                 return;
             }
+        }
+        /* C9-92: the payloads of a WRITE add up to its RETH DMA length:
+         * no packet carries more than what is left, the LAST (or ONLY)
+         * exactly what is left.  Checked after the range (as Linux rxe
+         * check_rkey() does: RESPST_ERR_LENGTH -> NAK Invalid Request);
+         * fault LEN_CHECK_OFF (faults.h, zoo row 10) skips it. */
+        if (h->paylen > resid || (last && h->paylen != resid)) {
+            bool off = ENG_FAULT(e, LEN_CHECK_OFF);
+            /* with the check off, bytes past the checked range still
+             * cannot be written: a FIRST/ONLY carrying more than its DMA
+             * length is then NAKed as the old range check did */
+            bool over = off && ibw_opcode_is_first(h->opcode) && h->paylen > resid;
+            if (!off || over) {
+                if (rc)
+                    nak(e, q, over ? IBW_NAK_REMOTE_ACCESS_ERROR
+                                   : IBW_NAK_INVALID_REQUEST);
+                else
+                    q->ee.uc_drop = 1;
+                return;
+            }
+        }
+        if (ibw_opcode_is_first(h->opcode)) {
+            q->ee.recv_bytes = 0;
+            abandon_wqe(e, q);
         }
         bool imm = ibw_opcode_has_hdr(h->opcode, IBW_HDR_IMMDT);
         if (imm && fetch_wqe(e, q) == RQR_INVALID_WQE) {
@@ -470,8 +510,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (!wrapped)
             eng_dma_write(e, M_EXEC, va, p, h->paylen);
         q->ee.recv_bytes += h->paylen;
-        if (!last)
+        if (!last) {
             wat_write(e, q->qpn, rkey, va + h->paylen);
+            q->ee.wr_resid = h->paylen < resid ? resid - h->paylen : 0;
+        }
         q->ee.recv_active = last ? 0 : 2;
         if (last && imm)
             recv_complete(e, q, h, IBE_WC_SUCCESS, q->ee.recv_bytes, IBE_WR_RDMA_WRITE_IMM);

@@ -298,6 +298,23 @@ static void on_nak(struct ibe_engine *e, struct eng_qp *q, const struct eng_hdr 
     switch (val) {
     case IBW_NAK_PSN_SEQ_ERROR:
         e->st.seq_naks_rx++;
+        if (q->rrc.rnr_wait) {
+            /* IBA 9.7.5.2.8: after an RNR NAK the requester resends when
+             * the RNR timer expires.  A sequence NAK that names no later
+             * PSN than the RNR-NAKed one (a responder that NAKs the
+             * requests sent behind it, as Linux rxe does) acknowledges
+             * nothing new: the wait goes on (Linux rxe's requester:
+             * wait_for_rnr_timer holds its retry).  One naming a later
+             * PSN means the NAKed request was taken: the wait is over. */
+            if (psn_diff(h->psn, q->rrc.rnr_psn) <= 0) {
+                if (n)
+                    rtc_resume(e, q);
+                return;
+            }
+            struct rec_tset t = {TMO_STOP, q->qpn, 0, 0, TM_RNR};
+            timer_set(e, M_REQRECV, &t);
+            q->rrc.rnr_wait = 0;
+        }
         retry_from_nak(e, q, h->psn);
         loss_timer(e, q, TMO_SET);
         if (n) {

@@ -175,6 +175,10 @@ static inline uint8_t probe_data_byte(uint32_t off)
  * (probe_self_breaks) or is NULL. */
 struct probe_target *probe_self_target(const char *brk);
 void probe_self_target_free(struct probe_target *t);
+/* The reference engine's fault modes (a mask of IBE_FAULT_BIT()s of
+ * conformance/engine/faults.h) for every test the self target runs from
+ * now on: the device then behaves as the buggy implementation did. */
+void probe_self_target_set_faults(struct probe_target *t, uint64_t faults);
 /* "name: what it does" for each breakage, NULL-terminated. */
 extern const char *const probe_self_breaks[];
 
@@ -190,6 +194,12 @@ struct probe_test {
 };
 extern const struct probe_test probe_tests[];
 extern const size_t probe_ntests;
+/* The reference engine's fault modes (faults.h names, "a,b") of which each
+ * must make test `id` fail on the self target (`ibwire probe --self --fault
+ * NAME`): the test checks the behaviour the fault breaks, so a device
+ * failing the test the same way is caught for a real reason (README.md,
+ * "Fault modes").  NULL when no fault mode breaks what the test checks. */
+const char *probe_test_faults(const char *id);
 
 enum probe_verdict { PROBE_PASS, PROBE_FAIL, PROBE_NA, PROBE_ERROR };
 struct probe_result {

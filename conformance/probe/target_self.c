@@ -9,8 +9,9 @@
  *
  * A breakage (`ibwire probe --self-break NAME`) alters the engine's frames
  * on their way out, so that the suite is seen to fail when the device
- * misbehaves: the engine's own fault modes take this place once they exist
- * (README.md, "Breakages").
+ * misbehaves.  The engine's own fault modes (`ibwire probe --self --fault
+ * NAME`, probe_self_target_set_faults()) make the device itself misbehave
+ * (README.md, "Fault modes").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,11 @@ static int self_mem_read(void *ctx, int region, uint32_t off, uint8_t *buf,
                          uint32_t len)
 {
     return probe_engdev_mem_read(&((struct self *)ctx)->d, region, off, buf, len);
+}
+
+void probe_self_target_set_faults(struct probe_target *t, uint64_t faults)
+{
+    ((struct self *)t->ctx)->d.faults = faults;
 }
 
 struct probe_target *probe_self_target(const char *brk)

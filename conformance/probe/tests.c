@@ -20,6 +20,8 @@
  * the probe's pattern from offset K; from=X is a region's initial bytes.
  * A WRITE of 8 bytes of data=0 leaves the u64 0xb5a89b8e8174675a.
  */
+#include <string.h>
+
 #include "probe.h"
 
 #define RESP PROBE_RESPONDER
@@ -408,6 +410,24 @@ const struct probe_test probe_tests[] = {
  "> SEND_ONLY psn=E len=16\n"
  "< ACK psn=E aeth=ack msn=1\n"
  "cqe recv ok len=16\n"},
+{"resp-rnr-then-drop", RESP, "9.7.5.2; 9.7.5.2.8", "",
+ "after an RNR NAK for PSN E the request already sent behind it (E+1) is "
+ "dropped without a NAK (no NAK but for a valid request at the expected "
+ "PSN); the resend of E, then E+1, are delivered in order",
+ "setup rnr_timer=14\n"
+ "> SEND_ONLY psn=E len=16\n"
+ "< ACK psn=E aeth=rnr timer=14\n"
+ "> SEND_ONLY psn=E+1 len=16 data=16\n"
+ ". within=1ms\n"
+ "recv len=64\n"
+ "recv len=64 off=64\n"
+ "wait 1280us\n"
+ "> SEND_ONLY psn=E len=16\n"
+ "< ACK psn=E aeth=ack msn=1\n"
+ "> SEND_ONLY psn=E+1 len=16 data=16\n"
+ "< ACK psn=E+1 aeth=ack msn=2\n"
+ "cqe recv ok len=16\n"
+ "cqe recv ok len=16\n"},
 {"resp-rnr-write-imm", RESP, "9.7.5.2.8", "",
  "an RDMA WRITE with Immediate with no receive posted draws an RNR NAK",
  "setup rnr_timer=3\n"
@@ -647,6 +667,21 @@ const struct probe_test probe_tests[] = {
  "< SEND_ONLY psn=S after=1280us within=20ms\n"
  "> ACK psn=S aeth=ack msn=1\n"
  "cqe send ok\n"},
+{"req-rnr-seq-nak", REQ, "9.7.5.2.8; 9.7.5.2", "FLOW-RNR-WAIT",
+ "a PSN sequence NAK naming the RNR-NAKed PSN during the RNR wait (a "
+ "responder NAKing the request sent behind it) does not cut the wait "
+ "short: the request goes out again after the RNR timer",
+ "post send len=16\n"
+ "post send len=16 off=16\n"
+ "< SEND_ONLY psn=S\n"
+ "< SEND_ONLY psn=S+1\n"
+ "> ACK psn=S aeth=rnr timer=14 msn=0\n"
+ "> ACK psn=S aeth=nak-seq msn=0\n"
+ "< SEND_ONLY psn=S after=1280us within=20ms\n"
+ "< SEND_ONLY psn=S+1\n"
+ "> ACK psn=S+1 aeth=ack msn=2\n"
+ "cqe send ok\n"
+ "cqe send ok\n"},
 {"req-rnr-infinite", REQ, "9.7.5.2.8; 9.7.4", "FLOW-RNR-WAIT",
  "RNR retry 7 is infinite: nine RNR NAKs in a row and the request still "
  "goes out again and completes",
@@ -752,3 +787,78 @@ const struct probe_test probe_tests[] = {
 };
 
 const size_t probe_ntests = sizeof probe_tests / sizeof probe_tests[0];
+
+/*
+ * The engine's fault modes (conformance/engine/faults.h) each of which
+ * makes the test fail on the self target: the test checks the behaviour
+ * the fault breaks (README.md, "Fault modes"; probe_suite.py runs every
+ * fault named here and requires these tests to fail under it).  A test a
+ * real device fails must fail here too with the fault of the same bug, so
+ * that the failure is the device's, not the probe's.
+ */
+static const struct {
+    const char *id, *faults;
+} fault_map[] = {
+    /* ICRC (CA17-22): the device's own frames */
+    {"resp-send-only", "icrc-mask,qpn-01"},
+    {"req-send-padded", "icrc-no-pad,icrc-pad-offset"},
+    /* MSN (C9-148, 9.7.5) */
+    {"resp-send-multi", "msn-per-packet"},
+    {"resp-send-pmtu1024", "msn-per-packet"},
+    {"resp-send-last-imm", "msn-per-packet"},
+    {"resp-write-multi", "msn-per-packet"},
+    {"resp-write-last-imm", "msn-per-packet"},
+    {"resp-write-only", "msn-no-write"},
+    {"resp-dup-write", "msn-no-write"},
+    {"resp-msn-reads", "msn-read-ahead,ack-covers-read"},
+    /* READ responses and duplicates (9.7.5.1, 9.7.5.3) */
+    {"resp-read-multi", "ack-covers-read"},
+    {"resp-psn-wrap-read", "ack-covers-read"},
+    {"resp-dup-read", "nak-after-dup-read"},
+    {"resp-dup-atomic", "atomic-dup-reexec"},
+    /* lengths (C9-92) */
+    {"resp-len-first-short", "len-check-off"},
+    {"resp-len-middle-short", "len-check-off"},
+    {"resp-len-last-over", "len-check-off"},
+    {"resp-len-only-over", "len-check-off"},
+    {"resp-len-write-only-over", "len-check-off"},
+    {"resp-len-write-short", "len-check-off"},
+    {"resp-len-write-long", "len-check-off"},
+    {"resp-len-write-multi", "len-check-off"},
+    /* keys, bounds, rights: the NAK (9.7.5.2) */
+    {"resp-reth-2g-write", "no-nak"},
+    {"resp-reth-2g-read", "no-nak"},
+    {"resp-rkey-bad-write", "no-nak"},
+    {"resp-rkey-bad-read", "no-nak"},
+    {"resp-va-out-of-range", "no-nak"},
+    {"resp-va-wrap", "no-nak"},
+    {"resp-va-wrap-write", "va-wrap-accept,no-nak"},
+    {"resp-write-no-access", "no-nak"},
+    {"resp-read-no-access", "no-nak"},
+    {"resp-atomic-misaligned", "no-nak"},
+    {"resp-atomic-no-access", "no-nak"},
+    /* zero length (C9-88) */
+    {"resp-zero-read-any-rkey", "zero-read-rkey,zero-read-silent"},
+    /* Send with Invalidate, drops (CA17-24, -27) */
+    {"resp-send-inv", "send-inv-not-start"},
+    {"resp-drop-icrc-small", "icrc-small-unchecked"},
+    {"resp-drop-udplen", "runt-accept"},
+    /* the device as requester (9.7.4, 9.7.5.2.8) */
+    {"req-send", "start-psn-stale"},
+    {"req-read", "read-req-payload"},
+    {"req-lost-ack", "resend-payload,resend-short"},
+    {"req-nak-seq-gbn", "gbn-stops,resend-payload"},
+    {"req-rnr-wait", "rnr-ignore-timer,rnr-timer-fast"},
+    {"req-rnr-seq-nak", "rnr-ignore-timer,rnr-timer-fast"},
+    {"req-rnr-infinite", "rnr-retry-finite,rnr-ignore-timer,rnr-timer-fast"},
+    {"req-rnr-exceeded", "rnr-ignore-timer,rnr-timer-fast"},
+    {"req-lost-read-response", "read-reissue-length,read-reissue-va"},
+};
+
+const char *probe_test_faults(const char *id)
+{
+    for (size_t i = 0; i < sizeof fault_map / sizeof fault_map[0]; i++)
+        if (!strcmp(fault_map[i].id, id))
+            return fault_map[i].faults;
+    return NULL;
+}

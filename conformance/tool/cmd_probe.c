@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "faults.h"
 #include "probe.h"
 #include "tool.h"
 
@@ -17,11 +18,12 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: ibwire probe --list [--markdown]\n"
             "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
-            "                    [--self-break NAME]\n"
+            "                    [--self-break NAME] [--fault NAME[,NAME...]]\n"
             "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
-            "                    (tab-separated: id, role, statements, summary [rule]);\n"
+            "                    (tab-separated: id, role, statements, summary [rule],\n"
+            "                    the engine fault modes that must make it fail or -);\n"
             "                    --markdown: as the table of conformance/probe/README.md\n"
             "  --self            run the suite against ibwire's reference engine\n"
             "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
@@ -36,6 +38,10 @@ static void usage(FILE *out)
             "                    must then fail); names:\n");
     for (const char *const *b = probe_self_breaks; *b; b++)
         fprintf(out, "                      %s\n", *b);
+    fprintf(out, "  --fault NAMES     run the engine with these fault modes (`ibwire sim\n"
+                 "                    --list-faults`): it behaves as the buggy implementation\n"
+                 "                    did, and the tests the --list names the fault for must\n"
+                 "                    fail\n");
     fprintf(out, "  -v                every frame, as it passes\n");
 }
 
@@ -58,6 +64,8 @@ int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
+    const char *fault = NULL;
+    uint64_t faults = 0;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
@@ -73,6 +81,7 @@ int cmd_probe(int argc, char **argv)
         } else if (i + 1 < argc && !strcmp(a, "--only")) only = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--pcap-dir")) o.pcap_dir = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--self-break")) brk = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--fault")) fault = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
         else {
@@ -97,23 +106,27 @@ int cmd_probe(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     if (markdown) { /* the table of conformance/probe/README.md */
-        printf("| test | device as | IBA statements | `check` rule | a conforming device |\n"
-               "|---|---|---|---|---|\n");
+        printf("| test | device as | IBA statements | `check` rule | engine fault that "
+               "fails it | a conforming device |\n"
+               "|---|---|---|---|---|---|\n");
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];
-            printf("| `%s` | %s | %s | %s%s%s | %s |\n", t->id,
+            const char *f = probe_test_faults(t->id);
+            printf("| `%s` | %s | %s | %s%s%s | %s%s%s | %s |\n", t->id,
                    t->side == PROBE_RESPONDER ? "responder" : "requester", t->spec,
-                   *t->rule ? "`" : "", t->rule, *t->rule ? "`" : "", t->summary);
+                   *t->rule ? "`" : "", t->rule, *t->rule ? "`" : "",
+                   f ? "`" : "", f ? f : "", f ? "`" : "", t->summary);
         }
         return TOOL_EXIT_OK;
     }
     if (list) {
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];
-            printf("%s\t%s\t%s\t%s%s%s%s\n", t->id,
+            const char *f = probe_test_faults(t->id);
+            printf("%s\t%s\t%s\t%s%s%s%s\t%s\n", t->id,
                    t->side == PROBE_RESPONDER ? "responder" : "requester",
                    t->spec, t->summary, *t->rule ? " [" : "", t->rule,
-                   *t->rule ? "]" : "");
+                   *t->rule ? "]" : "", f ? f : "-");
         }
         return TOOL_EXIT_OK;
     }
@@ -131,6 +144,19 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "ibwire probe: --self-break goes with --self\n");
         return TOOL_EXIT_USAGE;
     }
+    if (fault) {
+        const char *badf;
+        if (!self) {
+            fprintf(stderr, "ibwire probe: --fault goes with --self\n");
+            return TOOL_EXIT_USAGE;
+        }
+        if (ibe_fault_parse(fault, &faults, &badf)) {
+            fprintf(stderr, "ibwire probe: --fault: unknown fault mode '%.*s' "
+                            "(ibwire sim --list-faults)\n",
+                    (int)strcspn(badf, ","), badf);
+            return TOOL_EXIT_USAGE;
+        }
+    }
     struct probe_target *tg = NULL;
     struct probe_agent *ag = NULL;
     char err[256];
@@ -140,6 +166,7 @@ int cmd_probe(int argc, char **argv)
             fprintf(stderr, "ibwire probe: unknown --self-break '%s'\n", brk ? brk : "");
             return TOOL_EXIT_USAGE;
         }
+        probe_self_target_set_faults(tg, faults);
     } else {
         ag = probe_engine_raw_agent(engine_on, err, sizeof err);
         tg = ag ? probe_raw_target(iface, ag, err, sizeof err) : NULL;
@@ -174,9 +201,10 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;
     }
-    printf("%zu tests against %s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
+    printf("%zu tests against %s%s%s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
            ran, self ? "self" : "the engine on a raw socket",
-           brk ? " broken as " : "", brk ? brk : "", n[PROBE_PASS],
+           brk ? " broken as " : "", brk ? brk : "",
+           fault ? " with fault " : "", fault ? fault : "", n[PROBE_PASS],
            n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],
            n[PROBE_ERROR] ? " (errors count as failures)" : "");
     return n[PROBE_FAIL] || n[PROBE_ERROR] ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;

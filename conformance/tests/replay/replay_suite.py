@@ -187,12 +187,16 @@ def main():
           "learnt word kept over a rewind: %s" % out)
 
     # engine-rc-rnr with the requester recorded 10/100/500 us late: its RNR
-    # NAKs are recorded before the resends they refuse.  Frame 16 is the
-    # ACK of the fourth SEND at PSN 0xf001, MSN 2 (AETH bytes 55..57):
-    # claim MSN 6; frame 14 is a PSN sequence NAK (syndrome 0x60, byte
-    # 54): make it NAK invalid request.  The edited frame keeps its place
-    # among the responses (capedit moves only 10.0.0.1's frames), so it is
-    # found where tshark numbers it in the delayed file: 11/8/8 and 7.
+    # NAKs are recorded before the resends they refuse.  Frame 7 is the
+    # ACK of the resent second SEND at PSN 0xf001, MSN 2 (AETH bytes
+    # 55..57): claim MSN 6; frame 9 is an RNR NAK of the WRITE at 0xf002
+    # (syndrome 0x21, byte 54): make it NAK invalid request.  (The
+    # responder sends no PSN sequence NAK after an RNR NAK: IBA 9.7.5.2,
+    # conformance/engine/exec_engine.c rnr_nak().)  The edited frame keeps
+    # its place among the responses (capedit moves only 10.0.0.1's frames),
+    # so it is found where tshark numbers it in the delayed file (WANT_AT).
+    WANT_AT = {"rnr-msn": [(10, 6), (100, 3), (500, 3)],
+               "rnr-nak": [(10, 7), (100, 4), (500, 4)]}
     capedit = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "..", "check", "capedit.py")
     def rnr_skewed(name, frame, fn, want):
@@ -206,13 +210,14 @@ def main():
             check(rc == 1 and got == [(at, "REPLAY-DIFF")],
                   "%s, requester %d us late: %s" % (name, us, out))
     def rnr_msn(f):
-        check(f[55:58] == b"\x00\x00\x02", "frame 16 carries MSN 2")
+        check(f[54] == 0x00 and f[55:58] == b"\x00\x00\x02",
+              "frame 7 is an ACK carrying MSN 2")
         f[55:58] = b"\x00\x00\x06"
-    rnr_skewed("rnr-msn.pcap", 16, rnr_msn, [(10, 11), (100, 8), (500, 8)])
+    rnr_skewed("rnr-msn.pcap", 7, rnr_msn, WANT_AT["rnr-msn"])
     def rnr_nak(f):
-        check(f[54] == 0x60, "frame 14 is the PSN sequence NAK")
+        check(f[54] >> 5 == 1, "frame 9 is an RNR NAK")
         f[54] = 0x61
-    rnr_skewed("rnr-nak.pcap", 14, rnr_nak, [(10, 7), (100, 7), (500, 7)])
+    rnr_skewed("rnr-nak.pcap", 9, rnr_nak, WANT_AT["rnr-nak"])
     return tally.status()
 
 

@@ -9,12 +9,13 @@
 
 uint64_t peer_cma_service_id(uint16_t port_space, uint16_t port)
 {
-    return (0x01ull << 32) | ((uint64_t)port_space << 16) | port;
+    /* the port spaces (0x01PP) carry the 0x01 of the prefix */
+    return ((uint64_t)port_space << 16) | port;
 }
 
 int peer_cma_parse_sid(uint64_t sid, uint16_t *port_space, uint16_t *port)
 {
-    if ((sid >> 32) != 0x01u)
+    if ((sid >> 24) != 0x01u)
         return 0;
     *port_space = (uint16_t)(sid >> 16);
     *port = (uint16_t)sid;

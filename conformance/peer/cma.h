@@ -12,9 +12,9 @@
  *   bytes 20-35 destination IP address, the same way
  *   bytes 36-91 the consumer's private data (56 bytes)
  *
- * and the service ID 0x0000000001PPpppp: 0x01 then the port space (PP:
- * RDMA_PS_TCP 0x0106, RDMA_PS_UDP 0x0111, RDMA_PS_IB 0x013F; the low byte
- * is the IP protocol number) and the destination port (pppp).  A REP
+ * and the service ID 0x0000000001PPpppp: the port space 0x01PP
+ * (RDMA_PS_TCP 0x0106, RDMA_PS_UDP 0x0111, RDMA_PS_IB 0x013F; PP is the
+ * IP protocol number) shifted 16 left, and the destination port (pppp).  A REP
  * carries the consumer's data only.
  */
 #ifndef IBW_PEER_CMA_H
@@ -34,7 +34,7 @@ struct peer_cma {
     uint8_t src[16], dst[16]; /* IPv6; IPv4 in the last four bytes */
 };
 
-/* 0x0000000001PPpppp */
+/* (port_space << 16) | port: 0x0000000001PPpppp */
 uint64_t peer_cma_service_id(uint16_t port_space, uint16_t port);
 /* 1 when sid is an IP CM service ID (prefix 0x0000000001), with the port
  * space and port; 0 otherwise. */

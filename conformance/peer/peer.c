@@ -89,7 +89,8 @@ struct peer {
     uint32_t ping, start_char;
     uint64_t r_addr;
     uint32_t r_rkey, r_len;
-    uint64_t verified;
+    uint64_t verified, dropped;
+    uint64_t rnd;
     char why[200];
 };
 
@@ -199,6 +200,13 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         (k.icrc_status != IBW_CRC_GOOD && k.icrc_status != IBW_CRC_BAD))
         return;
     ibw_store_le32(b + k.icrc_off, ibw_icrc_compute(&k));
+    if (p->o->loss > 0) {
+        p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
+        if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {
+            p->dropped++;
+            return;
+        }
+    }
     tx(p, b, len);
 }
 
@@ -676,6 +684,7 @@ int peer_run(const struct peer_opts *o)
     p->fd = -1;
     p->conn = -1;
     p->rip = o->role == PEER_CLIENT ? o->remote_ip : 0;
+    p->rnd = mono_ns() | 1u;
     if (o->have_remote_mac) {
         memcpy(p->rmac, o->remote_mac, 6);
         p->have_rmac = 1;
@@ -748,8 +757,11 @@ int peer_run(const struct peer_opts *o)
     } else {
         rc = 0;
         if (!o->quiet && o->log)
-            fprintf(o->log, "peer: %u pings, %llu bytes verified, disconnected\n",
-                    p->ping, (unsigned long long)p->verified);
+            fprintf(o->log, "peer: %u pings, %llu bytes verified, disconnected"
+                    " (%llu frames dropped on purpose, %llu resent)\n",
+                    p->ping, (unsigned long long)p->verified,
+                    (unsigned long long)p->dropped,
+                    (unsigned long long)ibe_engine_stats(p->e)->retransmissions);
     }
 out:
     if (rc && o->log)

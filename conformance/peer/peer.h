@@ -30,6 +30,9 @@ struct peer_opts {
     uint32_t size;            /* rping buffer bytes (rping's -S, 64) */
     int verbose, validate, quiet;
     double timeout_s;         /* give up after this long (0: 30 s) */
+    double loss;              /* drop this share of the engine's frames on
+                                 their way out (not the MADs): a lossy
+                                 wire where netem is not to be had */
     const char *pcap;         /* every frame in and out, or NULL */
     FILE *log;
 };

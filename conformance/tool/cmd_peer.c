@@ -28,6 +28,8 @@ static void usage(FILE *out)
         "  -V                verify the data (client; as rping -v)\n"
         "  --peer-mac MAC    the other side's MAC (no ARP)\n"
         "  --pcap FILE       every RoCE frame in and out\n"
+        "  --loss P          drop this share (0..1) of the engine's frames on\n"
+        "                    their way out, MADs excepted (a lossy wire)\n"
         "  --timeout SEC     give up after SEC seconds (30)\n"
         "\n"
         "Exit: 0 the exchange completed and the connection was torn down,\n"
@@ -139,6 +141,14 @@ int cmd_peer(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--pcap")) {
             o.pcap = v;
+            i++;
+        } else if (!strcmp(a, "--loss")) {
+            char *end;
+            o.loss = strtod(v, &end);
+            if (*end || !(o.loss >= 0 && o.loss < 1)) {
+                fprintf(stderr, "ibwire peer: --loss %s: 0 <= P < 1\n", v);
+                return TOOL_EXIT_USAGE;
+            }
             i++;
         } else if (!strcmp(a, "--timeout")) {
             char *end;

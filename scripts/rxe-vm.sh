@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
         --all) mode=all ;;
+        --interop) mode=interop ;; # ibwire peer against rxe (rxe-vm/peer.sh)
         --seed) seed=$2; shift ;;
         -o) out=$2; shift ;;
         --accel) accel=$2; shift ;;
@@ -150,7 +151,8 @@ done
 cp "$here/rxe-vm/init" "$work/overlay/init"
 cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
 chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
-python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"
+if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; echo "interop|-|-|1500|60|-|-" >"$work/overlay/rxe/workloads"
+else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
 say "$nw workloads ($mode, seed $seed), kernel $kver"
 img="$work/image.cpio.gz"
@@ -214,4 +216,5 @@ esac
 (cd "$out" && tar xf "$disk" 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
+[ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"

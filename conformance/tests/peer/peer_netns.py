@@ -84,6 +84,29 @@ def run(name, loss, count, size, port):
         for w in want:
             if w not in t.stdout:
                 fail(f"{name}: tshark's decode of the REQ lacks '{w}'")
+        # Linux's reading of the Starting PSNs (the real capture
+        # rxe-rping-cm-send-read-write.pcap: the client's first SEND has the
+        # REP's PSN, the server's first READ the REQ's): each side starts
+        # sending at the PSN the other side's message named.
+        t = subprocess.run(
+            [tshark, "-r", cap_s, "-Y", "infiniband", "-T", "fields",
+             "-e", "ip.src", "-e", "infiniband.bth.opcode",
+             "-e", "infiniband.bth.psn", "-e", "infiniband.cm.req.startpsn",
+             "-e", "infiniband.cm.rep.startpsn"], capture_output=True, text=True)
+        req = rep = None
+        first = {}
+        for line in t.stdout.splitlines():
+            f = (line.split("\t") + [""] * 5)[:5]
+            if f[3]:
+                req = int(f[3], 16)
+            if f[4]:
+                rep = int(f[4], 16)
+            if f[1] and int(f[1]) < 100 and not 13 <= int(f[1]) <= 18 \
+                    and f[0] not in first:  # requests, not responses
+                first[f[0]] = int(f[2])
+        if first.get("10.77.0.1") != rep or first.get("10.77.0.2") != req:
+            fail(f"{name}: first PSNs {first}, REQ's {req}, REP's {rep}: the client "
+                 "must start at the REP's, the server at the REQ's")
 
 
 run("clean", "", 5, 64, 7174)

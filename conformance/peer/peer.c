@@ -90,6 +90,7 @@ struct peer {
     uint64_t r_addr;
     uint32_t r_rkey, r_len;
     uint64_t verified, dropped;
+    uint32_t ucm_sends, ucm_recvs;
     uint64_t rnd;
     char why[200];
 };
@@ -321,8 +322,8 @@ static void post_recv(struct peer *p)
     memset(&r, 0, sizeof r);
     r.wr_id = WR_RECV;
     r.num_sge = 1;
-    r.sg[0].addr = p->recv_va;
-    r.sg[0].length = INFO_LEN;
+    r.sg[0].addr = p->o->app == PEER_APP_UCMATOSE ? p->rdma_va : p->recv_va;
+    r.sg[0].length = p->o->app == PEER_APP_UCMATOSE ? p->o->size : INFO_LEN;
     r.sg[0].lkey = p->lkey;
     if (ibe_post_recv(p->e, p->qpn, &r))
         fail(p, "cannot post a receive");
@@ -337,8 +338,11 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
     case IBW_HCR_QPS_INIT:
         if (ibe_qp_set_state(p->e, qpn, IBE_QPS_INIT))
             return -1;
-        post_recv(p); /* the RQ works from INIT on: the client's SEND may
-                         come right after the RTU */
+        /* the RQ works from INIT on: the client's SEND may come right
+         * after the RTU (ucmatose posts all its receives before it
+         * connects or accepts) */
+        for (uint32_t i = 0; i < (p->o->app == PEER_APP_UCMATOSE ? p->o->count : 1); i++)
+            post_recv(p);
         return 0;
     case IBW_HCR_QPS_RTR: {
         /* The PSNs the other way round from the mailbox: the cmx agent
@@ -504,6 +508,36 @@ static void server_done_op(struct peer *p, uint64_t wr_id)
     }
 }
 
+/* cmatose (rdma-core's ucmatose): both sides post `count` receives before
+ * connecting, send `count` messages of `size` bytes once connected, wait
+ * for both; then the server disconnects and the client waits for it. */
+static void ucm_start(struct peer *p)
+{
+    uint8_t *b = ibe_mem_ptr(p->e, p->start_va, p->o->size);
+    for (uint32_t i = 0; i < p->o->size; i++)
+        b[i] = (uint8_t)('a' + i % 26);
+    for (uint32_t i = 0; i < p->o->count; i++)
+        post(p, IBE_WR_SEND, WR_SEND, p->start_va, p->o->size, 0, 0);
+}
+
+static void ucm_done(struct peer *p, int recv, uint32_t len)
+{
+    if (recv) {
+        p->ucm_recvs++;
+        p->verified += len;
+    } else {
+        p->ucm_sends++;
+    }
+    if (p->ucm_recvs == p->o->count && p->ucm_sends == p->o->count &&
+        !p->disconnecting) {
+        p->ping = p->o->count;
+        if (p->o->role == PEER_SERVER) {
+            p->disconnecting = 1;
+            cmx_disconnect(p->ag, now_of(p), (uint32_t)p->conn);
+        }
+    }
+}
+
 static void poll_cq(struct peer *p)
 {
     struct ibe_wc wc;
@@ -516,6 +550,10 @@ static void poll_cq(struct peer *p)
                      "status 0x%02x", (unsigned long long)wc.wr_id, wc.status);
             fail(p, m);
             return;
+        }
+        if (p->o->app == PEER_APP_UCMATOSE) {
+            ucm_done(p, wc.wr_id == WR_RECV, wc.byte_len);
+            continue;
         }
         if (wc.wr_id == WR_RECV) {
             if (p->o->role == PEER_CLIENT)
@@ -565,7 +603,9 @@ static void on_event(void *ctx, const struct cmx_event *ev)
     case CMX_EV_ESTABLISHED:
         p->established = 1;
         logf_(p, "peer: %s\n", "connection established");
-        if (p->o->role == PEER_CLIENT) {
+        if (p->o->app == PEER_APP_UCMATOSE) {
+            ucm_start(p);
+        } else if (p->o->role == PEER_CLIENT) {
             p->start_char = 65;
             client_ping(p);
         }
@@ -643,6 +683,8 @@ static int setup_engine(struct peer *p)
     ibe_engine_set_tx(p->e, engine_tx, p);
     uint32_t size = p->o->size;
     uint64_t total = 2ull * size + 3 * INFO_LEN + 64;
+    if (p->o->app == PEER_APP_UCMATOSE && p->o->count > 60)
+        return -1; /* every message is posted at once: the SQ holds 64 */
     uint64_t base = ibe_mem_alloc(p->e, total, 4096);
     if (!base || ibe_mr_reg(p->e, 1, base, total,
                             IBE_ACC_LOCAL_WRITE | IBE_ACC_REMOTE_READ |
@@ -761,6 +803,8 @@ int peer_run(const struct peer_opts *o)
     }
     if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
         fail(p, "disconnected before the last ping");
+    if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
+        fail(p, "disconnected before every message went both ways");
     if (!p->failed && o->role == PEER_SERVER && !p->ping)
         fail(p, "disconnected before any ping");
     if (p->failed) {
@@ -768,8 +812,11 @@ int peer_run(const struct peer_opts *o)
     } else {
         rc = 0;
         if (!o->quiet && o->log)
-            fprintf(o->log, "peer: %u pings, %llu bytes verified, disconnected"
-                    " (%llu frames dropped on purpose, %llu resent)\n",
+            fprintf(o->log, o->app == PEER_APP_UCMATOSE
+                    ? "peer: %u messages each way, %llu bytes received, disconnected"
+                      " (%llu frames dropped on purpose, %llu resent)\n"
+                    : "peer: %u pings, %llu bytes verified, disconnected"
+                      " (%llu frames dropped on purpose, %llu resent)\n",
                     p->ping, (unsigned long long)p->verified,
                     (unsigned long long)p->dropped,
                     (unsigned long long)ibe_engine_stats(p->e)->retransmissions);

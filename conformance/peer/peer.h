@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 enum peer_role { PEER_CLIENT, PEER_SERVER };
+enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE };
 
 struct peer_opts {
     const char *iface;
@@ -24,6 +25,7 @@ struct peer_opts {
     int have_remote_mac;
     uint8_t remote_mac[6];    /* given: no ARP for it */
     uint8_t role;             /* enum peer_role */
+    uint8_t app;              /* enum peer_app: what runs on the connection */
     uint16_t port;            /* RDMA_PS_TCP port (rping: 7174) */
     uint32_t count;           /* rping iterations (client; server: 0 = until
                                  the client disconnects) */

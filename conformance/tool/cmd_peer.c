@@ -21,9 +21,11 @@ static void usage(FILE *out)
         "  --ip A.B.C.D      the engine's address\n"
         "  -c A.B.C.D        client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
-        "  -p PORT           RDMA_PS_TCP port (7174, rping's)\n"
-        "  -C COUNT          pings (client: 10; server: until the client leaves)\n"
-        "  -S SIZE           rping buffer bytes (64)\n"
+        "  --app rping|ucmatose  the protocol on the connection (rping)\n"
+        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471)\n"
+        "  -C COUNT          rping: pings (client: 10; server: until the client\n"
+        "                    leaves); ucmatose: messages each way (10, <= 60)\n"
+        "  -S SIZE           rping buffer bytes (64); ucmatose message (100)\n"
         "  -v                print the ping data (as rping -V) and CM events\n"
         "  -V                verify the data (client; as rping -v)\n"
         "  --peer-mac MAC    the other side's MAC (no ARP)\n"
@@ -76,8 +78,7 @@ int cmd_peer(int argc, char **argv)
 {
     struct peer_opts o;
     memset(&o, 0, sizeof o);
-    o.port = 7174;
-    o.size = 64;
+    int have_port = 0, have_size = 0;
     o.log = stderr;
     int role = -1, have_ip = 0;
     for (int i = 1; i < argc; i++) {
@@ -126,6 +127,7 @@ int cmd_peer(int argc, char **argv)
                 return TOOL_EXIT_USAGE;
             }
             o.port = (uint16_t)u;
+            have_port = 1;
             i++;
         } else if (!strcmp(a, "-C")) {
             if (parse_u32(v, 1, 1000000000u, &o.count)) {
@@ -136,6 +138,17 @@ int cmd_peer(int argc, char **argv)
         } else if (!strcmp(a, "-S")) {
             if (parse_u32(v, 32, 65536, &o.size)) {
                 fprintf(stderr, "ibwire peer: -S %s: 32 ... 65536\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            have_size = 1;
+            i++;
+        } else if (!strcmp(a, "--app")) {
+            if (!strcmp(v, "rping")) {
+                o.app = PEER_APP_RPING;
+            } else if (!strcmp(v, "ucmatose")) {
+                o.app = PEER_APP_UCMATOSE;
+            } else {
+                fprintf(stderr, "ibwire peer: --app %s: rping or ucmatose\n", v);
                 return TOOL_EXIT_USAGE;
             }
             i++;
@@ -170,8 +183,17 @@ int cmd_peer(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     o.role = (uint8_t)role;
-    if (role == PEER_CLIENT && !o.count)
+    int ucm = o.app == PEER_APP_UCMATOSE;
+    if (!have_port)
+        o.port = ucm ? 7471 : 7174;
+    if (!have_size)
+        o.size = ucm ? 100 : 64;
+    if ((role == PEER_CLIENT || ucm) && !o.count)
         o.count = 10;
+    if (ucm && o.count > 60) {
+        fprintf(stderr, "ibwire peer: ucmatose: -C %u: at most 60\n", o.count);
+        return TOOL_EXIT_USAGE;
+    }
     int rc = peer_run(&o);
     return rc == 0 ? TOOL_EXIT_OK : rc == 1 ? 1 : TOOL_EXIT_USAGE;
 }

@@ -110,4 +110,12 @@ run rping-engine-client-loss "loss 3%" rxe-first \
 run rping-engine-server-loss "loss 3%" engine-first \
     "rping -c -a $E -I 10.9.0.1 -V -C 50 -S 4000" \
     "ibwire peer -i veth_b --ip $E -s -S 4000 --timeout 30"
+# ucmatose (rdma-core's cmatose): ten 100-byte SENDs each way, then the
+# server disconnects.
+run ucmatose-engine-server - engine-first \
+    "ucmatose -s $E -b 10.9.0.1" \
+    "ibwire peer -i veth_b --ip $E -s --app ucmatose --timeout 30"
+run ucmatose-engine-client - rxe-first \
+    "ucmatose -b 10.9.0.1" \
+    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app ucmatose --timeout 30"
 echo "rxe-vm: interop done"

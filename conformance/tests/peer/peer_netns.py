@@ -12,7 +12,8 @@ decodes as annex A11's IP CM service: service ID prefix 0000000001,
 protocol 0x06 (RDMA_PS_TCP), the port given, and the CMA header's IP
 version 4 and both addresses.  Runs: a clean wire, then 10 % of each
 engine's frames lost (`--loss`: this host has no sch_netem; the guest's
-runs use netem), which the engine's retransmissions must carry.
+runs use netem), which the engine's retransmissions must carry; then
+ucmatose's exchange (ten SENDs each way, the server disconnects).
 """
 import os
 import subprocess
@@ -38,11 +39,11 @@ if probe.returncode != 0:
 tmp = tempfile.mkdtemp(prefix="peer_netns.")
 
 
-def run(name, loss, count, size, port):
+def run(name, loss, count, size, port, app="rping"):
     cap_c = os.path.join(tmp, name + "-client.pcap")
     cap_s = os.path.join(tmp, name + "-server.pcap")
     qd = ""
-    lo = f"--loss {loss}" if loss else ""
+    lo = (f"--loss {loss} " if loss else "") + f"--app {app}"
     script = (
         "ip link add pa type veth peer name pb && ip link set pa up && "
         "ip link set pb up && " + qd +
@@ -62,8 +63,10 @@ def run(name, loss, count, size, port):
     print(f"--- {name}: client\n{out.strip()}\n--- {name}: server (rc {src})\n{serr.strip()}")
     if "client=0" not in out:
         fail(f"{name}: the client did not end 0")
-    if f"{count} pings, {count * size} bytes verified" not in out:
-        fail(f"{name}: the client did not verify {count} pings of {size} bytes")
+    want = (f"{count} pings, {count * size} bytes verified" if app == "rping"
+            else f"{count} messages each way, {count * size} bytes received")
+    if want not in out:
+        fail(f"{name}: the client did not report '{want}'")
     if src != "0":
         fail(f"{name}: the server ended {src}")
     for cap in (cap_c, cap_s):
@@ -111,5 +114,6 @@ def run(name, loss, count, size, port):
 
 run("clean", "", 5, 64, 7174)
 run("loss", 0.1, 20, 2000, 7175)
+run("ucmatose", 0.05, 10, 100, 7471, "ucmatose")
 print(f"{len(failures)} problems")
 sys.exit(1 if failures else 0)

@@ -45,6 +45,7 @@
 #include "cma.h"
 #include "cmx.h"
 #include "engine.h"
+#include "probe.h"
 
 #ifdef __linux__
 #include <arpa/inet.h>
@@ -53,6 +54,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -60,6 +62,7 @@
 #define INFO_LEN 16u /* struct rping_rdma_info */
 
 enum { WR_RECV = 1, WR_SEND = 2, WR_READ = 3, WR_WRITE = 4 };
+#define AGENT_BYTES 256u /* what --app agent reads and writes */
 /* rping's states, as far as this side needs them */
 enum { RP_IDLE, RP_READ_ADV, RP_READ, RP_WRITE_ADV, RP_WRITE, RP_DONE };
 
@@ -91,6 +94,7 @@ struct peer {
     uint32_t r_rkey, r_len;
     uint64_t verified, dropped;
     uint32_t ucm_sends, ucm_recvs;
+    struct { uint64_t va; uint32_t len, rkey, acc; } reg[PR_COUNT];
     uint64_t rnd;
     char why[200];
 };
@@ -538,6 +542,107 @@ static void ucm_done(struct peer *p, int recv, uint32_t len)
     }
 }
 
+/* --app agent: the device agent's REP (conformance/probe/agent.c) names
+ * its regions; READ region A and compare it with probe_init_byte(), WRITE
+ * a pattern into region R, then ask the agent on its side channel
+ * (127.0.0.1:port, TCP: the peer runs on the agent's machine) what region
+ * R holds: what the device did, not only what it sent. */
+static void agent_start(struct peer *p, const uint8_t *pd, size_t len)
+{
+    static const uint32_t acc[PR_COUNT] = {15, 7, 1, 1};
+    if (len < 12 + 20 * PR_COUNT || memcmp(pd, "IBWA", 4) || pd[4] != 1 ||
+        pd[5] != PR_COUNT) {
+        fail(p, "agent: the REP's private data is not the agent's region table");
+        return;
+    }
+    for (int r = 0; r < PR_COUNT; r++) {
+        const uint8_t *e = pd + 12 + 20 * r;
+        p->reg[r].va = ibw_load_be64(e);
+        p->reg[r].len = ibw_load_be32(e + 8);
+        p->reg[r].rkey = ibw_load_be32(e + 12);
+        p->reg[r].acc = ibw_load_be32(e + 16);
+        if (p->reg[r].acc != acc[r] || p->reg[r].len < AGENT_BYTES) {
+            char m[120];
+            snprintf(m, sizeof m, "agent: region %c: access 0x%x, %u bytes",
+                     PROBE_REGION_NAMES[r], p->reg[r].acc, p->reg[r].len);
+            fail(p, m);
+            return;
+        }
+        if (p->o->verbose && p->o->log)
+            fprintf(p->o->log, "peer: agent region %c: va 0x%llx len %u rkey 0x%x "
+                    "access 0x%x\n", PROBE_REGION_NAMES[r],
+                    (unsigned long long)p->reg[r].va, p->reg[r].len,
+                    p->reg[r].rkey, p->reg[r].acc);
+    }
+    post(p, IBE_WR_RDMA_READ, WR_READ, p->rdma_va, AGENT_BYTES, p->reg[PR_A].va,
+         p->reg[PR_A].rkey);
+}
+
+static int side_cmd(struct peer *p, const char *cmd, char *out, size_t cap)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons(p->o->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval tv = {5, 0};
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) ||
+        connect(fd, (struct sockaddr *)&a, sizeof a) ||
+        write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd)) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t n = 0;
+    while (n + 1 < cap && !memchr(out, '\n', n)) {
+        ssize_t k = read(fd, out + n, cap - 1 - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    out[n] = 0;
+    close(fd);
+    return 0;
+}
+
+static void agent_done_op(struct peer *p, uint64_t wr_id)
+{
+    if (wr_id == WR_READ) {
+        const uint8_t *b = ibe_mem_ptr(p->e, p->rdma_va, AGENT_BYTES);
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            if (b[i] != probe_init_byte(PR_A, i)) {
+                fail(p, "agent: region A does not hold its initial bytes");
+                return;
+            }
+        p->verified += AGENT_BYTES;
+        uint8_t *w = ibe_mem_ptr(p->e, p->start_va, AGENT_BYTES);
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            w[i] = (uint8_t)(i * 37u + 11u);
+        post(p, IBE_WR_RDMA_WRITE, WR_WRITE, p->start_va, AGENT_BYTES,
+             p->reg[PR_R].va, p->reg[PR_R].rkey);
+    } else if (wr_id == WR_WRITE) {
+        char cmd[64], out[AGENT_BYTES * 2 + 64];
+        snprintf(cmd, sizeof cmd, "mem R 0 %u\n", AGENT_BYTES);
+        if (side_cmd(p, cmd, out, sizeof out)) {
+            fail(p, "agent: no side channel on 127.0.0.1 at the port");
+            return;
+        }
+        const uint8_t *w = ibe_mem_ptr(p->e, p->start_va, AGENT_BYTES);
+        char want[AGENT_BYTES * 2 + 8] = "mem ";
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            snprintf(want + 4 + 2 * i, 3, "%02x", w[i]);
+        if (strncmp(out, want, strlen(want))) {
+            fail(p, "agent: region R does not hold what the WRITE carried");
+            return;
+        }
+        p->verified += AGENT_BYTES;
+        p->ping = 1;
+        p->disconnecting = 1;
+        cmx_disconnect(p->ag, now_of(p), (uint32_t)p->conn);
+    }
+}
+
 static void poll_cq(struct peer *p)
 {
     struct ibe_wc wc;
@@ -553,6 +658,10 @@ static void poll_cq(struct peer *p)
         }
         if (p->o->app == PEER_APP_UCMATOSE) {
             ucm_done(p, wc.wr_id == WR_RECV, wc.byte_len);
+            continue;
+        }
+        if (p->o->app == PEER_APP_AGENT) {
+            agent_done_op(p, wc.wr_id);
             continue;
         }
         if (wc.wr_id == WR_RECV) {
@@ -605,6 +714,8 @@ static void on_event(void *ctx, const struct cmx_event *ev)
         logf_(p, "peer: %s\n", "connection established");
         if (p->o->app == PEER_APP_UCMATOSE) {
             ucm_start(p);
+        } else if (p->o->app == PEER_APP_AGENT) {
+            agent_start(p, ev->private_data, ev->private_data ? ev->private_len : 0);
         } else if (p->o->role == PEER_CLIENT) {
             p->start_char = 65;
             client_ping(p);

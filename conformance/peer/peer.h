@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 enum peer_role { PEER_CLIENT, PEER_SERVER };
-enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE };
+enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE, PEER_APP_AGENT };
 
 struct peer_opts {
     const char *iface;

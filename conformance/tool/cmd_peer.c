@@ -21,7 +21,10 @@ static void usage(FILE *out)
         "  --ip A.B.C.D      the engine's address\n"
         "  -c A.B.C.D        client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
-        "  --app rping|ucmatose  the protocol on the connection (rping)\n"
+        "  --app rping|ucmatose|agent  the protocol on the connection (rping);\n"
+        "                    agent (client): ibwire-agent's regions, READ A and\n"
+        "                    compare, WRITE R and read it back on the agent's\n"
+        "                    side channel (127.0.0.1:PORT)\n"
         "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471)\n"
         "  -C COUNT          rping: pings (client: 10; server: until the client\n"
         "                    leaves); ucmatose: messages each way (10, <= 60)\n"
@@ -147,8 +150,10 @@ int cmd_peer(int argc, char **argv)
                 o.app = PEER_APP_RPING;
             } else if (!strcmp(v, "ucmatose")) {
                 o.app = PEER_APP_UCMATOSE;
+            } else if (!strcmp(v, "agent")) {
+                o.app = PEER_APP_AGENT;
             } else {
-                fprintf(stderr, "ibwire peer: --app %s: rping or ucmatose\n", v);
+                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose or agent\n", v);
                 return TOOL_EXIT_USAGE;
             }
             i++;
@@ -184,10 +189,18 @@ int cmd_peer(int argc, char **argv)
     }
     o.role = (uint8_t)role;
     int ucm = o.app == PEER_APP_UCMATOSE;
+    if (o.app == PEER_APP_AGENT && role != PEER_CLIENT) {
+        fprintf(stderr, "ibwire peer: --app agent is a client (-c)\n");
+        return TOOL_EXIT_USAGE;
+    }
     if (!have_port)
-        o.port = ucm ? 7471 : 7174;
+        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT ? 18515 : 7174;
     if (!have_size)
-        o.size = ucm ? 100 : 64;
+        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : 64;
+    if (o.app == PEER_APP_AGENT && o.size < 256) {
+        fprintf(stderr, "ibwire peer: --app agent: -S at least 256\n");
+        return TOOL_EXIT_USAGE;
+    }
     if ((role == PEER_CLIENT || ucm) && !o.count)
         o.count = 10;
     if (ucm && o.count > 60) {

@@ -118,4 +118,12 @@ run ucmatose-engine-server - engine-first \
 run ucmatose-engine-client - rxe-first \
     "ucmatose -b 10.9.0.1" \
     "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app ucmatose --timeout 30"
+# The device agent (conformance/probe/agent.c) on rxe_a: the engine reads
+# region A (its known bytes), writes region R and reads it back on the
+# agent's side channel.
+if command -v ibwire-agent >/dev/null; then
+    run agent-engine-client - rxe-first \
+        "ibwire-agent -a 10.9.0.1 -n 1" \
+        "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app agent -v --timeout 30"
+fi
 echo "rxe-vm: interop done"

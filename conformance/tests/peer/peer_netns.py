@@ -115,5 +115,17 @@ def run(name, loss, count, size, port, app="rping"):
 run("clean", "", 5, 64, 7174)
 run("loss", 0.1, 20, 2000, 7175)
 run("ucmatose", 0.05, 10, 100, 7471, "ucmatose")
+# REJ: a REQ for a port nobody listens on is rejected with reason 8
+# (invalid service ID, IBA Table 112), and the client says so and ends 1.
+rej = subprocess.run(["unshare", "-n", "sh", "-c",
+    "ip link add pa type veth peer name pb && ip link set pa up && "
+    "ip link set pb up && "
+    f"({ibwire} peer -i pb --ip 10.77.0.2 -s --timeout 3 >/dev/null 2>&1 &) ; "
+    f"sleep 0.3; {ibwire} peer -i pa --ip 10.77.0.1 -c 10.77.0.2 -p 7000 "
+    "--timeout 5; echo client=$?"], capture_output=True, text=True, timeout=60)
+out = rej.stdout + rej.stderr
+print("--- rej\n" + out.strip())
+if "client=1" not in out or "rejected: invalid service ID (8)" not in out:
+    fail("rej: a REQ for an unlistened port was not rejected as invalid service ID")
 print(f"{len(failures)} problems")
 sys.exit(1 if failures else 0)

@@ -201,6 +201,8 @@ int cmd_peer(int argc, char **argv)
         fprintf(stderr, "ibwire peer: --app agent: -S at least 256\n");
         return TOOL_EXIT_USAGE;
     }
+    if (o.app == PEER_APP_AGENT)
+        o.count = 1; /* one READ, one WRITE, one look at the memory */
     if ((role == PEER_CLIENT || ucm) && !o.count)
         o.count = 10;
     if (ucm && o.count > 60) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Linux Soft-RoCE (rxe) in a QEMU guest as a test bench (docs/rxe-vm.md).
 #
-#   scripts/rxe-vm.sh [--quick | --all] [--seed N] [-o DIR] [--accel kvm|tcg]
+#   scripts/rxe-vm.sh [--quick | --all | --interop] [--seed N] [-o DIR] [--accel kvm|tcg]
 #                     [--only REGEX]
 #
 # Builds a guest from Debian 12 packages only (apt-get download, dpkg-deb

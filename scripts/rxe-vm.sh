@@ -151,7 +151,7 @@ done
 cp "$here/rxe-vm/init" "$work/overlay/init"
 cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
 chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
-if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; echo "interop|-|-|1500|60|-|-" >"$work/overlay/rxe/workloads"
+if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'interop|-|-|1500|60|-|-\n%.0s' 1 2 3 >"$work/overlay/rxe/workloads" # budget: 3 x 150 s
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
 else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)

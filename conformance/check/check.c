@@ -30,6 +30,7 @@ void chk_free(struct chk *c)
         return;
     chk_flows_free(c);
     free(c->crc_held);
+    free(c->pend);
     for (unsigned i = 0; i < c->ncrc_wait; i++)
         free(c->crc_wait[i].bytes);
     for (unsigned i = 0; i < c->ncutlen; i++)
@@ -74,6 +75,7 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
     /* what waited for a CM message that did not come in time */
     if (c->cm_hold)
         chk_cm_expire(c);
+    c->defer = 1; /* per-packet findings wait for the frame's flow */
     int go = chk_packet(c, pp, truncated);
     c->caplen = 0;
     if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))
@@ -82,6 +84,9 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
              (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
         c->o.rc_hook(c->o.rc_hook_user, NULL, pp, frame,
                      (ibw_opcode_info(pp->opcode)->flags & IBW_OPF_REQUEST) != 0);
+    c->frame = frame;
+    chk_report_flush(c, NULL); /* those of a frame that joined no flow */
+    c->defer = 0;
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)

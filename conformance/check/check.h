@@ -31,6 +31,9 @@ struct chk_finding {
     int severity;        /* enum chk_severity */
     const char *message; /* evidence: field, value seen vs expected */
     const struct chk_flow_summary *flow; /* the flow it concerns, or NULL */
+    int repeat;          /* a per-packet rule's finding on a frame of a flow
+                            that had one of that rule already: callers that
+                            say a rule once per flow count it instead */
 };
 
 typedef void (*chk_report_fn)(void *user, const struct chk_finding *f);

@@ -29,11 +29,6 @@
 
 #define POS_MASK (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST)
 
-static uint32_t flow_pmtu(const struct chk *c, const struct chk_flow *f)
-{
-    return c->o.pmtu ? c->o.pmtu : f->s.pmtu;
-}
-
 static uint64_t skew_window(const struct chk *c)
 {
     return chk_skew_window(c);
@@ -96,14 +91,6 @@ static void lat_response(struct chk *c, struct chk_flow *f, uint32_t r)
     f->lat_open = 0;
 }
 
-/* PSNs a READ of len bytes consumes at this PMTU (0 = PMTU unknown). */
-static uint32_t read_span(uint32_t len, uint32_t pmtu)
-{
-    if (!pmtu)
-        return 0;
-    return len ? ceil_div(len, pmtu) : 1;
-}
-
 /* Just past the last PSN the requester may have used: the next new PSN,
  * or, after a READ whose span is not known yet, the end of the largest
  * span it can have (PMTU 256). */
@@ -124,18 +111,20 @@ static int psn_in_window(const struct chk_flow *f, uint32_t r)
            chk_psn_diff(r, sent_end(f)) < 0;
 }
 
-/* Does response p at PSN r answer requests seen?  A NAK names the PSN the
- * responder expects next, which may be the requester's next one: the
- * packets after it reached the responder but not the capture whole (a
- * corrupted copy, or capture loss). */
+/* Does response p at PSN r answer requests seen?  A PSN sequence error NAK
+ * names the PSN the responder expects next, which may be the requester's
+ * next one: the packets after it reached the responder but not the capture
+ * whole (a corrupted copy, or capture loss). */
 static int resp_in_window(const struct chk_flow *f, const struct ibw_pkt *p,
                           uint32_t r)
 {
     if (psn_in_window(f, r))
         return 1;
     const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
-    return a && f->have_psn &&
-           ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a)) != IBW_AETH_ACK &&
+    uint8_t syn = a ? ibw_aeth_get_syndrome(a) : 0;
+    /* (any other NAK names the request it rejects: one the capture saw) */
+    return a && f->have_psn && ibw_aeth_syndrome_kind(syn) == IBW_AETH_NAK &&
+           ibw_aeth_syndrome_value(syn) == IBW_NAK_PSN_SEQ_ERROR &&
            r == sent_end(f);
 }
 
@@ -171,7 +160,8 @@ static struct chk_hist *hist_grow(struct chk_flow *f)
     return big;
 }
 
-static void hist_put(struct chk_flow *f, uint32_t psn, const struct ibw_pkt *p)
+static struct chk_hist *hist_put(struct chk_flow *f, uint32_t psn,
+                                 const struct ibw_pkt *p, uint8_t flags)
 {
     struct chk_hist *h;
     if (f->hist_big) {
@@ -187,14 +177,11 @@ static void hist_put(struct chk_flow *f, uint32_t psn, const struct ibw_pkt *p)
     h->paylen = (uint16_t)(p->payload_wire_len > 0xFFFF ? 0xFFFF
                                                         : p->payload_wire_len);
     h->valid = 1;
-}
-
-static const struct chk_hist *hist_get(const struct chk_flow *f, uint32_t psn)
-{
-    const struct chk_hist *h =
-        f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
-                    : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
-    return h->valid && h->psn == psn ? h : NULL;
+    h->flags = flags;
+    h->msgs = 0;
+    if (chk_req_digest(p, &h->hdr_digest, &h->digest))
+        h->flags |= CHK_HIST_DIGEST;
+    return h;
 }
 
 /* The ring of READ/atomic requests and its size. */
@@ -223,46 +210,18 @@ static struct chk_outst *outst_add(struct chk_flow *f)
     return &ring[i];
 }
 
-static struct chk_outst *outst_at(struct chk_flow *f, unsigned k)
-{
-    unsigned cap;
-    struct chk_outst *ring = out_ring(f, &cap);
-    return &ring[(f->out_head + k) % cap];
-}
-
-/* Does request o (span, or the largest it can have) cover PSN r? */
-static int outst_covers(const struct chk_outst *o, uint32_t r)
-{
-    int32_t off = chk_psn_diff(r, o->psn);
-    uint32_t span = o->span       ? o->span
-                    : o->span_max ? o->span_max
-                                  : read_span(o->len, 256);
-    return off >= 0 && (uint32_t)off < (span ? span : 1);
-}
-
-/* The newest remembered request of `kind` covering r, or NULL. */
-static struct chk_outst *outst_find(struct chk_flow *f, uint32_t r, unsigned kind)
-{
-    for (unsigned k = f->nout; k-- > 0;) {
-        struct chk_outst *o = outst_at(f, k);
-        if (o->kind == kind && outst_covers(o, r))
-            return o;
-    }
-    return NULL;
-}
-
 /* The state of the message sequence just before PSN psn, from what was
  * first sent there: a resend (Go-Back-N, perhaps after a response lost
  * beyond the capture point) restarts the sequence at that point. */
 static uint8_t msg_state_before(struct chk_flow *f, uint32_t psn)
 {
     uint32_t before = chk_psn_add(psn, CHK_PSN_MASK);
-    const struct chk_hist *h = hist_get(f, before);
+    const struct chk_hist *h = chk_hist_get(f, before);
     if (!h) {
         /* inside the span of a READ: no message open there */
         for (unsigned k = 0; k < f->nout; k++) {
-            const struct chk_outst *o = outst_at(f, k);
-            if (o->kind == IBW_OPK_READ && o->span && outst_covers(o, before))
+            const struct chk_outst *o = chk_outst_at(f, k);
+            if (o->kind == IBW_OPK_READ && o->span && chk_outst_covers(o, before))
                 return CHK_MSG_NONE;
         }
         return CHK_MSG_UNKNOWN;
@@ -404,16 +363,16 @@ static void span_settled(struct chk_flow *f, struct chk_outst *o, uint32_t span)
  * last one's end is where the requester's next new PSN is. */
 static void settle_spans(struct chk *c, struct chk_flow *f)
 {
-    uint32_t pmtu = flow_pmtu(c, f);
+    uint32_t pmtu = chk_flow_pmtu(c, f);
     if (!pmtu)
         return;
     for (unsigned k = 0; k < f->nout; k++) {
-        struct chk_outst *o = outst_at(f, k);
+        struct chk_outst *o = chk_outst_at(f, k);
         if (o->kind == IBW_OPK_READ && !o->span)
-            span_settled(f, o, read_span(o->len, pmtu));
+            span_settled(f, o, chk_read_span(o->len, pmtu));
     }
     if (f->span_unknown && f->nout) {
-        struct chk_outst *o = outst_at(f, f->nout - 1);
+        struct chk_outst *o = chk_outst_at(f, f->nout - 1);
         if (o->kind == IBW_OPK_READ && o->psn == f->prev_psn && o->span) {
             f->next_psn = f->prev_end = chk_psn_add(o->psn, o->span);
             f->span_unknown = 0;
@@ -505,10 +464,10 @@ enum { GAP_NONE, GAP_CORRUPT, GAP_RESENT, GAP_ANY };
  * carries); and for seen == GAP_ANY not when its original was seen. */
 static int sent_seen(struct chk_flow *f, uint32_t psn, int seen)
 {
-    const struct chk_outst *o = outst_find(f, psn, IBW_OPK_READ);
+    const struct chk_outst *o = chk_outst_find(f, psn, IBW_OPK_READ);
     if (o && (o->psn != psn || seen == GAP_ANY))
         return 1;
-    return seen == GAP_ANY && hist_get(f, psn);
+    return seen == GAP_ANY && chk_hist_get(f, psn);
 }
 
 /* Was a frame with a bad CRC from f's requester to its responder recorded
@@ -776,8 +735,8 @@ static int reissue_ahead(struct chk_flow *f, const struct ibw_pkt *p, uint32_t r
         return 0;
     int inside = 0;
     for (unsigned k = 0; k < f->nout; k++) {
-        const struct chk_outst *o = outst_at(f, k);
-        if (o->kind != IBW_OPK_READ || !outst_covers(o, r))
+        const struct chk_outst *o = chk_outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !chk_outst_covers(o, r))
             continue;
         if (o->psn == r)
             return 0; /* a READ (or a re-issue) starts there */
@@ -844,6 +803,8 @@ static void merge_stream(struct chk *c, struct chk_flow *s, struct chk_flow *f,
         f->held[f->nheld++] = s->held[i];
     }
     s->nheld = 0;
+    for (unsigned i = 0; i < sizeof f->pkt_said; i++) /* said once a flow */
+        f->pkt_said[i] |= s->pkt_said[i];
     if (!s->s.responses)
         s->dead = 1;
 }
@@ -952,6 +913,7 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
         /* Unless the capture missed the resends of the PSNs skipped:
          * settled by what the responder does next. */
         f->gbn_suspect = (uint8_t)pending;
+        f->gbn_stop = 0;
         f->gbn_e = e;
         f->gbn_x = x;
         f->gbn_frame = f->round_frame;
@@ -989,11 +951,13 @@ static void back_settle(struct chk *c, struct chk_flow *f, int force)
  * nothing)? */
 static int read_may_span(struct chk_flow *f, uint32_t prev, uint32_t psn)
 {
-    const struct chk_outst *o = outst_find(f, prev, IBW_OPK_READ);
+    const struct chk_outst *o = chk_outst_find(f, prev, IBW_OPK_READ);
     int32_t d = chk_psn_diff(psn, prev);
     return o && o->psn == prev && !o->span && d > 0 &&
-           outst_covers(o, chk_psn_add(psn, CHK_PSN_MASK));
+           chk_outst_covers(o, chk_psn_add(psn, CHK_PSN_MASK));
 }
+
+static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn);
 
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
@@ -1005,6 +969,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     uint64_t since = f->req_frame; /* the request before this one */
     f->req_frame = c->frame;
     f->s.requests++;
+    if (f->nmsn_wait)
+        chk_msn_due(c, f, 0); /* before this request counts */
     if (f->pend_back)
         back_settle(c, f, 0);
     if (!f->have_pkey) {
@@ -1083,8 +1049,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->msg = msg_state_before(f, psn);
         }
         if (round && f->gbn_suspect && chk_psn_diff(psn, f->gbn_e) <= 0)
-            f->gbn_suspect = 0; /* back to the NAK's PSN after all: its
-                                   first resend may have been corrupted */
+            /* back to the NAK's PSN after all: its first resend may have
+             * been corrupted */
+            f->gbn_suspect = f->gbn_stop = 0;
         if (round && f->pend_back)
             back_settle(c, f, 1); /* the round before followed that NAK */
         if (f->pending != CHK_PEND_NONE && !round) {
@@ -1115,41 +1082,35 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         }
         f->prev_psn = psn;
         f->prev_end = chk_psn_add(psn, 1);
-        const struct chk_hist *h = hist_get(f, psn);
-        uint32_t pl = p->payload_wire_len > 0xFFFF ? 0xFFFF : p->payload_wire_len;
-        if (h && (h->opcode != p->opcode || h->paylen != pl))
-            chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
-                       "PSN 0x%06x resent as %s with %u bytes, first sent as "
-                       "%s with %u bytes", psn, oi->name, pl,
-                       ibw_opcode_info(h->opcode)->name, h->paylen);
+        chk_retrans_resend(c, f, p, oi, psn);
         if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
-            struct chk_outst *o = outst_find(f, psn, oi->kind);
-            uint32_t pmtu = flow_pmtu(c, f);
+            struct chk_outst *o = chk_outst_find(f, psn, oi->kind);
+            uint32_t pmtu = chk_flow_pmtu(c, f);
             int32_t k = o ? chk_psn_diff(psn, o->psn) : 0;
             const uint8_t *reth = hdr(p, IBW_HDR_RETH);
             uint32_t len = reth ? ibw_reth_get_dmalen(reth) : 0;
             /* A READ re-issued from inside the original's response PSNs
-             * asks only for the rest: k PMTUs less (IBA 9.7.4). */
-            if (k > 0 && oi->kind == IBW_OPK_READ && o->span && pmtu && reth) {
-                uint64_t done = (uint64_t)k * pmtu;
-                if (done < o->len && len != o->len - done)
-                    chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
-                               "RDMA READ re-issued at PSN 0x%06x, %d PSNs into "
-                               "the one at 0x%06x, asks for %u bytes, the rest "
-                               "is %u", psn, k, o->psn, len,
-                               (unsigned)(o->len - done));
-            }
+             * asks only for the rest (IBA 9.7.5.1). */
+            if (o && oi->kind == IBW_OPK_READ &&
+                (k > 0 || !chk_hist_get(f, psn)))
+                chk_retrans_read_reissue(c, f, p, o, psn, k);
             if (o && k == 0) {
                 o->answered = 0; /* the responder answers it again */
                 if (o->span)
                     f->prev_end = chk_psn_add(psn, o->span);
             } else if (oi->kind == IBW_OPK_READ && reth) {
                 /* The re-issue has responses of its own, FIRST at psn. */
+                uint32_t msgs = o ? o->msgs : 0xFFFFFFFFu;
                 struct chk_outst *n = outst_add(f);
                 n->psn = psn;
                 n->kind = IBW_OPK_READ;
                 n->len = len;
-                n->span = read_span(len, pmtu);
+                n->msgs = msgs; /* the original's count: it is not executed
+                                   again */
+                n->have_va = 1;
+                n->va = ibw_reth_get_va(reth);
+                n->rkey = ibw_reth_get_rkey(reth);
+                n->span = chk_read_span(len, pmtu);
                 if (n->span)
                     f->prev_end = chk_psn_add(psn, n->span);
             } else if (oi->kind == IBW_OPK_ATOMIC && !o) {
@@ -1159,6 +1120,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                 n->psn = psn;
                 n->kind = IBW_OPK_ATOMIC;
                 n->span = 1;
+                n->msgs = 0xFFFFFFFFu;
             }
         }
         seen_add(f, psn, f->prev_end, 0);
@@ -1173,9 +1135,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
              * look alike).  Only the fewest PSNs the READ can take at any
              * PMTU settles it; else its span waits for the PMTU or its
              * LAST response, and what was sent between is not known. */
-            struct chk_outst *o = f->nout ? outst_at(f, f->nout - 1) : NULL;
+            struct chk_outst *o = f->nout ? chk_outst_at(f, f->nout - 1) : NULL;
             if (o && o->kind == IBW_OPK_READ && !o->span) {
-                if ((uint32_t)d + 1 == read_span(o->len, 4096)) {
+                if ((uint32_t)d + 1 == chk_read_span(o->len, 4096)) {
                     o->span = (uint32_t)d + 1;
                 } else {
                     o->span_max = (uint32_t)d + 1;
@@ -1197,17 +1159,24 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
          * second timeout restarted it): the sequence state before this
          * PSN is what was first sent there. */
         f->msg = msg_state_before(f, psn);
+        gbn_stopped(c, f, psn);
     }
+    /* A READ inside the span a READ before may take (its length not known
+     * at this PMTU) may be its re-issue rather than a new message. */
+    if (f->span_unknown && oi->kind == IBW_OPK_READ)
+        f->msn_inexact = 1;
     f->span_unknown = 0;
     f->in_retrans = 0;
     lat_request(c, f, psn);
+    uint8_t cls = chk_request_class(c, f, p, oi, psn);
     opseq(c, f, oi);
     write_len(c, f, p, oi);
-    hist_put(f, psn, p);
+    struct chk_hist *h = hist_put(f, psn, p, cls);
     f->prev_psn = psn;
     uint32_t span = 1;
+    struct chk_outst *o = NULL;
     if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
-        struct chk_outst *o = outst_add(f);
+        o = outst_add(f);
         o->psn = psn;
         o->kind = oi->kind;
         o->span = 1;
@@ -1215,14 +1184,19 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             const uint8_t *reth = hdr(p, IBW_HDR_RETH);
             f->s.reads++;
             o->len = reth ? ibw_reth_get_dmalen(reth) : 0;
-            o->span = reth ? read_span(o->len, flow_pmtu(c, f)) : 0;
+            if (reth) {
+                o->have_va = 1;
+                o->va = ibw_reth_get_va(reth);
+                o->rkey = ibw_reth_get_rkey(reth);
+            }
+            o->span = reth ? chk_read_span(o->len, chk_flow_pmtu(c, f)) : 0;
             if (!reth)
                 o->len = 0x7FFFFFFFu; /* cut before the RETH: any length */
             if (o->span) {
                 span = o->span;
             } else {
                 f->span_unknown = 1;
-                f->span_max = read_span(o->len, 256);
+                f->span_max = chk_read_span(o->len, 256);
             }
         } else {
             f->s.atomics++;
@@ -1234,34 +1208,12 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         f->msgs_done++;
         f->s.messages++;
     }
+    h->msgs = (uint32_t)f->msgs_done;
+    if (o)
+        o->msgs = (uint32_t)f->msgs_done;
 }
 
 /* ---- responses ---- */
-
-static void msn_rules(struct chk *c, struct chk_flow *f, uint32_t msn)
-{
-    if (!f->have_msn) {
-        f->have_msn = 1;
-        f->msn = f->msn_first = msn;
-        return;
-    }
-    int32_t dm = chk_psn_diff(msn, f->msn);
-    /* Since the first MSN seen the responder can have completed at most
-     * the messages whose requests were all seen since then (unless the
-     * capture missed requests: then it is a lower bound only). */
-    int32_t since = chk_psn_diff(msn, f->msn_first);
-    if (dm < 0)
-        chk_report(c, CHK_R_FLOW_MSN, "aeth.msn 0x%06x after 0x%06x", msn,
-                   f->msn);
-    else if (!f->any_gap && f->have_psn && since > 0 &&
-             (uint64_t)since > f->msgs_done)
-        chk_report(c, CHK_R_FLOW_MSN,
-                   "aeth.msn 0x%06x is %d past the first MSN seen, the requests "
-                   "seen completed %llu messages", msn, since,
-                   (unsigned long long)f->msgs_done);
-    if (dm > 0)
-        f->msn = msn;
-}
 
 static void note_ack(struct chk_flow *f, uint32_t r)
 {
@@ -1331,18 +1283,19 @@ static void read_response(struct chk *c, struct chk_flow *f,
 {
     pmtu_rules(c, f, p, oi);
     settle_spans(c, f);
-    uint32_t pmtu = flow_pmtu(c, f);
+    uint32_t pmtu = chk_flow_pmtu(c, f);
     struct chk_outst *first = NULL;
     char why[200] = "";
     /* The newest READ covering r first (a re-issue), then older ones (a
      * late response to the original). */
     for (unsigned k = f->nout; k-- > 0;) {
-        struct chk_outst *o = outst_at(f, k);
-        if (o->kind != IBW_OPK_READ || !outst_covers(o, r))
+        struct chk_outst *o = chk_outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !chk_outst_covers(o, r))
             continue;
         uint32_t off = (uint32_t)chk_psn_diff(r, o->psn);
         char w[200];
         if (!read_resp_fits(o, off, oi, p->payload_wire_len, pmtu, w, sizeof w)) {
+            f->read_ok = 1;
             if (oi->flags & IBW_OPF_LAST) {
                 o->answered = 1;
                 if (!o->span)
@@ -1356,11 +1309,12 @@ static void read_response(struct chk *c, struct chk_flow *f,
         }
     }
     if (first) {
-        chk_report(c, CHK_R_FLOW_READ_RESP, "%s at PSN 0x%06x: %s", oi->name,
-                   r, why);
+        /* a zero-length READ: C9-88's own rule */
+        chk_report(c, first->len ? CHK_R_FLOW_READ_RESP : CHK_R_FLOW_ZERO_LEN,
+                   "%s at PSN 0x%06x: %s", oi->name, r, why);
         return;
     }
-    const struct chk_hist *h = hist_get(f, r);
+    const struct chk_hist *h = chk_hist_get(f, r);
     if (h)
         chk_report(c, CHK_R_FLOW_RESP_MATCH,
                    "%s at PSN 0x%06x, which was sent as %s", oi->name, r,
@@ -1375,11 +1329,45 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
 {
     uint64_t saved = c->frame;
     c->frame = f->gbn_frame;
-    chk_report(c, CHK_R_FLOW_GBN, "resent from PSN 0x%06x, the %s named 0x%06x",
-               f->gbn_x, f->gbn_suspect == CHK_PEND_RNR ? "RNR NAK" : "NAK",
-               f->gbn_e);
+    if (f->gbn_stop)
+        chk_report(c, CHK_R_FLOW_GBN,
+                   "new PSN 0x%06x sent with 0x%06x-0x%06x not resent after "
+                   "the NAK; the responder NAKs 0x%06x again", f->gbn_x,
+                   f->gbn_e, chk_psn_add(f->gbn_x, CHK_PSN_MASK), f->gbn_e);
+    else
+        chk_report(c, CHK_R_FLOW_GBN, "resent from PSN 0x%06x, the %s named "
+                   "0x%06x", f->gbn_x,
+                   f->gbn_suspect == CHK_PEND_RNR ? "RNR NAK" : "NAK", f->gbn_e);
     c->frame = saved;
     f->gbn_suspect = 0;
+    f->gbn_stop = 0;
+}
+
+/* A resend round (from a request PSN: after a NAK or a timeout) stopped
+ * at prev_end and the requester went on with new PSN psn: Go-Back-N
+ * resends every PSN from where it starts up to what had been sent, so
+ * [prev_end, psn) are skipped unless the capture missed their resends or
+ * an ACK covered them.  (A READ re-issued from inside its span, for
+ * responses missing, is no such round: the responder received everything
+ * after it, and the requester may go on.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
+ * covering it as capture loss (gbn_settle); nothing by the end of the
+ * capture, nothing said (the capture may end before the responder's turn). */
+static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
+{
+    /* A frame with a bad CRC recorded since the round began may have been
+     * the resend of any of them (its receiver dropped it: the NAK again). */
+    if (!chk_hist_get(f, f->round_start) || f->gbn_suspect ||
+        read_may_span(f, f->prev_psn, psn) ||
+        corrupt_between(c, f, f->round_frame ? f->round_frame - 1 : 0,
+                        c->frame) ||
+        (f->have_ack &&
+         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0))
+        return;
+    f->gbn_suspect = CHK_PEND_NAK_SEQ;
+    f->gbn_stop = 1;
+    f->gbn_e = f->prev_end;
+    f->gbn_x = psn;
+    f->gbn_frame = c->frame;
 }
 
 /* A resend round began after the PSN E a NAK named.  A response covering E
@@ -1403,7 +1391,7 @@ static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
         gap_add_unseen(c, f, f->gbn_e, f->gbn_x,
                        f->gbn_suspect == CHK_PEND_RNR ? GAP_NONE : GAP_ANY, 0, 0);
         c->frame = saved;
-        f->gbn_suspect = 0;
+        f->gbn_suspect = f->gbn_stop = 0;
     }
 }
 
@@ -1453,7 +1441,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     const uint8_t *a = hdr(p, IBW_HDR_AETH);
     if (a) {
         syn = ibw_aeth_get_syndrome(a);
-        msn_rules(c, f, ibw_aeth_get_msn(a));
+        chk_msn_response(c, f, p, r, ibw_aeth_get_msn(a));
     }
     unsigned kind = ibw_aeth_syndrome_kind(syn);
     /* ACKs, RNR NAKs (the request named was received), READ responses and
@@ -1505,11 +1493,12 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             note_ack(f, r);
         break;
     case IBW_OPK_ATOMIC_ACK: {
-        struct chk_outst *o = outst_find(f, r, IBW_OPK_ATOMIC);
+        struct chk_outst *o = chk_outst_find(f, r, IBW_OPK_ATOMIC);
         if (o && o->psn == r) {
             o->answered = 1;
+            chk_dup_atomic(c, f, p, o);
         } else {
-            const struct chk_hist *h = hist_get(f, r);
+            const struct chk_hist *h = chk_hist_get(f, r);
             if (h)
                 chk_report(c, CHK_R_FLOW_RESP_MATCH,
                            "ATOMIC ACKNOWLEDGE at PSN 0x%06x, which was sent "
@@ -1524,6 +1513,8 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     }
     default: break;
     }
+    if (in_window)
+        chk_respond_response(c, f, p, oi, r);
     flow_event(c, f, CHK_EV_RESPONSE, p, r);
     if (c->o.rc_hook && f->tr == IBW_TR_RC)
         c->o.rc_hook(c->o.rc_hook_user, &f->s, p, c->frame, 0);
@@ -1610,9 +1601,11 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         }
         return;
     }
-    if (dqp <= 1 || oi->transport == IBW_TR_RESERVED ||
+    if ((dqp <= 1 && oi->transport != IBW_TR_RC && oi->transport != IBW_TR_UC &&
+         oi->transport != IBW_TR_XRC) || oi->transport == IBW_TR_RESERVED ||
         oi->transport == IBW_TR_MSP)
-        return; /* QP0/1: PKT-QP01-UD; vendor opcodes: no service type */
+        return; /* MADs; vendor opcodes: no service type.  Connected
+                   traffic to QP0/1 (PKT-QP01-UD) is still a flow. */
     chk_pkt_addrs(p, &src, &dst);
     /* Both lookups once per packet: the transport rule needs them and the
      * packet's own flow is one of them once it exists. */
@@ -1651,6 +1644,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         f->tr_known = 1;
     }
     c->cur_flow = f;
+    chk_a17_frame(c, f, p, is_req); /* its packet findings, RoCEv2 fields */
     if (!f->s.requests && !f->s.responses && !f->nheld)
         f->s.first_frame = c->frame;
     f->s.transport = ibw_transport_name(f->tr);
@@ -1799,12 +1793,14 @@ void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
     if (f->nheld)
         drain(c, f, 1);
+    if (f->nmsn_wait)
+        chk_msn_due(c, f, 1);
     if (f->pend_back) {
         c->cur_flow = f;
         back_settle(c, f, 1);
         c->cur_flow = NULL;
     }
-    if (f->gbn_suspect) { /* a skip nothing later explained */
+    if (f->gbn_suspect && !f->gbn_stop) { /* a skip nothing later explained */
         c->cur_flow = f;
         gbn_report(c, f);
         c->cur_flow = NULL;
@@ -1822,6 +1818,8 @@ void chk_flows_finish(struct chk *c)
             continue;
         if (c->flows[i].nheld)
             drain(c, &c->flows[i], 1);
+        if (c->flows[i].nmsn_wait)
+            chk_msn_due(c, &c->flows[i], 1);
         if (c->flows[i].pend_back) {
             c->cur_flow = &c->flows[i];
             back_settle(c, &c->flows[i], 1);
@@ -1830,7 +1828,8 @@ void chk_flows_finish(struct chk *c)
     }
     /* a skip nothing later explained */
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (c->flows[i].live && c->flows[i].gbn_suspect) {
+        if (c->flows[i].live && c->flows[i].gbn_suspect &&
+            !c->flows[i].gbn_stop) {
             c->cur_flow = &c->flows[i];
             gbn_report(c, &c->flows[i]);
             c->cur_flow = NULL;

@@ -4,7 +4,9 @@
  * The files call downwards only (conformance/tests/lint checks it): each
  * calls only files after it in
  *   check_parallel.c, check.c (entry: options, frames, dispatch, finish),
- *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c,
+ *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c (a flow's state
+ *   and the dispatch of its packets), check_a17.c, the flow rule families
+ *   that read that state (check_msn.c, check_retrans.c, check_respond.c),
  *   check_table.c, check_report.c, check_addr.c, rules.c
  * and replay.c (the reference responder) only check_table.c,
  * check_report.c and check_addr.c.  The flow table, the reporting and the
@@ -37,6 +39,8 @@
                               the pairing index holds */
 #define CHK_EXPIRE_STEP_NS 1000000u /* how often (capture time) idle flows
                                        are looked for */
+#define CHK_MSN_WAIT 8      /* responses whose MSN waits for the requests
+                              the skew window may still show (FLOW-MSN) */
 #define CHK_CRC_PATTERN 4  /* IBA frames, none with a good CRC, that make the
                               capture one without wire CRCs */
 
@@ -44,7 +48,7 @@
 struct chk_crc_held {
     uint64_t frame;
     unsigned rule;
-    char msg[64];
+    char msg[384];
 };
 
 /* A frame with a bad CRC that came before any frame showed whether the
@@ -74,12 +78,36 @@ static inline int chk_addr_eq(const struct chk_addr *a, const struct chk_addr *b
     return a->kind == b->kind && !memcmp(a->a, b->a, sizeof a->a);
 }
 
+/* chk_hist.flags */
+enum {
+    CHK_HIST_DIGEST = 1,  /* digest covers the whole request (not cut) */
+    CHK_HIST_WF = 2,      /* an RDMA WRITE MIDDLE/LAST continuing a FIRST the
+                             capture saw, of the lengths it must have: the
+                             responder has no cause to call it invalid */
+    CHK_HIST_BAD = 4,     /* a request the responder must reject (C9-92,
+                             C9-94, 9.4: see FLOW-INVALID-ACCEPTED) */
+    CHK_HIST_ZERO = 8     /* an RDMA READ or WRITE ONLY of DMA length 0 */
+};
+
 /* What a packet was, per PSN, when first sent. */
 struct chk_hist {
     uint32_t psn;
     uint8_t opcode;
     uint8_t valid;
     uint16_t paylen;
+    uint32_t msgs;      /* messages completed by the requests seen up to and
+                           including this one (chk_flow.msgs_done after it) */
+    uint32_t hdr_digest; /* of its extension headers after the BTH ... */
+    uint32_t digest;    /* ... and of its payload (both: CHK_HIST_DIGEST) */
+    uint8_t flags;      /* CHK_HIST_* */
+};
+
+/* A response's MSN judged once the skew window after it has passed: the
+ * requests recorded until then may have reached the responder before it
+ * was sent (check_msn.c). */
+struct chk_msn_wait {
+    uint64_t due, frame;
+    uint32_t r, msn, lo;
 };
 
 /* A READ or atomic request (an original or a re-issue) and its span. */
@@ -91,6 +119,12 @@ struct chk_outst {
     uint32_t len;       /* READ: DMA length */
     uint8_t kind;       /* IBW_OPK_READ or IBW_OPK_ATOMIC */
     uint8_t answered;
+    uint8_t have_va;    /* READ: va and rkey known (an original with RETH) */
+    uint8_t have_orig;  /* atomic: an ATOMIC ACKNOWLEDGE answered it */
+    uint32_t msgs;      /* messages completed with it (it counts: C9-148) */
+    uint32_t rkey;
+    uint64_t va;
+    uint64_t orig;      /* ... the original remote data it returned */
 };
 
 /* Request PSNs [lo, hi) the capture did not see, and what explains them. */
@@ -140,6 +174,17 @@ struct chk_pair {
                                more than CHK_PAIR_SCAN wait at once) */
 };
 
+/* RoCEv2 header fields that stay fixed per direction of a connection
+ * (check_a17.c): what the direction's first packet carried. */
+struct chk_a17_dir {
+    uint16_t sport;         /* UDP source port */
+    uint8_t have;           /* a RoCEv2 packet of the direction was seen */
+    uint8_t dscp, ttl;
+    uint8_t ecn;            /* bit 0: Not-ECT seen, bit 1: ECT or CE seen;
+                               bits 2, 3: the same of acknowledgements */
+    uint8_t said;           /* rules said on it: CHK_A17_SAID_* bits */
+};
+
 enum chk_msg_state {
     CHK_MSG_NONE = 0,   /* between messages */
     CHK_MSG_SEND,       /* a SEND message is open */
@@ -166,6 +211,8 @@ struct chk_flow {
     uint8_t dead;           /* an unpaired stream merged into its flow */
     uint8_t pend_back;      /* the NAK pending was recorded after the last
                                round, which may have followed it still */
+    uint8_t gbn_stop;       /* the suspect is a resend round that stopped
+                               short: judged only if a NAK names its gap */
     uint8_t gbn_suspect;    /* enum chk_pending of a resend round that began
                                after the NAK's PSN, not settled yet */
     uint8_t noted;          /* something for its end notes besides gaps
@@ -177,6 +224,10 @@ struct chk_flow {
     struct chk_hist *hist_big;          /* CHK_HIST entries, or NULL */
     struct chk_outst *out_big;          /* CHK_OUTSTANDING entries, or NULL */
     struct chk_flow_summary s;
+    /* check_a17.c: requests [0] and responses [1]; and the per-packet
+     * rules already said on the flow (said once per flow and kind) */
+    struct chk_a17_dir a17[2];
+    uint8_t pkt_said[(CHK_RULE_COUNT + 7) / 8];
     uint8_t tr;             /* enum ibw_transport */
     uint8_t tr_known;       /* tr set: by the first packet or by CM's REQ */
     uint16_t pkey;
@@ -209,6 +260,22 @@ struct chk_flow {
     uint8_t have_msn;
     uint32_t msn;
     uint32_t msn_first;     /* the first MSN seen */
+    uint8_t msn_arc;        /* FLOW-MSN (check_msn.c): the responses so far
+                               bound the responder's MSN offset (its MSN
+                               minus the messages the requests seen
+                               complete) to the arc of 24-bit values */
+    uint32_t msn_arc_lo, msn_arc_w; /* ... [lo, lo + w] */
+    uint8_t msn_inexact;    /* a READ that may have been a re-issue was
+                               counted as a new message: counts uncertain */
+    uint8_t nmsn_wait;      /* msn_wait entries in use */
+    uint8_t have_bad;       /* FLOW-INVALID-ACCEPTED: a request the
+                               responder must reject is not answered yet: */
+    uint8_t bad_why;        /* ... why (check_respond.c) */
+    uint32_t bad_psn;       /* ... its PSN */
+    uint8_t read_ok;        /* a READ was answered with data: the QP allows
+                               remote reads */
+    uint8_t write_ok;       /* an ACK covered an RDMA WRITE: it allows
+                               remote writes */
     uint8_t pending;        /* enum chk_pending */
     uint32_t pend_psn;
     uint64_t pend_ts;
@@ -248,7 +315,96 @@ struct chk_flow {
     struct chk_outst out_small[CHK_OUT_SMALL];
     uint32_t indexed[CHK_PAIR_INDEXED];
     struct chk_seen seen[CHK_SEEN]; /* ring: the newest CHK_SEEN ranges */
+    struct chk_msn_wait msn_wait[CHK_MSN_WAIT];
 };
+
+/* ---- a flow's per-PSN history and READ/atomic requests, as the rule
+ * families read them (check_flow.c writes them) ---- */
+
+static inline const struct chk_hist *chk_hist_get(const struct chk_flow *f,
+                                                  uint32_t psn)
+{
+    const struct chk_hist *h =
+        f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
+                    : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
+    return h->valid && h->psn == psn ? h : NULL;
+}
+
+static inline uint32_t chk_read_span(uint32_t len, uint32_t pmtu)
+{
+    if (!pmtu)
+        return 0;
+    return len ? (len + pmtu - 1) / pmtu : 1;
+}
+
+/* Request k (0 = oldest) of the ring of READ/atomic requests. */
+static inline struct chk_outst *chk_outst_at(const struct chk_flow *f, unsigned k)
+{
+    unsigned cap = f->out_big ? CHK_OUTSTANDING : CHK_OUT_SMALL;
+    struct chk_outst *ring =
+        f->out_big ? f->out_big : (struct chk_outst *)f->out_small;
+    return &ring[(f->out_head + k) % cap];
+}
+
+/* Does request o (span, or the largest it can have) cover PSN r? */
+static inline int chk_outst_covers(const struct chk_outst *o, uint32_t r)
+{
+    int32_t off = chk_psn_diff(r, o->psn);
+    uint32_t span = o->span       ? o->span
+                    : o->span_max ? o->span_max
+                                  : chk_read_span(o->len, 256);
+    return off >= 0 && (uint32_t)off < (span ? span : 1);
+}
+
+/* The newest remembered request of `kind` covering r, or NULL. */
+static inline struct chk_outst *chk_outst_find(const struct chk_flow *f,
+                                               uint32_t r, unsigned kind)
+{
+    for (unsigned k = f->nout; k-- > 0;) {
+        struct chk_outst *o = chk_outst_at(f, k);
+        if (o->kind == kind && chk_outst_covers(o, r))
+            return o;
+    }
+    return NULL;
+}
+
+/* ---- flow rule families (each reads the state check_flow.c keeps) ---- */
+
+/* check_msn.c: FLOW-MSN for response p at PSN r carrying AETH MSN msn
+ * (judged once the skew window after it has passed). */
+void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                      uint32_t r, uint32_t msn);
+/* check_msn.c: before a request is counted, judge the responses whose skew
+ * window has passed; all = 1 at the flow's end. */
+void chk_msn_due(struct chk *c, struct chk_flow *f, int all);
+
+/* check_retrans.c: the digests of request p's extension headers and of
+ * its payload; 0 when the capture cut it (no digest), else 1. */
+int chk_req_digest(const struct ibw_pkt *p, uint32_t *hdr, uint32_t *payload);
+/* check_retrans.c: FLOW-RETRANS-DIFF for p, a resend of PSN psn. */
+void chk_retrans_resend(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                        const struct ibw_opcode_info *oi, uint32_t psn);
+/* check_retrans.c: FLOW-RETRANS-DIFF for READ p re-issued at psn, k PSNs
+ * into the READ o it repeats the rest of (k = 0: o is itself a re-issue,
+ * which the history does not hold, and p repeats it). */
+void chk_retrans_read_reissue(struct chk *c, struct chk_flow *f,
+                              const struct ibw_pkt *p, const struct chk_outst *o,
+                              uint32_t psn, int32_t k);
+
+/* check_respond.c: what the responder owes new request p, judged before
+ * p changes the flow's message state: CHK_HIST_BAD (and the reason
+ * FLOW-INVALID-ACCEPTED names when it is accepted), CHK_HIST_WF,
+ * CHK_HIST_ZERO. */
+uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
+                          const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                          uint32_t psn);
+/* check_respond.c: the rules on what a response answers:
+ * FLOW-INVALID-ACCEPTED, FLOW-NAK-INVALID, FLOW-ZERO-LEN. */
+void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                          const struct ibw_opcode_info *oi, uint32_t r);
+/* check_respond.c: FLOW-DUP-ATOMIC for an ATOMIC ACKNOWLEDGE of o. */
+void chk_dup_atomic(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                    struct chk_outst *o);
 
 enum chk_pmtu_src { CHK_PMTU_NONE = 0, CHK_PMTU_OPTION, CHK_PMTU_CM, CHK_PMTU_PAYLOAD };
 
@@ -341,7 +497,18 @@ struct chk {
     unsigned ncorrupt, corrupt_head;
     int finished;
     char msg[512];
+    /* Per-packet findings of the frame being judged wait here for the flow
+     * it joins (check_report.c), so that each is said once per flow: */
+    uint8_t defer;          /* set while a frame is judged */
+    struct chk_pend *pend;
+    unsigned npend, cappend;
 };
+
+/* The PMTU the flow's packets are held to (0 = not known). */
+static inline uint32_t chk_flow_pmtu(const struct chk *c, const struct chk_flow *f)
+{
+    return c->o.pmtu ? c->o.pmtu : f->s.pmtu;
+}
 
 #define CHK_SKEW_DEFAULT_NS 1000000u
 
@@ -352,9 +519,31 @@ static inline uint64_t chk_skew_window(const struct chk *c)
     return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
 }
 
-/* Report rule r for the current frame (printf-style evidence). */
+/* A per-packet finding waiting for its frame's flow. */
+struct chk_pend {
+    uint64_t frame;
+    unsigned rule;
+    char msg[512];
+};
+
+/* Report rule r for the current frame (printf-style evidence).  A
+ * per-packet rule's finding on a frame of a flow is flagged a repeat when
+ * the flow had one of that rule already; while c->defer is set, per-packet
+ * findings made before the frame's flow is known wait for
+ * chk_report_flush(). */
 void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Report the waiting per-packet findings of the current frame as findings
+ * of flow f; f NULL: every waiting finding, of no flow. */
+void chk_report_flush(struct chk *c, struct chk_flow *f);
+
+/* The frame being judged joined flow f (RC/UC/XRC, the flow tracker calls
+ * it once per frame, before judging it; is_req: a request): its waiting
+ * per-packet findings are said for f, and its RoCEv2 header fields held to
+ * the direction's (FLOW-UDP-SPORT, FLOW-DSCP, FLOW-TTL, FLOW-ECN). */
+void chk_a17_frame(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                   int is_req);
 
 /* Per-packet rules; returns 0 when the packet cannot be judged further. */
 int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated);

@@ -393,12 +393,189 @@ void chk_cut_finish(struct chk *c)
     c->frame = saved;
 }
 
+
+/* ---- what a wrong ICRC was computed as (bug zoo rows 1-3, 31a) ---- */
+
+enum {
+    ICRC_NO_TOS = 1,       /* IPv4 TOS / IPv6 traffic class and flow label */
+    ICRC_NO_TTL = 2,       /* TTL / hop limit */
+    ICRC_NO_IPCSUM = 4,    /* IPv4 header checksum */
+    ICRC_NO_UDPCSUM = 8,   /* UDP checksum */
+    ICRC_NO_BTH = 16,      /* BTH byte 4 (FECN, BECN, resv6) */
+    ICRC_NO_ONES = 32,     /* the 8 bytes of ones standing for the LRH */
+    ICRC_GRH = 64,         /* IPv4 masked where an IB GRH has its variant
+                              fields (bytes 0-3 but the version, byte 7) */
+    ICRC_PAD_ZERO = 128,   /* the pad bytes taken as zeros */
+};
+
+/* The ICRC of bytes [ip, end) of a RoCEv2 packet, masked as A17.3.3 says
+ * except for what `skip` names; tmp has room for end - ip bytes. */
+static uint32_t icrc_variant(const struct ibw_pkt *p, size_t ip, size_t end,
+                             unsigned skip, uint8_t *tmp)
+{
+    static const uint8_t ones[8] = {0xFF, 0xFF, 0xFF, 0xFF,
+                                    0xFF, 0xFF, 0xFF, 0xFF};
+    size_t n = end - ip, udp = p->off[IBW_HDR_UDP] - ip,
+           bth = p->off[IBW_HDR_BTH] - ip;
+    memcpy(tmp, p->data + ip, n);
+    if (ibw_pkt_has(p, IBW_HDR_IPV4)) {
+        if (skip & ICRC_GRH) {
+            tmp[0] |= 0x0F;
+            tmp[1] = tmp[2] = tmp[3] = tmp[7] = 0xFF;
+        } else {
+            if (!(skip & ICRC_NO_TOS))
+                tmp[1] = 0xFF;
+            if (!(skip & ICRC_NO_TTL))
+                tmp[8] = 0xFF;
+            if (!(skip & ICRC_NO_IPCSUM))
+                tmp[10] = tmp[11] = 0xFF;
+        }
+    } else {
+        if (!(skip & ICRC_NO_TOS)) {
+            tmp[0] |= 0x0F;
+            tmp[1] = tmp[2] = tmp[3] = 0xFF;
+        }
+        if (!(skip & ICRC_NO_TTL))
+            tmp[7] = 0xFF;
+    }
+    if (!(skip & ICRC_NO_UDPCSUM) && udp + 8 <= n)
+        tmp[udp + 6] = tmp[udp + 7] = 0xFF;
+    if (!(skip & ICRC_NO_BTH) && bth + 5 <= n)
+        tmp[bth + 4] = 0xFF;
+    if ((skip & ICRC_PAD_ZERO) && p->pad <= n)
+        memset(tmp + n - p->pad, 0, p->pad);
+    uint32_t crc = skip & ICRC_NO_ONES ? 0 : ibw_crc32(0, ones, sizeof ones);
+    return ibw_crc32(crc, tmp, n);
+}
+
+/* Why a RoCEv2 frame's carried ICRC is wrong, when it is one of the known
+ * wrong computations: appended to buf (empty when none fits).  *extra: the
+ * bytes a sender put after the headers beyond what its length fields
+ * count, when the frame's last 4 bytes are the ICRC of all before them. */
+static void icrc_diag(const struct ibw_pkt *p, char *buf, size_t n,
+                      uint32_t *extra)
+{
+    buf[0] = 0;
+    *extra = 0;
+    int v4 = ibw_pkt_has(p, IBW_HDR_IPV4);
+    if ((!v4 && !ibw_pkt_has(p, IBW_HDR_IPV6)) ||
+        !ibw_pkt_has(p, IBW_HDR_UDP) || !ibw_pkt_has(p, IBW_HDR_BTH) ||
+        p->icrc_off + 4u > p->len || p->payload_off > p->icrc_off)
+        return;
+    size_t ip = p->off[v4 ? IBW_HDR_IPV4 : IBW_HDR_IPV6], ic = p->icrc_off;
+    uint8_t *tmp = malloc(p->len);
+    if (!tmp)
+        return;
+    uint32_t got = p->icrc_wire;
+    if (icrc_variant(p, ip, ic, 0, tmp) != p->icrc_calc)
+        goto out; /* not the masking the parser used: say nothing */
+    /* zoo 1: the pad bytes left out of the CRC */
+    if (p->pad && icrc_variant(p, ip, ic - p->pad, 0, tmp) == got) {
+        snprintf(buf, n, ": the CRC of the packet without its %u pad bytes "
+                 "(the pad left out, as Linux rxe did before 2030abddec68)",
+                 p->pad);
+        goto out;
+    }
+    /* zoo 2: the ICRC where the packet does not end */
+    if (p->pad) {
+        uint32_t early = ibw_load_le32(p->data + ic - p->pad);
+        if (early == p->icrc_calc ||
+            early == icrc_variant(p, ip, ic, ICRC_PAD_ZERO, tmp) ||
+            early == icrc_variant(p, ip, ic - p->pad, 0, tmp)) {
+            snprintf(buf, n, ": the packet's ICRC stands %u bytes earlier, "
+                     "over the pad (written at the payload's end, not the "
+                     "packet's)", p->pad);
+            goto out;
+        }
+    }
+    if (p->len >= ic + 8) {
+        size_t e = p->len - 4;
+        if (ibw_load_le32(p->data + e) == icrc_variant(p, ip, e, 0, tmp)) {
+            *extra = (uint32_t)(e - ic);
+            snprintf(buf, n, ": the frame's last 4 bytes, %u bytes past where "
+                     "the length fields end the packet, are the ICRC of all "
+                     "before them: %u bytes after the headers that the "
+                     "length fields do not count", (unsigned)(e - ic),
+                     (unsigned)(e - p->payload_off));
+            goto out;
+        }
+        if (ibw_load_le32(p->data + e) == p->icrc_calc) {
+            snprintf(buf, n, ": the right ICRC is the frame's last 4 bytes, "
+                     "%u bytes past where the length fields end the packet",
+                     (unsigned)(e - ic));
+            goto out;
+        }
+    }
+    /* zoo 3: the variant fields masked wrongly */
+    static const struct {
+        unsigned skip;
+        const char *v4, *v6;
+    } masks[] = {
+        {ICRC_NO_UDPCSUM, "the UDP checksum not masked",
+         "the UDP checksum not masked"},
+        {ICRC_NO_TTL, "the IPv4 TTL not masked", "the IPv6 hop limit not masked"},
+        {ICRC_NO_TOS, "the IPv4 TOS not masked",
+         "the IPv6 traffic class and flow label not masked"},
+        {ICRC_NO_IPCSUM, "the IPv4 header checksum not masked", NULL},
+        {ICRC_NO_TOS | ICRC_NO_TTL | ICRC_NO_IPCSUM | ICRC_NO_UDPCSUM,
+         "no IP or UDP field masked", "no IP or UDP field masked"},
+        {ICRC_GRH | ICRC_NO_UDPCSUM,
+         "the IPv4 header masked as an IB GRH (bytes 0-3 and 7)", NULL},
+        {ICRC_NO_BTH, "BTH byte 4 (FECN, BECN) not masked",
+         "BTH byte 4 (FECN, BECN) not masked"},
+        {ICRC_NO_ONES, "no 8 bytes of ones for the LRH",
+         "no 8 bytes of ones for the LRH"},
+    };
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        const char *what = v4 ? masks[i].v4 : masks[i].v6;
+        if (what && icrc_variant(p, ip, ic, masks[i].skip, tmp) == got) {
+            snprintf(buf, n, ": the CRC with %s (RoCEv2 masks TOS, TTL and "
+                     "checksum of IPv4, traffic class, flow label and hop "
+                     "limit of IPv6, the UDP checksum, BTH byte 4)", what);
+            goto out;
+        }
+    }
+out:
+    free(tmp);
+}
+
+/* The flow a frame its receiver dropped (bad CRC) would have joined, by
+ * the addresses and QPN it carries, or NULL: it is judged by its CRC alone
+ * and joins none, but its findings are said once per flow like any
+ * per-packet rule's. */
+static struct chk_flow *dropped_flow(struct chk *c, const struct ibw_pkt *p)
+{
+    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
+    if (!b)
+        return NULL;
+    const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
+    struct chk_addr src, dst;
+    chk_pkt_addrs(p, &src, &dst);
+    uint32_t dqp = ibw_bth_get_destqp(b);
+    struct chk_flow *f = oi->flags & IBW_OPF_REQUEST
+                             ? chk_flow_get(c, &src, &dst, dqp, 0)
+                         : oi->flags & IBW_OPF_RESPONSE
+                             ? chk_flow_of_response(c, &src, &dst, dqp)
+                             : NULL;
+    return f && !f->dead ? f : NULL;
+}
+
 /* Report the CRC findings of a frame (now, or later for a held one). */
 static void crc_report(struct chk *c, const struct ibw_pkt *p)
 {
-    if (p->icrc_status == IBW_CRC_BAD)
-        chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x",
-                   p->icrc_wire, p->icrc_calc);
+    if (p->icrc_status == IBW_CRC_BAD) {
+        char why[320];
+        uint32_t extra;
+        icrc_diag(p, why, sizeof why, &extra);
+        chk_report(c, CHK_R_PKT_ICRC, "icrc 0x%08x, computed 0x%08x%s",
+                   p->icrc_wire, p->icrc_calc, why);
+        if (extra && !(ibw_opcode_info(p->opcode)->flags & IBW_OPF_PAYLOAD))
+            chk_report(c, CHK_R_PKT_NO_PAYLOAD,
+                       "%s carries %u bytes after its headers, expected none "
+                       "(beyond its length fields; the ICRC at the frame's "
+                       "end covers them)", ibw_opcode_info(p->opcode)->name,
+                       extra + p->payload_wire_len + p->pad);
+    }
     if (p->vcrc_status == IBW_CRC_BAD)
         chk_report(c, CHK_R_PKT_VCRC, "vcrc 0x%04x, computed 0x%04x",
                    p->vcrc_wire, p->vcrc_calc);
@@ -411,6 +588,8 @@ static void crc_report(struct chk *c, const struct ibw_pkt *p)
 static void crc_held_release(struct chk *c)
 {
     uint64_t saved = c->frame;
+    uint8_t defer = c->defer; /* earlier frames': said now, in order */
+    c->defer = 0;
     for (unsigned i = 0; i < c->ncrc_held; i++) {
         c->frame = c->crc_held[i].frame;
         c->cur_flow = NULL;
@@ -418,6 +597,7 @@ static void crc_held_release(struct chk *c)
     }
     c->ncrc_held = 0;
     c->frame = saved;
+    c->defer = defer;
 }
 
 /* Hold the bad-CRC findings of frame p (said now when there is no room). */
@@ -442,10 +622,16 @@ static void crc_hold(struct chk *c, const struct ibw_pkt *p)
         struct chk_crc_held *h = &c->crc_held[c->ncrc_held++];
         h->frame = c->frame;
         h->rule = icrc ? CHK_R_PKT_ICRC : CHK_R_PKT_VCRC;
-        if (icrc)
-            snprintf(h->msg, sizeof h->msg, "icrc 0x%08x, computed 0x%08x",
-                     p->icrc_wire, p->icrc_calc);
-        else
+        if (icrc) {
+            /* A capture without wire CRCs holds every frame: the causes are
+             * looked for on its first frames only (CAP-CRC drops them all) */
+            char why[320] = "";
+            uint32_t extra;
+            if (c->ncrc_held <= 64)
+                icrc_diag(p, why, sizeof why, &extra);
+            snprintf(h->msg, sizeof h->msg, "icrc 0x%08x, computed 0x%08x%s",
+                     p->icrc_wire, p->icrc_calc, why);
+        } else
             snprintf(h->msg, sizeof h->msg, "vcrc 0x%04x, computed 0x%04x",
                      p->vcrc_wire, p->vcrc_calc);
     }
@@ -499,12 +685,14 @@ static void crc_wait_end(struct chk *c, int wire_crcs)
             c->st.iba++;
             chk_flow_corrupt(c, &p);
             crc_report(c, &p);
+            chk_report_flush(c, dropped_flow(c, &p));
         } else {
             /* judged at its own time: flows idle by then end first */
             chk_flows_expire(c, w[i].ts_ns);
             if (chk_packet(c, &p, w[i].truncated))
                 chk_flow_packet(c, &p, w[i].truncated);
         }
+        chk_report_flush(c, NULL); /* what joined no flow, before the next */
         free(w[i].bytes);
     }
     c->frame = frame;
@@ -535,6 +723,90 @@ void chk_crc_finish(struct chk *c)
         return;
     }
     crc_held_release(c);
+}
+
+
+/* ---- RoCEv2 headers: annex A17's fixed fields, the Ethernet source ---- */
+
+/* IPv4 options, DF clear, a fragment (CA17-3, -7, -8); 1 when said. */
+static int ip4_fields(struct chk *c, const struct ibw_pkt *p)
+{
+    if (!ibw_pkt_has(p, IBW_HDR_IPV4))
+        return 0;
+    const uint8_t *ip = p->data + p->off[IBW_HDR_IPV4];
+    unsigned ihl = ibw_ipv4_get_ihl(ip), df = ibw_ipv4_get_df(ip),
+             mf = ibw_ipv4_get_mf(ip), fo = ibw_ipv4_get_frag_offset(ip),
+             rs = ibw_ipv4_get_resv(ip);
+    if (ihl == 5 && !rs && df && !mf && !fo)
+        return 0;
+    chk_report(c, CHK_R_PKT_IP_HDR,
+               "ipv4 ihl %u, flags %u%u%u, frag_offset %u; RoCEv2 has ihl 5, "
+               "flags 010 (reserved 0, DF 1, MF 0), frag_offset 0", ihl, rs,
+               df, mf, fo);
+    return 1;
+}
+
+/* An IP datagram whose protocol / next header is not UDP but whose next
+ * bytes read as a UDP header to 4791 exactly as long as the datagram, then
+ * a BTH: a RoCEv2 packet with the wrong protocol (CA17-10, CA17-16). */
+static int ip_proto(struct chk *c, const struct ibw_pkt *p)
+{
+    const uint8_t *d = p->data;
+    size_t l4, end;
+    unsigned proto;
+    const char *fld;
+    if (ibw_pkt_has(p, IBW_HDR_IPV4)) {
+        const uint8_t *ip = d + p->off[IBW_HDR_IPV4];
+        if (p->off[IBW_HDR_IPV4] + 20u > p->len ||
+            ibw_ipv4_get_mf(ip) || ibw_ipv4_get_frag_offset(ip))
+            return 0;
+        proto = ibw_ipv4_get_protocol(ip);
+        l4 = p->off[IBW_HDR_IPV4] + ibw_ipv4_hdr_len(ip);
+        end = p->off[IBW_HDR_IPV4] + (size_t)ibw_ipv4_get_total_length(ip);
+        fld = "ipv4.protocol";
+    } else if (ibw_pkt_has(p, IBW_HDR_IPV6)) {
+        const uint8_t *ip = d + p->off[IBW_HDR_IPV6];
+        if (p->off[IBW_HDR_IPV6] + 40u > p->len)
+            return 0;
+        proto = ibw_ipv6_get_nexthdr(ip);
+        l4 = p->off[IBW_HDR_IPV6] + 40u;
+        end = l4 + ibw_ipv6_get_paylen(ip);
+        fld = "ipv6.next_header";
+    } else {
+        return 0;
+    }
+    /* ... and a BTH after it: TVer 0, a defined opcode (a TCP segment to
+     * port 4791 would need its sequence number to fit besides) */
+    if (proto == IBW_IPPROTO_UDP || l4 + 8 + ibw_bth_SIZE > end ||
+        l4 + 8 + ibw_bth_SIZE > p->len ||
+        ibw_load_be16(d + l4 + 2) != IBW_ROCEV2_UDP_PORT ||
+        ibw_load_be16(d + l4 + 4) != end - l4 || (d[l4 + 9] & 15) != 0 ||
+        ibw_opcode_info(d[l4 + 8])->transport == IBW_TR_RESERVED)
+        return 0;
+    chk_report(c, CHK_R_PKT_IP_HDR, "%s %u, expected 17 (UDP): a UDP header "
+               "to port 4791 follows it", fld, proto);
+    return 1;
+}
+
+/* An Ethernet source no receiver takes: zero, group or broadcast. */
+static int eth_src(struct chk *c, const struct ibw_pkt *p)
+{
+    if (p->link != IBW_LINK_ETHERNET || !ibw_pkt_has(p, IBW_HDR_ETH) ||
+        p->off[IBW_HDR_ETH] + 12u > p->len)
+        return 0;
+    const uint8_t *m = p->data + p->off[IBW_HDR_ETH] + 6;
+    static const uint8_t zero[6];
+    int isz = !memcmp(m, zero, 6), group = m[0] & 1;
+    if (!isz && !group)
+        return 0;
+    chk_report(c, CHK_R_PKT_ETH_SRC,
+               "eth.src %02x:%02x:%02x:%02x:%02x:%02x is %s", m[0], m[1], m[2],
+               m[3], m[4], m[5],
+               isz ? "all zeros" : m[0] == 0xFF && !memcmp(m, m + 1, 5) &&
+                                           m[5] == 0xFF
+                                     ? "the broadcast address"
+                                     : "a group (multicast) address");
+    return 1;
 }
 
 int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
@@ -575,9 +847,16 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         c->st.iba++;
         chk_flow_corrupt(c, p);
         crc_report(c, p);
+        chk_report_flush(c, dropped_flow(c, p));
         return 0;
     }
-    if (p->err != IBW_OK && !(cut && p->err == IBW_E_TRUNCATED)) {
+    /* Bytes after the headers of an opcode without payload: the headers
+     * are whole and the CRC good, so the frame is judged (PKT-NO-PAYLOAD)
+     * and joins its flow like any other. */
+    int payload_err = p->err == IBW_E_LENGTH && p->err_hdr &&
+                      !strcmp(p->err_hdr, "payload");
+    if (p->err != IBW_OK && !(cut && p->err == IBW_E_TRUNCATED) &&
+        !payload_err) {
         if (!iba) {
             c->st.not_iba++;
             return 0;
@@ -594,8 +873,13 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
             return 0;
         }
         c->st.not_iba++;
-        if (roce_fragment(p))
+        if (roce_fragment(p)) {
             ip_csum_rule(c, p);
+            ip4_fields(c, p);
+        } else if (ip_proto(c, p)) {
+            c->st.not_iba--; /* RoCEv2 with the wrong protocol */
+            c->st.iba++;
+        }
         return 0;
     }
     c->st.iba++;
@@ -603,6 +887,18 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     const uint8_t *b = d + p->off[IBW_HDR_BTH];
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
     ip_csum_rule(c, p);
+    if (payload_err)
+        parse_error(c, p);
+    /* A17's fixed IP fields and the Ethernet source: a receiver drops the
+     * packet (CA17-24), so it joins no flow. */
+    int drop = ip4_fields(c, p);
+    drop |= eth_src(c, p);
+    if ((p->transport == IBW_TK_ROCE_V2_IP4 ||
+         p->transport == IBW_TK_ROCE_V2_IP6) && p->opcode != IBW_OP_CNP &&
+        (ibw_bth_get_fecn(b) || ibw_bth_get_becn(b)))
+        chk_report(c, CHK_R_PKT_FECN_BECN,
+                   "bth.fecn %u, bth.becn %u on RoCEv2, expected 0, 0",
+                   ibw_bth_get_fecn(b), ibw_bth_get_becn(b));
     if (ibw_pkt_has(p, IBW_HDR_UDP) && !p->cut) {
         uint16_t got = ibw_udp_get_checksum(d + p->off[IBW_HDR_UDP]);
         if (got) {
@@ -634,7 +930,7 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
                            "expected 0", i, r[i]);
                 break;
             }
-        return 1;
+        return !drop;
     }
     if (dqp <= 1 && oi->transport != IBW_TR_UD)
         chk_report(c, CHK_R_PKT_QP01_UD, "%s to QP%u; QP0/QP1 are UD",
@@ -655,5 +951,5 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     }
     if (oi->transport == IBW_TR_UD && dqp <= 1)
         mad_rules(c, p, dqp);
-    return 1;
+    return !drop;
 }

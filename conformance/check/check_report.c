@@ -4,8 +4,56 @@
  * (only the rule table), so every rule file can report. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_int.h"
+
+/* Queue the finding in c->msg for the frame's flow; 0 when there is no
+ * room (it is said at once, of no flow). */
+static int pend_add(struct chk *c, unsigned rule)
+{
+    if (c->npend == c->cappend) {
+        unsigned n = c->cappend ? c->cappend * 2 : 4;
+        struct chk_pend *np = n <= 1024 ? realloc(c->pend, n * sizeof *np)
+                                        : NULL;
+        if (!np)
+            return 0;
+        c->pend = np;
+        c->cappend = n;
+    }
+    struct chk_pend *e = &c->pend[c->npend++];
+    e->frame = c->frame;
+    e->rule = rule;
+    memcpy(e->msg, c->msg, sizeof e->msg);
+    return 1;
+}
+
+static void emit(struct chk *c, unsigned rule)
+{
+    const struct chk_rule_info *ri = chk_rule(rule);
+    int repeat = 0;
+    struct chk_flow *fl = c->cur_flow;
+    if (fl && ri->scope == CHK_SCOPE_PACKET) {
+        uint8_t bit = (uint8_t)(1u << (rule & 7));
+        repeat = (fl->pkt_said[rule >> 3] & bit) != 0;
+        fl->pkt_said[rule >> 3] |= bit;
+    }
+    struct chk_finding f = {c->frame, rule, ri->severity, c->msg,
+                            fl ? &fl->s : NULL, repeat};
+    c->st.per_rule[rule]++;
+    if (ri->severity == CHK_ERROR)
+        c->st.errors++;
+    else
+        c->st.warnings++;
+    if (fl) {
+        if (ri->severity == CHK_ERROR)
+            fl->s.errors++;
+        else
+            fl->s.warnings++;
+    }
+    if (c->o.report)
+        c->o.report(c->o.user, &f);
+}
 
 void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
 {
@@ -13,22 +61,33 @@ void chk_report(struct chk *c, unsigned rule, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(c->msg, sizeof c->msg, fmt, ap);
     va_end(ap);
-    const struct chk_rule_info *ri = chk_rule(rule);
-    struct chk_finding f = {c->frame, rule, ri->severity, c->msg,
-                            c->cur_flow ? &c->cur_flow->s : NULL};
-    c->st.per_rule[rule]++;
-    if (ri->severity == CHK_ERROR)
-        c->st.errors++;
-    else
-        c->st.warnings++;
-    if (c->cur_flow) {
-        if (ri->severity == CHK_ERROR)
-            c->cur_flow->s.errors++;
-        else
-            c->cur_flow->s.warnings++;
+    if (c->defer && !c->cur_flow &&
+        chk_rule(rule)->scope == CHK_SCOPE_PACKET && pend_add(c, rule))
+        return;
+    emit(c, rule);
+}
+
+void chk_report_flush(struct chk *c, struct chk_flow *f)
+{
+    if (!c->npend)
+        return;
+    struct chk_flow *cur = c->cur_flow;
+    uint64_t frame = c->frame;
+    unsigned k = 0;
+    for (unsigned i = 0; i < c->npend; i++) {
+        struct chk_pend *e = &c->pend[i];
+        if (f && e->frame != frame) { /* another frame's: it waits on */
+            c->pend[k++] = *e;
+            continue;
+        }
+        c->cur_flow = f;
+        c->frame = e->frame;
+        memcpy(c->msg, e->msg, sizeof c->msg);
+        emit(c, e->rule);
     }
-    if (c->o.report)
-        c->o.report(c->o.user, &f);
+    c->npend = k;
+    c->cur_flow = cur;
+    c->frame = frame;
 }
 
 static int flow_id_cmp(const void *a, const void *b)

@@ -4,10 +4,19 @@
  *
  * Each RC flow gets its own engine with one QP: ePSN = the PSN of the
  * flow's first request, PMTU = the flow's (learnt by the checker, or
- * --pmtu), P_Key = the flow's.  Its memory is one permissive region; every
- * R_Key seen gets a 4 MiB window of it, anchored at the first address seen
- * with that key, so RETH/AtomicETH addresses are rewritten into the window
- * and valid traffic is accepted.  Its receive queue is kept full.
+ * --pmtu), P_Key = the flow's.  Its memory is one permissive region: a
+ * receive window, and a pool the 4 KiB pages of every (R_Key, VA) seen are
+ * mapped to (a hash table: buffers anywhere in 64 bits, see "memory"
+ * below), so RETH/AtomicETH addresses are rewritten into the pool and
+ * valid traffic is accepted.  Its receive queue is kept full.  Flows are
+ * found by hash; up to RP_MAXFLOWS (2048) are replayed.
+ *
+ * Memory, bounded: per flow the engine and its first snapshot (1.37 MiB
+ * measured with 2000 flows, conformance/tests/replay/bench_replay.py: so
+ * about 2.8 GiB at RP_MAXFLOWS), the page pool (all flows: 1 GiB, "memory"
+ * below), the request rings (all flows: RP_SNAP_TOTAL entries, each a
+ * rebuilt request of at most 8 KiB and its incremental snapshot).  A
+ * frame costs the same with 1 or 1000 flows (the bench's marginal cost).
  *
  * What the reference cannot know, and so is not judged:
  * - receive WQEs posted: a captured RNR NAK is accepted;
@@ -17,8 +26,9 @@
  * - ACK coalescing: an ACK the reference sends may be covered by any later
  *   response, and an ACK the reference does not send is accepted when its
  *   MSN is one the reference had;
- * - MSN origin: MSNs compare relative to the flow's first response, unless
- *   CM negotiated the flow (then from 0);
+ * - MSN origin: MSNs compare relative to the flow's first response to a
+ *   request the reference took, unless CM negotiated the flow (then from
+ *   0);
  * - responses after the end of the capture: an answer is only reported
  *   missing when the capture has one the reference sends after it, or a
  *   response at its PSN or a later one judged after it.
@@ -29,9 +39,25 @@
  * - one direction recorded late: a response the reference does not answer
  *   yet waits (the checker's skew window) for the request that causes it,
  *   and the responses recorded after it wait behind it;
- * - requests the capture lost (acknowledged, never resent): the reference
- *   skips the hole and resumes at the next message start, the MSNs of the
- *   messages in it unknown (msn_slack);
+ * - requests the capture lost (a response shows the responder got PSNs
+ *   the reference never did: acknowledged, never resent): the reference
+ *   jumps over the hole (every hole below that response, where requests
+ *   it was fed again meet them) and resumes at the next message start; a
+ *   MIDDLE or LAST it then sees completes the message the hole began.  The
+ *   response that showed the hole, when an ACK or atomic ACK, gives the
+ *   responder's MSN after it, which the reference takes; otherwise the
+ *   MSNs of the messages in the hole are unknown (msn_slack: the next
+ *   difference within it moves the origin).  What depends on the lost
+ *   requests is not compared: the responses to them (nothing to compare
+ *   with), the memory they may have written (every word is unknown
+ *   again: atomics learn), and a response missing from the capture
+ *   (REPLAY-MISSING is not reported on a flow whose capture point is thus
+ *   shown to lose frames).  When the responder had NAKed where the
+ *   reference waits (the sequence NAK is in the capture), it dropped the
+ *   requests after it as the reference did: the hole is only the resends
+ *   the capture lost.  A hole older than the request ring (1024 requests,
+ *   8192 while the reference waits at a hole) stops the flow
+ *   (REPLAY-SKIPPED, once);
  * - lossy links: requests lost after the capture point are rewound over
  *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
  *   shows, corrupted frames are not fed and stand for the answer at their
@@ -47,17 +73,27 @@
 #include "eng.h"
 #include "replay.h"
 
-#define RP_SLOT (4ull << 20)
-#define RP_NSLOT 12u
-#define RP_MEM (RP_SLOT * (RP_NSLOT + 2))
-#define RP_MAXFLOWS 64u
+/* The reference's memory (see "memory" below): per flow, a receive
+ * window and a pool of 4 KiB pages the R_Key pages seen are mapped to. */
+#define RP_PAGE 4096u
+#define RP_RECV (16ull << 20)        /* receive buffers (SEND payloads) */
+#define RP_POOL (64ull << 20)        /* a flow's pool: its largest message */
+#define RP_POOL_PAGES ((uint32_t)(RP_POOL / RP_PAGE))
+#define RP_BUDGET_PAGES ((uint32_t)((1ull << 30) / RP_PAGE)) /* all flows */
+#define RP_SHARE_MIN 64u             /* pages a flow may always hold */
+#define RP_MEM (RP_RECV + RP_POOL + (1ull << 20)) /* + CQ, SQ, RQ rings */
+#define RP_MAXFLOWS 2048u
+#define RP_SNAP_TOTAL (64u * 1024u)  /* ring entries, all flows together */
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_LEARNT 64u
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
-#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many */
+#define RP_SNAP_MAX 1024u  /* ... the ring grows to this many, */
+#define RP_SNAP_WAIT_MAX 8192u /* ... or this many while the reference waits
+                                  (requests out of sequence: a hole the
+                                  capture lost, its ACK still to come) */
 #define RP_NONE (~0u)
 
 struct rp_exp {
@@ -74,6 +110,14 @@ struct rp_exp {
     uint8_t any_msn;    /* answers a duplicate the capture did not see: its
                            MSN is the one when the duplicate arrived */
     uint64_t orig, atom_addr, swap, cmp;
+};
+
+/* What the comparison needs of a captured response (it may be held). */
+struct rp_resp {
+    uint64_t frame, ts_ns;
+    uint32_t psn, msn, paylen;
+    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
+    uint64_t orig;
 };
 
 /* The reference before a request (its world, incremental snapshots in
@@ -114,9 +158,16 @@ struct rp_flow {
     uint8_t resync;      /* waiting for that message start */
     uint32_t msn_slack;  /* messages the lost requests may have completed:
                             the next MSN compared may be ahead by that much */
-    uint64_t base;
-    struct { uint32_t rkey; uint64_t anchor, local; } slot[RP_NSLOT];
-    unsigned nslot;
+    uint8_t lossy;       /* the capture lost requests of this flow */
+    uint8_t jmsn_valid;  /* a jump to jmsn_to lands at MSN jmsn (relative) */
+    uint32_t jmsn_to, jmsn;
+    uint64_t base;           /* receive window, then the page pool */
+    /* R_Key pages -> pool pages (open addressing, vpage + 1, 0 = free) */
+    struct rp_page { uint64_t vpage; uint32_t rkey, lpage; } *pt;
+    uint32_t ptcap, ptn;
+    uint32_t pool_next;      /* pool pages handed out since the last reset */
+    uint32_t hnext, hnext2;  /* hash chains (rp->bk, rp->bk2), index + 1 */
+    uint32_t idx;            /* in rp->flows */
     struct { uint64_t lo, hi; } known[RP_KNOWN];
     unsigned nknown, known_next;
     /* atomic words learnt from the capture: knowledge, not the reference's
@@ -147,8 +198,14 @@ struct rp_flow {
 struct replay {
     struct chk *c;
     uint32_t pmtu;
-    struct rp_flow *flows[RP_MAXFLOWS];
-    unsigned nflows;
+    struct rp_flow **flows;
+    uint32_t nflows, capflows;
+    /* flows by (responder QPN, requester, responder) in bk, and by
+     * (requester QPN, responder, requester) in bk2 once the requester QPN
+     * is known: index + 1 of the first, chained through hnext/hnext2 */
+    uint32_t *bk, *bk2, nbk;
+    uint32_t pages_used;     /* pool pages held by all flows */
+    unsigned snap_total;     /* ring entries of all flows */
     int overflow_reported;
 };
 
@@ -165,13 +222,108 @@ static void rp_report(struct replay *rp, uint64_t frame, unsigned rule,
     rp->c->frame = saved;
 }
 
+/* ---- flows: found by hash, so a frame costs the same with 10 or 4000 ---- */
+
+static uint32_t hash_key(uint32_t qpn, const struct chk_addr *a,
+                         const struct chk_addr *b)
+{
+    uint64_t h = 1469598103934665603ull ^ qpn; /* FNV-1a */
+    h *= 1099511628211ull;
+    const struct chk_addr *ab[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        h = (h ^ ab[k]->kind) * 1099511628211ull;
+        for (size_t i = 0; i < sizeof ab[k]->a; i++)
+            h = (h ^ ab[k]->a[i]) * 1099511628211ull;
+    }
+    return (uint32_t)(h ^ h >> 32);
+}
+
+static void link1(struct replay *rp, struct rp_flow *f)
+{
+    uint32_t b = hash_key(f->resp_qpn, &f->req, &f->resp) & (rp->nbk - 1);
+    f->hnext = rp->bk[b];
+    rp->bk[b] = f->idx + 1;
+}
+
+static void link2(struct replay *rp, struct rp_flow *f)
+{
+    uint32_t b = hash_key(f->req_qpn, &f->resp, &f->req) & (rp->nbk - 1);
+    f->hnext2 = rp->bk2[b];
+    rp->bk2[b] = f->idx + 1;
+}
+
+static void unlink2(struct replay *rp, struct rp_flow *f)
+{
+    uint32_t *at = &rp->bk2[hash_key(f->req_qpn, &f->resp, &f->req) &
+                            (rp->nbk - 1)];
+    while (*at && *at != f->idx + 1)
+        at = &rp->flows[*at - 1]->hnext2;
+    if (*at)
+        *at = f->hnext2;
+}
+
+/* Room for one more flow in the array and the tables (rebuilt at twice
+ * the size when they hold as many flows as buckets).  -1: out of memory. */
+static int flows_room(struct replay *rp)
+{
+    if (rp->nflows == rp->capflows) {
+        uint32_t nc = rp->capflows ? rp->capflows * 2 : 16;
+        struct rp_flow **nf = realloc(rp->flows, nc * sizeof *nf);
+        if (!nf)
+            return -1;
+        rp->flows = nf;
+        rp->capflows = nc;
+    }
+    if (rp->nflows + 1 > rp->nbk) {
+        uint32_t nb = rp->nbk ? rp->nbk * 2 : 64;
+        uint32_t *b1 = calloc(nb, sizeof *b1), *b2 = calloc(nb, sizeof *b2);
+        if (!b1 || !b2) {
+            free(b1);
+            free(b2);
+            return -1;
+        }
+        free(rp->bk);
+        free(rp->bk2);
+        rp->bk = b1;
+        rp->bk2 = b2;
+        rp->nbk = nb;
+        for (uint32_t i = 0; i < rp->nflows; i++) {
+            link1(rp, rp->flows[i]);
+            if (rp->flows[i]->req_qpn_known)
+                link2(rp, rp->flows[i]);
+        }
+    }
+    return 0;
+}
+
 static struct rp_flow *flow_find(struct replay *rp,
                                  const struct chk_flow_summary *s)
 {
-    for (unsigned i = 0; i < rp->nflows; i++) {
-        struct rp_flow *f = rp->flows[i];
+    if (!rp->nbk)
+        return NULL;
+    for (uint32_t i = rp->bk[hash_key(s->resp_qpn, &s->req, &s->resp) &
+                            (rp->nbk - 1)];
+         i; i = rp->flows[i - 1]->hnext) {
+        struct rp_flow *f = rp->flows[i - 1];
         if (f->resp_qpn == s->resp_qpn && chk_addr_eq(&f->req, &s->req) &&
             chk_addr_eq(&f->resp, &s->resp))
+            return f;
+    }
+    return NULL;
+}
+
+/* The flow whose responses go from `resp` to QP req_qpn at `req`. */
+static struct rp_flow *flow_find_resp(struct replay *rp, uint32_t req_qpn,
+                                      const struct chk_addr *resp,
+                                      const struct chk_addr *req)
+{
+    if (!rp->nbk)
+        return NULL;
+    for (uint32_t i = rp->bk2[hash_key(req_qpn, resp, req) & (rp->nbk - 1)];
+         i; i = rp->flows[i - 1]->hnext2) {
+        struct rp_flow *f = rp->flows[i - 1];
+        if (f->req_qpn_known && f->req_qpn == req_qpn &&
+            chk_addr_eq(&f->resp, resp) && chk_addr_eq(&f->req, req))
             return f;
     }
     return NULL;
@@ -186,29 +338,135 @@ static void skip_flow(struct replay *rp, struct rp_flow *f, uint64_t frame,
     rp_report(rp, frame, CHK_R_REPLAY_SKIPPED, m);
 }
 
-/* ---- memory: R_Key windows and the words whose contents are known ---- */
+/*
+ * ---- memory: R_Key pages and the words whose contents are known ----
+ *
+ * The responder's memory is a sparse space per R_Key (buffers anywhere in
+ * 64 bits of VA: NCCL spreads them over terabytes).  The reference maps
+ * each 4 KiB page of an (R_Key, VA) a request touches to a page of its
+ * flow's pool, found through a hash table, and rewrites the RETH or
+ * AtomicETH into the pool.  A request's pages must be consecutive in the
+ * pool (the engine's DMA is): when they are not already, a fresh run is
+ * handed out and its pages remapped; the contents the old pages held
+ * are then not known any more (dropped from `known`), which only means an
+ * atomic on them learns its word from the capture instead of being
+ * compared.  Contents matter nowhere else (read payloads are not
+ * compared).
+ *
+ * Bounds: a flow's pool is RP_POOL (64 MiB, its largest message); all
+ * flows together hold at most RP_BUDGET_PAGES (1 GiB), but a flow may
+ * always hold its share of it (and at least RP_SHARE_MIN pages).  A flow
+ * needing more than it may hold starts its pool again (every page
+ * forgotten, as above).  Only a message larger than the pool stops the
+ * flow (REPLAY-SKIPPED).
+ */
 
-static int map_addr(struct rp_flow *f, uint32_t rkey, uint64_t va,
-                    uint64_t len, uint64_t *local)
+static void pool_reset(struct replay *rp, struct rp_flow *f)
 {
-    unsigned i = 0;
-    for (; i < f->nslot; i++)
-        if (f->slot[i].rkey == rkey)
-            break;
-    if (i == f->nslot) {
-        if (f->nslot == RP_NSLOT)
-            return -1;
-        f->slot[i].rkey = rkey;
-        f->slot[i].anchor = va;
-        f->slot[i].local = f->base + RP_SLOT * (i + 1) + RP_SLOT / 2;
-        f->nslot++;
-    }
-    /* within [anchor - SLOT/2, anchor + SLOT/2) */
-    int64_t d = (int64_t)(va - f->slot[i].anchor);
-    if (d < -(int64_t)(RP_SLOT / 2) || len > RP_SLOT ||
-        d + (int64_t)len > (int64_t)(RP_SLOT / 2))
+    rp->pages_used -= f->pool_next;
+    f->pool_next = 0;
+    if (f->pt)
+        memset(f->pt, 0, (size_t)f->ptcap * sizeof *f->pt);
+    f->ptn = 0;
+    f->nknown = f->known_next = 0; /* local addresses, reused now */
+    f->nlearnt = f->learnt_next = 0;
+}
+
+static struct rp_page *page_slot(const struct rp_flow *f, uint32_t rkey,
+                                 uint64_t vpage)
+{
+    uint64_t h = (vpage ^ (uint64_t)rkey << 40) * 0x9E3779B97F4A7C15ull;
+    uint32_t i = (uint32_t)(h >> 32) & (f->ptcap - 1);
+    while (f->pt[i].vpage && !(f->pt[i].vpage == vpage + 1 &&
+                                f->pt[i].rkey == rkey))
+        i = (i + 1) & (f->ptcap - 1);
+    return &f->pt[i];
+}
+
+/* The table with room for `more` entries (kept at most half full).  A flow
+ * holds at most RP_POOL_PAGES entries: a reset empties it first. */
+static int pt_room(struct rp_flow *f, uint32_t more)
+{
+    if ((uint64_t)(f->ptn + more) * 2 <= f->ptcap)
+        return 0;
+    uint32_t nc = f->ptcap ? f->ptcap : 256;
+    while ((uint64_t)(f->ptn + more) * 2 > nc)
+        nc *= 2;
+    struct rp_page *old = f->pt;
+    uint32_t oc = f->ptcap;
+    f->pt = calloc(nc, sizeof *f->pt);
+    if (!f->pt) {
+        f->pt = old;
         return -1;
-    *local = f->slot[i].local + (uint64_t)d;
+    }
+    f->ptcap = nc;
+    for (uint32_t i = 0; i < oc; i++)
+        if (old[i].vpage)
+            *page_slot(f, old[i].rkey, old[i].vpage - 1) = old[i];
+    free(old);
+    return 0;
+}
+
+/* Drop the known ranges that overlap [lo, hi): its pages move. */
+static void known_drop(struct rp_flow *f, uint64_t lo, uint64_t hi)
+{
+    for (unsigned i = 0; i < f->nknown; i++)
+        if (f->known[i].lo < hi && lo < f->known[i].hi)
+            f->known[i].lo = f->known[i].hi = 0;
+}
+
+/* Local address of [va, va + len) under rkey: 0, or -1 when the range is
+ * larger than the pool, -2 out of memory. */
+static int map_addr(struct replay *rp, struct rp_flow *f, uint32_t rkey,
+                    uint64_t va, uint64_t len, uint64_t *local)
+{
+    if (!len)
+        len = 1;
+    if (len > RP_POOL || va + (len - 1) < va)
+        return -1;
+    uint64_t p0 = va / RP_PAGE;
+    uint32_t np = (uint32_t)((va + len - 1) / RP_PAGE - p0 + 1);
+    if (np > RP_POOL_PAGES)
+        return -1;
+    if (f->ptcap) {
+        struct rp_page *e = page_slot(f, rkey, p0);
+        uint32_t i = 1;
+        for (; e->vpage && i < np; i++) {
+            const struct rp_page *n = page_slot(f, rkey, p0 + i);
+            if (!n->vpage || n->lpage != e->lpage + i)
+                break;
+        }
+        if (e->vpage && i == np) {
+            *local = f->base + RP_RECV + (uint64_t)e->lpage * RP_PAGE +
+                     va % RP_PAGE;
+            return 0;
+        }
+    }
+    /* a fresh run of np pages: within the flow's pool and its share */
+    uint32_t share = RP_BUDGET_PAGES / (rp->nflows ? rp->nflows : 1);
+    if (share < RP_SHARE_MIN)
+        share = RP_SHARE_MIN;
+    if (f->pool_next + np > RP_POOL_PAGES ||
+        (rp->pages_used + np > RP_BUDGET_PAGES && f->pool_next + np > share))
+        pool_reset(rp, f);
+    if (pt_room(f, np))
+        return -2;
+    uint32_t run = f->pool_next;
+    f->pool_next += np;
+    rp->pages_used += np;
+    for (uint32_t i = 0; i < np; i++) {
+        struct rp_page *e = page_slot(f, rkey, p0 + i);
+        if (e->vpage) { /* moves: what its old page held is not known */
+            uint64_t at = f->base + RP_RECV + (uint64_t)e->lpage * RP_PAGE;
+            known_drop(f, at, at + RP_PAGE);
+        } else {
+            f->ptn++;
+        }
+        e->vpage = p0 + i + 1;
+        e->rkey = rkey;
+        e->lpage = run + i;
+    }
+    *local = f->base + RP_RECV + (uint64_t)run * RP_PAGE + va % RP_PAGE;
     return 0;
 }
 
@@ -291,17 +549,20 @@ static struct rp_flow *flow_new(struct replay *rp,
     f->req = s->req;
     f->resp = s->resp;
     f->resp_qpn = s->resp_qpn;
-    if (rp->nflows == RP_MAXFLOWS) {
+    if (rp->nflows == RP_MAXFLOWS || flows_room(rp)) {
         free(f);
         if (!rp->overflow_reported) {
+            char m[160];
             rp->overflow_reported = 1;
-            rp_report(rp, frame, CHK_R_REPLAY_SKIPPED,
-                      "more RC flows than the reference replays (64); the "
-                      "rest are not replayed");
+            snprintf(m, sizeof m, "more RC flows than the reference replays "
+                     "(%u); the rest are not replayed", RP_MAXFLOWS);
+            rp_report(rp, frame, CHK_R_REPLAY_SKIPPED, m);
         }
         return NULL;
     }
+    f->idx = rp->nflows;
     rp->flows[rp->nflows++] = f;
+    link1(rp, f);
     f->w = ibe_world_create(1);
     struct ibe_config cfg = {RP_MEM, IBE_FRAME_ROCEV2, 0, 0x0A000000u,
                              {2, 0, 0, 0, 0, 0}};
@@ -316,14 +577,14 @@ static struct rp_flow *flow_new(struct replay *rp,
     struct ibe_qp_attr qa = {IBE_RC, 1, f->cq, f->cq, 64, RP_RQ, 0,
                              (uint16_t)(pkey | 0x8000u)};
     f->qpn = ibe_qp_create(f->e, &qa);
-    f->base = ibe_mem_alloc(f->e, RP_SLOT * (RP_NSLOT + 1), 4096);
+    f->base = ibe_mem_alloc(f->e, RP_RECV + RP_POOL, 4096);
     f->pmtu = s->pmtu ? s->pmtu : rp->pmtu ? rp->pmtu : 4096;
     f->pmtu_known = s->pmtu || rp->pmtu;
     struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0,
                             ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
                             f->pmtu, 7, 7, 14, 1, 16};
     if (!f->qpn || !f->base ||
-        ibe_mr_reg(f->e, 1, f->base, RP_SLOT * (RP_NSLOT + 1),
+        ibe_mr_reg(f->e, 1, f->base, RP_RECV + RP_POOL,
                    IBE_ACC_LOCAL_WRITE | IBE_ACC_REMOTE_WRITE |
                        IBE_ACC_REMOTE_READ | IBE_ACC_REMOTE_ATOMIC,
                    &f->lkey, &f->rkey) ||
@@ -342,8 +603,8 @@ static void fill_rq(struct rp_flow *f)
         struct ibe_recv_wr r;
         memset(&r, 0, sizeof r);
         r.num_sge = 1;
-        r.sg[0].addr = f->base; /* window 0: receive buffers */
-        r.sg[0].length = (uint32_t)RP_SLOT;
+        r.sg[0].addr = f->base; /* the receive window */
+        r.sg[0].length = (uint32_t)RP_RECV;
         r.sg[0].lkey = f->lkey;
         if (ibe_post_recv(f->e, f->qpn, &r))
             break;
@@ -364,24 +625,35 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned fl = ibw_opcode_info(opcode)->flags;
+    /* a duplicate (taken before, and its MSN then known) keeps the MSN
+     * after its first taking: an ACK of it may carry that one or the
+     * current one (judge_resp()) */
+    int dup = chk_psn_diff(psn, q->cxt.epsn) < 0 &&
+              f->hist[psn % RP_HIST].psn == psn && f->hist[psn % RP_HIST].valid;
     f->hist[psn % RP_HIST].psn = psn;
     if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
-            f->hist[psn % RP_HIST].valid = 0;
+            f->hist[psn % RP_HIST].valid = !f->msn_slack;
             q->cxt.epsn = chk_psn_add(psn, 1);
             q->ee.nak_armed = 1;
             if (fl & IBW_OPF_LAST)
-                f->msn_slack++; /* completes a message not counted */
+                q->ee.msn++; /* completes the message the hole began */
+            f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
             return;
         }
         q->ee.recv_active = 0; /* the message the hole ended is abandoned */
         q->ee.ent.valid = 0;
         f->resync = 0;
     }
+    fill_rq(f); /* (fed again in a row after a rewind, too) */
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
+    if (dup)
+        return;
     f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
-    f->hist[psn % RP_HIST].valid = 1;
+    /* known only when the reference took it (a request out of sequence
+     * is dropped: no MSN after it, and nothing to rewind over) */
+    f->hist[psn % RP_HIST].valid = chk_psn_diff(q->cxt.epsn, psn) > 0;
 }
 
 /* The responder got every request before PSN `to` (the capture lost some
@@ -392,9 +664,31 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     int32_t d = chk_psn_diff(to, q->cxt.epsn);
     if (d <= 0)
         return;
-    f->msn_slack += (uint32_t)d;
-    for (uint32_t p = q->cxt.epsn; p != to; p = chk_psn_add(p, 1))
+    /* PSNs no request in the capture had (the history holds RP_HIST) */
+    int unseen = d >= (int32_t)RP_HIST;
+    for (uint32_t p = q->cxt.epsn, n = 0; p != to && n < RP_HIST;
+         p = chk_psn_add(p, 1), n++) {
+        unseen |= f->hist[p % RP_HIST].psn != p;
         f->hist[p % RP_HIST].valid = 0;
+    }
+    /* the requests jumped over (lost, or refused by the reference and
+     * taken by the responder) may have written or atomically changed any
+     * word: what the reference knew of its memory is not known any more */
+    f->nknown = f->known_next = 0;
+    if (unseen)
+        f->lossy = 1;
+    if (f->jmsn_valid && f->jmsn_to == to) {
+        /* the response that showed the hole says the responder's MSN at
+         * its end: the messages in it are counted, none is in doubt */
+        q->ee.msn = (q->ee.msn & ~(uint32_t)CHK_PSN_MASK) | f->jmsn;
+        f->msn_slack = 0;
+        uint32_t last = chk_psn_add(to, CHK_PSN_MASK); /* to - 1 */
+        f->hist[last % RP_HIST].psn = last;
+        f->hist[last % RP_HIST].msn = f->jmsn;
+        f->hist[last % RP_HIST].valid = 1;
+    } else {
+        f->msn_slack += (uint32_t)d;
+    }
     q->cxt.epsn = to;
     q->ee.nak_armed = 1;
     f->resync = 1;
@@ -474,8 +768,10 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
  * it the requests from there again (`skip`: all but `at` itself).  The
  * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
  * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
- * responder got every request before PSN `lost_to` (jump_to()).  Returns the index
- * of the first expectation the re-fed requests produced.
+ * responder got every request before PSN `lost_to`: each hole the capture
+ * left below it is jumped over (jump_to()) where the re-fed requests meet
+ * it, and the last one up to lost_to.  Returns the index of the first
+ * expectation the re-fed requests produced.
  */
 static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
                      uint32_t pmtu, int lost, uint32_t lost_to)
@@ -492,8 +788,6 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     s0->world = NULL;
     f->resync = s0->resync;
     f->msn_slack = s0->msn_slack;
-    if (lost)
-        jump_to(f, lost_to);
     if (nak_armed)
         q->ee.nak_armed = 1;
     if (pmtu)
@@ -510,11 +804,23 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         sn->world = snap_world(f, sn);
         if (!sn->world)
             abort(); /* as the engine does when out of memory */
+        if (lost && chk_psn_diff(sn->psn, q->cxt.epsn) > 0 &&
+            chk_psn_diff(q->cxt.epsn, lost_to) < 0) {
+            /* a hole the responder had filled: skip it, and take the
+             * snapshot again after the jump */
+            jump_to(f, chk_psn_diff(sn->psn, lost_to) < 0 ? sn->psn : lost_to);
+            ibe_snapshot_free(sn->world);
+            sn->world = snap_world(f, sn);
+            if (!sn->world)
+                abort();
+        }
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
         f->cur_atom = 0;
         feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
     }
+    if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
+        jump_to(f, lost_to);
     if (skip) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
@@ -636,10 +942,16 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     uint64_t local;
     if (ibw_pkt_has(p, IBW_HDR_RETH)) {
         uint64_t len = b.reth.dmalen ? b.reth.dmalen : 1;
-        if (map_addr(f, b.reth.rkey, b.reth.va, len, &local)) {
-            snprintf(m, sizeof m, "RETH VA 0x%016llx length %u with R_Key "
-                     "0x%08x is outside the windows it maps",
-                     (unsigned long long)b.reth.va, b.reth.dmalen, b.reth.rkey);
+        int r = map_addr(rp, f, b.reth.rkey, b.reth.va, len, &local);
+        if (r) {
+            if (r == -2)
+                snprintf(m, sizeof m, "out of memory");
+            else
+                snprintf(m, sizeof m, "RETH VA 0x%016llx length %u with R_Key "
+                         "0x%08x: larger than the reference's %llu MiB of "
+                         "memory per flow, or past the end of the VA space",
+                         (unsigned long long)b.reth.va, b.reth.dmalen,
+                         b.reth.rkey, (unsigned long long)(RP_POOL >> 20));
             skip_flow(rp, f, frame, m);
             return;
         }
@@ -650,10 +962,14 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     }
     f->cur_atom = 0;
     if (ibw_pkt_has(p, IBW_HDR_ATOMICETH)) {
-        if (map_addr(f, b.atomiceth.rkey, b.atomiceth.va, 8, &local)) {
-            snprintf(m, sizeof m, "AtomicETH VA 0x%016llx with R_Key 0x%08x "
-                     "is outside the windows it maps",
-                     (unsigned long long)b.atomiceth.va, b.atomiceth.rkey);
+        int r = map_addr(rp, f, b.atomiceth.rkey, b.atomiceth.va, 8, &local);
+        if (r) {
+            if (r == -2)
+                snprintf(m, sizeof m, "out of memory");
+            else
+                snprintf(m, sizeof m, "AtomicETH VA 0x%016llx with R_Key "
+                         "0x%08x is past the end of the VA space",
+                         (unsigned long long)b.atomiceth.va, b.atomiceth.rkey);
             skip_flow(rp, f, frame, m);
             return;
         }
@@ -673,17 +989,20 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     b.udp_dport = 0;
     b.bth.destqp = f->qpn;
     b.bth.fecn = 0;
-    fill_rq(f);
     static uint8_t buf[8192];
     size_t n = 0;
     if (ibw_build(&b, buf, sizeof buf, &n) != IBW_OK)
         return;
     uint32_t psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
-    if (f->nsnap == f->capsnap && f->capsnap < RP_SNAP_MAX) {
-        /* grow the ring, oldest first */
+    int waiting = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn) > 0;
+    if (f->nsnap == f->capsnap &&
+        f->capsnap < (waiting ? RP_SNAP_WAIT_MAX : RP_SNAP_MAX) &&
+        rp->snap_total + (f->capsnap ? f->capsnap : RP_SNAP) <= RP_SNAP_TOTAL) {
+        /* grow the ring, oldest first (within all flows' bound) */
         unsigned nc = f->capsnap ? f->capsnap * 2 : RP_SNAP;
         struct rp_snap *ns = calloc(nc, sizeof *ns);
         if (ns) {
+            rp->snap_total += nc - f->capsnap;
             for (unsigned i = 0; i < f->capsnap; i++)
                 ns[i] = *snap_at(f, i);
             free(f->snap);
@@ -776,20 +1095,56 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
  * left the ring, the flow stops (one note).
  */
 static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
-                         uint64_t frame)
+                         const struct rp_resp *r)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
+    uint64_t frame = r->frame;
+    /* An ACK or atomic ACK tells the responder's MSN after psn: taken at
+     * a jump to psn + 1 (jump_to()).  A READ response's does not count
+     * reliably (some responders count the READ at its first response). */
+    f->jmsn_valid = 0;
+    if (r->has_aeth && (r->syn >> 5 & 3) == 0 &&
+        (rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE) ||
+         rc_op_is(r->opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE))) {
+        if (!f->have_off && f->cm) {
+            f->have_off = 1;
+            f->msn_off = 0;
+        }
+        /* (with no origin yet, this response sets it: lost_answer()) */
+        f->jmsn_valid = (uint8_t)f->have_off;
+        f->jmsn_to = chk_psn_add(psn, 1);
+        f->jmsn = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    }
+    /* The responder sent the sequence NAK the reference sent where it
+     * waits, and the capture never had a request at some PSN up to psn:
+     * the responder dropped the requests after the NAK's PSN as the
+     * reference did, and got their resends (the capture lost those up to
+     * psn).  Nothing to feed again.  (When the capture had them all, the
+     * responder took a late copy - reordered - and what followed it.) */
+    int unseen = chk_psn_diff(psn, q->cxt.epsn) >= (int32_t)RP_HIST;
+    for (uint32_t p = q->cxt.epsn; !unseen && chk_psn_diff(p, psn) <= 0;
+         p = chk_psn_add(p, 1))
+        unseen = f->hist[p % RP_HIST].psn != p;
+    for (size_t k = unseen ? f->nexp : 0; k-- > 0;) {
+        const struct rp_exp *x = &f->exp[k];
+        if (x->psn != q->cxt.epsn || !x->has_aeth || (x->syn >> 5 & 3) != 3 ||
+            ibw_aeth_syndrome_value(x->syn) != IBW_NAK_PSN_SEQ_ERROR)
+            continue;
+        if (x->matched == 1) {
+            jump_to(f, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
+            return;
+        }
+        break;
+    }
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = snap_at(f, i);
         if (sn->epsn == q->cxt.epsn && chk_psn_diff(sn->psn, q->cxt.epsn) > 0) {
             if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
-            uint32_t to = chk_psn_diff(sn->psn, psn) <= 0
-                              ? sn->psn : chk_psn_add(psn, 1);
-            refeed(f, i, 0, 0, 0, 1, to);
-            if (chk_psn_diff(psn, q->cxt.epsn) >= 0)
-                jump_to(f, chk_psn_add(psn, 1));
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
             return;
         }
         if (i == 0 && f->snap_dropped &&
@@ -802,6 +1157,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
         }
     }
     jump_to(f, chk_psn_add(psn, 1));
+    f->jmsn_valid = 0;
 }
 
 /* Captured MSN `rel` against the reference's `ref`: after requests the
@@ -883,13 +1239,38 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
     return 0;
 }
 
-/* What the comparison needs of a captured response (it may be held). */
-struct rp_resp {
-    uint64_t frame, ts_ns;
-    uint32_t psn, msn, paylen;
-    uint8_t opcode, has_aeth, syn, paylen_known, has_orig;
-    uint64_t orig;
-};
+
+/*
+ * Captured response r answers a request the capture lost (judge_resp()
+ * moved the reference past it): there is nothing of the reference's to
+ * compare it with.  It still covers the reference's ACKs before it (its
+ * MSN was taken by the jump: capture_lost()).
+ */
+static void lost_answer(struct rp_flow *f, const struct rp_resp *r,
+                        uint32_t psn, uint64_t now)
+{
+    struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (!f->have_off && r->has_aeth && (r->syn >> 5 & 3) == 0 &&
+        (rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE) ||
+         rc_op_is(r->opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE))) {
+        /* the MSN origin (no CM): the reference's MSN after psn is the
+         * responder's, whatever the messages in the hole were */
+        int here = q->cxt.epsn == chk_psn_add(psn, 1);
+        if (here || (f->hist[psn % RP_HIST].valid &&
+                     f->hist[psn % RP_HIST].psn == psn)) {
+            uint32_t ref = here ? q->ee.msn : f->hist[psn % RP_HIST].msn;
+            f->have_off = 1;
+            f->msn_off = (r->msn - ref) & CHK_PSN_MASK;
+            if (here)
+                f->msn_slack = 0;
+        }
+    }
+    cover_acks(f, psn, 1);
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].tick < now &&
+            chk_psn_diff(psn, f->exp[i].psn) >= 0)
+            f->exp[i].passed = 1;
+}
 
 /*
  * Compare captured response r with the reference's answer at its PSN.
@@ -902,6 +1283,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
 {
     uint32_t psn = r->psn;
     unsigned kind = r->has_aeth ? r->syn >> 5 & 3u : 0;
+    int lost = 0;
     char m[300];
     int32_t ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn);
     if (kind == 0 && ahead >= 0) {
@@ -913,9 +1295,10 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         if (!final && f->skewed && f->hist[psn % RP_HIST].valid &&
             f->hist[psn % RP_HIST].psn == psn)
             return 0;
-        capture_lost(rp, f, psn, r->frame);
+        capture_lost(rp, f, psn, r);
         if (f->skipped)
             return 1;
+        lost = 1;
     }
     if (kind == 1) {
         /* RNR NAK: receive WQEs posted are not on the wire.  It refuses a
@@ -942,12 +1325,23 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (!x && !plain_ack &&
         (final || !f->skewed) && feed_duplicate(f, psn))
         x = exp_at(f, psn, 0);
+    if (!x && lost) {
+        lost_answer(f, r, psn, now);
+        return 1;
+    }
     if (!x && !final &&
         !plain_ack)
         return 0;
-    if (r->has_aeth && !f->have_off) {
+    /* The MSN origin: from the first response to a request the reference
+     * took (one to a request before the flow's first one the reference
+     * saw - the capture began inside a message - counts messages it
+     * never had) */
+    int took = x || (f->hist[psn % RP_HIST].valid &&
+                     f->hist[psn % RP_HIST].psn == psn);
+    if (r->has_aeth && !f->have_off && (took || f->cm)) {
         f->have_off = 1;
-        uint32_t ref = x && x->has_aeth ? x->msn : 0;
+        uint32_t ref = x ? (x->has_aeth ? x->msn : 0)
+                         : f->hist[psn % RP_HIST].msn;
         f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
     uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
@@ -1014,6 +1408,13 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         if (!x->orig_known) {
             /* learn the word from the capture, and what the atomic made it */
             uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
+            /* atomics on the word the reference took after this one (in
+             * flight together) apply to it too: they learn in turn */
+            for (size_t k = (size_t)(x - f->exp) + 1; k < f->nexp; k++) {
+                const struct rp_exp *y = &f->exp[k];
+                if (y->atom_op && y->matched != 2 && y->atom_addr == x->atom_addr)
+                    v = atomic_result(y->atom_op, v, y->swap, y->cmp);
+            }
             put_word(f, x->atom_addr, v);
             known_add(f, x->atom_addr, x->atom_addr + 8);
             unsigned li = f->nlearnt < RP_LEARNT ? f->nlearnt++
@@ -1118,12 +1519,8 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
     const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
-    for (unsigned i = 0; i < rp->nflows; i++) {
-        struct rp_flow *f = rp->flows[i];
-        if (f->skipped || !f->req_qpn_known ||
-            f->req_qpn != ibw_bth_get_destqp(b) || !chk_addr_eq(&f->resp, &src) ||
-            !chk_addr_eq(&f->req, &dst))
-            continue;
+    struct rp_flow *f = flow_find_resp(rp, ibw_bth_get_destqp(b), &src, &dst);
+    if (f && !f->skipped) {
         /* an ACK stands only for an ACK at its PSN (any other may be
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
@@ -1135,7 +1532,6 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
                 x = &f->exp[k];
         if (x)
             x->matched = 3;
-        return;
     }
 }
 
@@ -1150,9 +1546,13 @@ static void on_rc(void *user, const struct chk_flow_summary *s,
     if (!rp->c || !ibw_pkt_has(p, IBW_HDR_BTH) || !s->resp_qpn_known)
         return;
     struct rp_flow *f = flow_find(rp, s);
-    if (f && s->req_qpn_known) {
+    if (f && s->req_qpn_known &&
+        (!f->req_qpn_known || f->req_qpn != s->req_qpn)) {
+        if (f->req_qpn_known)
+            unlink2(rp, f);
         f->req_qpn = s->req_qpn;
         f->req_qpn_known = 1;
+        link2(rp, f);
     }
     if (is_request)
         on_request(rp, s, p, frame);
@@ -1194,6 +1594,10 @@ void replay_finish(struct replay *rp)
             struct rp_exp *x = &f->exp[k];
             if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
                 continue;
+            /* the capture point is shown to lose frames on this flow: a
+             * response missing from it was as likely lost there */
+            if (f->lossy)
+                continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
                      "reference sends for this request",
@@ -1223,7 +1627,11 @@ void replay_free(struct replay *rp)
         for (unsigned k = 0; k < f->capsnap; k++)
             free(f->snap[k].pkt);
         free(f->snap);
+        free(f->pt);
         free(f);
     }
+    free(rp->flows);
+    free(rp->bk);
+    free(rp->bk2);
     free(rp);
 }

@@ -48,7 +48,12 @@
       "7.8.1; CA17-22",                                                        \
       "The ICRC equals the CRC-32 of the packet's invariant fields.  A frame "  \
       "with a bad ICRC or VCRC is judged by that alone and kept out of its "   \
-      "flow (its receiver drops it).",                                         \
+      "flow (its receiver drops it).  The message names the known wrong "      \
+      "computations a RoCEv2 ICRC matches: the pad bytes left out, the ICRC "  \
+      "over the pad or at the frame's end past the length fields (then "       \
+      "PKT-NO-PAYLOAD too for an opcode without payload), a variant field "    \
+      "not masked (UDP checksum, TTL, TOS, IPv4 checksum, BTH byte 4, all), "  \
+      "the IPv4 header masked as a GRH, no LRH ones.",                         \
       "IBA Vol.1 7.8.1; RoCEv2 A17.4.4", "ICRC carried vs computed")           \
     X(PKT_VCRC, "PKT-VCRC", ERROR, PACKET,                                     \
       "7.8.2",                                                                 \
@@ -91,7 +96,8 @@
     X(PKT_NO_PAYLOAD, "PKT-NO-PAYLOAD", ERROR, PACKET,                         \
       "9.4",                                                                   \
       "Opcodes without payload (RDMA READ request, atomics, ACK, CNP) carry "  \
-      "none; ATOMIC WRITE carries exactly 8 bytes.",                           \
+      "none; ATOMIC WRITE carries exactly 8 bytes.  With a good CRC its "      \
+      "headers are whole: the packet still joins its flow.",                  \
       "IBA Vol.1 9.2.1 table 38, 9.4 (read, atomic)", "payload length")       \
     X(PKT_LEN_FULL, "PKT-LEN-FULL", ERROR, PACKET,                             \
       "C9-92",                                                                 \
@@ -117,7 +123,8 @@
     X(PKT_QP01_UD, "PKT-QP01-UD", ERROR, PACKET,                               \
       "10.2.4.1",                                                              \
       "Packets to QP0 or QP1 use UD opcodes (QP0/QP1 are UD special QPs); "    \
-      "connected traffic targets a QP above 1.",                               \
+      "connected traffic targets a QP above 1.  Connected traffic to QP0/1 "   \
+      "is still followed as a flow, so its other faults are found.",           \
       "IBA Vol.1 10.2.4.1 (special QPs); UniVista RoCEv2 notes §2.5.2 RC_CHK " \
       "DestQP",                                                                \
       "opcode and DestQP")                                                     \
@@ -146,6 +153,36 @@
       "13.5.1",                                                                \
       "Datagrams to QP1 carry the well-known GSI Q_Key 0x80010000.",           \
       "IBA Vol.1 13.5.1 (QP1 Q_Key)", "DETH Q_Key")                            \
+    X(PKT_IP_HDR, "PKT-IP-HDR", ERROR, PACKET,                               \
+      "CA17-3; CA17-7; CA17-8; CA17-10; CA17-16",                              \
+      "The IP header of a RoCEv2 packet is the plain one annex A17 fixes: "   \
+      "IPv4 with IHL 5 (no options), flags 010 (reserved bit clear, Don't "    \
+      "Fragment set, More Fragments clear), fragment offset 0, protocol 17; "  \
+      "IPv6 with next header 17 "                                              \
+      "(no extension header).  A protocol or next header other than 17 is "    \
+      "judged only where the bytes after the IP header still read as a UDP "   \
+      "header to 4791 whose length fits the datagram exactly and a BTH (TVer " \
+      "0, a defined opcode): else the frame is foreign traffic.  A receiver "  \
+      "does not take such a packet "                                           \
+      "(CA17-24): it joins no flow.",                                          \
+      "RoCEv2 A17.3.1.1.1, A17.3.1.1.5, A17.3.1.1.6, A17.3.1.1.8, "            \
+      "A17.3.1.2.4",                                                           \
+      "field and value")                                                       \
+    X(PKT_ETH_SRC, "PKT-ETH-SRC", ERROR, PACKET,                               \
+      "CA17-2 (IEEE 802.3 3.2.3)",                                             \
+      "The Ethernet source address of a RoCE frame is an individual address: " \
+      "not all zeros, not a group (multicast, I/G bit set) and not the "       \
+      "broadcast address; NICs and bridges drop a frame with such a source.",  \
+      "IEEE 802.3 3.2.3 (source address: individual); RoCEv2 A17.3.1 "        \
+      "(Ethernet framing)",                                                    \
+      "eth.src")                                                               \
+    X(PKT_FECN_BECN, "PKT-FECN-BECN", ERROR, PACKET,                           \
+      "CA17-29",                                                               \
+      "BTH FECN and BECN are not set on RoCEv2 (RoCE v1 and native IB use "    \
+      "them for IB congestion control, annex A10; RoCEv2 signals congestion "  \
+      "with IP ECN and CNPs, so a sender sets them 0 and receivers ignore "    \
+      "them).  CNPs aside: their format is PKT-CNP's (A17.9.2).",             \
+      "RoCEv2 A17.4.8 (FECN/BECN not used)", "bth.fecn, bth.becn")            \
     /* ---- per flow ---- */                                                   \
     X(FLOW_START_MID, "FLOW-START-MID", WARNING, FLOW,                         \
       "vantage point",                                                         \
@@ -174,18 +211,33 @@
       "P_Key seen vs the flow's")                                              \
     X(FLOW_RETRANS_DIFF, "FLOW-RETRANS-DIFF", ERROR, FLOW,                     \
       "9.7.5.1",                                                               \
-      "A retransmitted packet carries the opcode and payload length of the "   \
-      "original at that PSN; an RDMA READ re-issued from inside the "          \
-      "original's response PSNs asks for the rest of its length.",             \
-      "IBA Vol.1 9.7.4 (requester retry)",                  \
-      "opcode/length now vs first sent")                                       \
+      "A retransmitted packet repeats the original at its PSN: the opcode, "   \
+      "the payload length, the extension headers after the BTH (RETH, "        \
+      "AtomicETH, ImmDt, IETH) and the payload bytes (a digest of each is "    \
+      "kept per PSN; frames the capture cut are held to opcode and length "    \
+      "only, frames with a bad CRC are never compared: their receiver "        \
+      "dropped them).  An RDMA READ re-issued from inside the original's "     \
+      "response PSNs asks for exactly the rest: the length left after the "    \
+      "k PMTUs before its PSN, from the original VA + k * PMTU, with the "     \
+      "original R_Key.  IBA 9.7.5.1: the requester retries the request it "    \
+      "sent; rxe (rxe_req.c req_retry) re-issues a READ from the first "       \
+      "response not received with VA and length advanced by what was; "       \
+      "zoo rows 7, 15, 27.",                                                   \
+      "IBA Vol.1 9.7.5.1 (requester retry); bug zoo rows 7, 15, 27",           \
+      "opcode/length/header and payload digests now vs first sent")            \
     X(FLOW_GBN, "FLOW-GBN", ERROR, FLOW,                                       \
       "9.7.5.2",                                                               \
       "After a PSN sequence error NAK or an RNR NAK naming PSN E, the "        \
       "requester resends from E (Go-Back-N); never from a later PSN, which "   \
       "would skip PSNs the responder did not acknowledge.  A resend from an "  \
       "earlier PSN is no error: the NAK may have been lost after the capture " \
-      "point, and a timeout resends from the oldest unacknowledged PSN.",      \
+      "point, and a timeout resends from the oldest unacknowledged PSN.  "     \
+      "Nor does a resend round (from a request PSN: a READ re-issued from "    \
+      "inside its span alone is no round) go on with new PSNs before "         \
+      "resending every PSN up to the last sent (zoo row 28): judged when the " \
+      "responder NAKs the "                                                    \
+      "first one skipped again (a response covering it shows the capture "     \
+      "missed its resend; nothing by the end of the capture, nothing said).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
@@ -212,10 +264,27 @@
       "count of responses")                                                    \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
       "9.7.6; C9-148",                                                         \
-      "The AETH MSN never decreases, and grows by at most the messages "       \
-      "the requests seen have completed (judged only while the capture saw "   \
-      "every request PSN).",                                                   \
-      "IBA Vol.1 9.7.5 (MSN)", "MSN now vs before")                        \
+      "The AETH MSN counts the messages the responder completed: a SEND or "   \
+      "RDMA WRITE at its last packet, an RDMA READ or atomic when executed, "  \
+      "so every response of a READ carries the MSN that counts it (C9-148).  " \
+      "With O the responder's MSN before the first request seen and msgs(r) " \
+      "the messages the requests seen complete through PSN r, a response at "  \
+      "r carries O + msgs(r) up to O + the messages sent by then (a NAK or "   \
+      "RNR NAK: through r - 1), \"by then\" being the requests recorded up to " \
+      "the skew window after the response (--skew: either direction may "     \
+      "reach the capture that late).  The upper end is for responses replayed " \
+      "for "                                                                   \
+      "duplicates: Linux rxe sends them, READ responses replayed from its "    \
+      "responder resources and the ACK of a duplicate SEND/WRITE alike, with " \
+      "its current MSN (rxe_resp.c prepare_ack_packet), and a duplicate READ " \
+      "is not counted again; responses may also be reordered or duplicated "  \
+      "on their way, so MSNs recorded out of order are no error.  O is not "   \
+      "known, so the error is responses that no single O explains.  Judged "   \
+      "only while the capture saw every request PSN and knew each READ's "     \
+      "span when the next READ came (else a re-issue may have been counted); " \
+      "zoo rows 4, 5, 31b.",                                                   \
+      "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
+      "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "A read response answers a READ request's PSN range, an atomic ACK an "  \
@@ -229,7 +298,7 @@
       "MIDDLE, LAST, or ONLY) and the LAST carries the rest of L; a READ "     \
       "re-issued from inside the span is answered from its own PSN.  Judged "  \
       "packet by packet, so responses lost, duplicated or reordered on the "   \
-      "way do not matter.",                                                    \
+      "way do not matter.  (A READ of DMA Length 0: FLOW-ZERO-LEN.)",          \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
     X(FLOW_WRITE_LEN, "FLOW-WRITE-LEN", ERROR, FLOW,                         \
       "9.3.3; C9-92",                                                          \
@@ -250,6 +319,52 @@
       "validation: the opcode must suit the destination QP's service type, "   \
       "a QP attribute fixed at creation)",                                     \
       "opcode's transport vs the flow's")                                      \
+    X(FLOW_DUP_ATOMIC, "FLOW-DUP-ATOMIC", ERROR, FLOW,                       \
+      "9.4.5; 9.7.5.1",                                                        \
+      "Every ATOMIC ACKNOWLEDGE at one atomic request's PSN returns the same " \
+      "original remote data: a duplicate atomic (its ACK lost) is answered "   \
+      "from the saved result, never executed again.  Two values at one PSN "   \
+      "cannot come from a capture point (a damaged copy fails its ICRC).  "    \
+      "Zoo row 9.",                                                            \
+      "IBA Vol.1 9.4.5, 9.7.5.1 (duplicate atomics); bug zoo row 9",           \
+      "AtomicAckETH original data vs the first answer")                        \
+    X(FLOW_ZERO_LEN, "FLOW-ZERO-LEN", ERROR, FLOW,                           \
+      "C9-88",                                                                 \
+      "A zero-length RDMA READ or WRITE needs no valid VA or R_Key (C9-88): "  \
+      "a READ of DMA Length 0 is answered by one READ RESPONSE ONLY of 0 "     \
+      "bytes, and neither is NAKed Remote Access Error on a QP that already "  \
+      "served the same kind of operation (a QP without remote read/write "     \
+      "access may NAK it; the capture shows the access only by a success).  " \
+      "A zero-length READ never answered is not judged: capture loss of its " \
+      "response would explain it.  Zoo rows 13, 14.",                          \
+      "IBA Vol.1 C9-88; bug zoo rows 13, 14",                                  \
+      "response to a DMA Length 0 request")                                    \
+    X(FLOW_NAK_INVALID, "FLOW-NAK-INVALID", ERROR, FLOW,                     \
+      "9.7.4; 9.7.5.2",                                                        \
+      "A NAK Invalid Request names a request the capture cannot show valid.  " \
+      "Judged where the capture shows everything the responder checks: an "    \
+      "RDMA WRITE MIDDLE or LAST that continues the WRITE whose FIRST the "    \
+      "capture saw (its R_Key/VA range was checked at the FIRST, 9.7.5.1), "   \
+      "in the open sequence, of the PMTU's length (LAST: up to it) and "       \
+      "within the DMA Length.  SEND packets are not judged (a receive WQE "    \
+      "too short is invalid too and not on the wire), nor FIRST/ONLY "         \
+      "packets (QP access rights, R_Keys).  Zoo row 6b.",                      \
+      "IBA Vol.1 9.7.4 (opcode sequence), 9.7.5.2 (NAK codes); bug zoo "       \
+      "row 6b", "NAK code vs the request at its PSN")                         \
+    X(FLOW_INVALID_ACCEPTED, "FLOW-INVALID-ACCEPTED", ERROR, FLOW,           \
+      "C9-92; C9-94; 9.4",                                                     \
+      "A request the responder must reject is not accepted: no ACK, READ "     \
+      "response or atomic ACK at or past its PSN (responses go in PSN "        \
+      "order, so one past it shows it executed) unless a NAK at its PSN "      \
+      "came first.  Such requests: a FIRST/MIDDLE payload other than the "     \
+      "PMTU or a LAST/ONLY above it (C9-92; only with the PMTU from CM or "    \
+      "--pmtu, never one learnt from the payloads), RDMA WRITE bytes other "   \
+      "than the RETH DMA Length (C9-92), a DMA Length above 2^31 (C9-94), a " \
+      "VA + DMA Length past 2^64 (9.4), an atomic VA not 8-byte aligned "      \
+      "(9.4.5).  The requester's side of these is PKT-LEN-FULL, "              \
+      "PKT-LEN-LAST, FLOW-WRITE-LEN, PKT-ATOMIC-ALIGN.  Zoo rows 10, 19.",     \
+      "IBA Vol.1 C9-92, C9-94, 9.4, 9.7.5.2; bug zoo rows 10, 19",             \
+      "response PSN vs the invalid request's")                                 \
     X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "--replay: a response the reference responder sends for a request "      \
@@ -257,7 +372,10 @@
       "an ACK may be coalesced into any later response covering its PSN. "     \
       "Judged only when the capture has a response the reference sends "       \
       "after it, or one at its PSN or a later one after the request (a "      \
-      "response recorded late may have been sent before the request).",      \
+      "response recorded late may have been sent before the request), and "    \
+      "not on a flow where the capture lost requests the responder "           \
+      "acknowledged (CAP-LOSS: that capture point drops frames, so a "         \
+      "response missing from it proves nothing of the responder).",            \
       "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
       "request frame, the reference's response")                               \
     X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \
@@ -265,7 +383,9 @@
       "--replay: every captured NAK, read response and atomic ACK is one the " \
       "reference responder sends for the requests seen.  Not judged: RNR "     \
       "NAKs (receive WQEs posted are not on the wire), ACKs without AckReq "   \
-      "(coalescing policy) whose MSN the reference had.",                      \
+      "(coalescing policy) whose MSN the reference had, and responses to "     \
+      "requests the capture lost (their PSNs acknowledged, never in the "      \
+      "file: the reference moves past them and compares nothing there).",      \
       "IBA Vol.1 9.7.5; reference engine (conformance/engine)",               \
       "captured response")                                                     \
     X(REPLAY_DIFF, "REPLAY-DIFF", ERROR, FLOW,                               \
@@ -274,15 +394,63 @@
       "kind and NAK code, MSN (relative to the flow's first response unless "  \
       "CM set the flow up), payload length, and atomic original value when "   \
       "the reference knows the word.  Not compared: read payload bytes "       \
-      "(memory contents), ACK credits, RNR timer values.",                     \
+      "(memory contents), ACK credits, RNR timer values.  After requests "     \
+      "the capture lost, the reference takes the MSN of the ACK or atomic "    \
+      "ACK that shows the hole (else the next difference up to the number "   \
+      "of PSNs lost moves the origin), and forgets every word it knew (the "  \
+      "lost requests may have written it): differences after the hole are "    \
+      "judged as before it.",                                                  \
       "IBA Vol.1 9.7.5, 9.4; reference engine (conformance/engine)",          \
       "field captured vs reference")                                           \
     X(REPLAY_SKIPPED, "REPLAY-SKIPPED", WARNING, FLOW,                       \
       "reference engine limits",                                               \
-      "--replay: a flow the reference cannot model from here on (addresses "   \
-      "spread wider than its 4 MiB windows per R_Key, more than 12 R_Keys or " \
-      "64 flows) is not replayed further.",                                    \
+      "--replay: a flow the reference cannot model from here on is not "       \
+      "replayed further, said once with the reason: a message larger than "    \
+      "the 64 MiB page pool of a flow (addresses themselves are free: 4 KiB "  \
+      "pages of any R_Key and VA, 1 GiB over all flows, a flow's pages "       \
+      "forgotten when it needs more than its share), more than 2048 flows, "   \
+      "a request cut inside its headers, requests the capture lost older "     \
+      "than the reference's request ring, a READ split before the PMTU was "  \
+      "learnt that left the ring.",                                            \
       "reference engine limits", "what could not be modelled")                 \
+    X(FLOW_UDP_SPORT, "FLOW-UDP-SPORT", WARNING, FLOW,                       \
+      "A17.3.2.1 (should)",                                                    \
+      "The UDP source port of a RoCEv2 connection's packets stays fixed per "  \
+      "direction (requests, responses): A17 says it should, as the packets' " \
+      "order matters and switches spread flows over paths by it.  A "          \
+      "\"should\": a warning, said once per flow and direction.",             \
+      "RoCEv2 A17.3.2.1 (UDP source port)", "port now vs the direction's")    \
+    X(FLOW_DSCP, "FLOW-DSCP", ERROR, FLOW,                                     \
+      "CA17-4; CA17-13",                                                       \
+      "The IP DSCP of a RoCEv2 connection's packets is the traffic class of "  \
+      "the sender's address vector, a QP attribute: constant per direction "   \
+      "(requests, responses; each side has its own).  The value itself is "    \
+      "not judged (the path record is not on the wire).  CNPs are not part "   \
+      "of a flow.  Said once per flow and direction.",                         \
+      "RoCEv2 A17.3.1.1.2, A17.3.1.2.1 (DSCP = the AV's traffic class)",       \
+      "DSCP now vs the direction's")                                           \
+    X(FLOW_TTL, "FLOW-TTL", WARNING, FLOW,                                     \
+      "CA17-9; CA17-17",                                                       \
+      "The IPv4 TTL / IPv6 hop limit of a RoCEv2 connection's packets is the " \
+      "address vector's hop limit: constant per direction.  A capture after "  \
+      "routers sees it decremented, still by the same count while the path "   \
+      "stays; a route change between sender and capture point also changes "  \
+      "it, so a warning, said once per flow and direction.",                   \
+      "RoCEv2 A17.3.1.1.7, A17.3.1.2.5 (TTL/hop limit = the AV's)",            \
+      "TTL now vs the direction's")                                            \
+    X(FLOW_ECN, "FLOW-ECN", ERROR, FLOW,                                       \
+      "CA17-5; CA17-14",                                                       \
+      "ECN use is consistent per direction of a RoCEv2 connection: a sender "  \
+      "without RoCEv2 congestion management sends ECN 00, one with it 01 or "  \
+      "10 (the network may mark those 11, CE); so Not-ECT (00) and ECN-"      \
+      "capable (01, 10, 11) packets are not mixed in one direction, since "    \
+      "a switch never turns 00 into 11.  Acknowledgements (ACKNOWLEDGE, "      \
+      "ATOMIC ACKNOWLEDGE) are judged apart from the packets carrying data: "  \
+      "a sender may send them Not-ECT, as TCP sends its pure ACKs (RFC 3168 "  \
+      "6.1.4).  Which applies, and whether a 11 was set by the network or "    \
+      "the sender, a capture cannot tell.  Said once per flow and direction.", \
+      "RoCEv2 A17.3.1.1.3, A17.3.1.2.2 (ECN); RFC 3168 5 (CE only on ECT)",    \
+      "ECN now vs the direction's")                                            \
     /* ---- connection management ---- */                                     \
     X(CM_UNMATCHED, "CM-UNMATCHED", WARNING, CM,                               \
       "vantage point",                                                         \
@@ -333,6 +501,88 @@
       "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
       "are not judged.  One frame with a good CRC makes every bad one count.", \
       "vantage point", "count of frames")
+
+/*
+ * RoCEv2 annex A17's statements and how a capture decides each: the
+ * coverage table at the end of conformance/rules.md.
+ * Y("id", "section", "rules", "how")
+ *   id:    CA17-n, or "should" for the annex's two recommendations;
+ *   rules: the rule IDs checking it, "; "-separated ("" for none); every
+ *          rule listed names the id in its spec column and every rule whose
+ *          spec names a CA17 id is listed on its row (test_a17_coverage);
+ *   how:   what a capture decides, or why it cannot.
+ */
+#define CHK_A17_COVERAGE(Y)                                                    \
+    Y("CA17-1", "A17.3.1.1", "",                                               \
+      "not decidable: that a port supports both IPv4 and IPv6 is a property "  \
+      "of the port, not of any packet")                                        \
+    Y("CA17-2", "A17.3.1.1", "PKT-ETH-SRC; PKT-IP-CSUM",                       \
+      "the format as a whole: each header's own rules (the rows below, "       \
+      "PKT-VERSION, PKT-MALFORMED), a source MAC a receiver accepts, a "       \
+      "correct IPv4 header checksum")                                          \
+    Y("CA17-3", "A17.3.1.1.1", "PKT-IP-HDR", "IHL 5 on every packet")          \
+    Y("CA17-4", "A17.3.1.1.2", "FLOW-DSCP",                                    \
+      "constant per direction of a connection; the value itself needs the "   \
+      "path record, which is not on the wire")                                 \
+    Y("CA17-5", "A17.3.1.1.3", "FLOW-ECN",                                     \
+      "Not-ECT and ECN-capable packets not mixed in one direction "            \
+      "(acknowledgements judged apart); whether "                              \
+      "congestion management is on, and who set a CE mark, is not on the "    \
+      "wire")                                                                  \
+    Y("CA17-6", "A17.3.1.1.4", "PKT-MALFORMED",                                \
+      "Total Length against the frame")                                        \
+    Y("CA17-7", "A17.3.1.1.5", "PKT-IP-HDR", "DF set, MF clear")               \
+    Y("CA17-8", "A17.3.1.1.6", "PKT-IP-HDR", "fragment offset 0")              \
+    Y("CA17-9", "A17.3.1.1.7", "FLOW-TTL",                                     \
+      "constant per direction of a connection (a warning: routers before "     \
+      "the capture point decrement it, a route change changes it)")            \
+    Y("CA17-10", "A17.3.1.1.8", "PKT-IP-HDR",                                  \
+      "protocol 17, judged where the bytes after the IP header still read "    \
+      "as UDP to 4791")                                                        \
+    Y("CA17-11", "A17.3.1.1.9", "",                                            \
+      "not judged yet: decidable only with a CM REQ/REP in the capture, "      \
+      "whose path GIDs must be the IPv4-mapped addresses of the flow")        \
+    Y("CA17-12", "A17.3.1.1.9", "", "as CA17-11")                              \
+    Y("CA17-13", "A17.3.1.2.1", "FLOW-DSCP", "as CA17-4")                      \
+    Y("CA17-14", "A17.3.1.2.2", "FLOW-ECN", "as CA17-5")                       \
+    Y("CA17-15", "A17.3.1.2.3", "PKT-MALFORMED",                               \
+      "Payload Length against the frame")                                      \
+    Y("CA17-16", "A17.3.1.2.4", "PKT-IP-HDR",                                  \
+      "next header 17, judged as CA17-10")                                     \
+    Y("CA17-17", "A17.3.1.2.5", "FLOW-TTL", "as CA17-9")                       \
+    Y("CA17-18", "A17.3.1.2.6", "", "as CA17-11, with the IPv6 GIDs")          \
+    Y("CA17-19", "A17.3.1.2.6", "", "as CA17-18")                              \
+    Y("should", "A17.3.2.1", "FLOW-UDP-SPORT",                                 \
+      "the UDP source port fixed per direction of a connection (a warning)")   \
+    Y("CA17-20", "A17.3.2.2", "",                                              \
+      "not decidable: port 4791 is what makes a UDP datagram RoCEv2 to a "     \
+      "receiver and to the checker; one sent elsewhere is not recognised")     \
+    Y("CA17-21", "A17.3.2.3", "PKT-MALFORMED", "UDP Length against the frame") \
+    Y("should", "A17.3.2.4", "PKT-UDP-CSUM",                                   \
+      "a checksum of 0 recommended; a correct non-zero one is allowed, a "     \
+      "wrong one is an error")                                                 \
+    Y("CA17-22", "A17.3.3", "PKT-ICRC",                                        \
+      "the ICRC recomputed; the message names the known wrong computations "   \
+      "(pad left out, ICRC at another offset, IB-style or missing masking)")   \
+    Y("CA17-23", "A17.3.4", "",                                                \
+      "through the responder's answers: the chapter 9 rules (FLOW-*, and "     \
+      "REPLAY-* with --replay)")                                               \
+    Y("CA17-24", "A17.3.4", "",                                                \
+      "a response to a frame its receiver had to drop (bad ICRC, runt, bad "   \
+      "length fields): the flow rule for dropped frames answered (issue 26)")  \
+    Y("CA17-25", "A17.4.1.1", "",                                              \
+      "chapter 9 as a whole: the PKT-* and FLOW-* rules citing its sections")  \
+    Y("CA17-26", "A17.4.3", "",                                                \
+      "not decidable: GID table entry types are local state")                  \
+    Y("CA17-27", "A17.4.4.1", "PKT-VERSION",                                   \
+      "an IP version other than the EtherType's; a response to such a "       \
+      "packet as CA17-24")                                                     \
+    Y("CA17-28", "A17.4.6", "PKT-OPCODE",                                      \
+      "raw datagram opcodes are undefined on RoCEv2")                          \
+    Y("CA17-29", "A17.4.8", "PKT-FECN-BECN", "a sender that sets them")        \
+    Y("CA17-30", "A17.5", "", "not decidable: verbs (host interface)")         \
+    Y("CA17-31", "A17.5.10", "",                                               \
+      "not decidable: no client reregistration event is a host event")
 
 enum chk_severity { CHK_ERROR = 0, CHK_WARNING = 1 };
 enum chk_scope { CHK_SCOPE_PACKET = 0, CHK_SCOPE_FLOW = 1, CHK_SCOPE_CM = 2 };

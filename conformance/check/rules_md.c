@@ -3,6 +3,7 @@
  * that the catalog cannot drift from the code; a test compares the two. */
 #include <stdio.h>
 
+#include "faults.h"
 #include "rules.h"
 
 static const char *scope_name(int s)
@@ -22,6 +23,11 @@ int main(void)
            "the capture's vantage point can explain (a capture that\nstarts "
            "mid-flow, packets missing at the capture point). Retransmissions "
            "are not\nfindings: they are counted in each flow's summary.\n\n"
+           "A per-packet rule is said once per flow: its findings on more "
+           "frames of the flow\nare repeats (JSON: `\"repeat\": true`; the "
+           "text output counts them: \"... and N more\nframes of flow F with "
+           "RULE\"); the frame still joins its flow unless its receiver\n"
+           "drops it (bad ICRC/VCRC, malformed, PKT-IP-HDR, PKT-ETH-SRC).\n\n"
            "The IBA statement column names what each rule enforces: a RoCEv2 "
            "annex A17\ncompliance statement (CA17-n), a chapter 9 statement ID "
            "that public sources\ncite (C9-n), else the Vol. 1 section.\n\n"
@@ -42,5 +48,26 @@ int main(void)
                chk_severity_name(ri->severity), ri->spec, ri->statement,
                ri->source, ri->evidence);
     }
+    printf("\n## The bug zoo: fault modes and the rules that catch them\n\n"
+           "Each bug that real implementations shipped "
+           "(`../shared/reference/bug-zoo.md`,\nrows by number), the "
+           "reference engine's fault mode that reproduces it in otherwise\n"
+           "normal traffic (`ibwire sim --fault NAME`, `ibwire gen bug-NAME`), "
+           "and the rule whose\nerror its capture draws (the `faults` test "
+           "suite runs each one, and the clean\nrun of the same seed). "
+           "Rows come from `conformance/engine/faults.h`.\n\n");
+    ibe_fault_write_markdown(stdout);
+    printf("\n## Coverage of RoCEv2 annex A17\n\n"
+           "Each compliance statement of annex A17 (and its two \"should\"s): "
+           "the rules that\ncheck it, or why a capture cannot decide it. "
+           "Rows come from `CHK_A17_COVERAGE`\nin `rules.h`; the test "
+           "`check_a17_coverage` holds them to the rules' IBA statement\n"
+           "column.\n\n"
+           "| statement | section | rules | what a capture decides |\n"
+           "|---|---|---|---|\n");
+#define ROW(id, sec, rules, how)                                               \
+    printf("| %s | %s | %s | %s |\n", id, sec, *rules ? rules : "-", how);
+    CHK_A17_COVERAGE(ROW)
+#undef ROW
     return 0;
 }

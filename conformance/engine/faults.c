@@ -2,6 +2,7 @@
 /* faults.c - the fault-mode table of faults.h and its parsing. */
 #include "faults.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const struct ibe_fault_info ibe_fault_table[IBE_FAULT_COUNT] = {
@@ -66,4 +67,48 @@ uint32_t ibe_fault_traffic(uint64_t mask)
 const char *ibe_fault_side_name(int side)
 {
     return side == IBE_FS_REQ ? "requester" : "responder";
+}
+
+/* Zoo rows in the bug zoo's order: "6a" after "6", before "7". */
+static int zoo_cmp(const char *a, const char *b)
+{
+    long x = strtol(a, NULL, 10), y = strtol(b, NULL, 10);
+    if (x != y)
+        return x < y ? -1 : 1;
+    return strcmp(a, b);
+}
+
+void ibe_fault_write_markdown(FILE *out)
+{
+    fprintf(out, "| zoo row | fault mode (`ibwire sim --fault`) | side | rule | "
+           "what the fault does |\n|---|---|---|---|---|\n");
+    const char *last = "";
+    for (;;) {
+        const char *next = NULL;
+        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
+            const char *z = ibe_fault_table[k].zoo;
+            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
+                next = z;
+        }
+        for (unsigned k = 0; k < ibe_fault_ngaps; k++) {
+            const char *z = ibe_fault_gaps[k].zoo;
+            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
+                next = z;
+        }
+        if (!next)
+            break;
+        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
+            const struct ibe_fault_info *f = &ibe_fault_table[k];
+            if (!strcmp(f->zoo, next))
+                fprintf(out, "| %s | %s | %s | %s%s | %s |\n", f->zoo, f->name,
+                       ibe_fault_side_name(f->side),
+                       strcmp(f->rule, "-") ? f->rule : "none yet",
+                       f->needs == IBE_FN_REPLAY ? " (--replay)" : "", f->what);
+        }
+        for (unsigned k = 0; k < ibe_fault_ngaps; k++)
+            if (!strcmp(ibe_fault_gaps[k].zoo, next))
+                fprintf(out, "| %s | no fault mode | - | %s | %s |\n", next,
+                       ibe_fault_gaps[k].rule, ibe_fault_gaps[k].why);
+        last = next;
+    }
 }

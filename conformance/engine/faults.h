@@ -24,6 +24,7 @@
 #define IBW_ENGINE_FAULTS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 enum ibe_fault_side { IBE_FS_REQ, IBE_FS_RESP };
 enum ibe_fault_needs { IBE_FN_CHECK, IBE_FN_REPLAY };
@@ -184,5 +185,10 @@ uint64_t ibe_fault_side_mask(uint64_t mask, int side);
 uint32_t ibe_fault_traffic(uint64_t mask);
 /* The side's name: "requester" / "responder". */
 const char *ibe_fault_side_name(int side);
+
+/* Writes the zoo row -> fault mode -> rule table as Markdown, rows in the
+ * bug zoo's order ("6a" after "6"), the rows no fault reproduces with
+ * their reason (`ibwire sim --list-faults --markdown`, conformance/rules.md). */
+void ibe_fault_write_markdown(FILE *out);
 
 #endif

@@ -10,9 +10,12 @@
  *
  * Streams each file through the checker (conformance/check): memory grows
  * with the flows, not the capture.  text: `frame N: RULE-ID: message` per
- * finding (at most TEXT_CAP per rule and flow, then one line with the
- * number left out), then a summary per file and per flow; json: one object for the
- * whole run; junit: one testcase per rule per file.  --annotate writes a
+ * finding (at most TEXT_CAP per rule and flow, and a per-packet rule once
+ * per flow, then one line with the number left out), then a summary per
+ * file and per flow; json: one object for the whole run, every finding
+ * (one that repeats a per-packet rule on its flow carries "repeat": true,
+ * so a reader can say it once per flow as the text does); junit: one
+ * testcase per rule per file.  --annotate writes a
  * pcapng copy of the (single) input with each frame's findings as its
  * packet comment.  --report writes an HTML page with a time-sequence chart
  * per flow (conformance/report), besides the chosen output.  With no FILE, checks every capture in the bundled pcaps/
@@ -223,12 +226,17 @@ static void flow_name(const struct chk_flow_summary *s, char *buf, size_t n)
         snprintf(buf, n, "%s QP 0x%06x <- %s (responses)", a, s->req_qpn, b);
 }
 
-/* The text output shows the first TEXT_CAP findings of a rule on a flow;
- * 1 when this one is beyond them (and counted instead). */
+/* The text output shows the first TEXT_CAP findings of a rule on a flow,
+ * the first only of a per-packet rule (the rest are the same fault on more
+ * frames: one bad packet does not fill the output); 1 when this one is
+ * beyond them (and counted instead). */
 static int text_capped(struct run *r, const struct chk_finding *f)
 {
     if (!f->flow)
         return 0;
+    int pkt = chk_rule(f->rule)->scope == CHK_SCOPE_PACKET;
+    if (pkt && !f->repeat)
+        return 0; /* the first of its rule on the flow (the checker says) */
     if ((r->ncap + 1) * 2 > r->capcap) {
         size_t n = r->capcap ? r->capcap * 2 : 64;
         struct capped *nc = calloc(n, sizeof *nc);
@@ -255,9 +263,10 @@ static int text_capped(struct run *r, const struct chk_finding *f)
         e->rule = f->rule;
         r->ncap++;
     }
-    if (++e->count == TEXT_CAP + 1)
+    uint64_t cap = pkt ? 0 : TEXT_CAP; /* per-packet: repeats only counted */
+    if (++e->count == cap + 1)
         flow_name(f->flow, e->flow_name, sizeof e->flow_name);
-    return e->count > TEXT_CAP;
+    return e->count > cap;
 }
 
 static int cmp_capped(const void *a, const void *b)
@@ -272,15 +281,24 @@ static int cmp_capped(const void *a, const void *b)
 static void text_capped_flush(struct run *r)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->capcap; i++)
-        if (r->cap[i].count > TEXT_CAP)
+    for (size_t i = 0; i < r->capcap; i++) {
+        int pkt = chk_rule(r->cap[i].rule)->scope == CHK_SCOPE_PACKET;
+        if (r->cap[i].count > (pkt ? 0u : TEXT_CAP))
             r->cap[n++] = r->cap[i];
+    }
     if (n)
         qsort(r->cap, n, sizeof *r->cap, cmp_capped);
-    for (size_t i = 0; r->out && i < n; i++)
-        fprintf(r->out, "... and %llu more %s in flow %s\n",
-                (unsigned long long)(r->cap[i].count - TEXT_CAP),
-                chk_rule(r->cap[i].rule)->id, r->cap[i].flow_name);
+    for (size_t i = 0; r->out && i < n; i++) {
+        const struct chk_rule_info *ri = chk_rule(r->cap[i].rule);
+        if (ri->scope == CHK_SCOPE_PACKET)
+            fprintf(r->out, "... and %llu more frames of flow %s with %s\n",
+                    (unsigned long long)r->cap[i].count, r->cap[i].flow_name,
+                    ri->id);
+        else
+            fprintf(r->out, "... and %llu more %s in flow %s\n",
+                    (unsigned long long)(r->cap[i].count - TEXT_CAP), ri->id,
+                    r->cap[i].flow_name);
+    }
     free(r->cap);
     r->cap = NULL;
     r->ncap = r->capcap = 0;
@@ -321,6 +339,8 @@ static void on_finding(void *user, const struct chk_finding *f)
                 "\"spec\": \"%s\", \"message\": ",
                 ri->id, chk_severity_name(f->severity), ri->spec);
         ibwire_tool_json_str(r->out, f->message);
+        if (f->repeat)
+            fputs(", \"repeat\": true", r->out);
         fputc('}', r->out);
         r->first_finding = 0;
         break;

@@ -24,6 +24,7 @@ static const struct gen_family *const families[] = {
     &gen_violation_family,
     &gen_engine_family,
     &gen_vantage_family,
+    &gen_a17_family,
     &gen_fault_family,
 };
 

@@ -84,50 +84,11 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
     return 1;
 }
 
-/* Zoo rows in the bug zoo's order: "6a" after "6", before "7". */
-static int zoo_cmp(const char *a, const char *b)
-{
-    long x = strtol(a, NULL, 10), y = strtol(b, NULL, 10);
-    if (x != y)
-        return x < y ? -1 : 1;
-    return strcmp(a, b);
-}
-
-/* --list-faults --markdown: the zoo row -> fault -> rule table, rows in
- * the zoo's order, gaps with their reason (for conformance/rules.md). */
+/* --list-faults --markdown: the zoo row -> fault -> rule table (the one
+ * conformance/rules.md ends with). */
 static int list_faults_md(void)
 {
-    printf("| zoo row | fault mode (`ibwire sim --fault`) | side | rule | "
-           "what the fault does |\n|---|---|---|---|---|\n");
-    const char *last = "";
-    for (;;) {
-        const char *next = NULL;
-        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
-            const char *z = ibe_fault_table[k].zoo;
-            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
-                next = z;
-        }
-        for (unsigned k = 0; k < ibe_fault_ngaps; k++) {
-            const char *z = ibe_fault_gaps[k].zoo;
-            if (zoo_cmp(z, last) > 0 && (!next || zoo_cmp(z, next) < 0))
-                next = z;
-        }
-        if (!next)
-            break;
-        for (unsigned k = 0; k < IBE_FAULT_COUNT; k++) {
-            const struct ibe_fault_info *f = &ibe_fault_table[k];
-            if (!strcmp(f->zoo, next))
-                printf("| %s | %s | %s | %s%s | %s |\n", f->zoo, f->name,
-                       ibe_fault_side_name(f->side),
-                       strcmp(f->rule, "-") ? f->rule : "none yet",
-                       f->needs == IBE_FN_REPLAY ? " (--replay)" : "", f->what);
-        }
-        for (unsigned k = 0; k < ibe_fault_ngaps; k++)
-            if (!strcmp(ibe_fault_gaps[k].zoo, next))
-                printf("| %s | no fault mode | - | %s | %s |\n", next,
-                       ibe_fault_gaps[k].rule, ibe_fault_gaps[k].why);
-        last = next;
-    }
+    ibe_fault_write_markdown(stdout);
     return TOOL_EXIT_OK;
 }
 

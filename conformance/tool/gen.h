@@ -47,6 +47,8 @@ extern const struct gen_family gen_engine_family;
  * (gen_vantage.c). */
 extern const struct gen_family gen_vantage_family;
 
+/* The RoCEv2 header rules of annex A17 (gen_violations_a17.c). */
+extern const struct gen_family gen_a17_family;
 /* The reference engine's fault modes, one capture each (gen_fault.c):
  * bug-NAME is `ibwire sim --fault NAME --seed GF_SEED --messages
  * GF_MESSAGES` (the CM's options for the faults that need CM). */

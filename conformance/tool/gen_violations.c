@@ -114,6 +114,21 @@ static void ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
 #define SYN_ACK ibw_aeth_syndrome(IBW_AETH_ACK, IBW_AETH_CREDIT_INVALID)
 #define SYN_NAK_SEQ ibw_aeth_syndrome(IBW_AETH_NAK, IBW_NAK_PSN_SEQ_ERROR)
 #define SYN_RNR(t) ibw_aeth_syndrome(IBW_AETH_RNR_NAK, (t))
+#define SYN_NAK_INV ibw_aeth_syndrome(IBW_AETH_NAK, IBW_NAK_INVALID_REQUEST)
+#define SYN_NAK_ACC ibw_aeth_syndrome(IBW_AETH_NAK, IBW_NAK_REMOTE_ACCESS_ERROR)
+
+/* An RDMA READ request of len bytes from va. */
+static void read_req_va(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                        uint64_t va, uint32_t len)
+{
+    struct ibw_build_spec s;
+    rc(&s, tk, from, IBW_OP_RC_RDMA_READ_REQUEST, psn);
+    s.reth.va = va;
+    s.reth.rkey = 0x5678;
+    s.reth.dmalen = len;
+    s.bth.ackreq = 1;
+    gen_put(o, &s);
+}
 
 static void read_req(struct gen_out *o, unsigned tk, int from, uint32_t psn,
                      uint32_t len)
@@ -150,15 +165,21 @@ static void fetch_add(struct gen_out *o, unsigned tk, int from, uint32_t psn,
     gen_put(o, &s);
 }
 
-static void atomic_ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
-                       uint32_t msn)
+static void atomic_ack_val(struct gen_out *o, unsigned tk, int from,
+                           uint32_t psn, uint32_t msn, uint64_t orig)
 {
     struct ibw_build_spec s;
     rc(&s, tk, from, IBW_OP_RC_ATOMIC_ACKNOWLEDGE, psn);
     s.aeth.syndrome = SYN_ACK;
     s.aeth.msn = msn;
-    s.atomicacketh.origremdt = 41;
+    s.atomicacketh.origremdt = orig;
     gen_put(o, &s);
+}
+
+static void atomic_ack(struct gen_out *o, unsigned tk, int from, uint32_t psn,
+                       uint32_t msn)
+{
+    atomic_ack_val(o, tk, from, psn, msn, 41);
 }
 
 /* A datagram (UD SEND ONLY) carrying bytes from `from` to dqp. */
@@ -278,9 +299,10 @@ static void rc_clean(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_RDMA_WRITE_ONLY, PSN_A + 3, 64);
     ack(o, V2, B, PSN_A + 3, SYN_ACK, 2);
     read_req(o, V2, A, PSN_A + 4, 2500);
-    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, PSN_A + 4, 1024, 2);
+    /* the READ counts when executed: all its responses carry MSN 3 (C9-148) */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, PSN_A + 4, 1024, 3);
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE,
-              PSN_A + 5, 1024, 2);
+              PSN_A + 5, 1024, 3);
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, PSN_A + 6, 452, 3);
     fetch_add(o, V2, A, PSN_A + 7, 0x3000);
     atomic_ack(o, V2, B, PSN_A + 7, 4);
@@ -313,6 +335,34 @@ static void loss_clean(struct gen_out *o)
     o->ts_ns += 1000000;
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 14 resent after the timeout */
     ack(o, V2, B, 4, SYN_ACK, 5);              /* 15 */
+}
+
+/* READ responses replayed as Linux rxe replays them (rxe_resp.c): a READ
+ * re-issued for its last response, lost after the capture point (here at
+ * the responder), is answered from the responder's
+ * saved resource with the current MSN, which counts the SEND executed
+ * since; the network delivers that replay after the response of a later
+ * READ (MSN 4).  No MSN rule is broken: every response carries what the
+ * responder had completed by then (C9-148), and responses may be
+ * reordered on their way. */
+static void replay_clean(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);  /* 1 teaches PMTU 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);     /* 2 */
+    ack(o, V2, B, 1, SYN_ACK, 1);                  /* 3 */
+    read_req_va(o, V2, A, 2, 0x20000, 2048);       /* 4 PSNs 2-3 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64);     /* 5 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2); /* 6 */
+    /* 7 its LAST, lost after the capture point */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 1024, 2);
+    ack(o, V2, B, 4, SYN_ACK, 3);                  /* 8 the SEND */
+    o->ts_ns += 200000;
+    read_req_va(o, V2, A, 3, 0x20400, 1024);       /* 9 re-issued: the rest */
+    read_req_va(o, V2, A, 5, 0x30000, 64);         /* 10 a new READ */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 5, 64, 4); /* 11 */
+    /* 12 the replay, sent before the READ at 5 was executed (rxe sends a
+     * LAST here, the rest of the original; a new READ's ONLY fits too) */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 3, 1024, 3);
 }
 
 /* UC WRITE of 2 PMTUs + 5 bytes, UD SENDs, a CNP. */
@@ -518,7 +568,9 @@ static void bad_atomic_align(struct gen_out *o)
 {
     prologue(o);
     fetch_add(o, V2, A, 1, 0x3004);
-    atomic_ack(o, V2, B, 1, 2);
+    /* the responder rejects it (an ATOMIC ACKNOWLEDGE would be
+     * FLOW-INVALID-ACCEPTED) */
+    ack(o, V2, B, 1, SYN_NAK_INV, 1);
 }
 
 static void bad_pkey(struct gen_out *o)
@@ -618,6 +670,22 @@ static void bad_gbn(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 8 */
 }
 
+/* Zoo row 28 (Coyote PR 86): Go-Back-N that resends one packet and stops:
+ * after the NAK naming 1 only PSN 1 comes again, then a new PSN. */
+static void bad_gbn_stop(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
+    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
+    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 8 new: 2-3 never resent */
+    o->ts_ns += 1000000; /* (after the new PSN whatever the skew) */
+    ack(o, V2, B, 2, SYN_NAK_SEQ, 2);          /* 9 expects 2 still */
+}
+
 static void bad_resend_unseen(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0x100, 64); /* 1 the flow's first PSN */
@@ -652,6 +720,111 @@ static void bad_msn(struct gen_out *o)
     ack(o, V2, B, 1, SYN_ACK, 4); /* MSN goes back */
 }
 
+/* Zoo row 5 (rxe before b1377cc37f6b): the MSN counts only messages that
+ * consume a receive WQE, so an RDMA WRITE leaves it unchanged. */
+static void bad_msn_write(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);             /* 1 */
+    ack(o, V2, B, 0, SYN_ACK, 1);                          /* 2 */
+    o->ts_ns += 2000000; /* past the skew window: MSN 1 counts the SEND */
+    req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_ONLY, 1, 64, 64); /* 3 */
+    ack(o, V2, B, 1, SYN_ACK, 1);                          /* 4 not counted */
+}
+
+/* Zoo row 4 (rxe before 9fcd67d1772c): the MSN counts acknowledged
+ * packets, not messages. */
+static void bad_msn_packet(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);      /* 1 */
+    ack(o, V2, B, 0, SYN_ACK, 1);                   /* 2 */
+    o->ts_ns += 2000000; /* past the skew window */
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 1, 1024);   /* 3 */
+    req(o, V2, A, IBW_OP_RC_SEND_MIDDLE, 2, 1024);  /* 4 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 3, 100);     /* 5 */
+    ack(o, V2, B, 3, SYN_ACK, 4);                   /* 6 one per packet */
+}
+
+/* Zoo row 31b (the HLS RoCE stack): a READ RESPONSE LAST carries the MSN
+ * of a message not even requested yet. */
+static void bad_msn_read_ahead(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);   /* 1 teaches PMTU 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);      /* 2 */
+    ack(o, V2, B, 1, SYN_ACK, 1);                   /* 3 */
+    o->ts_ns += 2000000; /* past the skew window */
+    read_req(o, V2, A, 2, 2048);                    /* 4 PSNs 2-3 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2); /* 5 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 1024, 3);  /* 6 */
+    o->ts_ns += 2000000; /* the next SEND: not sent within the window */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64);      /* 7 */
+    ack(o, V2, B, 4, SYN_ACK, 3);                   /* 8 */
+}
+
+/* Zoo row 15 (rxe 5d122db2ff80): a resend of the same length with other
+ * payload bytes. */
+static void bad_retrans_payload(struct gen_out *o)
+{
+    struct ibw_build_spec s;
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);      /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64);      /* 2 */
+    o->ts_ns += 1000000;
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 0);          /* 3 resent: bytes 1.. */
+    s.payload = pattern() + 1;
+    s.payload_len = 64;
+    gen_put(o, &s);
+}
+
+/* Zoo row 7 (rxe 030e46e495af): a READ re-issued for its last PMTU asks
+ * for the right length from the original address. */
+static void bad_read_reissue_va(struct gen_out *o)
+{
+    req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1024);   /* 1 teaches PMTU 1024 */
+    req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);      /* 2 */
+    ack(o, V2, B, 1, SYN_ACK, 1);                   /* 3 */
+    read_req_va(o, V2, A, 2, 0x20000, 2048);        /* 4 PSNs 2-3 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2); /* 5 */
+    o->ts_ns += 1000000;
+    read_req_va(o, V2, A, 3, 0x20000, 1024);        /* 6 the rest is at 0x20400 */
+}
+
+/* Zoo row 9 (rxe's atomic replay): a duplicate FETCH ADD executed again. */
+static void bad_dup_atomic(struct gen_out *o)
+{
+    fetch_add(o, V2, A, 0, 0x3000);                 /* 1 */
+    atomic_ack_val(o, V2, B, 0, 1, 41);             /* 2 (lost after capture) */
+    o->ts_ns += 1000000;
+    fetch_add(o, V2, A, 0, 0x3000);                 /* 3 resent */
+    atomic_ack_val(o, V2, B, 0, 1, 42);             /* 4 executed again */
+}
+
+/* Zoo row 14 (rxe, "Handle zero length cases correctly"): a zero-length
+ * READ NAKed Remote Access Error on a QP that served a READ. */
+static void bad_zero_len(struct gen_out *o)
+{
+    read_req(o, V2, A, 0, 64);                                         /* 1 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 0, 64, 1);   /* 2 */
+    read_req_va(o, V2, A, 1, 0, 0);                /* 3 no VA, no R_Key */
+    ack(o, V2, B, 1, SYN_NAK_ACC, 1);              /* 4 */
+}
+
+/* Zoo row 6b (rxe, fixed by 4e4c53df5677): a WRITE MIDDLE in a valid
+ * sequence NAKed Invalid Request. */
+static void bad_nak_invalid(struct gen_out *o)
+{
+    req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_FIRST, 0, 1024, 3072); /* 1 */
+    req(o, V2, A, IBW_OP_RC_RDMA_WRITE_MIDDLE, 1, 1024);          /* 2 */
+    req(o, V2, A, IBW_OP_RC_RDMA_WRITE_LAST, 2, 1024);            /* 3 */
+    ack(o, V2, B, 1, SYN_NAK_INV, 0);                             /* 4 */
+}
+
+/* Zoo row 19 (CVE-2016-8636): a READ whose VA + length wraps past 2^64
+ * answered with data. */
+static void bad_invalid_accepted(struct gen_out *o)
+{
+    read_req_va(o, V2, A, 0, 0xFFFFFFFFFFFFFF00ull, 512);               /* 1 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_ONLY, 0, 512, 1);   /* 2 */
+}
+
 static void bad_resp_match(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64);
@@ -664,7 +837,7 @@ static void bad_read_resp(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);
     ack(o, V2, B, 1, SYN_ACK, 1);
     read_req(o, V2, A, 2, 2048);
-    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 1);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2);
     /* 1536 of 2048 bytes */
     read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 3, 512, 2);
 }
@@ -675,7 +848,7 @@ static void bad_read_reissue(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 24);
     ack(o, V2, B, 1, SYN_ACK, 1);
     read_req(o, V2, A, 2, 2048);  /* 4: PSNs 2..3 */
-    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 1);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 2, 1024, 2);
     read_req(o, V2, A, 3, 2048);  /* 6: re-issued at PSN 3, still 2048 bytes */
 }
 
@@ -704,7 +877,7 @@ static void bad_write_len(struct gen_out *o)
     /* 4 a WRITE of 2048 bytes */
     req_dma(o, V2, A, IBW_OP_RC_RDMA_WRITE_FIRST, 2, 1024, 2048);
     req(o, V2, A, IBW_OP_RC_RDMA_WRITE_LAST, 3, 10); /* 5 ends after 1034 */
-    ack(o, V2, B, 3, SYN_ACK, 3);                    /* 6 */
+    /* (no response: an ACK would be FLOW-INVALID-ACCEPTED) */
 }
 
 static void bad_cm_seq(struct gen_out *o)
@@ -732,6 +905,8 @@ static const struct gen_scenario scenarios[] = {
        "DREQ/DREP", ETHERNET, rc_clean, OK),
     SC("crafted-loss-clean", "NAK and Go-Back-N, RNR NAK and wait, timeout "
        "resend", ETHERNET, loss_clean, OK),
+    SC("crafted-replay-clean", "READ responses replayed with the current MSN "
+       "and reordered (as Linux rxe under loss)", ETHERNET, replay_clean, OK),
     SC("crafted-uc-ud-clean", "UC WRITE, UD SENDs, a CNP", ETHERNET,
        uc_ud_clean, OK),
     SC("crafted-ib-clean", "native IB (ERF): SMP on VL15, RC SEND + ACK", ERF,
@@ -749,7 +924,8 @@ static const struct gen_scenario scenarios[] = {
     SC("bad-pkt-ip-version", "IPv4 version 5 on a RoCEv2 packet", ETHERNET,
        bad_ip_version, "finding 3 PKT-VERSION\nexit 1\n"),
     SC("bad-pkt-ip-frag", "MF set on a RoCEv2 packet, IPv4 checksum stale",
-       ETHERNET, bad_ip_frag, "finding 3 PKT-IP-CSUM\nexit 1\n"),
+       ETHERNET, bad_ip_frag,
+       "finding 3 PKT-IP-CSUM\nfinding 3 PKT-IP-HDR\nexit 1\n"),
     SC("bad-pkt-udp-csum", "a wrong non-zero UDP checksum", ETHERNET,
        bad_udp_csum, "finding 3 PKT-UDP-CSUM\nexit 1\n"),
     SC("bad-pkt-version", "BTH TVer 1", ETHERNET, bad_version,
@@ -790,6 +966,8 @@ static const struct gen_scenario scenarios[] = {
        bad_retrans_diff, "finding 3 FLOW-RETRANS-DIFF\nexit 1\n"),
     SC("bad-flow-gbn", "a resend that skips the NAKed PSN", ETHERNET, bad_gbn,
        "finding 7 FLOW-GBN\nexit 1\n"),
+    SC("bad-flow-gbn-stop", "a Go-Back-N that resends one PSN and goes on",
+       ETHERNET, bad_gbn_stop, "finding 8 FLOW-GBN\nexit 1\n"),
     SC("bad-flow-resend-unseen", "a resend of a PSN before the flow's first",
        ETHERNET, bad_resend_unseen, "finding 3 FLOW-PSN-GAP\nexit 0\n"),
     SC("bad-flow-read-reissue", "an RDMA READ re-issued mid-response for "
@@ -801,6 +979,27 @@ static const struct gen_scenario scenarios[] = {
        bad_nak_psn, "finding 5 FLOW-NAK-PSN\nexit 1\n"),
     SC("bad-flow-msn", "an MSN that goes back", ETHERNET, bad_msn,
        "finding 4 FLOW-MSN\nexit 1\n"),
+    SC("bad-flow-msn-write", "an MSN that does not count an RDMA WRITE",
+       ETHERNET, bad_msn_write, "finding 4 FLOW-MSN\nexit 1\n"),
+    SC("bad-flow-msn-packet", "an MSN that counts packets, not messages",
+       ETHERNET, bad_msn_packet, "finding 6 FLOW-MSN\nexit 1\n"),
+    SC("bad-flow-msn-read-ahead", "a READ RESPONSE LAST with the next "
+       "message's MSN", ETHERNET, bad_msn_read_ahead,
+       "finding 6 FLOW-MSN\nexit 1\n"),
+    SC("bad-flow-retrans-payload", "a resend with other payload bytes",
+       ETHERNET, bad_retrans_payload, "finding 3 FLOW-RETRANS-DIFF\nexit 1\n"),
+    SC("bad-flow-read-reissue-va", "an RDMA READ re-issued for the rest from "
+       "the original address", ETHERNET, bad_read_reissue_va,
+       "finding 6 FLOW-RETRANS-DIFF\nexit 1\n"),
+    SC("bad-flow-dup-atomic", "a duplicate FETCH ADD executed again",
+       ETHERNET, bad_dup_atomic, "finding 4 FLOW-DUP-ATOMIC\nexit 1\n"),
+    SC("bad-flow-zero-len", "a zero-length READ NAKed Remote Access Error",
+       ETHERNET, bad_zero_len, "finding 4 FLOW-ZERO-LEN\nexit 1\n"),
+    SC("bad-flow-nak-invalid", "NAK Invalid Request on a valid WRITE MIDDLE",
+       ETHERNET, bad_nak_invalid, "finding 4 FLOW-NAK-INVALID\nexit 1\n"),
+    SC("bad-flow-invalid-accepted", "a READ past 2^64 answered with data",
+       ETHERNET, bad_invalid_accepted,
+       "finding 2 FLOW-INVALID-ACCEPTED\nexit 1\n"),
     SC("bad-flow-resp-match", "an atomic ACK for a SEND", ETHERNET,
        bad_resp_match, "finding 2 FLOW-RESP-MATCH\nexit 1\n"),
     SC("bad-flow-read-resp", "READ responses short of the length", ETHERNET,

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* check_respond.c - what a responder owes the requests the capture saw:
+ * FLOW-INVALID-ACCEPTED (a request it must reject is not accepted),
+ * FLOW-NAK-INVALID (an Invalid Request NAK only for a request the capture
+ * cannot show valid), FLOW-ZERO-LEN (C9-88: zero-length READ/WRITE need no
+ * valid R_Key or VA) and FLOW-DUP-ATOMIC (a duplicate atomic returns the
+ * saved original value).
+ *
+ * Each new request is classified once, when it is first sent (before it
+ * changes the flow's message state), into flags its history entry keeps;
+ * the responses read them at their PSN. */
+#include <stdio.h>
+
+#include "check_int.h"
+
+#define POS_MASK (IBW_OPF_FIRST | IBW_OPF_MIDDLE | IBW_OPF_LAST)
+
+enum {
+    BAD_NONE = 0,
+    BAD_LEN_FULL,   /* FIRST/MIDDLE payload not the PMTU (C9-92) */
+    BAD_LEN_LAST,   /* LAST/ONLY payload above the PMTU (C9-92) */
+    BAD_WRITE_LEN,  /* WRITE bytes other than the RETH DMA Length (C9-92) */
+    BAD_DMALEN,     /* RETH DMA Length above 2^31 (C9-94) */
+    BAD_WRAP,       /* RETH VA + DMA Length past 2^64 (9.4) */
+    BAD_ALIGN       /* atomic VA not 8-byte aligned (9.4.5) */
+};
+
+static const char *bad_name(unsigned why)
+{
+    switch (why) {
+    case BAD_LEN_FULL: return "a FIRST/MIDDLE payload other than the PMTU";
+    case BAD_LEN_LAST: return "a LAST/ONLY payload above the PMTU";
+    case BAD_WRITE_LEN: return "RDMA WRITE bytes other than its DMA Length";
+    case BAD_DMALEN: return "a DMA Length above 2^31";
+    case BAD_WRAP: return "a VA + DMA Length past 2^64";
+    case BAD_ALIGN: return "an atomic VA not 8-byte aligned";
+    default: return "?";
+    }
+}
+
+uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
+                          const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                          uint32_t psn)
+{
+    unsigned pos = oi->flags & POS_MASK, why = BAD_NONE;
+    uint8_t flags = 0;
+    uint32_t pl = p->payload_wire_len;
+    uint32_t pmtu = chk_flow_pmtu(c, f);
+    /* a PMTU the responder is known to hold requests to (CM's, or the
+     * user's), not one learnt from the payloads themselves */
+    int pmtu_sure = pmtu && (c->o.pmtu || f->pmtu_src == CHK_PMTU_CM);
+    const uint8_t *reth = ibw_pkt_hdr(p, IBW_HDR_RETH);
+    const uint8_t *aeth = ibw_pkt_hdr(p, IBW_HDR_ATOMICETH);
+    if (reth && (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_WRITE)) {
+        uint32_t len = ibw_reth_get_dmalen(reth);
+        uint64_t va = ibw_reth_get_va(reth);
+        if (len > 0x80000000u)
+            why = BAD_DMALEN;
+        else if (len && va + (len - 1) < va)
+            why = BAD_WRAP;
+        if (!len && (oi->kind == IBW_OPK_READ ||
+                     pos == (IBW_OPF_FIRST | IBW_OPF_LAST)))
+            flags |= CHK_HIST_ZERO;
+    }
+    if (aeth && oi->kind == IBW_OPK_ATOMIC && (ibw_atomiceth_get_va(aeth) & 7))
+        why = BAD_ALIGN;
+    if (!why && pmtu_sure && (oi->flags & IBW_OPF_PAYLOAD) &&
+        (oi->kind == IBW_OPK_SEND || oi->kind == IBW_OPK_WRITE)) {
+        if ((pos == IBW_OPF_FIRST || pos == IBW_OPF_MIDDLE) && pl != pmtu)
+            why = BAD_LEN_FULL;
+        else if ((pos & IBW_OPF_LAST) && pl > pmtu)
+            why = BAD_LEN_LAST;
+    }
+    if (oi->kind == IBW_OPK_WRITE && !why) {
+        if (pos == (IBW_OPF_FIRST | IBW_OPF_LAST)) {
+            if (reth && !p->cut && pl != ibw_reth_get_dmalen(reth))
+                why = BAD_WRITE_LEN;
+        } else if (!(pos & IBW_OPF_FIRST) && f->wr_open &&
+                   f->msg == CHK_MSG_WRITE) {
+            uint64_t total = f->wr_bytes + pl;
+            int fits = (pos & IBW_OPF_LAST) ? total == f->wr_len
+                                            : total < f->wr_len;
+            if (!fits && (pos & IBW_OPF_LAST))
+                why = BAD_WRITE_LEN;
+            /* The FIRST passed the responder's R_Key/VA checks for the
+             * whole DMA Length (9.7.5.1.x), the sequence is the one open
+             * and the lengths are what they must be: nothing left that
+             * could make this packet an invalid request. */
+            if (fits && pmtu &&
+                ((pos & IBW_OPF_LAST) ? pl <= pmtu && pl : pl == pmtu))
+                flags |= CHK_HIST_WF;
+        }
+    }
+    if (why) {
+        flags |= CHK_HIST_BAD;
+        if (!f->have_bad) {
+            f->have_bad = 1;
+            f->bad_psn = psn;
+            f->bad_why = (uint8_t)why;
+        }
+    }
+    return flags;
+}
+
+void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                          const struct ibw_opcode_info *oi, uint32_t r)
+{
+    const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
+    unsigned kind = a ? ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a))
+                      : IBW_AETH_ACK;
+    const struct chk_hist *h = chk_hist_get(f, r);
+    if (kind == IBW_AETH_RNR_NAK)
+        return;
+    if (kind == IBW_AETH_NAK) {
+        unsigned code = ibw_aeth_syndrome_value(ibw_aeth_get_syndrome(a));
+        if (code == IBW_NAK_PSN_SEQ_ERROR)
+            return;
+        if (f->have_bad && r == f->bad_psn)
+            f->have_bad = 0; /* rejected, as it had to be */
+        if (!h)
+            return;
+        const struct ibw_opcode_info *hi = ibw_opcode_info(h->opcode);
+        if (code == IBW_NAK_INVALID_REQUEST && (h->flags & CHK_HIST_WF))
+            chk_report(c, CHK_R_FLOW_NAK_INVALID,
+                       "NAK Invalid Request at PSN 0x%06x, an %s of %u bytes "
+                       "that continues the RDMA WRITE its FIRST opened, at the "
+                       "PMTU and within the DMA Length", r, hi->name, h->paylen);
+        if (code == IBW_NAK_REMOTE_ACCESS_ERROR && (h->flags & CHK_HIST_ZERO) &&
+            (hi->kind == IBW_OPK_READ ? f->read_ok : f->write_ok))
+            chk_report(c, CHK_R_FLOW_ZERO_LEN,
+                       "NAK Remote Access Error at PSN 0x%06x, an %s of DMA "
+                       "Length 0 on a QP that already served remote %s",
+                       r, hi->name, hi->kind == IBW_OPK_READ ? "reads" : "writes");
+        return;
+    }
+    /* ACK, READ response or atomic ACK: the request at r was accepted, and
+     * every one before it (responses go in PSN order, C9-105 aside: a
+     * duplicate's ACK names a PSN the responder had already executed). */
+    if (f->have_bad && chk_psn_diff(r, f->bad_psn) >= 0 &&
+        chk_psn_diff(r, f->next_psn) < 0) {
+        chk_report(c, CHK_R_FLOW_INVALID_ACCEPTED,
+                   "%s at PSN 0x%06x accepts the request at 0x%06x, which has "
+                   "%s: it must be NAKed (Invalid Request)", oi->name, r,
+                   f->bad_psn, bad_name(f->bad_why));
+        f->have_bad = 0;
+    }
+    if (oi->kind == IBW_OPK_ACK && h &&
+        ibw_opcode_info(h->opcode)->kind == IBW_OPK_WRITE)
+        f->write_ok = 1;
+}
+
+void chk_dup_atomic(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
+                    struct chk_outst *o)
+{
+    (void)f;
+    const uint8_t *e = ibw_pkt_hdr(p, IBW_HDR_ATOMICACKETH);
+    if (!e)
+        return;
+    uint64_t v = ibw_atomicacketh_get_origremdt(e);
+    if (o->have_orig && v != o->orig) {
+        chk_report(c, CHK_R_FLOW_DUP_ATOMIC,
+                   "ATOMIC ACKNOWLEDGE at PSN 0x%06x returns 0x%llx; the atomic "
+                   "at that PSN was answered 0x%llx before: a duplicate returns "
+                   "the saved result, it is not executed again", o->psn,
+                   (unsigned long long)v, (unsigned long long)o->orig);
+        return;
+    }
+    o->have_orig = 1;
+    o->orig = v;
+}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Linux Soft-RoCE (rxe) in a QEMU guest as a test bench (docs/rxe-vm.md).
 #
-#   scripts/rxe-vm.sh [--quick | --all] [--seed N] [-o DIR] [--accel kvm|tcg]
+#   scripts/rxe-vm.sh [--quick | --all | --interop] [--seed N] [-o DIR] [--accel kvm|tcg]
 #                     [--only REGEX]
 #
 # Builds a guest from Debian 12 packages only (apt-get download, dpkg-deb
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
         --all) mode=all ;;
+        --interop) mode=interop ;; # ibwire peer against rxe (rxe-vm/peer.sh)
         --seed) seed=$2; shift ;;
         -o) out=$2; shift ;;
         --accel) accel=$2; shift ;;
@@ -150,7 +151,9 @@ done
 cp "$here/rxe-vm/init" "$work/overlay/init"
 cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
 chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
-python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"
+if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'interop|-|-|1500|60|-|-\n%.0s' 1 2 3 >"$work/overlay/rxe/workloads" # budget: 3 x 150 s
+    cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
+else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
 say "$nw workloads ($mode, seed $seed), kernel $kver"
 img="$work/image.cpio.gz"
@@ -214,4 +217,5 @@ esac
 (cd "$out" && tar xf "$disk" 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
+[ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"

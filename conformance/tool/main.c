@@ -19,6 +19,7 @@ static const struct {
     {"sim", cmd_sim, "run two reference engines over a lossy link"},
     {"gen", cmd_gen, "generate a scenario capture from the reference engine"},
     {"probe", cmd_probe, "drive a device with the active conformance suite"},
+    {"peer", cmd_peer, "the reference engine on an interface, against Linux's RDMA CM"},
 };
 
 static void usage(FILE *out)

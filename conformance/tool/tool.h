@@ -18,5 +18,6 @@ int cmd_sim(int argc, char **argv);
 int cmd_sim_cm(int argc, char **argv); /* ibwire sim --cm (sim_cm.c) */
 int cmd_gen(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_peer(int argc, char **argv);
 
 #endif

@@ -1,0 +1,978 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * peer.c - `ibwire peer`: the reference engine and its CM on an AF_PACKET
+ * socket, in real time (peer.h).
+ *
+ * The wire: every frame on the interface is read; ARP requests for the
+ * engine's address are answered (the kernel of the interface does not own
+ * it), an ARP reply names the other side's MAC; IPv4/UDP 4791 frames for
+ * the engine's address go to QP1 (the CM agent) when their BTH names QP1,
+ * to the engine otherwise.  The engine addresses a two-engine world (its
+ * peer is its own address ^ 1, MAC 02:00 + that address): its frames are
+ * readdressed on the way out to the other side's MAC and address, with
+ * the IPv4 checksum and the ICRC (which covers the addresses) recomputed.
+ * That is the only change; the engine's code is not touched.
+ *
+ * The CM: conformance/engine/cm's agent (cmx) with its HCR model driving
+ * the engine's QP, and the MADs framed here as UD SEND ONLY to QP1 with
+ * the GSI Q_Key.  The REQ the agent builds is given what Linux's CM needs
+ * of a RoCEv2 path and what its RDMA CM needs of an IP-based service (IBA
+ * annex A11): the GIDs (IPv4-mapped), LIDs 0xFFFF (permissive, as Linux
+ * sends them on RoCE), hop limit 64, not subnet-local, and the CMA header
+ * in the private data (cma.h); the service ID is RDMA_PS_TCP's.
+ *
+ * The application: rdma-core's rping (librdmacm/examples/rping.c).  The
+ * client SENDs {addr, rkey, len} of its start buffer (struct
+ * rping_rdma_info, big-endian), the server READs it, SENDs a go-ahead, the
+ * client SENDs {addr, rkey, len} of its sink buffer, the server WRITEs what
+ * it read there and SENDs a go-ahead; the client compares the two buffers
+ * (rping -v's check).  Buffers hold rping's text: "rdma-ping-%d: " then
+ * letters from 'A' + ping, cycling A..z, NUL at the end.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* ppoll */
+#endif
+#include "peer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <ibwire/packet.h>
+
+#include "capture.h"
+#include "cma.h"
+#include "cmx.h"
+#include "engine.h"
+#include "probe.h"
+
+#ifdef __linux__
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAXF 9216
+#define INFO_LEN 16u /* struct rping_rdma_info */
+
+enum { WR_RECV = 1, WR_SEND = 2, WR_READ = 3, WR_WRITE = 4 };
+#define AGENT_BYTES 256u /* what --app agent reads and writes */
+#define STALL_NS 5000000u /* a loop turn longer than this is a stall */
+/* rping's states, as far as this side needs them */
+enum { RP_IDLE, RP_READ_ADV, RP_READ, RP_WRITE_ADV, RP_WRITE, RP_DONE };
+
+struct peer {
+    const struct peer_opts *o;
+    int fd, ifindex;
+    uint8_t mac[6];
+    uint32_t rip;
+    int have_rmac;
+    uint8_t rmac[6];
+    uint64_t t0, last_arp;
+    struct cap_writer *cap;
+    /* engine */
+    struct ibe_world *w;
+    struct ibe_engine *e;
+    uint32_t cq, qpn, lkey, rkey;
+    uint64_t start_va, rdma_va, send_va[2], recv_va;
+    unsigned send_slot;
+    /* CM */
+    struct cmx_agent *ag;
+    struct cmx_hcr hcr;
+    uint32_t gmp_psn;
+    int conn, connecting, established, disconnecting, down, failed;
+    uint16_t sport;
+    /* rping */
+    int rp;
+    uint32_t ping, start_char;
+    uint64_t r_addr;
+    uint32_t r_rkey, r_len;
+    uint64_t verified, dropped;
+    uint32_t ucm_sends, ucm_recvs;
+    struct { uint64_t va; uint32_t len, rkey, acc; } reg[PR_COUNT];
+    uint64_t rnd;
+    char why[200];
+};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_of(const struct peer *p) { return mono_ns() - p->t0; }
+
+static void fail(struct peer *p, const char *msg)
+{
+    if (!p->failed) {
+        p->failed = 1;
+        snprintf(p->why, sizeof p->why, "%s", msg);
+    }
+}
+
+static void logf_(struct peer *p, const char *fmt, const char *a)
+{
+    if (p->o->verbose && p->o->log)
+        fprintf(p->o->log, fmt, a);
+}
+
+/* ---- the wire ------------------------------------------------------------ */
+
+static void tx(struct peer *p, const uint8_t *f, size_t len)
+{
+    struct sockaddr_ll sll;
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_ifindex = p->ifindex;
+    sll.sll_halen = 6;
+    memcpy(sll.sll_addr, f, 6);
+    if (sendto(p->fd, f, len, 0, (struct sockaddr *)&sll, sizeof sll) !=
+        (ssize_t)len)
+        fail(p, "cannot send a frame on the interface");
+    if (p->cap && len > 12 && f[12] == 0x08 && f[13] == 0x00)
+        cap_write(p->cap, wall_ns(), f, len, NULL);
+}
+
+static void arp_send(struct peer *p, uint16_t op, const uint8_t *tmac,
+                     uint32_t tip)
+{
+    uint8_t f[42];
+    static const uint8_t bc[6] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    memcpy(f, op == 1 ? bc : tmac, 6);
+    memcpy(f + 6, p->mac, 6);
+    ibw_store_be16(f + 12, 0x0806);
+    ibw_store_be16(f + 14, 1);      /* Ethernet */
+    ibw_store_be16(f + 16, 0x0800); /* IPv4 */
+    f[18] = 6;
+    f[19] = 4;
+    ibw_store_be16(f + 20, op);
+    memcpy(f + 22, p->mac, 6);
+    ibw_store_be32(f + 28, p->o->ip);
+    memset(f + 32, 0, 6);
+    if (op == 2)
+        memcpy(f + 32, tmac, 6);
+    ibw_store_be32(f + 38, tip);
+    tx(p, f, sizeof f);
+}
+
+static void on_arp(struct peer *p, const uint8_t *f, size_t len)
+{
+    if (len < 42 || ibw_load_be16(f + 14) != 1 || ibw_load_be16(f + 16) != 0x0800 ||
+        f[18] != 6 || f[19] != 4)
+        return;
+    uint16_t op = ibw_load_be16(f + 20);
+    uint32_t sip = ibw_load_be32(f + 28), tip = ibw_load_be32(f + 38);
+    if (p->rip && sip == p->rip && !p->have_rmac) {
+        memcpy(p->rmac, f + 22, 6);
+        p->have_rmac = 1;
+        logf_(p, "peer: ARP: %s\n", "the other side's MAC learnt");
+    }
+    if (op == 1 && tip == p->o->ip)
+        arp_send(p, 2, f + 22, sip);
+}
+
+/* The engine's frame, readdressed to the other side. */
+static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
+                      size_t len)
+{
+    struct peer *p = ctx;
+    (void)from;
+    uint8_t b[MAXF];
+    if (len > sizeof b || len < 42 || !p->have_rmac)
+        return;
+    memcpy(b, pkt, len);
+    memcpy(b, p->rmac, 6);
+    memcpy(b + 6, p->mac, 6);
+    uint8_t *ip = b + 14;
+    ibw_store_be32(ip + 16, p->rip);
+    ibw_ipv4_set_checksum(ip, 0);
+    ibw_ipv4_set_checksum(ip, ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
+    struct ibw_pkt k;
+    if (ibw_parse(b, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
+        (k.icrc_status != IBW_CRC_GOOD && k.icrc_status != IBW_CRC_BAD))
+        return;
+    ibw_store_le32(b + k.icrc_off, ibw_icrc_compute(&k));
+    if (p->o->loss > 0) {
+        p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
+        if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {
+            p->dropped++;
+            return;
+        }
+    }
+    tx(p, b, len);
+}
+
+static void gmp_send(void *ctx, const uint8_t *mad_in)
+{
+    struct peer *p = ctx;
+    uint8_t mad[IBW_MAD_SIZE];
+    memcpy(mad, mad_in, sizeof mad);
+    if (ibw_mad_hdr_get_attributeid(mad) == IBW_CM_ATTR_REQ) {
+        /* What the agent does not know of a RoCEv2 path (see the top). */
+        uint8_t *d = mad + IBW_CM_DATA_OFFSET;
+        uint8_t g[16];
+        ibw_cm_req_set_prim_locallid(d, 0xFFFF);
+        ibw_cm_req_set_prim_remotelid(d, 0xFFFF);
+        memset(g, 0, sizeof g);
+        g[10] = g[11] = 0xFF;
+        ibw_store_be32(g + 12, p->o->ip);
+        ibw_cm_req_set_prim_localgid(d, g);
+        ibw_store_be32(g + 12, p->rip);
+        ibw_cm_req_set_prim_remotegid(d, g);
+        ibw_cm_req_set_prim_hoplim(d, 64);
+        ibw_cm_req_set_prim_subnetlocal(d, 0);
+        ibw_cm_req_set_prim_localacktout(d, 17);
+    }
+    if (!p->have_rmac)
+        return; /* the agent's timer sends it again */
+    struct ibw_build_spec s;
+    memset(&s, 0, sizeof s);
+    s.transport = IBW_TK_ROCE_V2_IP4;
+    memcpy(s.smac, p->mac, 6);
+    memcpy(s.dmac, p->rmac, 6);
+    ibw_store_be32(s.ip_src, p->o->ip);
+    ibw_store_be32(s.ip_dst, p->rip);
+    s.ttl = 64;
+    s.ip_df = 1;
+    s.udp_sport = 0xC001;
+    s.bth.opcode = IBW_OP_UD_SEND_ONLY;
+    s.bth.pkey = 0xFFFF;
+    s.bth.destqp = 1;
+    s.bth.psn = p->gmp_psn++ & 0xFFFFFFu;
+    s.deth.qkey = IBW_QP1_QKEY;
+    s.deth.srcqp = 1;
+    s.payload = mad;
+    s.payload_len = IBW_MAD_SIZE;
+    uint8_t f[512];
+    size_t n = 0;
+    if (ibw_build(&s, f, sizeof f, &n) == IBW_OK)
+        tx(p, f, n);
+}
+
+static void on_roce(struct peer *p, const uint8_t *f, size_t len)
+{
+    struct ibw_pkt k;
+    if (ibw_parse(f, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
+        !ibw_pkt_has(&k, IBW_HDR_BTH))
+        return;
+    if (p->cap)
+        cap_write(p->cap, wall_ns(), f, len, NULL);
+    const uint8_t *bth = f + k.off[IBW_HDR_BTH];
+    uint64_t now = now_of(p);
+    if (ibw_bth_get_destqp(bth) == 1) {
+        if (k.icrc_status != IBW_CRC_GOOD || k.opcode != IBW_OP_UD_SEND_ONLY ||
+            !ibw_pkt_has(&k, IBW_HDR_DETH) || k.payload_len != IBW_MAD_SIZE ||
+            ibw_deth_get_qkey(f + k.off[IBW_HDR_DETH]) != IBW_QP1_QKEY)
+            return;
+        const uint8_t *mad = ibw_pkt_payload(&k);
+        if (ibw_mad_hdr_get_mgmtclass(mad) != IBW_MGMT_CLASS_CM)
+            return;
+        if (!p->rip) { /* server: the first REQ names the other side */
+            p->rip = ibw_load_be32(f + 14 + 12);
+            memcpy(p->rmac, f + 6, 6);
+            p->have_rmac = 1;
+        }
+        cmx_receive(p->ag, now, mad, IBW_MAD_SIZE);
+        return;
+    }
+    /* The world's clock is not moved on before the frame goes in: after a
+     * stall of this process (a loaded machine, a TCG guest) the frames
+     * that came meanwhile are older than now, and moving the clock first
+     * fired every ACK timeout of the stall before the ACKs that had come
+     * in time (seen against rxe: seven resends in 2 ms, then retry
+     * exceeded, their ACKs still in the socket).  The loop moves it after
+     * the socket is drained. */
+    if (p->o->role == PEER_SERVER && p->qpn && ibw_bth_get_destqp(bth) == p->qpn)
+        cmx_comm_established(p->ag, now, p->qpn); /* data before the RTU */
+    ibe_engine_receive(p->e, f, len);
+}
+
+static void rx_all(struct peer *p)
+{
+    uint8_t f[MAXF];
+    for (;;) {
+        struct sockaddr_ll from;
+        socklen_t fl = sizeof from;
+        ssize_t n = recvfrom(p->fd, f, sizeof f, MSG_TRUNC,
+                             (struct sockaddr *)&from, &fl);
+        if (n < 0)
+            return;
+        if (from.sll_pkttype == PACKET_OUTGOING || n < 14 || (size_t)n > sizeof f)
+            continue;
+        uint16_t et = ibw_load_be16(f + 12);
+        if (et == 0x0806) {
+            on_arp(p, f, (size_t)n);
+        } else if (et == 0x0800 && n >= 42 && (f[14] >> 4) == 4 &&
+                   (f[14] & 15) == 5 && f[23] == 17 &&
+                   ibw_load_be32(f + 30) == p->o->ip &&
+                   ibw_load_be16(f + 36) == IBW_ROCEV2_UDP_PORT) {
+            on_roce(p, f, (size_t)n);
+        }
+    }
+}
+
+/* ---- HCR -> the engine's QP (as cm_sim.c binds it) ----------------------- */
+
+static void post_recv(struct peer *p)
+{
+    struct ibe_recv_wr r;
+    memset(&r, 0, sizeof r);
+    r.wr_id = WR_RECV;
+    r.num_sge = 1;
+    r.sg[0].addr = p->o->app == PEER_APP_UCMATOSE ? p->rdma_va : p->recv_va;
+    r.sg[0].length = p->o->app == PEER_APP_UCMATOSE ? p->o->size : INFO_LEN;
+    r.sg[0].lkey = p->lkey;
+    if (ibe_post_recv(p->e, p->qpn, &r))
+        fail(p, "cannot post a receive");
+}
+
+static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
+                 const struct cmx_mbox *mb)
+{
+    struct peer *p = ctx;
+    (void)from;
+    switch (to) {
+    case IBW_HCR_QPS_INIT:
+        if (ibe_qp_set_state(p->e, qpn, IBE_QPS_INIT))
+            return -1;
+        /* the RQ works from INIT on: the client's SEND may come right
+         * after the RTU (ucmatose posts all its receives before it
+         * connects or accepts) */
+        for (uint32_t i = 0; i < (p->o->app == PEER_APP_UCMATOSE ? p->o->count : 1); i++)
+            post_recv(p);
+        return 0;
+    case IBW_HCR_QPS_RTR: {
+        /* The PSNs the other way round from the mailbox: the cmx agent
+         * puts the starting PSN it sends in its REQ/REP and takes it as
+         * its own send PSN (sq_psn), the other side's as its receive PSN.
+         * Linux reads a REQ's or REP's Starting PSN as the PSN its sender
+         * will receive from: ib_send_cm_req() sets the active side's
+         * rq_psn from its own REQ, cm_req_handler() the passive side's
+         * sq_psn from it (drivers/infiniband/core/cm.c), and the real
+         * capture rxe-rping-cm-send-read-write.pcap shows it: REQ PSN
+         * 0x003da6, the client's first SEND 0xfebd3d (the REP's), the
+         * server's first READ 0x003da6.  Two cmx agents agree with each
+         * other either way; against Linux only this way. */
+        struct ibe_qp_conn c = {mb->remote_qpn, mb->rq_psn, mb->sq_psn,
+                                128u << mb->pmtu, mb->retry_cnt, mb->rnr_retry,
+                                mb->ack_timeout, 12, 16};
+        if (ibe_qp_connect(p->e, qpn, &c))
+            return -1;
+        return ibe_qp_set_state(p->e, qpn, IBE_QPS_RTR);
+    }
+    case IBW_HCR_QPS_RTS: return ibe_qp_set_state(p->e, qpn, IBE_QPS_RTS);
+    case IBW_HCR_QPS_ERR: return ibe_qp_set_state(p->e, qpn, IBE_QPS_ERR);
+    case IBW_HCR_QPS_RESET: return ibe_qp_set_state(p->e, qpn, IBE_QPS_RESET);
+    default: return -1;
+    }
+}
+
+static int qp_cmd(void *ctx, uint16_t op, uint32_t qpn, const struct cmx_mbox *mb)
+{
+    struct peer *p = ctx;
+    return cmx_hcr_modify_qp(&p->hcr, op, qpn, mb);
+}
+
+/* ---- rping ---------------------------------------------------------------- */
+
+static void post(struct peer *p, uint8_t opcode, uint64_t wr_id, uint64_t la,
+                 uint32_t len, uint64_t ra, uint32_t rkey)
+{
+    struct ibe_send_wr w;
+    memset(&w, 0, sizeof w);
+    w.wr_id = wr_id;
+    w.opcode = opcode;
+    w.flags = IBE_SEND_SIGNALED;
+    w.num_sge = 1;
+    w.sg[0].addr = la;
+    w.sg[0].length = len;
+    w.sg[0].lkey = p->lkey;
+    w.remote_addr = ra;
+    w.rkey = rkey;
+    if (ibe_post_send(p->e, p->qpn, &w))
+        fail(p, "cannot post a send request");
+}
+
+/* SEND {addr, rkey, len} of a buffer (rping_format_send) */
+static void send_info(struct peer *p, uint64_t va, uint32_t len)
+{
+    uint64_t s = p->send_va[p->send_slot++ & 1u];
+    uint8_t *b = ibe_mem_ptr(p->e, s, INFO_LEN);
+    ibw_store_be64(b, va);
+    ibw_store_be32(b + 8, p->rkey);
+    ibw_store_be32(b + 12, len);
+    post(p, IBE_WR_SEND, WR_SEND, s, INFO_LEN, 0, 0);
+}
+
+static void client_ping(struct peer *p)
+{
+    uint32_t size = p->o->size;
+    char *b = (char *)ibe_mem_ptr(p->e, p->start_va, size);
+    int cc = snprintf(b, size, "rdma-ping-%u: ", p->ping);
+    uint32_t c = p->start_char;
+    for (uint32_t i = cc > 0 ? (uint32_t)cc : 0; i < size; i++) {
+        b[i] = (char)c;
+        if (++c > 122)
+            c = 65;
+    }
+    if (++p->start_char > 122)
+        p->start_char = 65;
+    b[size - 1] = 0;
+    memset(ibe_mem_ptr(p->e, p->rdma_va, size), 0, size);
+    p->rp = RP_READ_ADV;
+    send_info(p, p->start_va, size);
+}
+
+static void client_recv(struct peer *p)
+{
+    uint32_t size = p->o->size;
+    if (p->rp == RP_READ_ADV) { /* the server has read: advertise the sink */
+        post_recv(p);
+        p->rp = RP_WRITE_ADV;
+        send_info(p, p->rdma_va, size);
+        return;
+    }
+    if (p->rp != RP_WRITE_ADV) {
+        fail(p, "rping: a SEND from the server out of turn");
+        return;
+    }
+    const uint8_t *a = ibe_mem_ptr(p->e, p->start_va, size);
+    const uint8_t *b = ibe_mem_ptr(p->e, p->rdma_va, size);
+    if (p->o->validate && memcmp(a, b, size)) {
+        char m[160];
+        snprintf(m, sizeof m, "rping: ping %u: the data written back differs "
+                 "from what was sent", p->ping);
+        fail(p, m);
+        return;
+    }
+    p->verified += size;
+    if (p->o->verbose && p->o->log)
+        fprintf(p->o->log, "ping data: %s\n", (const char *)b);
+    p->ping++;
+    if (p->o->count && p->ping >= p->o->count) {
+        p->rp = RP_DONE;
+        p->disconnecting = 1;
+        cmx_disconnect(p->ag, now_of(p), (uint32_t)p->conn);
+        return;
+    }
+    post_recv(p);
+    client_ping(p);
+}
+
+static void server_recv(struct peer *p)
+{
+    const uint8_t *b = ibe_mem_ptr(p->e, p->recv_va, INFO_LEN);
+    uint64_t addr = ibw_load_be64(b);
+    uint32_t rkey = ibw_load_be32(b + 8), len = ibw_load_be32(b + 12);
+    post_recv(p);
+    if (p->rp == RP_IDLE || p->rp == RP_DONE) { /* READ_ADV */
+        if (len > p->o->size || !len) {
+            fail(p, "rping: the client's buffer is larger than ours (-S)");
+            return;
+        }
+        p->r_addr = addr;
+        p->r_rkey = rkey;
+        p->r_len = len;
+        p->rp = RP_READ;
+        post(p, IBE_WR_RDMA_READ, WR_READ, p->rdma_va, len, addr, rkey);
+    } else if (p->rp == RP_WRITE_ADV) {
+        const char *d = (const char *)ibe_mem_ptr(p->e, p->rdma_va, p->o->size);
+        uint32_t n = (uint32_t)strnlen(d, p->o->size) + 1;
+        if (n > p->o->size)
+            n = p->o->size;
+        if (n > len)
+            n = len;
+        p->rp = RP_WRITE;
+        post(p, IBE_WR_RDMA_WRITE, WR_WRITE, p->rdma_va, n, addr, rkey);
+    } else {
+        fail(p, "rping: a SEND from the client out of turn");
+    }
+}
+
+static void server_done_op(struct peer *p, uint64_t wr_id)
+{
+    if (wr_id == WR_READ && p->rp == RP_READ) {
+        if (p->o->verbose && p->o->log)
+            fprintf(p->o->log, "server ping data: %s\n",
+                    (const char *)ibe_mem_ptr(p->e, p->rdma_va, p->o->size));
+        p->rp = RP_WRITE_ADV;
+        send_info(p, p->rdma_va, p->o->size); /* go ahead */
+    } else if (wr_id == WR_WRITE && p->rp == RP_WRITE) {
+        p->rp = RP_DONE;
+        p->verified += p->r_len;
+        p->ping++;
+        send_info(p, p->rdma_va, p->o->size); /* go ahead */
+    }
+}
+
+/* cmatose (rdma-core's ucmatose): both sides post `count` receives before
+ * connecting, send `count` messages of `size` bytes once connected, wait
+ * for both; then the server disconnects and the client waits for it. */
+static void ucm_start(struct peer *p)
+{
+    uint8_t *b = ibe_mem_ptr(p->e, p->start_va, p->o->size);
+    for (uint32_t i = 0; i < p->o->size; i++)
+        b[i] = (uint8_t)('a' + i % 26);
+    for (uint32_t i = 0; i < p->o->count; i++)
+        post(p, IBE_WR_SEND, WR_SEND, p->start_va, p->o->size, 0, 0);
+}
+
+static void ucm_done(struct peer *p, int recv, uint32_t len)
+{
+    if (recv) {
+        p->ucm_recvs++;
+        p->verified += len;
+    } else {
+        p->ucm_sends++;
+    }
+    if (p->ucm_recvs == p->o->count && p->ucm_sends == p->o->count &&
+        !p->disconnecting) {
+        p->ping = p->o->count;
+        if (p->o->role == PEER_SERVER) {
+            p->disconnecting = 1;
+            cmx_disconnect(p->ag, now_of(p), (uint32_t)p->conn);
+        }
+    }
+}
+
+/* --app agent: the device agent's REP (conformance/probe/agent.c) names
+ * its regions; READ region A and compare it with probe_init_byte(), WRITE
+ * a pattern into region R, then ask the agent on its side channel
+ * (127.0.0.1:port, TCP: the peer runs on the agent's machine) what region
+ * R holds: what the device did, not only what it sent. */
+static void agent_start(struct peer *p, const uint8_t *pd, size_t len)
+{
+    static const uint32_t acc[PR_COUNT] = {15, 7, 1, 1};
+    if (len < 12 + 20 * PR_COUNT || memcmp(pd, "IBWA", 4) || pd[4] != 1 ||
+        pd[5] != PR_COUNT) {
+        fail(p, "agent: the REP's private data is not the agent's region table");
+        return;
+    }
+    for (int r = 0; r < PR_COUNT; r++) {
+        const uint8_t *e = pd + 12 + 20 * r;
+        p->reg[r].va = ibw_load_be64(e);
+        p->reg[r].len = ibw_load_be32(e + 8);
+        p->reg[r].rkey = ibw_load_be32(e + 12);
+        p->reg[r].acc = ibw_load_be32(e + 16);
+        if (p->reg[r].acc != acc[r] || p->reg[r].len < AGENT_BYTES) {
+            char m[120];
+            snprintf(m, sizeof m, "agent: region %c: access 0x%x, %u bytes",
+                     PROBE_REGION_NAMES[r], p->reg[r].acc, p->reg[r].len);
+            fail(p, m);
+            return;
+        }
+        if (p->o->verbose && p->o->log)
+            fprintf(p->o->log, "peer: agent region %c: va 0x%llx len %u rkey 0x%x "
+                    "access 0x%x\n", PROBE_REGION_NAMES[r],
+                    (unsigned long long)p->reg[r].va, p->reg[r].len,
+                    p->reg[r].rkey, p->reg[r].acc);
+    }
+    post(p, IBE_WR_RDMA_READ, WR_READ, p->rdma_va, AGENT_BYTES, p->reg[PR_A].va,
+         p->reg[PR_A].rkey);
+}
+
+static int side_cmd(struct peer *p, const char *cmd, char *out, size_t cap)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons(p->o->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval tv = {5, 0};
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) ||
+        connect(fd, (struct sockaddr *)&a, sizeof a) ||
+        write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd)) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    size_t n = 0;
+    while (n + 1 < cap && !memchr(out, '\n', n)) {
+        ssize_t k = read(fd, out + n, cap - 1 - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    out[n] = 0;
+    close(fd);
+    return 0;
+}
+
+static void agent_done_op(struct peer *p, uint64_t wr_id)
+{
+    if (wr_id == WR_READ) {
+        const uint8_t *b = ibe_mem_ptr(p->e, p->rdma_va, AGENT_BYTES);
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            if (b[i] != probe_init_byte(PR_A, i)) {
+                fail(p, "agent: region A does not hold its initial bytes");
+                return;
+            }
+        p->verified += AGENT_BYTES;
+        uint8_t *w = ibe_mem_ptr(p->e, p->start_va, AGENT_BYTES);
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            w[i] = (uint8_t)(i * 37u + 11u);
+        post(p, IBE_WR_RDMA_WRITE, WR_WRITE, p->start_va, AGENT_BYTES,
+             p->reg[PR_R].va, p->reg[PR_R].rkey);
+    } else if (wr_id == WR_WRITE) {
+        char cmd[64], out[AGENT_BYTES * 2 + 64];
+        snprintf(cmd, sizeof cmd, "mem R 0 %u\n", AGENT_BYTES);
+        if (side_cmd(p, cmd, out, sizeof out)) {
+            fail(p, "agent: no side channel on 127.0.0.1 at the port");
+            return;
+        }
+        const uint8_t *w = ibe_mem_ptr(p->e, p->start_va, AGENT_BYTES);
+        char want[AGENT_BYTES * 2 + 8] = "mem ";
+        for (uint32_t i = 0; i < AGENT_BYTES; i++)
+            snprintf(want + 4 + 2 * i, 3, "%02x", w[i]);
+        if (strncmp(out, want, strlen(want))) {
+            fail(p, "agent: region R does not hold what the WRITE carried");
+            return;
+        }
+        p->verified += AGENT_BYTES;
+        p->ping = 1;
+        p->disconnecting = 1;
+        cmx_disconnect(p->ag, now_of(p), (uint32_t)p->conn);
+    }
+}
+
+static void poll_cq(struct peer *p)
+{
+    struct ibe_wc wc;
+    while (ibe_poll_cq(p->e, p->cq, &wc, 1) == 1) {
+        if (wc.status != IBE_WC_SUCCESS) {
+            if (wc.status == IBE_WC_WR_FLUSH_ERR && (p->down || p->disconnecting))
+                continue;
+            char m[120];
+            snprintf(m, sizeof m, "a work request (wr_id %llu) completed with "
+                     "status 0x%02x", (unsigned long long)wc.wr_id, wc.status);
+            fail(p, m);
+            return;
+        }
+        if (p->o->app == PEER_APP_UCMATOSE) {
+            ucm_done(p, wc.wr_id == WR_RECV, wc.byte_len);
+            continue;
+        }
+        if (p->o->app == PEER_APP_AGENT) {
+            agent_done_op(p, wc.wr_id);
+            continue;
+        }
+        if (wc.wr_id == WR_RECV) {
+            if (p->o->role == PEER_CLIENT)
+                client_recv(p);
+            else
+                server_recv(p);
+        } else if (p->o->role == PEER_SERVER) {
+            server_done_op(p, wc.wr_id);
+        }
+    }
+}
+
+/* ---- CM ------------------------------------------------------------------- */
+
+static int on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
+                  struct cmx_accept *acc)
+{
+    struct peer *p = ctx;
+    uint16_t ps, port;
+    struct peer_cma h;
+    char err[120];
+    if (!peer_cma_parse_sid(req->serviceid, &ps, &port) || ps != PEER_CMA_PS_TCP ||
+        port != p->o->port)
+        return IBW_CM_REJ_INVALID_SERVICE_ID;
+    if (peer_cma_decode(req->private_data, 92, &h, err, sizeof err)) {
+        logf_(p, "peer: REQ: %s\n", err);
+        return IBW_CM_REJ_CONSUMER_DEFINED;
+    }
+    if (h.ip_version != 4 || peer_cma_ip4(h.dst) != p->o->ip)
+        return IBW_CM_REJ_CONSUMER_DEFINED;
+    if (p->conn >= 0)
+        return IBW_CM_REJ_NO_QP; /* one connection at a time */
+    p->conn = (int)conn;
+    cmx_hcr_add_qp(&p->hcr, p->qpn);
+    ibe_qp_set_state(p->e, p->qpn, IBE_QPS_RESET);
+    acc->qpn = p->qpn;
+    acc->start_psn = (uint32_t)(mono_ns() & 0xFFFFFFu);
+    acc->private_len = 0;
+    return CMX_ACCEPT;
+}
+
+static void on_event(void *ctx, const struct cmx_event *ev)
+{
+    struct peer *p = ctx;
+    char m[120];
+    switch (ev->type) {
+    case CMX_EV_ESTABLISHED:
+        p->established = 1;
+        logf_(p, "peer: %s\n", "connection established");
+        if (p->o->app == PEER_APP_UCMATOSE) {
+            ucm_start(p);
+        } else if (p->o->app == PEER_APP_AGENT) {
+            agent_start(p, ev->private_data, ev->private_data ? ev->private_len : 0);
+        } else if (p->o->role == PEER_CLIENT) {
+            p->start_char = 65;
+            client_ping(p);
+        }
+        break;
+    case CMX_EV_DISCONNECTED:
+        p->down = 1;
+        logf_(p, "peer: %s\n", "disconnected");
+        break;
+    case CMX_EV_REJECTED:
+        snprintf(m, sizeof m, "the connection was rejected: %s (%u)",
+                 ibw_cm_rej_reason_name(ev->reason), ev->reason);
+        fail(p, m);
+        p->down = 1;
+        break;
+    case CMX_EV_FAILED:
+    case CMX_EV_STALE:
+    case CMX_EV_QP_CMD_FAILED:
+        snprintf(m, sizeof m, "the CM gave up (event %u, reason %u)", ev->type,
+                 ev->reason);
+        fail(p, m);
+        p->down = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- setup and the loop --------------------------------------------------- */
+
+static int open_iface(struct peer *p, char *err, size_t errlen)
+{
+    unsigned idx = if_nametoindex(p->o->iface);
+    if (!idx) {
+        snprintf(err, errlen, "%s: no such interface", p->o->iface);
+        return -1;
+    }
+    p->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                   htons(ETH_P_ALL));
+    if (p->fd < 0) {
+        snprintf(err, errlen, "%s: raw socket: %s (root or CAP_NET_RAW)",
+                 p->o->iface, strerror(errno));
+        return -1;
+    }
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", p->o->iface);
+    struct sockaddr_ll sll;
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = htons(ETH_P_ALL);
+    sll.sll_ifindex = (int)idx;
+    if (ioctl(p->fd, SIOCGIFHWADDR, &ifr) ||
+        bind(p->fd, (struct sockaddr *)&sll, sizeof sll)) {
+        snprintf(err, errlen, "%s: %s", p->o->iface, strerror(errno));
+        return -1;
+    }
+    memcpy(p->mac, ifr.ifr_hwaddr.sa_data, 6);
+    p->ifindex = (int)idx;
+    return 0;
+}
+
+static int setup_engine(struct peer *p)
+{
+    p->w = ibe_world_create(1);
+    struct ibe_config c;
+    memset(&c, 0, sizeof c);
+    c.mem_bytes = 1u << 22;
+    c.framing = IBE_FRAME_ROCEV2;
+    c.lid = 1;
+    c.ipv4 = p->o->ip;
+    memcpy(c.mac, p->mac, 6);
+    p->e = p->w ? ibe_engine_create(p->w, &c) : NULL;
+    if (!p->e)
+        return -1;
+    ibe_engine_set_tx(p->e, engine_tx, p);
+    uint32_t size = p->o->size;
+    uint64_t total = 2ull * size + 3 * INFO_LEN + 64;
+    if (p->o->app == PEER_APP_UCMATOSE && p->o->count > 60)
+        return -1; /* every message is posted at once: the SQ holds 64 */
+    uint64_t base = ibe_mem_alloc(p->e, total, 4096);
+    if (!base || ibe_mr_reg(p->e, 1, base, total,
+                            IBE_ACC_LOCAL_WRITE | IBE_ACC_REMOTE_READ |
+                                IBE_ACC_REMOTE_WRITE,
+                            &p->lkey, &p->rkey))
+        return -1;
+    p->start_va = base;
+    p->rdma_va = base + size;
+    p->send_va[0] = base + 2ull * size;
+    p->send_va[1] = p->send_va[0] + INFO_LEN;
+    p->recv_va = p->send_va[1] + INFO_LEN;
+    memset(ibe_mem_ptr(p->e, base, total), 0, total);
+    p->cq = ibe_cq_create(p->e, 256);
+    struct ibe_qp_attr a;
+    memset(&a, 0, sizeof a);
+    a.type = IBE_RC;
+    a.pd = 1;
+    a.send_cq = a.recv_cq = p->cq;
+    a.sq_depth = 64;
+    a.rq_depth = 64;
+    a.pkey = 0xFFFF;
+    p->qpn = ibe_qp_create(p->e, &a);
+    if (!p->qpn)
+        return -1;
+    cmx_hcr_init(&p->hcr, apply, p);
+    struct cmx_config cc;
+    memset(&cc, 0, sizeof cc);
+    /* the CA GUID: the interface MAC's EUI-64, as Linux derives it */
+    cc.guid = (uint64_t)(p->mac[0] ^ 2u) << 56 | (uint64_t)p->mac[1] << 48 |
+              (uint64_t)p->mac[2] << 40 | 0xFFFEull << 24 |
+              (uint64_t)p->mac[3] << 16 | (uint64_t)p->mac[4] << 8 | p->mac[5];
+    cc.lid = 0xFFFF;
+    cc.comm_id_base = (uint32_t)(mono_ns() & 0x7FFFFF00u) | 1u;
+    cc.resp_timeout = 20;    /* Linux's CMA_CM_RESPONSE_TIMEOUT */
+    cc.service_timeout = 20;
+    cc.max_cm_retries = 15;  /* CMA_MAX_CM_RETRIES */
+    cc.t_max_ns = 1000000;
+    cc.max_conns = 16;
+    struct cmx_ops ops = {p, gmp_send, qp_cmd, on_req, on_event};
+    p->ag = cmx_agent_create(&cc, &ops);
+    return p->ag ? 0 : -1;
+}
+
+int peer_run(const struct peer_opts *o)
+{
+    struct peer *p = calloc(1, sizeof *p);
+    if (!p)
+        return 2;
+    p->o = o;
+    p->fd = -1;
+    p->conn = -1;
+    p->rip = o->role == PEER_CLIENT ? o->remote_ip : 0;
+    p->rnd = mono_ns() | 1u;
+    if (o->have_remote_mac) {
+        memcpy(p->rmac, o->remote_mac, 6);
+        p->have_rmac = 1;
+    }
+    char err[256];
+    int rc = 2;
+    if (o->size < 32 || o->size > 65536) {
+        snprintf(err, sizeof err, "--size %u: 32 ... 65536", o->size);
+        goto out;
+    }
+    if (open_iface(p, err, sizeof err))
+        goto out;
+    if (setup_engine(p)) {
+        snprintf(err, sizeof err, "engine: cannot set it up");
+        goto out;
+    }
+    if (o->pcap) {
+        p->cap = cap_writer_open(o->pcap, CAP_FORMAT_PCAP, 1, err, sizeof err);
+        if (!p->cap)
+            goto out;
+    }
+    if (o->role == PEER_SERVER)
+        cmx_listen(p->ag, peer_cma_service_id(PEER_CMA_PS_TCP, o->port));
+    p->t0 = mono_ns();
+    uint64_t limit = (uint64_t)((o->timeout_s > 0 ? o->timeout_s : 30.0) * 1e9);
+    rc = 1;
+    uint64_t last = 0;
+    while (!p->failed) {
+        /* The engine's clock stops while this process does not run: a
+         * stall (a loaded machine, a TCG guest: 0.8 s seen) is not time
+         * the wire had to answer in, and the world would otherwise spend
+         * it at once, every ACK timeout of it firing before the frames of
+         * the exchange could even be sent (seen against rxe: seven resends
+         * within 2.5 ms, retry exceeded, rxe's ACKs unread). */
+        if (now_of(p) - last > STALL_NS)
+            p->t0 += now_of(p) - last - STALL_NS;
+        rx_all(p);
+        uint64_t now = now_of(p);
+        last = now;
+        ibe_world_run_until(p->w, now);
+        cmx_tick(p->ag, now);
+        poll_cq(p);
+        if (p->down)
+            break;
+        if (now > limit) {
+            char m[120];
+            snprintf(m, sizeof m, "timed out after %.1f s (established %d, "
+                     "%u pings)", (double)limit / 1e9, p->established, p->ping);
+            fail(p, m);
+            break;
+        }
+        if (o->role == PEER_CLIENT && !p->have_rmac &&
+            (!p->last_arp || now - p->last_arp > 200000000u)) {
+            p->last_arp = now ? now : 1;
+            arp_send(p, 1, NULL, p->rip);
+        }
+        if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting) {
+            uint8_t pd[PEER_CMA_HDR_LEN];
+            p->sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
+            peer_cma_encode4(pd, p->sport, o->ip, p->rip);
+            cmx_hcr_add_qp(&p->hcr, p->qpn);
+            struct cmx_connect c = {peer_cma_service_id(PEER_CMA_PS_TCP, o->port),
+                                    p->qpn, (uint32_t)(mono_ns() & 0xFFFFFFu),
+                                    3, 7, 7, 0, pd, sizeof pd};
+            p->connecting = 1;
+            p->conn = cmx_connect(p->ag, now, &c);
+            if (p->conn < 0)
+                fail(p, "the CM cannot start the connection");
+        }
+        struct pollfd pf = {p->fd, POLLIN, 0};
+        struct timespec ts = {0, 500000};
+        ppoll(&pf, 1, &ts, NULL);
+    }
+    if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
+        fail(p, "disconnected before the last ping");
+    if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
+        fail(p, "disconnected before every message went both ways");
+    if (!p->failed && o->role == PEER_SERVER && !p->ping)
+        fail(p, "disconnected before any ping");
+    if (p->failed) {
+        snprintf(err, sizeof err, "%s", p->why);
+    } else {
+        rc = 0;
+        if (!o->quiet && o->log)
+            fprintf(o->log, o->app == PEER_APP_UCMATOSE
+                    ? "peer: %u messages each way, %llu bytes received, disconnected"
+                      " (%llu frames dropped on purpose, %llu resent)\n"
+                    : "peer: %u pings, %llu bytes verified, disconnected"
+                      " (%llu frames dropped on purpose, %llu resent)\n",
+                    p->ping, (unsigned long long)p->verified,
+                    (unsigned long long)p->dropped,
+                    (unsigned long long)ibe_engine_stats(p->e)->retransmissions);
+    }
+out:
+    if (rc && o->log)
+        fprintf(o->log, "ibwire peer: %s\n", err);
+    if (p->cap)
+        cap_writer_close(p->cap);
+    if (p->ag)
+        cmx_agent_destroy(p->ag);
+    if (p->e)
+        ibe_engine_destroy(p->e);
+    if (p->w)
+        ibe_world_destroy(p->w);
+    if (p->fd >= 0)
+        close(p->fd);
+    free(p);
+    return rc;
+}
+
+#else
+
+int peer_run(const struct peer_opts *o)
+{
+    if (o->log)
+        fprintf(o->log, "ibwire peer: raw sockets are Linux's AF_PACKET\n");
+    return 2;
+}
+
+#endif

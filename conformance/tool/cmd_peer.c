@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ibwire peer: the reference engine on an interface (conformance/peer). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peer.h"
+#include "tool.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: ibwire peer -i IFACE --ip A.B.C.D (-c SERVER_IP | -s) [options]\n"
+        "\n"
+        "The reference engine and its CM on a raw socket (root or CAP_NET_RAW),\n"
+        "RoCEv2 over IPv4 with its own address on IFACE (the kernel of IFACE\n"
+        "must not own it; ARP for it is answered here), talking rping's\n"
+        "protocol through Linux's RDMA CM (annex A11's IP CM service).\n"
+        "\n"
+        "  -i IFACE          the interface\n"
+        "  --ip A.B.C.D      the engine's address\n"
+        "  -c A.B.C.D        client: connect to the rping server there\n"
+        "  -s                server: accept one rping client\n"
+        "  --app rping|ucmatose|agent  the protocol on the connection (rping);\n"
+        "                    agent (client): ibwire-agent's regions, READ A and\n"
+        "                    compare, WRITE R and read it back on the agent's\n"
+        "                    side channel (127.0.0.1:PORT)\n"
+        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471)\n"
+        "  -C COUNT          rping: pings (client: 10; server: until the client\n"
+        "                    leaves); ucmatose: messages each way (10, <= 60)\n"
+        "  -S SIZE           rping buffer bytes (64); ucmatose message (100)\n"
+        "  -v                print the ping data (as rping -V) and CM events\n"
+        "  -V                verify the data (client; as rping -v)\n"
+        "  --peer-mac MAC    the other side's MAC (no ARP)\n"
+        "  --pcap FILE       every RoCE frame in and out\n"
+        "  --loss P          drop this share (0..1) of the engine's frames on\n"
+        "                    their way out, MADs excepted (a lossy wire)\n"
+        "  --timeout SEC     give up after SEC seconds (30)\n"
+        "\n"
+        "Exit: 0 the exchange completed and the connection was torn down,\n"
+        "1 it failed (the reason on stderr), 2 bad arguments.\n");
+}
+
+static int parse_ip(const char *s, uint32_t *ip)
+{
+    unsigned a, b, c, d;
+    char extra;
+    if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) != 4 || a > 255 ||
+        b > 255 || c > 255 || d > 255)
+        return -1;
+    *ip = a << 24 | b << 16 | c << 8 | d;
+    return 0;
+}
+
+static int parse_mac(const char *s, uint8_t m[6])
+{
+    unsigned v[6];
+    char extra;
+    if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4],
+               &v[5], &extra) != 6)
+        return -1;
+    for (int i = 0; i < 6; i++) {
+        if (v[i] > 255)
+            return -1;
+        m[i] = (uint8_t)v[i];
+    }
+    return 0;
+}
+
+static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 0);
+    if (!*s || *end || v < lo || v > hi)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cmd_peer(int argc, char **argv)
+{
+    struct peer_opts o;
+    memset(&o, 0, sizeof o);
+    int have_port = 0, have_size = 0;
+    o.log = stderr;
+    int role = -1, have_ip = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint32_t u;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return TOOL_EXIT_OK;
+        } else if (!strcmp(a, "-s")) {
+            role = PEER_SERVER;
+        } else if (!strcmp(a, "-v")) {
+            o.verbose = 1;
+        } else if (!strcmp(a, "-V")) {
+            o.validate = 1;
+        } else if (!v) {
+            fprintf(stderr, "ibwire peer: %s: needs a value\n", a);
+            return TOOL_EXIT_USAGE;
+        } else if (!strcmp(a, "-i")) {
+            o.iface = v;
+            i++;
+        } else if (!strcmp(a, "--ip")) {
+            if (parse_ip(v, &o.ip)) {
+                fprintf(stderr, "ibwire peer: --ip %s: not an IPv4 address\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            have_ip = 1;
+            i++;
+        } else if (!strcmp(a, "-c")) {
+            if (parse_ip(v, &o.remote_ip)) {
+                fprintf(stderr, "ibwire peer: -c %s: not an IPv4 address\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            role = PEER_CLIENT;
+            i++;
+        } else if (!strcmp(a, "--peer-mac")) {
+            if (parse_mac(v, o.remote_mac)) {
+                fprintf(stderr, "ibwire peer: --peer-mac %s: not a MAC\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            o.have_remote_mac = 1;
+            i++;
+        } else if (!strcmp(a, "-p")) {
+            if (parse_u32(v, 1, 65535, &u)) {
+                fprintf(stderr, "ibwire peer: -p %s: 1 ... 65535\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            o.port = (uint16_t)u;
+            have_port = 1;
+            i++;
+        } else if (!strcmp(a, "-C")) {
+            if (parse_u32(v, 1, 1000000000u, &o.count)) {
+                fprintf(stderr, "ibwire peer: -C %s: 1 ... 10^9\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
+        } else if (!strcmp(a, "-S")) {
+            if (parse_u32(v, 32, 65536, &o.size)) {
+                fprintf(stderr, "ibwire peer: -S %s: 32 ... 65536\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            have_size = 1;
+            i++;
+        } else if (!strcmp(a, "--app")) {
+            if (!strcmp(v, "rping")) {
+                o.app = PEER_APP_RPING;
+            } else if (!strcmp(v, "ucmatose")) {
+                o.app = PEER_APP_UCMATOSE;
+            } else if (!strcmp(v, "agent")) {
+                o.app = PEER_APP_AGENT;
+            } else {
+                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose or agent\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
+        } else if (!strcmp(a, "--pcap")) {
+            o.pcap = v;
+            i++;
+        } else if (!strcmp(a, "--loss")) {
+            char *end;
+            o.loss = strtod(v, &end);
+            if (*end || !(o.loss >= 0 && o.loss < 1)) {
+                fprintf(stderr, "ibwire peer: --loss %s: 0 <= P < 1\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            o.timeout_s = strtod(v, &end);
+            if (*end || !(o.timeout_s > 0)) {
+                fprintf(stderr, "ibwire peer: --timeout %s: seconds > 0\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
+        } else {
+            fprintf(stderr, "ibwire peer: unknown option %s\n", a);
+            usage(stderr);
+            return TOOL_EXIT_USAGE;
+        }
+    }
+    if (!o.iface || !have_ip || role < 0) {
+        fprintf(stderr, "ibwire peer: -i IFACE, --ip and -c or -s are needed\n");
+        usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    o.role = (uint8_t)role;
+    int ucm = o.app == PEER_APP_UCMATOSE;
+    if (o.app == PEER_APP_AGENT && role != PEER_CLIENT) {
+        fprintf(stderr, "ibwire peer: --app agent is a client (-c)\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (!have_port)
+        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT ? 18515 : 7174;
+    if (!have_size)
+        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : 64;
+    if (o.app == PEER_APP_AGENT && o.size < 256) {
+        fprintf(stderr, "ibwire peer: --app agent: -S at least 256\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (o.app == PEER_APP_AGENT)
+        o.count = 1; /* one READ, one WRITE, one look at the memory */
+    if ((role == PEER_CLIENT || ucm) && !o.count)
+        o.count = 10;
+    if (ucm && o.count > 60) {
+        fprintf(stderr, "ibwire peer: ucmatose: -C %u: at most 60\n", o.count);
+        return TOOL_EXIT_USAGE;
+    }
+    int rc = peer_run(&o);
+    return rc == 0 ? TOOL_EXIT_OK : rc == 1 ? 1 : TOOL_EXIT_USAGE;
+}

@@ -1,0 +1,129 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: Apache-2.0
+# Guest side of `scripts/rxe-vm.sh --interop`: `ibwire peer` (the reference
+# engine on a raw socket) against Linux 6.1 rxe and its RDMA CM, with
+# stock rping.  It runs instead of run-workloads.sh.
+#
+# The wire: rxe_a on veth_a (10.9.0.1), as run-workloads.sh makes it; the
+# engine on a raw socket on veth_b with an address of its own, 10.9.0.3,
+# that no kernel interface owns (the engine answers ARP for it; the
+# kernel's rxe_a finds it by ARP).  rxe_b stays on veth_b (10.9.0.2) as in
+# the other runs.  Routing (docs: /work/shared/reference/rxe-vm.md): both
+# kernel addresses are local, so the policy rules of run-workloads.sh send
+# traffic over the wire, and table 100 gets 10.9.0.3 via veth_a: the RDMA
+# CM resolves its path to the engine there, and its passive side's check
+# (validate_ipv4_net_dev: a FIB lookup of its own address from the
+# client's, out of veth_a) meets the local route of 10.9.0.1 on veth_a.
+#
+# Each run: NAME|NETEM (veth_a and veth_b egress, '-': none)|RXE side|ENGINE
+# side; rping -s runs before the engine client, the engine server before
+# rping -c.  tcpdump on veth_a; /out/peer/NAME/; /out/peer/summary.txt has
+# one line per run: NAME rc_rxe rc_engine check-verdict.
+IP=/bin/ip
+TC=/sbin/tc
+RDMA=/usr/bin/rdma
+FILTER="udp port 4791 or arp"
+E=10.9.0.3
+
+$IP link set lo up
+$IP link add veth_a type veth peer name veth_b
+for i in a b; do
+    echo 1 >/proc/sys/net/ipv6/conf/veth_$i/disable_ipv6 2>/dev/null
+    echo 1 >/proc/sys/net/ipv4/conf/veth_$i/accept_local
+    echo 0 >/proc/sys/net/ipv4/conf/veth_$i/rp_filter
+done
+echo 0 >/proc/sys/net/ipv4/conf/all/rp_filter
+$IP addr add 10.9.0.1/32 dev veth_a
+$IP addr add 10.9.0.2/32 dev veth_b
+$IP link set veth_a up
+$IP link set veth_b up
+$IP rule add pref 1000 lookup local
+$IP rule del pref 0
+$IP rule add pref 10 iif lo lookup 100
+$IP rule add pref 11 oif veth_a lookup 100
+$IP rule add pref 12 oif veth_b lookup 100
+$IP route add 10.9.0.2/32 dev veth_a src 10.9.0.1 table 100
+$IP route add 10.9.0.1/32 dev veth_b src 10.9.0.2 table 100
+$IP route add $E/32 dev veth_a src 10.9.0.1 table 100
+mac_a=$(cat /sys/class/net/veth_a/address)
+mac_b=$(cat /sys/class/net/veth_b/address)
+$IP neigh replace 10.9.0.2 lladdr "$mac_b" dev veth_a nud permanent
+$IP neigh replace 10.9.0.1 lladdr "$mac_a" dev veth_b nud permanent
+$RDMA link add rxe_a type rxe netdev veth_a
+$RDMA link add rxe_b type rxe netdev veth_b
+$RDMA link show
+echo "rxe_a gid 1 $(cat /sys/class/infiniband/rxe_a/ports/1/gids/1)"
+
+netem() {   # DEV SETTING
+    $TC qdisc del dev "$1" root 2>/dev/null
+    [ "$2" = "-" ] || $TC qdisc add dev "$1" root netem $2
+}
+
+mkdir -p /out/peer
+: >/out/peer/summary.txt
+run() {   # NAME NETEM ORDER(rxe-first|engine-first) RXE_CMD ENGINE_CMD
+    name=$1 ne=$2 order=$3 rxe=$4 eng=$5
+    d=/out/peer/$name
+    mkdir -p "$d"
+    echo "== $name: netem [$ne] $order"
+    netem veth_a "$ne"; netem veth_b "$ne"
+    tcpdump -Z root -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump.log" &
+    td=$!
+    sleep 1
+    if [ "$order" = rxe-first ]; then
+        sh -c "exec timeout 40 $rxe" >"$d/rxe.log" 2>&1 &
+        bg=$!
+        sleep 1
+        sh -c "exec timeout 40 $eng --pcap $d/engine.pcap" >"$d/engine.log" 2>&1
+        re=$?
+        wait $bg; rr=$?
+    else
+        sh -c "exec timeout 40 $eng --pcap $d/engine.pcap" >"$d/engine.log" 2>&1 &
+        bg=$!
+        sleep 1
+        sh -c "exec timeout 40 $rxe" >"$d/rxe.log" 2>&1
+        rr=$?
+        wait $bg; re=$?
+    fi
+    sleep 1.5
+    kill -TERM $td; wait $td
+    netem veth_a -; netem veth_b -
+    ibwire check "$d/a.pcap" >"$d/check.txt" 2>&1
+    rc=$?
+    v=$(sed -n '2p' "$d/check.txt" | sed 's/^[^:]*: //')
+    echo "$name rxe=$rr engine=$re check=$rc $v" | tee -a /out/peer/summary.txt
+    tail -3 "$d/rxe.log" "$d/engine.log"
+}
+
+# The engine as rping's client against rping -s on rxe_a, data verified.
+run rping-engine-client - rxe-first \
+    "rping -s -a 10.9.0.1 -v -C 5" \
+    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 -C 5 -V -v --timeout 30"
+# rping -c on rxe_a against the engine as server (-V: rping checks the data).
+run rping-engine-server - engine-first \
+    "rping -c -a $E -I 10.9.0.1 -v -V -C 5" \
+    "ibwire peer -i veth_b --ip $E -s -v --timeout 30"
+# The same with netem loss both ways.
+run rping-engine-client-loss "loss 3%" rxe-first \
+    "rping -s -a 10.9.0.1 -C 50 -S 4000" \
+    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 -C 50 -S 4000 -V --timeout 30"
+run rping-engine-server-loss "loss 3%" engine-first \
+    "rping -c -a $E -I 10.9.0.1 -V -C 50 -S 4000" \
+    "ibwire peer -i veth_b --ip $E -s -S 4000 --timeout 30"
+# ucmatose (rdma-core's cmatose): ten 100-byte SENDs each way, then the
+# server disconnects.
+run ucmatose-engine-server - engine-first \
+    "ucmatose -s $E -b 10.9.0.1" \
+    "ibwire peer -i veth_b --ip $E -s --app ucmatose --timeout 30"
+run ucmatose-engine-client - rxe-first \
+    "ucmatose -b 10.9.0.1" \
+    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app ucmatose --timeout 30"
+# The device agent (conformance/probe/agent.c) on rxe_a: the engine reads
+# region A (its known bytes), writes region R and reads it back on the
+# agent's side channel.
+if command -v ibwire-agent >/dev/null; then
+    run agent-engine-client - rxe-first \
+        "ibwire-agent -a 10.9.0.1 -n 1" \
+        "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app agent -v --timeout 30"
+fi
+echo "rxe-vm: interop done"

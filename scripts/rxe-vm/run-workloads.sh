@@ -69,9 +69,9 @@ run_one() {
     netem veth_a "$na" || echo "$name: netem on veth_a failed"
     netem veth_b "$nb" || echo "$name: netem on veth_b failed"
     base=$(npackets)
-    tcpdump -Z root -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump_a.log" &
+    tcpdump -Z root -B 65536 -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump_a.log" &
     ta=$!
-    tcpdump -Z root -i veth_b -s 0 -w "$d/b.pcap" $FILTER 2>"$d/tcpdump_b.log" &
+    tcpdump -Z root -B 65536 -i veth_b -s 0 -w "$d/b.pcap" $FILTER 2>"$d/tcpdump_b.log" &
     tb=$!
     ibwire check -i veth_a --format json -w "$d/live.pcapng" >"$d/live.json" 2>"$d/live.err" &
     tl=$!

@@ -172,7 +172,7 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     esac
     : >"$out/console.log"
     # shellcheck disable=SC2086
-    qemu-system-x86_64 $a -m 1536 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
+    qemu-system-x86_64 $a -m 2048 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
         -append "console=ttyS0 quiet panic=-1" -display none -monitor none \
         -serial "file:$out/console.log" -no-reboot -nic none \
         -drive "file=$disk,format=raw,if=virtio" >"$out/qemu.log" 2>&1 &
@@ -211,7 +211,8 @@ case $rc in
     3) say "QEMU could not boot the guest (see $out/console.log, $out/qemu.log): skipped"; exit 77 ;;
     4) say "the guest ran past its $budget s budget: stopped" ;;
 esac
-(cd "$out" && tar xf "$disk" 2>/dev/null) || say "no results on the disk image"
+# one tar archive per workload, one after the other, then the guest's log
+(cd "$out" && tar xf "$disk" --ignore-zeros 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"

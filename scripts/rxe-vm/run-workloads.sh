@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: Apache-2.0
 # Guest side of scripts/rxe-vm.sh: two rxe devices over a veth pair in the
 # root namespace, then every workload of /rxe/workloads, one at a time:

@@ -71,6 +71,9 @@ fetch() {   # PKG...: apt-get download the ones not in the cache yet
             || { cat "$debs/.err" >&2; say "apt-get download $p failed"; return 1; }
     done
 }
+# one run at a time fills the cache; each run has its own work directory
+exec 9>"$cache/.lock"
+flock 9
 fetch $pkgs || exit 77
 key=$(for p in $pkgs; do ls "$debs/${p}_"*.deb; done | md5sum | cut -c1-12)
 if [ ! -f "$rootfs/.done-$key" ]; then
@@ -124,9 +127,12 @@ kver=$(ls "$cache/kernel/lib/modules" | head -1)
 vmlinuz="$cache/kernel/boot/vmlinuz-$kver"
 [ -f "$cache/kernel/lib/modules/$kver/modules.dep" ] || depmod -b "$cache/kernel" "$kver"
 
+flock -u 9
+
 # --- the image: rootfs + modules + ibwire + scripts + workloads -------------
-work="$cache/work"
-rm -rf "$work" && mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibwire-rxe-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
 for m in crc32_generic virtio_pci virtio_blk veth sch_netem rdma_rxe ib_uverbs rdma_ucm ib_umad; do
     modprobe -d "$cache/kernel" -S "$kver" --show-depends "$m" | sed -n 's/^insmod \([^ ]*\).*/\1/p'
 done | awk '!seen[$0]++' >"$work/modules.host"

@@ -95,11 +95,12 @@ run_one() {
     kill -TERM $ta $tb $tl
     wait $ta; wait $tb; wait $tl
     echo $? >"$d/live.rc"
+    # netem's counters (its drops, duplicates) before it goes
+    { $TC -s qdisc show dev veth_a; $TC -s qdisc show dev veth_b; } >"$d/qdisc.txt" 2>&1
     netem veth_a -; netem veth_b -
     echo "$name: client rc $(cat "$d/client.rc") server rc $(cat "$d/server.rc") $t0..$t1 s"
     { echo "netem_a=$na"; echo "netem_b=$nb"; echo "mtu=$mtu"; echo "server=$srv"; echo "client=$cli"
       echo "start=$t0"; echo "end=$t1"; } >"$d/workload.txt"
-    $TC -s qdisc show dev veth_a >"$d/qdisc.txt" 2>&1
     for dev in rxe_a rxe_b; do
         for c in /sys/class/infiniband/$dev/ports/1/hw_counters/*; do
             echo "$dev $(basename "$c") $(cat "$c")"

@@ -72,6 +72,9 @@ fetch() {   # PKG...: apt-get download the ones not in the cache yet
             || { cat "$debs/.err" >&2; say "apt-get download $p failed"; return 1; }
     done
 }
+# one run at a time fills the cache; each run has its own work directory
+exec 9>"$cache/.lock"
+flock 9
 fetch $pkgs || exit 77
 key=$(for p in $pkgs; do ls "$debs/${p}_"*.deb; done | md5sum | cut -c1-12)
 if [ ! -f "$rootfs/.done-$key" ]; then
@@ -125,9 +128,12 @@ kver=$(ls "$cache/kernel/lib/modules" | head -1)
 vmlinuz="$cache/kernel/boot/vmlinuz-$kver"
 [ -f "$cache/kernel/lib/modules/$kver/modules.dep" ] || depmod -b "$cache/kernel" "$kver"
 
+flock -u 9
+
 # --- the image: rootfs + modules + ibwire + scripts + workloads -------------
-work="$cache/work"
-rm -rf "$work" && mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibwire-rxe-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
 for m in crc32_generic virtio_pci virtio_blk veth sch_netem rdma_rxe ib_uverbs rdma_ucm ib_umad; do
     modprobe -d "$cache/kernel" -S "$kver" --show-depends "$m" | sed -n 's/^insmod \([^ ]*\).*/\1/p'
 done | awk '!seen[$0]++' >"$work/modules.host"
@@ -175,7 +181,7 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     esac
     : >"$out/console.log"
     # shellcheck disable=SC2086
-    qemu-system-x86_64 $a -m 1536 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
+    qemu-system-x86_64 $a -m 2048 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
         -append "console=ttyS0 quiet panic=-1" -display none -monitor none \
         -serial "file:$out/console.log" -no-reboot -nic none \
         -drive "file=$disk,format=raw,if=virtio" >"$out/qemu.log" 2>&1 &
@@ -214,7 +220,8 @@ case $rc in
     3) say "QEMU could not boot the guest (see $out/console.log, $out/qemu.log): skipped"; exit 77 ;;
     4) say "the guest ran past its $budget s budget: stopped" ;;
 esac
-(cd "$out" && tar xf "$disk" 2>/dev/null) || say "no results on the disk image"
+# one tar archive per workload, one after the other, then the guest's log
+(cd "$out" && tar xf "$disk" --ignore-zeros 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
 [ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }

@@ -121,11 +121,20 @@ def late_frames(path):
 # receive path reordered it.  FLOW-MSN on a late original READ response
 # after the replays of its re-issued READ (F1), CM-SEQ on a DREQ recorded
 # after the DREP that followed it (F2), FLOW-RESP-MATCH on a late READ
-# response (F3).
-KNOWN = {"FLOW-MSN": "L", "CM-SEQ": "L", "FLOW-RESP-MATCH": "L"}
+# response (F3), FLOW-NAK-PSN on a late NAK recorded after an ACK past it (F6).
+KNOWN = {"FLOW-MSN": "L", "CM-SEQ": "L", "FLOW-RESP-MATCH": "L", "FLOW-NAK-PSN": "L"}
+# R (F5): the same order rules, and the NAK and CM rules that depend on the
+# first/next frame seen, on a workload with netem reordering: the qdisc
+# reorders before either capture point, so no timestamp shows it.
+REORDERED = {"FLOW-MSN", "CM-SEQ", "FLOW-RESP-MATCH", "FLOW-NAK-PSN", "CM-QPN"}
+# N: frames netem corrupted, judged as what they are (rxe drops them on its
+# ICRC/checksum check): the packet rules are right to flag them.
+CORRUPTED = {"PKT-ICRC", "PKT-IP-CSUM", "PKT-UDP-CSUM", "PKT-VERSION",
+             "PKT-MALFORMED", "PKT-OPCODE", "PKT-RESERVED", "PKT-PAD",
+             "PKT-LEN-FULL", "PKT-LEN-LAST", "PKT-AETH", "PKT-PKEY"}
 
 
-def classify(doc, path):
+def classify(doc, path, netem=""):
     """(unexplained error findings, {known id: count}) of a file's verdict."""
     if doc is None or "unreadable" in doc:
         return [], {}
@@ -140,6 +149,10 @@ def classify(doc, path):
                 late = late_frames(path)
             if f["frame"] not in late:
                 k = None
+        if not k and "reorder" in netem and f["rule"] in REORDERED:
+            k = "R"
+        if not k and "corrupt" in netem and f["rule"] in CORRUPTED:
+            k = "N"
         if k:
             known[k] = known.get(k, 0) + 1
         else:
@@ -250,8 +263,9 @@ def main():
                "rules_a": rules(fa) if fa else {}, "rules_b": rules(fb) if fb else {},
                "errors": (fa or {}).get("errors", 0) + (fb or {}).get("errors", 0)
                          + (live or {}).get("errors", 0)}
-        ua, ka = classify(fa, os.path.join(d, "a.pcap"))
-        ub, kb = classify(fb, os.path.join(d, "b.pcap"))
+        nm = w.get("netem_a", "") + " " + w.get("netem_b", "")
+        ua, ka = classify(fa, os.path.join(d, "a.pcap"), nm)
+        ub, kb = classify(fb, os.path.join(d, "b.pcap"), nm)
         row["unexplained_a"], row["unexplained_b"] = ua, ub
         row["known_a"], row["known_b"] = ka, kb
         rows.append(row)

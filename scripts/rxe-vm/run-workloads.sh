@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: Apache-2.0
 # Guest side of scripts/rxe-vm.sh: two rxe devices over a veth pair in the
 # root namespace, then every workload of /rxe/workloads, one at a time:
@@ -69,9 +70,9 @@ run_one() {
     netem veth_a "$na" || echo "$name: netem on veth_a failed"
     netem veth_b "$nb" || echo "$name: netem on veth_b failed"
     base=$(npackets)
-    tcpdump -Z root -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump_a.log" &
+    tcpdump -Z root -B 65536 -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump_a.log" &
     ta=$!
-    tcpdump -Z root -i veth_b -s 0 -w "$d/b.pcap" $FILTER 2>"$d/tcpdump_b.log" &
+    tcpdump -Z root -B 65536 -i veth_b -s 0 -w "$d/b.pcap" $FILTER 2>"$d/tcpdump_b.log" &
     tb=$!
     ibwire check -i veth_a --format json -w "$d/live.pcapng" >"$d/live.json" 2>"$d/live.err" &
     tl=$!
@@ -94,11 +95,12 @@ run_one() {
     kill -TERM $ta $tb $tl
     wait $ta; wait $tb; wait $tl
     echo $? >"$d/live.rc"
+    # netem's counters (its drops, duplicates) before it goes
+    { $TC -s qdisc show dev veth_a; $TC -s qdisc show dev veth_b; } >"$d/qdisc.txt" 2>&1
     netem veth_a -; netem veth_b -
     echo "$name: client rc $(cat "$d/client.rc") server rc $(cat "$d/server.rc") $t0..$t1 s"
     { echo "netem_a=$na"; echo "netem_b=$nb"; echo "mtu=$mtu"; echo "server=$srv"; echo "client=$cli"
       echo "start=$t0"; echo "end=$t1"; } >"$d/workload.txt"
-    $TC -s qdisc show dev veth_a >"$d/qdisc.txt" 2>&1
     for dev in rxe_a rxe_b; do
         for c in /sys/class/infiniband/$dev/ports/1/hw_counters/*; do
             echo "$dev $(basename "$c") $(cat "$c")"
@@ -106,12 +108,28 @@ run_one() {
     done >"$d/rxe_counters.txt" 2>/dev/null
 }
 
+# the disk: tar archives one after the other, from block 0
+disk_blocks=0
+save() {
+    tar cf /tmp/save.tar -C /out "$@" 2>/dev/null || { echo "rxe-vm: tar of $* failed"; return; }
+    n=$(( ($(wc -c </tmp/save.tar) + 511) / 512 ))
+    dd if=/tmp/save.tar of=/dev/vda bs=512 seek=$disk_blocks 2>/dev/null \
+        || echo "rxe-vm: writing $* to the disk failed"
+    disk_blocks=$((disk_blocks + n))
+    rm -f /tmp/save.tar
+    for f in "$@"; do rm -rf "/out/$f"; done
+}
+
 while IFS='|' read -r name na nb mtu tmo srv cli; do
     case "$name" in ''|'#'*) continue ;; esac
     run_one "$name" "$na" "$nb" "$mtu" "$tmo" "$srv" "$cli" </dev/null
-    # results so far onto the disk, so a run stopped midway still has them
-    cp /rxe/workloads /out/workloads
-    tar cf /dev/vda -C /out . 2>/dev/null
+    # each workload's files onto the disk as one more tar archive after the
+    # last (the host reads them with tar --ignore-zeros), then out of RAM:
+    # the root file system is the guest's memory, and a 64 KiB x 1000 run
+    # alone writes 200 MB
+    save "$name"
 done </rxe/workloads
 cp /rxe/workloads /out/workloads
 echo "rxe-vm: workloads done"
+# (init then writes guest.log after the last archive, through save_log)
+echo $disk_blocks >/tmp/disk_blocks

@@ -1650,6 +1650,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     f->s.transport = ibw_transport_name(f->tr);
     if (p->cut && !f->s.cut_frames++)
         f->cut_frame = c->frame;
+    f->mig_seen |= (uint8_t)(1u << (2 * !is_req + ibw_bth_get_m(b)));
     if (is_req) {
         f->s.last_frame = c->frame;
         if (congestion_marked(p)) {
@@ -1789,8 +1790,26 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     c->cur_flow = NULL;
 }
 
+/* FLOW-MIGREQ: the requests carried one MigReq value throughout and the
+ * responses the other (rules.h says why that is the whole judgement). */
+static void migreq_judge(struct chk *c, struct chk_flow *f)
+{
+    unsigned q = f->mig_seen & 3u, r = (f->mig_seen >> 2) & 3u;
+    if ((q != 1 && q != 2) || (r != 1 && r != 2) || q == r)
+        return;
+    c->cur_flow = f;
+    chk_report(c, CHK_R_FLOW_MIGREQ,
+               "every request carried BTH MigReq %u and every response "
+               "MigReq %u (%llu requests, %llu responses)",
+               q == 2, r == 2, (unsigned long long)f->s.requests,
+               (unsigned long long)f->s.responses);
+    c->cur_flow = NULL;
+}
+
 void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
+    if (!f->dead)
+        migreq_judge(c, f);
     if (f->nheld)
         drain(c, f, 1);
     if (f->nmsn_wait)
@@ -1836,6 +1855,8 @@ void chk_flows_finish(struct chk *c)
         }
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *f = &c->flows[i];
+        if (f->live && !f->dead)
+            migreq_judge(c, f);
         if (f->live && !f->dead && (f->s.requests || f->s.responses))
             flow_notes(c, f);
     }

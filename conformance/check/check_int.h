@@ -272,6 +272,8 @@ struct chk_flow {
                                responder must reject is not answered yet: */
     uint8_t bad_why;        /* ... why (check_respond.c) */
     uint32_t bad_psn;       /* ... its PSN */
+    uint8_t mig_seen;       /* FLOW-MIGREQ: BTH MigReq values seen, bit
+                               (2 * response + MigReq) */
     uint8_t read_ok;        /* a READ was answered with data: the QP allows
                                remote reads */
     uint8_t write_ok;       /* an ACK covered an RDMA WRITE: it allows

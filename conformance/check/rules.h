@@ -365,6 +365,18 @@
       "PKT-LEN-LAST, FLOW-WRITE-LEN, PKT-ATOMIC-ALIGN.  Zoo rows 10, 19.",     \
       "IBA Vol.1 C9-92, C9-94, 9.4, 9.7.5.2; bug zoo rows 10, 19",             \
       "response PSN vs the invalid request's")                                 \
+    X(FLOW_MIGREQ, "FLOW-MIGREQ", WARNING, FLOW,                             \
+      "9.2 (MigReq)",                                                          \
+      "BTH MigReq carries the sender's path migration state (1 Migrated, 0 "   \
+      "Armed/Rearm).  Both QPs of one connection are armed and migrate "       \
+      "together (a migration seen by the responder moves it too), so their "   \
+      "values may differ only while a change is under way.  Judged at the "    \
+      "flow's end: every request of the flow carried one value and every "     \
+      "response the other, no change in either direction from first to "       \
+      "last packet -- the two sides never agreed.  A warning: a capture "      \
+      "cannot show the QP state itself.  Zoo row 29.",                         \
+      "IBA Vol.1 9.2 (BTH MigReq), 17.2.8 (path migration); bug zoo row 29",   \
+      "BTH MigReq of the flow's requests vs its responses")                    \
     X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "--replay: a response the reference responder sends for a request "      \

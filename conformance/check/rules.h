@@ -282,7 +282,10 @@
       "known, so the error is responses that no single O explains.  Judged "   \
       "only while the capture saw every request PSN and knew each READ's "     \
       "span when the next READ came (else a re-issue may have been counted); " \
-      "zoo rows 4, 5, 31b.",                                                   \
+      "zoo rows 4, 5, 31b.  On heavily pipelined traffic (the faults "        \
+      "msn-per-packet, msn-no-write, msn-read-ahead) the upper end stays "    \
+      "open that far that a wrong MSN fits some O: those are decided by "     \
+      "--replay (REPLAY-DIFF), whose reference knows the MSN at each PSN.",   \
       "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
       "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
@@ -348,7 +351,12 @@
       "in the open sequence, of the PMTU's length (LAST: up to it) and "       \
       "within the DMA Length.  SEND packets are not judged (a receive WQE "    \
       "too short is invalid too and not on the wire), nor FIRST/ONLY "         \
-      "packets (QP access rights, R_Keys).  Zoo row 6b.",                      \
+      "packets (QP access rights, R_Keys).  Zoo row 6b.  A NAK after a "     \
+      "duplicate READ on a Send/Write packet, and a NAK of a SEND ONLY WITH " \
+      "INVALIDATE after a completed message (zoo 20), are Send/ONLY packets " \
+      "this rule leaves unjudged (a receive WQE too short is not on the "      \
+      "wire): --replay decides them (REPLAY-DIFF: the reference, whose "      \
+      "receive WQEs fit, ACKs).",                                              \
       "IBA Vol.1 9.7.4 (opcode sequence), 9.7.5.2 (NAK codes); bug zoo "       \
       "row 6b", "NAK code vs the request at its PSN")                         \
     X(FLOW_INVALID_ACCEPTED, "FLOW-INVALID-ACCEPTED", ERROR, FLOW,           \
@@ -411,7 +419,11 @@
       "ACK that shows the hole (else the next difference up to the number "   \
       "of PSNs lost moves the origin), and forgets every word it knew (the "  \
       "lost requests may have written it): differences after the hole are "    \
-      "judged as before it.",                                                  \
+      "judged as before it.  Decides zoo rows 4, 5, 31b (MSN), 6b and 20 "    \
+      "(NAK Invalid Request where the reference ACKs) and 6a (an ACK sent "   \
+      "at a multi-packet READ's last PSN before its responses: the "          \
+      "requester takes the READ as done early and the later responses "       \
+      "differ from the reference's).",                                        \
       "IBA Vol.1 9.7.5, 9.4; reference engine (conformance/engine)",          \
       "field captured vs reference")                                           \
     X(REPLAY_SKIPPED, "REPLAY-SKIPPED", WARNING, FLOW,                       \

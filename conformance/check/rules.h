@@ -282,10 +282,15 @@
       "known, so the error is responses that no single O explains.  Judged "   \
       "only while the capture saw every request PSN and knew each READ's "     \
       "span when the next READ came (else a re-issue may have been counted); " \
-      "zoo rows 4, 5, 31b.  On heavily pipelined traffic (the faults "        \
-      "msn-per-packet, msn-no-write, msn-read-ahead) the upper end stays "    \
-      "open that far that a wrong MSN fits some O: those are decided by "     \
-      "--replay (REPLAY-DIFF), whose reference knows the MSN at each PSN.",   \
+      "zoo rows 4, 5, 31b.  Responses wait out the skew window a few at a "  \
+      "time; when more wait, a new one takes the newest one's place, so the " \
+      "latest MSN is always judged (a responder counting packets, zoo 4, "    \
+      "drifts above every O the first responses allow).  An MSN too low "     \
+      "for its PSN late (zoo 5: WRITEs not counted) or one too high on a "   \
+      "READ's last response (zoo 31b) still fits an O when the requester "    \
+      "had sent that many more messages by then (the upper end, which "       \
+      "replayed responses need): on pipelined traffic --replay decides "      \
+      "them (REPLAY-DIFF), its reference knowing the MSN at each PSN.",       \
       "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
       "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
@@ -419,7 +424,7 @@
       "ACK that shows the hole (else the next difference up to the number "   \
       "of PSNs lost moves the origin), and forgets every word it knew (the "  \
       "lost requests may have written it): differences after the hole are "    \
-      "judged as before it.  Decides zoo rows 4, 5, 31b (MSN), 6b and 20 "    \
+      "judged as before it.  Decides zoo rows 5, 31b (MSN), 6b and 20 "      \
       "(NAK Invalid Request where the reference ACKs) and 6a (an ACK sent "   \
       "at a multi-packet READ's last PSN before its responses: the "          \
       "requester takes the READ as done early and the later responses "       \

@@ -58,8 +58,8 @@ enum {
       "ICRC written right after the payload, the pad bytes after it")          \
     X(ICRC_MASK, "icrc-mask", "3", IBE_FS_RESP, "PKT-ICRC", IBE_FN_CHECK, 0,   \
       "RoCEv2 ICRC masks the IPv4 identification as well (wrong field mask)")  \
-    X(MSN_PER_PACKET, "msn-per-packet", "4", IBE_FS_RESP, "REPLAY-DIFF",       \
-      IBE_FN_REPLAY, 0, "MSN advanced for every request packet, not per message") \
+    X(MSN_PER_PACKET, "msn-per-packet", "4", IBE_FS_RESP, "FLOW-MSN",          \
+      IBE_FN_CHECK, 0, "MSN advanced for every request packet, not per message") \
     X(MSN_NO_WRITE, "msn-no-write", "5", IBE_FS_RESP, "REPLAY-DIFF",         \
       IBE_FN_REPLAY, 0, "MSN not advanced for an RDMA WRITE without immediate")               \
     X(ACK_COVERS_READ, "ack-covers-read", "6a", IBE_FS_RESP, "REPLAY-DIFF",   \

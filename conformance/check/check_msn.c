@@ -125,6 +125,8 @@ static void judge(struct chk *c, struct chk_flow *f, const struct chk_msn_wait *
         snprintf(range, sizeof range, "0x%06x", elo);
     else
         snprintf(range, sizeof range, "0x%06x-0x%06x", elo, ehi);
+    if (w->frame == f->rr_said)
+        return; /* said already: its READ's FIRST carried another MSN */
     uint64_t frame = c->frame;
     struct chk_flow *cur = c->cur_flow;
     c->frame = w->frame;

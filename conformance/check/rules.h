@@ -285,12 +285,18 @@
       "zoo rows 4, 5, 31b.  Responses wait out the skew window a few at a "  \
       "time; when more wait, a new one takes the newest one's place, so the " \
       "latest MSN is always judged (a responder counting packets, zoo 4, "    \
-      "drifts above every O the first responses allow).  An MSN too low "     \
-      "for its PSN late (zoo 5: WRITEs not counted) or one too high on a "   \
-      "READ's last response (zoo 31b) still fits an O when the requester "    \
-      "had sent that many more messages by then (the upper end, which "       \
-      "replayed responses need): on pipelined traffic --replay decides "      \
-      "them (REPLAY-DIFF), its reference knowing the MSN at each PSN.",       \
+      "drifts above every O the first responses allow).  And the READ "      \
+      "RESPONSE FIRST and LAST of one READ carry one MSN (C9-148): judged on " \
+      "a FIRST, MIDDLEs and a LAST at consecutive PSNs with no other "         \
+      "response of the flow between, when no request was resent from the "    \
+      "skew window before the FIRST to the skew window after the LAST (only " \
+      "a resent READ is replayed, with the current MSN); the READ request "   \
+      "itself need not be in the capture (one dropped for a bad ICRC was "    \
+      "executed all the same, zoo 31b's FPGA stack).  An MSN too low for "    \
+      "its PSN late (zoo 5: WRITEs not counted) still fits an O when the "    \
+      "requester had sent that many more messages by then (the upper end, "  \
+      "which replayed responses need): on pipelined traffic --replay "        \
+      "decides it (REPLAY-DIFF), its reference knowing the MSN at each PSN.", \
       "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
       "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
@@ -424,7 +430,7 @@
       "ACK that shows the hole (else the next difference up to the number "   \
       "of PSNs lost moves the origin), and forgets every word it knew (the "  \
       "lost requests may have written it): differences after the hole are "    \
-      "judged as before it.  Decides zoo rows 5, 31b (MSN), 6b and 20 "      \
+      "judged as before it.  Decides zoo rows 5 (MSN), 6b and 20 "           \
       "(NAK Invalid Request where the reference ACKs) and 6a (an ACK sent "   \
       "at a multi-packet READ's last PSN before its responses: the "          \
       "requester takes the READ as done early and the later responses "       \

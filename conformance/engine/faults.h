@@ -137,8 +137,8 @@ enum {
     X(READ_REQ_PAYLOAD, "read-req-payload", "31a", IBE_FS_REQ,                 \
       "PKT-NO-PAYLOAD", IBE_FN_CHECK, IBE_FT_READS,                            \
       "RDMA READ requests carry 48 bytes after the RETH")                      \
-    X(MSN_READ_AHEAD, "msn-read-ahead", "31b", IBE_FS_RESP, "REPLAY-DIFF",     \
-      IBE_FN_REPLAY, IBE_FT_READS,                                              \
+    X(MSN_READ_AHEAD, "msn-read-ahead", "31b", IBE_FS_RESP, "FLOW-MSN",        \
+      IBE_FN_CHECK, IBE_FT_READS,                                              \
       "a READ RESPONSE LAST carries the MSN of the next message")              \
     X(QPN_01, "qpn-01", "31c", IBE_FS_RESP, "PKT-QP01-UD", IBE_FN_CHECK, 0,    \
       "the responder numbers its RC QP 1 (QPs from 0) and takes RC there")

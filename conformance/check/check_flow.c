@@ -660,6 +660,10 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
     return n == 1 ? fit : NULL;
 }
 
+static void read_msn_same(struct chk *c, struct chk_flow *f,
+                          const struct ibw_pkt *p,
+                          const struct ibw_opcode_info *oi);
+
 static void judge_response(struct chk *c, struct chk_flow *f,
                            const struct ibw_pkt *p);
 
@@ -1012,6 +1016,10 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (d < 0) {
         /* Back to a PSN already sent: a retransmission. */
         f->s.retransmissions++;
+        f->retx_ts = c->ts_ns;
+        f->have_retx = 1;
+        if (f->rr_pend && c->ts_ns <= f->rr_p_due)
+            f->rr_pend = 0; /* the READ may have been replayed */
         flow_event(c, f, CHK_EV_RETRANSMISSION, p, psn);
         int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
         if (round) {
@@ -1398,6 +1406,7 @@ static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
 static void judge_response(struct chk *c, struct chk_flow *f,
                            const struct ibw_pkt *p)
 {
+    read_msn_same(c, f, p, ibw_opcode_info(p->opcode));
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
     const uint8_t *b = hdr(p, IBW_HDR_BTH);
     uint32_t r = ibw_bth_get_psn(b);
@@ -1650,6 +1659,7 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     f->s.transport = ibw_transport_name(f->tr);
     if (p->cut && !f->s.cut_frames++)
         f->cut_frame = c->frame;
+    f->mig_seen |= (uint8_t)(1u << (2 * !is_req + ibw_bth_get_m(b)));
     if (is_req) {
         f->s.last_frame = c->frame;
         if (congestion_marked(p)) {
@@ -1789,8 +1799,102 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     c->cur_flow = NULL;
 }
 
+/* FLOW-MSN (C9-148): the READ RESPONSE FIRST and LAST of one execution of
+ * a READ carry one MSN.  Judged on a FIRST, MIDDLEs and a LAST at
+ * consecutive PSNs recorded in a row (no other response of the flow between)
+ * when no request was resent from the skew window before the FIRST on: a
+ * duplicate READ's replayed responses carry the responder's current MSN
+ * (Linux rxe), and only a resent READ is replayed.  Its request need not
+ * be in the capture (one dropped for a bad ICRC was executed all the
+ * same: its responses show it). */
+static void read_msn_due(struct chk *c, struct chk_flow *f, int all)
+{
+    if (!f->rr_pend || (!all && c->ts_ns <= f->rr_p_due))
+        return;
+    f->rr_pend = 0;
+    uint64_t frame = c->frame;
+    struct chk_flow *cur = c->cur_flow;
+    c->frame = f->rr_p_frame;
+    c->cur_flow = f;
+    f->rr_said = c->frame;
+    chk_report(c, CHK_R_FLOW_MSN,
+               "RDMA READ RESPONSE LAST at PSN 0x%06x carries aeth.msn 0x%06x, "
+               "the READ RESPONSE FIRST of the same READ (PSN 0x%06x, frame "
+               "%llu) 0x%06x: every response of one READ carries the MSN that "
+               "counts it (C9-148)", f->rr_p_psn, f->rr_p_msn, f->rr_p_first,
+               (unsigned long long)f->rr_p_fframe, f->rr_p_fmsn);
+    c->frame = frame;
+    c->cur_flow = cur;
+}
+
+static void read_msn_same(struct chk *c, struct chk_flow *f,
+                          const struct ibw_pkt *p,
+                          const struct ibw_opcode_info *oi)
+{
+    read_msn_due(c, f, 0);
+    uint32_t r = ibw_bth_get_psn(hdr(p, IBW_HDR_BTH));
+    unsigned pos = oi->flags & POS_MASK;
+    const uint8_t *a = hdr(p, IBW_HDR_AETH);
+    if (oi->kind != IBW_OPK_READ_RESP || p->cut) {
+        f->rr_open = 0;
+        return;
+    }
+    if (pos == IBW_OPF_FIRST) {
+        f->rr_open = a != NULL;
+        f->rr_next = chk_psn_add(r, 1);
+        f->rr_msn = a ? ibw_aeth_get_msn(a) : 0;
+        f->rr_first = r;
+        f->rr_frame = c->frame;
+        f->rr_ts = c->ts_ns;
+        return;
+    }
+    if (!f->rr_open || r != f->rr_next ||
+        !(pos == IBW_OPF_MIDDLE || pos == IBW_OPF_LAST)) {
+        f->rr_open = 0;
+        return;
+    }
+    f->rr_next = chk_psn_add(r, 1);
+    if (pos == IBW_OPF_MIDDLE)
+        return;
+    f->rr_open = 0;
+    uint64_t win = chk_skew_window(c);
+    if (!a || ibw_aeth_get_msn(a) == f->rr_msn ||
+        (f->have_retx && f->retx_ts + win >= f->rr_ts))
+        return;
+    if (f->rr_pend)
+        read_msn_due(c, f, 1); /* one waits at a time */
+    f->rr_pend = 1;
+    f->rr_p_psn = r;
+    f->rr_p_msn = ibw_aeth_get_msn(a);
+    f->rr_p_first = f->rr_first;
+    f->rr_p_fmsn = f->rr_msn;
+    f->rr_p_frame = c->frame;
+    f->rr_p_fframe = f->rr_frame;
+    f->rr_p_due = c->ts_ns + win;
+    f->rr_said = c->frame; /* the MSN arc leaves it to this rule */
+}
+
+/* FLOW-MIGREQ: the requests carried one MigReq value throughout and the
+ * responses the other (rules.h says why that is the whole judgement). */
+static void migreq_judge(struct chk *c, struct chk_flow *f)
+{
+    unsigned q = f->mig_seen & 3u, r = (f->mig_seen >> 2) & 3u;
+    if ((q != 1 && q != 2) || (r != 1 && r != 2) || q == r)
+        return;
+    c->cur_flow = f;
+    chk_report(c, CHK_R_FLOW_MIGREQ,
+               "every request carried BTH MigReq %u and every response "
+               "MigReq %u (%llu requests, %llu responses)",
+               q == 2, r == 2, (unsigned long long)f->s.requests,
+               (unsigned long long)f->s.responses);
+    c->cur_flow = NULL;
+}
+
 void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
+    read_msn_due(c, f, 1);
+    if (!f->dead)
+        migreq_judge(c, f);
     if (f->nheld)
         drain(c, f, 1);
     if (f->nmsn_wait)
@@ -1820,6 +1924,7 @@ void chk_flows_finish(struct chk *c)
             drain(c, &c->flows[i], 1);
         if (c->flows[i].nmsn_wait)
             chk_msn_due(c, &c->flows[i], 1);
+        read_msn_due(c, &c->flows[i], 1);
         if (c->flows[i].pend_back) {
             c->cur_flow = &c->flows[i];
             back_settle(c, &c->flows[i], 1);
@@ -1836,6 +1941,8 @@ void chk_flows_finish(struct chk *c)
         }
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *f = &c->flows[i];
+        if (f->live && !f->dead)
+            migreq_judge(c, f);
         if (f->live && !f->dead && (f->s.requests || f->s.responses))
             flow_notes(c, f);
     }

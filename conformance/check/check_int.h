@@ -272,6 +272,20 @@ struct chk_flow {
                                responder must reject is not answered yet: */
     uint8_t bad_why;        /* ... why (check_respond.c) */
     uint32_t bad_psn;       /* ... its PSN */
+    uint8_t rr_open;        /* FLOW-MSN: a READ RESPONSE FIRST, the
+                               responses after it in a row: */
+    uint32_t rr_next, rr_msn, rr_first; /* ... next PSN, its MSN, its PSN */
+    uint64_t rr_frame, rr_ts; /* ... its frame and capture time */
+    uint8_t rr_pend;        /* a LAST whose MSN is not its FIRST's waits
+                               out the skew window for a resend: */
+    uint32_t rr_p_psn, rr_p_msn, rr_p_first, rr_p_fmsn;
+    uint64_t rr_p_frame, rr_p_fframe, rr_p_due;
+    uint64_t rr_said;       /* frame of the last READ RESPONSE LAST it
+                               reported (the MSN arc leaves it unsaid) */
+    uint64_t retx_ts;       /* capture time of the last request resent */
+    uint8_t have_retx;
+    uint8_t mig_seen;       /* FLOW-MIGREQ: BTH MigReq values seen, bit
+                               (2 * response + MigReq) */
     uint8_t read_ok;        /* a READ was answered with data: the QP allows
                                remote reads */
     uint8_t write_ok;       /* an ACK covered an RDMA WRITE: it allows

@@ -28,8 +28,9 @@
  * counts are exact, else only lower bounds.  "Sent by then" is what the
  * capture recorded up to the skew window after the response (the requests'
  * direction may be recorded that late): a response waits that long
- * (CHK_MSN_WAIT of them per flow; one more is not judged), so the verdict
- * does not depend on how late either direction reached the capture. */
+ * (CHK_MSN_WAIT of them per flow; a newer one takes the newest one's
+ * place), so the verdict does not depend on how late either direction
+ * reached the capture. */
 #include <stdio.h>
 
 #include "check_int.h"
@@ -49,8 +50,7 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
     } else if (chk_psn_diff(msn, f->msn) > 0) {
         f->msn = msn;
     }
-    if (f->any_gap || f->msn_inexact || !f->have_psn ||
-        f->nmsn_wait == CHK_MSN_WAIT)
+    if (f->any_gap || f->msn_inexact || !f->have_psn)
         return;
     const uint8_t *a = ibw_pkt_hdr(p, IBW_HDR_AETH);
     int nak = ibw_aeth_syndrome_kind(ibw_aeth_get_syndrome(a)) != IBW_AETH_ACK;
@@ -67,7 +67,22 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
     } else {
         return; /* a PSN the history does not hold */
     }
-    struct chk_msn_wait *w = &f->msn_wait[f->nmsn_wait++];
+    struct chk_msn_wait *w;
+    if (f->nmsn_wait < CHK_MSN_WAIT) {
+        w = &f->msn_wait[f->nmsn_wait++];
+    } else {
+        /* Full: this response takes the place of the newest one waiting,
+         * which goes unjudged.  The oldest keep their places (the start O
+         * is bounded from), and the newest response is always judged: on
+         * traffic pipelined deeper than the table within the skew window
+         * the latest MSN is what a responder that counts wrong gets away
+         * from O with.  Each is still judged at its own time. */
+        w = &f->msn_wait[0];
+        for (unsigned k = 1; k < f->nmsn_wait; k++)
+            if (f->msn_wait[k].due > w->due ||
+                (f->msn_wait[k].due == w->due && f->msn_wait[k].frame > w->frame))
+                w = &f->msn_wait[k];
+    }
     w->due = c->ts_ns + chk_skew_window(c);
     w->frame = c->frame;
     w->r = r;
@@ -110,6 +125,8 @@ static void judge(struct chk *c, struct chk_flow *f, const struct chk_msn_wait *
         snprintf(range, sizeof range, "0x%06x", elo);
     else
         snprintf(range, sizeof range, "0x%06x-0x%06x", elo, ehi);
+    if (w->frame == f->rr_said)
+        return; /* said already: its READ's FIRST carried another MSN */
     uint64_t frame = c->frame;
     struct chk_flow *cur = c->cur_flow;
     c->frame = w->frame;

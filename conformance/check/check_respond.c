@@ -115,8 +115,12 @@ void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pk
         unsigned code = ibw_aeth_syndrome_value(ibw_aeth_get_syndrome(a));
         if (code == IBW_NAK_PSN_SEQ_ERROR)
             return;
-        if (f->have_bad && r == f->bad_psn)
-            f->have_bad = 0; /* rejected, as it had to be */
+        /* Rejected, as it had to be; or a request before it was: the
+         * responder executes nothing past a NAK's PSN until that PSN is
+         * resent, so the bad request was not accepted (its resend is held
+         * to it by FLOW-RETRANS-DIFF). */
+        if (f->have_bad && chk_psn_diff(f->bad_psn, r) >= 0)
+            f->have_bad = 0;
         if (!h)
             return;
         const struct ibw_opcode_info *hi = ibw_opcode_info(h->opcode);

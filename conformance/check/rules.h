@@ -282,7 +282,21 @@
       "known, so the error is responses that no single O explains.  Judged "   \
       "only while the capture saw every request PSN and knew each READ's "     \
       "span when the next READ came (else a re-issue may have been counted); " \
-      "zoo rows 4, 5, 31b.",                                                   \
+      "zoo rows 4, 5, 31b.  Responses wait out the skew window a few at a "  \
+      "time; when more wait, a new one takes the newest one's place, so the " \
+      "latest MSN is always judged (a responder counting packets, zoo 4, "    \
+      "drifts above every O the first responses allow).  And the READ "      \
+      "RESPONSE FIRST and LAST of one READ carry one MSN (C9-148): judged on " \
+      "a FIRST, MIDDLEs and a LAST at consecutive PSNs with no other "         \
+      "response of the flow between, when no request was resent from the "    \
+      "skew window before the FIRST to the skew window after the LAST (only " \
+      "a resent READ is replayed, with the current MSN); the READ request "   \
+      "itself need not be in the capture (one dropped for a bad ICRC was "    \
+      "executed all the same, zoo 31b's FPGA stack).  An MSN too low for "    \
+      "its PSN late (zoo 5: WRITEs not counted) still fits an O when the "    \
+      "requester had sent that many more messages by then (the upper end, "  \
+      "which replayed responses need): on pipelined traffic --replay "        \
+      "decides it (REPLAY-DIFF), its reference knowing the MSN at each PSN.", \
       "IBA Vol.1 9.7.6 (MSN), C9-148; Linux rxe_resp.c; bug zoo rows 4, 5, "   \
       "31b", "MSN vs the messages completed at its PSN")                       \
     X(FLOW_RESP_MATCH, "FLOW-RESP-MATCH", ERROR, FLOW,                         \
@@ -348,7 +362,12 @@
       "in the open sequence, of the PMTU's length (LAST: up to it) and "       \
       "within the DMA Length.  SEND packets are not judged (a receive WQE "    \
       "too short is invalid too and not on the wire), nor FIRST/ONLY "         \
-      "packets (QP access rights, R_Keys).  Zoo row 6b.",                      \
+      "packets (QP access rights, R_Keys).  Zoo row 6b.  A NAK after a "     \
+      "duplicate READ on a Send/Write packet, and a NAK of a SEND ONLY WITH " \
+      "INVALIDATE after a completed message (zoo 20), are Send/ONLY packets " \
+      "this rule leaves unjudged (a receive WQE too short is not on the "      \
+      "wire): --replay decides them (REPLAY-DIFF: the reference, whose "      \
+      "receive WQEs fit, ACKs).",                                              \
       "IBA Vol.1 9.7.4 (opcode sequence), 9.7.5.2 (NAK codes); bug zoo "       \
       "row 6b", "NAK code vs the request at its PSN")                         \
     X(FLOW_INVALID_ACCEPTED, "FLOW-INVALID-ACCEPTED", ERROR, FLOW,           \
@@ -365,6 +384,18 @@
       "PKT-LEN-LAST, FLOW-WRITE-LEN, PKT-ATOMIC-ALIGN.  Zoo rows 10, 19.",     \
       "IBA Vol.1 C9-92, C9-94, 9.4, 9.7.5.2; bug zoo rows 10, 19",             \
       "response PSN vs the invalid request's")                                 \
+    X(FLOW_MIGREQ, "FLOW-MIGREQ", WARNING, FLOW,                             \
+      "9.2 (MigReq)",                                                          \
+      "BTH MigReq carries the sender's path migration state (1 Migrated, 0 "   \
+      "Armed/Rearm).  Both QPs of one connection are armed and migrate "       \
+      "together (a migration seen by the responder moves it too), so their "   \
+      "values may differ only while a change is under way.  Judged at the "    \
+      "flow's end: every request of the flow carried one value and every "     \
+      "response the other, no change in either direction from first to "       \
+      "last packet -- the two sides never agreed.  A warning: a capture "      \
+      "cannot show the QP state itself.  Zoo row 29.",                         \
+      "IBA Vol.1 9.2 (BTH MigReq), 17.2.8 (path migration); bug zoo row 29",   \
+      "BTH MigReq of the flow's requests vs its responses")                    \
     X(REPLAY_MISSING, "REPLAY-MISSING", ERROR, FLOW,                         \
       "9.7.5",                                                                 \
       "--replay: a response the reference responder sends for a request "      \
@@ -399,7 +430,11 @@
       "ACK that shows the hole (else the next difference up to the number "   \
       "of PSNs lost moves the origin), and forgets every word it knew (the "  \
       "lost requests may have written it): differences after the hole are "    \
-      "judged as before it.",                                                  \
+      "judged as before it.  Decides zoo rows 5 (MSN), 6b and 20 "           \
+      "(NAK Invalid Request where the reference ACKs) and 6a (an ACK sent "   \
+      "at a multi-packet READ's last PSN before its responses: the "          \
+      "requester takes the READ as done early and the later responses "       \
+      "differ from the reference's).",                                        \
       "IBA Vol.1 9.7.5, 9.4; reference engine (conformance/engine)",          \
       "field captured vs reference")                                           \
     X(REPLAY_SKIPPED, "REPLAY-SKIPPED", WARNING, FLOW,                       \

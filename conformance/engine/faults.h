@@ -60,13 +60,13 @@ enum {
       "RoCEv2 ICRC masks the IPv4 identification as well (wrong field mask)")  \
     X(MSN_PER_PACKET, "msn-per-packet", "4", IBE_FS_RESP, "FLOW-MSN",          \
       IBE_FN_CHECK, 0, "MSN advanced for every request packet, not per message") \
-    X(MSN_NO_WRITE, "msn-no-write", "5", IBE_FS_RESP, "FLOW-MSN", IBE_FN_CHECK, \
-      0, "MSN not advanced for an RDMA WRITE without immediate")               \
-    X(ACK_COVERS_READ, "ack-covers-read", "6a", IBE_FS_RESP, "FLOW-RESP-ORDER", \
-      IBE_FN_CHECK, IBE_FT_READS,                                              \
+    X(MSN_NO_WRITE, "msn-no-write", "5", IBE_FS_RESP, "REPLAY-DIFF",         \
+      IBE_FN_REPLAY, 0, "MSN not advanced for an RDMA WRITE without immediate")               \
+    X(ACK_COVERS_READ, "ack-covers-read", "6a", IBE_FS_RESP, "REPLAY-DIFF",   \
+      IBE_FN_REPLAY, IBE_FT_READS,                                              \
       "an ACK carrying a multi-packet READ's last PSN sent before its responses") \
     X(NAK_AFTER_DUP_READ, "nak-after-dup-read", "6b", IBE_FS_RESP,             \
-      "FLOW-NAK-INVALID", IBE_FN_CHECK, IBE_FT_LOSS_READ | IBE_FT_READS,            \
+      "REPLAY-DIFF", IBE_FN_REPLAY, IBE_FT_LOSS_READ | IBE_FT_READS,            \
       "after a duplicate READ, the next Send/Write packet NAKed Invalid Request") \
     X(READ_REISSUE_LEN, "read-reissue-length", "7", IBE_FS_REQ,                \
       "FLOW-RETRANS-DIFF", IBE_FN_CHECK, IBE_FT_LOSS_READ | IBE_FT_READS,           \
@@ -83,12 +83,18 @@ enum {
     X(LEN_CHECK_OFF, "len-check-off", "10", IBE_FS_RESP,                       \
       "FLOW-INVALID-ACCEPTED", IBE_FN_CHECK, IBE_FT_SHORT,                     \
       "C9-92 length checks off: a FIRST shorter than the PMTU accepted, ACKed") \
-    X(RUNT_ACCEPT, "runt-accept", "12", IBE_FS_RESP, "FLOW-DROP-ANSWERED",     \
-      IBE_FN_CHECK, IBE_FT_RUNT,                                               \
+    X(RUNT_ACCEPT, "runt-accept", "12", IBE_FS_RESP, "-", IBE_FN_CHECK,         \
+      IBE_FT_RUNT,                                                             \
       "a frame whose UDP length is short of its headers is taken (by its "    \
-      "IPv4 length) and answered")                                             \
-    X(ZERO_READ_SILENT, "zero-read-silent", "13", IBE_FS_RESP, "FLOW-ZERO-LEN", \
-      IBE_FN_CHECK, IBE_FT_ZLREAD, "a zero-length RDMA READ is never answered") \
+      "IPv4 length) and answered (no rule: the answer is told from one to a " \
+      "good copy the capture missed only by assuming a lossless capture; "    \
+      "check draws CAP-LOSS, and the reference drops runts as the capture's " \
+      "parser does, so --replay sees no request either)")                                             \
+    X(ZERO_READ_SILENT, "zero-read-silent", "13", IBE_FS_RESP, "-",             \
+      IBE_FN_CHECK, IBE_FT_ZLREAD,                                             \
+      "a zero-length RDMA READ is never answered (no rule: the responder "    \
+      "falls silent from that READ on, every resend unanswered; loss of the " \
+      "responses' direction or a dead link show the same, as in zoo row 11)") \
     X(ZERO_READ_RKEY, "zero-read-rkey", "14", IBE_FS_RESP, "FLOW-ZERO-LEN",    \
       IBE_FN_CHECK, IBE_FT_ZLREAD | IBE_FT_ZLBADKEY,                           \
       "a zero-length RDMA READ's R_Key checked: NAK Remote Access Error")      \
@@ -102,17 +108,22 @@ enum {
       IBE_FN_CHECK, IBE_FT_VAWRAP,                                             \
       "a WRITE whose RETH VA + length wraps 2^64 passes the range check: ACKed") \
     X(SEND_INV_NOT_START, "send-inv-not-start", "20", IBE_FS_RESP,             \
-      "FLOW-NAK-INVALID", IBE_FN_CHECK, IBE_FT_SENDINV,                        \
+      "REPLAY-DIFF", IBE_FN_REPLAY, IBE_FT_SENDINV,                        \
       "SEND ONLY WITH INVALIDATE not taken as a message start: NAK Invalid Request") \
     X(RNR_TIMER_FAST, "rnr-timer-fast", "23", IBE_FS_REQ, "FLOW-RNR-WAIT",     \
       IBE_FN_CHECK, IBE_FT_RNR, "the RNR timer runs 500 times too fast")      \
-    X(ICRC_SMALL_UNCHECKED, "icrc-small-unchecked", "24", IBE_FS_RESP,         \
-      "FLOW-DROP-ANSWERED", IBE_FN_CHECK, IBE_FT_CORRUPT | IBE_FT_SMALL,       \
-      "frames under 65 bytes are not ICRC-checked: a corrupted one is answered") \
-    X(RNR_RETRY_FINITE, "rnr-retry-finite", "26", IBE_FS_REQ, "FLOW-RNR-RETRY", \
+    X(ICRC_SMALL_UNCHECKED, "icrc-small-unchecked", "24", IBE_FS_RESP, "-",  \
+      IBE_FN_CHECK, IBE_FT_CORRUPT | IBE_FT_SMALL,                             \
+      "frames under 65 bytes are not ICRC-checked: a corrupted one is "       \
+      "answered (no rule: as for runt-accept, a good copy the capture missed " \
+      "answers the same way; the damaged frame is PKT-ICRC)") \
+    X(RNR_RETRY_FINITE, "rnr-retry-finite", "26", IBE_FS_REQ, "-",             \
       IBE_FN_CHECK, IBE_FT_CM | IBE_FT_RNR,                                    \
       "RNR retry count 7 taken as 7 tries, not infinite: gives up after 8 "   \
-      "RNR NAKs")                                                              \
+      "RNR NAKs (no rule: giving up shows as no resend and a DREQ or "        \
+      "silence, which an application that disconnects or stops with work "   \
+      "outstanding also shows (its WRs flush); the count of RNR NAKs before " \
+      "it is no evidence)")                                                              \
     X(START_PSN_STALE, "start-psn-stale", "25", IBE_FS_REQ, "CM-QPN",          \
       IBE_FN_CHECK, IBE_FT_CM,                                                 \
       "a new connection keeps the previous transmit PSN, not the CM's")        \

@@ -133,43 +133,40 @@ REAL = {
                "11, 23) carry 48 bytes after the RETH that the IPv4/UDP "
                "lengths leave out, with the ICRC of all of them at the "
                "frame's end (zoo 31a): PKT-ICRC naming that, and "
-               "PKT-NO-PAYLOAD.  The stack's MSN bug (zoo 31b: READ "
-               "RESPONSE LAST, frames 14 and 27, carries the next message's "
-               "MSN) is not found on this branch: the READ requests are "
-               "dropped frames (bad ICRC where the lengths put it), so "
-               "FLOW-MSN does not judge past them",
+               "PKT-NO-PAYLOAD.  The stack's MSN bug (zoo 31b): each READ "
+               "RESPONSE LAST (frames 14, 27, 34) carries the next message's "
+               "MSN, not its FIRST's (frames 8, 22, 32): FLOW-MSN (C9-148), "
+               "judged from the responses though the READ requests are "
+               "dropped frames (bad ICRC where the lengths put it)",
         "findings": [(1, "PKT-QP01-UD"), (2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
-                     (4, "PKT-NO-PAYLOAD")],
+                     (4, "PKT-NO-PAYLOAD"), (14, "FLOW-MSN"), (27, "FLOW-MSN"),
+                     (34, "FLOW-MSN")],
         "repeats": {"PKT-QP01-UD": 31, "PKT-ICRC": 2, "PKT-NO-PAYLOAD": 2},
-        # --replay: the reference responder never got the READ requests
-        # (dropped frames), so their responses are responses it does not
-        # send, and the MSNs of the ACKs after them are not its own
-        "replay": [(8, "REPLAY-EXTRA"), (13, "REPLAY-EXTRA"),
-                   (14, "REPLAY-EXTRA"), (17, "REPLAY-DIFF"),
-                   (18, "REPLAY-DIFF"), (19, "REPLAY-DIFF"),
-                   (22, "REPLAY-EXTRA"), (26, "REPLAY-EXTRA"),
-                   (27, "REPLAY-EXTRA"), (29, "REPLAY-DIFF"),
+        # --replay: since the replay merge the reference follows the READ
+        # requests the capture dropped (their responses are no longer
+        # EXTRA); the MSNs of the ACKs after each READ are not its own
+        # (the stack's READ LAST carried the next MSN, zoo 31b)
+        "replay": [(17, "REPLAY-DIFF"), (18, "REPLAY-DIFF"),
+                   (19, "REPLAY-DIFF"), (29, "REPLAY-DIFF"),
                    (30, "REPLAY-DIFF"), (31, "REPLAY-DIFF"),
-                   (32, "REPLAY-EXTRA"), (33, "REPLAY-EXTRA"),
-                   (34, "REPLAY-EXTRA"), (36, "REPLAY-DIFF")],
+                   (36, "REPLAY-DIFF")],
         "errors": True, "flows": 1, "paired": {"psn"}},
     "hls-roce-csim-drop5.pcap": {
         "why": "the same run with every fifth packet dropped after the "
                "capture point: as nodrop (QP 0/1 said once, 9 READ requests "
                "with 48 uncounted bytes), and the resends, NAKs and READ "
-               "re-issue judged without a finding",
+               "re-issue judged without a finding; FLOW-MSN (zoo 31b) on the "
+               "first READ's LAST (frame 14), the later READs' responses "
+               "follow resends (a replay may carry the current MSN: not "
+               "judged)",
         "findings": [(1, "PKT-QP01-UD"), (2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
-                     (4, "PKT-NO-PAYLOAD")],
+                     (4, "PKT-NO-PAYLOAD"), (14, "FLOW-MSN")],
         "repeats": {"PKT-QP01-UD": 69, "PKT-ICRC": 8, "PKT-NO-PAYLOAD": 8},
-        "replay": [(8, "REPLAY-EXTRA"), (13, "REPLAY-EXTRA"),
-                   (14, "REPLAY-EXTRA"), (47, "REPLAY-DIFF"),
-                   (52, "REPLAY-DIFF"), (53, "REPLAY-EXTRA"),
-                   (56, "REPLAY-DIFF"), (58, "REPLAY-DIFF"),
-                   (59, "REPLAY-DIFF"), (62, "REPLAY-EXTRA"),
-                   (67, "REPLAY-EXTRA"), (68, "REPLAY-EXTRA"),
-                   (69, "REPLAY-DIFF"), (71, "REPLAY-DIFF"),
-                   (73, "REPLAY-DIFF"), (74, "REPLAY-DIFF"),
-                   (75, "REPLAY-EXTRA")],
+        # --replay: as main's replay gives since the replay merge (it
+        # follows the dropped READ requests)
+        "replay": [(62, "REPLAY-EXTRA"), (67, "REPLAY-EXTRA"),
+                   (68, "REPLAY-EXTRA"), (71, "REPLAY-DIFF"),
+                   (72, "REPLAY-DIFF")],
         "errors": True, "flows": 1, "paired": {"psn"}},
     "ib-native-erf-2008.pcap": {
         "why": "Wireshark's sample: CM-negotiated RC flows, MADs, IPoIB; "
@@ -264,7 +261,9 @@ def real(ibwire, caps):
             check((doc["errors"] > 0) == errors, what + ": errors")
             expect = want["findings"] + (want.get("replay", []) if extra
                                          else [])
-            check(got == expect, "%s: findings %s, expected %s (%s)"
+            # the verdict is which findings, not the order they were said in
+            # (a rule that waits out the skew window says its finding late)
+            check(sorted(got) == sorted(expect), "%s: findings %s, expected %s (%s)"
                   % (what, got, expect, want["why"]))
             flows = fi["flows"]
             if "flows" in want:

@@ -214,9 +214,9 @@ static void msn_cases(void)
     ack(0, 1);
     read_req(1, 0x20000, 2048);
     resp(RR_FIRST, 1, 1024, 1);          /* 4: 1, the READ executed: 2 */
-    resp(RR_LAST, 2, 1024, 2);
+    resp(RR_LAST, 2, 1024, 2);           /* 5: not the FIRST's MSN */
     expect("msn read counted late",
-           (const unsigned[]){CHK_R_FLOW_MSN, 4, END});
+           (const unsigned[]){CHK_R_FLOW_MSN, 4, CHK_R_FLOW_MSN, 5, END});
 
     /* rxe under loss: a replayed READ response with the current MSN, the
      * ACK of a duplicate SEND naming the last PSN with the current MSN,

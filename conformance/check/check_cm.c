@@ -435,8 +435,12 @@ static int on_rep(struct chk *c, const struct chk_addr *src,
     struct chk_cm *e = by_client(c, dst, m->remotecommid);
     if (!e)
         return unmatched(c, can_wait, "REP", 1, m->remotecommid, 0, "REQ");
-    if (e->state == CM_REP_SENT && e->server_id == m->localcommid)
-        return 0; /* a resent REP */
+    /* a resent REP: also after an RTU, which may have been lost beyond
+     * the capture point or dropped by the passive side (a bad checksum);
+     * the passive side resends its REP until an RTU arrives (12.9.4) */
+    if ((e->state == CM_REP_SENT || e->state == CM_ESTABLISHED) &&
+        e->server_id == m->localcommid)
+        return 0;
     if (e->state != CM_REQ_SENT) {
         chk_report(c, CHK_R_CM_SEQ, "REP for communication ID 0x%08x in state %s",
                    m->remotecommid, state_name(e->state));

@@ -22,7 +22,8 @@
 #define CHK_PSN_MASK 0xFFFFFFu
 #define CHK_HIST 256u      /* per-flow history of request PSNs (power of 2) */
 #define CHK_HIST_SMALL 16u /* ... held in the flow until a 17th is needed */
-#define CHK_OUTSTANDING 64 /* per-flow READ/atomic requests remembered */
+#define CHK_OUTSTANDING 256 /* per-flow READ/atomic requests remembered: the
+                              CM initiator depth is 8 bits (rxe allows 128) */
 #define CHK_OUT_SMALL 4    /* ... held in the flow until a 5th is needed */
 #define CHK_GAPS 16        /* per-flow PSN gaps remembered individually */
 #define CHK_SEEN 32        /* per-flow PSN ranges seen resent or corrupted */

@@ -209,7 +209,10 @@ static void length_rules(struct chk *c, const struct ibw_pkt *p,
                    pmtu ? " (PMTU)" : " (largest PMTU)");
 }
 
-static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
+/* feed_cm: 0 for a frame its receiver drops (a bad IP or UDP checksum, an
+ * A17 header fault): judged as a MAD, but it moves no CM exchange. */
+static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp,
+                      int feed_cm)
 {
     const uint8_t *d = p->data;
     if (ibw_pkt_has(p, IBW_HDR_DETH) && dqp == 1 &&
@@ -268,18 +271,22 @@ static void mad_rules(struct chk *c, const struct ibw_pkt *p, uint32_t dqp)
                    "class 0x%02x MAD sent to QP%u; SMPs go to QP0, GMPs to QP1",
                    v.hdr.mgmtclass, dqp);
     c->st.cm_messages += v.kind == IBW_MAD_KIND_CM;
-    if (v.kind == IBW_MAD_KIND_CM && v.hdr.attributeid != IBW_CM_ATTR_CLASSPORTINFO)
+    if (feed_cm && v.kind == IBW_MAD_KIND_CM &&
+        v.hdr.attributeid != IBW_CM_ATTR_CLASSPORTINFO)
         chk_cm_mad(c, p, ibw_pkt_payload(p), p->payload_len);
 }
 
-static void ip_csum_rule(struct chk *c, const struct ibw_pkt *p)
+/* 1 when the IPv4 header checksum is bad: the receiver's IP layer drops
+ * the frame, so it joins no flow or CM exchange. */
+static int ip_csum_rule(struct chk *c, const struct ibw_pkt *p)
 {
     if (p->ip_csum_status != IBW_CRC_BAD)
-        return;
+        return 0;
     const uint8_t *ip = p->data + p->off[IBW_HDR_IPV4];
     chk_report(c, CHK_R_PKT_IP_CSUM, "ipv4.checksum 0x%04x, computed 0x%04x",
                ibw_ipv4_get_checksum(ip),
                ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
+    return 1;
 }
 
 /* An IPv4 fragment is left undecoded by the parser; one whose UDP header
@@ -886,12 +893,12 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
     const uint8_t *d = p->data;
     const uint8_t *b = d + p->off[IBW_HDR_BTH];
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
-    ip_csum_rule(c, p);
+    int drop = ip_csum_rule(c, p);
     if (payload_err)
         parse_error(c, p);
     /* A17's fixed IP fields and the Ethernet source: a receiver drops the
      * packet (CA17-24), so it joins no flow. */
-    int drop = ip4_fields(c, p);
+    drop |= ip4_fields(c, p);
     drop |= eth_src(c, p);
     if ((p->transport == IBW_TK_ROCE_V2_IP4 ||
          p->transport == IBW_TK_ROCE_V2_IP6) && p->opcode != IBW_OP_CNP &&
@@ -903,10 +910,15 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         uint16_t got = ibw_udp_get_checksum(d + p->off[IBW_HDR_UDP]);
         if (got) {
             uint16_t want = udp_checksum(p);
-            if (got != want)
+            /* the receiver's UDP layer drops it before the RoCE stack
+             * sees it (Linux checks it before a tunnel socket's encap_rcv,
+             * where rxe takes its frames): it joins no flow or CM */
+            if (got != want) {
                 chk_report(c, CHK_R_PKT_UDP_CSUM,
                            "udp.checksum 0x%04x, computed 0x%04x (or 0)", got,
                            want);
+                drop = 1;
+            }
         }
     }
     reserved_fields(c, p);
@@ -950,6 +962,6 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
                        (unsigned long long)va);
     }
     if (oi->transport == IBW_TR_UD && dqp <= 1)
-        mad_rules(c, p, dqp);
+        mad_rules(c, p, dqp, !drop);
     return !drop;
 }

@@ -62,11 +62,16 @@
     X(PKT_IP_CSUM, "PKT-IP-CSUM", ERROR, PACKET,                               \
       "CA17-2 (RFC 791)",                                                      \
       "The IPv4 header checksum of a RoCEv2 packet is correct (also of an "   \
-      "IP fragment whose UDP header says 4791, left otherwise undecoded).",    \
+      "IP fragment whose UDP header says 4791, left otherwise undecoded).  "  \
+      "The receiver's IP layer drops a frame with a bad one: it joins no "    \
+      "flow or CM exchange.",                                                  \
       "RFC 791; RoCEv2 A17.4.2", "checksum carried vs computed")               \
     X(PKT_UDP_CSUM, "PKT-UDP-CSUM", ERROR, PACKET,                             \
       "A17.3.2.4 (RFC 768)",                                                   \
-      "A RoCEv2 UDP checksum is zero or correct.",                             \
+      "A RoCEv2 UDP checksum is zero or correct.  The receiver's UDP layer "  \
+      "drops a frame with a wrong one before the RoCE transport sees it "     \
+      "(Linux verifies it before handing the frame to rxe's tunnel socket): " \
+      "it joins no flow or CM exchange.",                                      \
       "RoCEv2 A17.4.3 (UDP checksum); RFC 768",                                \
       "checksum carried vs computed")                                          \
     X(PKT_VERSION, "PKT-VERSION", ERROR, PACKET,                               \
@@ -495,7 +500,9 @@
     X(CM_SEQ, "CM-SEQ", ERROR, CM,                                             \
       "12.6; 12.9",                                                            \
       "REQ -> REP -> RTU (or REJ, MRA) and DREQ -> DREP per communication "    \
-      "ID, with the IDs of the messages answered.",                            \
+      "ID, with the IDs of the messages answered.  The same REP again, also "  \
+      "after an RTU, is the passive side resending it: the RTU may be lost "   \
+      "beyond the capture point or dropped for a bad checksum.",              \
       "IBA Vol.1 12.6, 12.9 (CM state machine)", "message and IDs vs state")   \
     X(CM_FIELD, "CM-FIELD", ERROR, CM,                                         \
       "12.6.5",                                                                \

@@ -109,6 +109,10 @@ struct rp_exp {
     uint8_t optional;   /* a responder may or may not send it */
     uint8_t any_msn;    /* answers a duplicate the capture did not see: its
                            MSN is the one when the duplicate arrived */
+    uint8_t dup_fed;    /* answers a request fed below the reference's ePSN
+                           (a duplicate): its MSN is the reference's current
+                           one then, which a later jump over a hole the
+                           capture lost may show to be stale (jump_to()) */
     uint64_t orig, atom_addr, swap, cmp;
 };
 
@@ -189,6 +193,7 @@ struct rp_flow {
     /* the request being fed, for the expectations it produces */
     uint64_t cur_frame, cur_tick;
     uint8_t cur_dup;      /* feeding a duplicate the capture did not see */
+    uint8_t cur_below;    /* feeding a request below the reference's ePSN */
     uint8_t rnr;          /* the reference was rewound by an RNR NAK at */
     uint32_t rnr_psn;     /* ... this PSN and has not taken it since */
     uint8_t cur_atom, cur_atom_known;
@@ -513,6 +518,7 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     memset(x, 0, sizeof *x);
     x->req_frame = f->cur_frame;
     x->any_msn = f->cur_dup;
+    x->dup_fed = f->cur_below;
     x->tick = f->cur_tick;
     x->psn = h.psn;
     x->msn = h.msn;
@@ -646,8 +652,10 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
         f->resync = 0;
     }
     fill_rq(f); /* (fed again in a row after a rewind, too) */
+    f->cur_below = chk_psn_diff(psn, q->cxt.epsn) < 0;
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
+    f->cur_below = 0;
     if (dup)
         return;
     f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
@@ -680,6 +688,18 @@ static void jump_to(struct rp_flow *f, uint32_t to)
     if (f->jmsn_valid && f->jmsn_to == to) {
         /* the response that showed the hole says the responder's MSN at
          * its end: the messages in it are counted, none is in doubt */
+        uint32_t was = q->ee.msn & CHK_PSN_MASK;
+        /* A duplicate the reference answered while it waited at the hole
+         * (the response showing the hole was held: its request may come
+         * late) got the MSN before the hole; the responder, which answers
+         * in order, answers it after that response, so with its current
+         * MSN then - the one after the hole (rxe replays a duplicate
+         * READ's responses, and ACKs a duplicate, with its current MSN) */
+        for (size_t i = 0; i < f->nexp; i++) {
+            struct rp_exp *x = &f->exp[i];
+            if (!x->matched && x->dup_fed && x->has_aeth && x->msn == was)
+                x->msn = f->jmsn;
+        }
         q->ee.msn = (q->ee.msn & ~(uint32_t)CHK_PSN_MASK) | f->jmsn;
         f->msn_slack = 0;
         uint32_t last = chk_psn_add(to, CHK_PSN_MASK); /* to - 1 */

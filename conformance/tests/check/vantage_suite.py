@@ -357,16 +357,51 @@ def cut_directed(pcaps, work):
                   % (name, n, how, rc, got, flows, other, want, want_flow, again))
 
 
+# With --replay, captures whose REPLAY-* findings the skew variant does not
+# compare (their other rules and the exit code still are; the plain skew
+# variant compares everything): name -> why.
+SKEW_REPLAY_UNCOMPARED = {
+    # An FPGA responder that diverges from the reference where the
+    # reference cannot follow it: its READ requests carry 48 bytes the
+    # lengths do not count and a bad ICRC where the lengths put it, so the
+    # checker keeps them out of the flow and the reference never gets
+    # them - but the responder answers them (and its READ RESPONSE LAST
+    # carries the next message's MSN).  Every response to those READs is
+    # one the reference cannot explain, and what replay makes of it - a
+    # hole the capture lost (jump, with the MSNs in it unknown: the first
+    # MSN difference moves the origin), a duplicate with no request to
+    # feed again (REPLAY-EXTRA), or a MSN difference - depends on whether
+    # the requests after the READ were fed before the response is judged,
+    # i.e. on arrival order.  Delaying one direction by 10-500 us changes
+    # that order (its timestamps already interleave out of order), so the
+    # REPLAY findings legitimately move between REPLAY-DIFF and
+    # REPLAY-EXTRA; they are not a measure of the skew handling.
+    "hls-roce-csim-drop5.pcap": "responses to READ requests the checker "
+                                "drops (bad ICRC)",
+}
+
+
+def skew_rules(res, name):
+    got = error_rules(res)
+    if REPLAY and name in SKEW_REPLAY_UNCOMPARED:
+        got = collections.Counter({r: n for r, n in got.items()
+                                   if not r.startswith("REPLAY-")})
+    return got
+
+
 def mode_skew(pcaps, shared, work):
     tally = Tally()
     for path, name, cap, rc0, base in judged_captures(pcaps, shared):
-        want = error_rules(base)
+        want = skew_rules(base, name)
+        if REPLAY and name in SKEW_REPLAY_UNCOMPARED:
+            print("skew --replay: %s: REPLAY-* findings not compared (%s)"
+                  % (name, SKEW_REPLAY_UNCOMPARED[name]))
         for src in capedit.sources(cap)[:2]:
             for us in (1, 10, 100, 500):
                 out = os.path.join(work, "%s.skew.pcap" % name[:-5])
                 capedit.write(capedit.delay(cap, src, us), out)
                 rc, res = judge(out)
-                got = error_rules(res)
+                got = skew_rules(res, name)
                 again = "capedit.py delay %s %d %s X.pcap; %s" % (
                     capedit.ntoa(*src), us, path, " ".join(check_cmd("X.pcap")))
                 ok = check(rc == rc0 and got == want,

@@ -160,8 +160,10 @@ enum {
     Y("22", "not decidable", "an empty receive queue taken as full: whether " \
             "the queue was empty is not on the wire (RNR NAK or not); credits " \
             "too high need the posted receives")                               \
-    Y("30", "FLOW-PSN-WINDOW", "2^23 PSNs outstanding: no fault mode (over 8 " \
-            "million frames in flight)")
+    Y("30", "not decidable", "more than 2^23 PSNs outstanding: 24-bit PSN " \
+            "arithmetic cannot tell a window that wide from one behind, and " \
+            "ACKs the capture missed explain a wide one (and no fault mode: " \
+            "over 8 million frames in flight)")
 
 enum ibe_fault {
 #define IBE_FAULT_ENUM(E, n, z, s, r, nd, t, d) IBE_FAULT_##E,

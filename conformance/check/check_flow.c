@@ -1705,6 +1705,12 @@ void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
         chk_psn_diff(psn, f->first_psn) < -(int32_t)CHK_AHEAD)
         return;
     seen_add(f, psn, chk_psn_add(psn, 1), 1);
+    /* A new PSN seen first in a corrupt copy: its good copy, if one comes,
+     * may come as a resend, which the message count does not take, so
+     * FLOW-MSN's counts are no longer exact (an ibwire sim sweep: a SEND
+     * first recorded corrupt left its message uncounted and drew FLOW-MSN) */
+    if (chk_psn_diff(psn, f->next_psn) >= 0)
+        f->msn_inexact = 1;
 }
 
 /* ---- end of capture ---- */

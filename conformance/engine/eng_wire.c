@@ -44,17 +44,22 @@ static void spec_from_hdr(const struct eng_hdr *h, struct ibw_build_spec *s)
 static void hdr_from_view(const struct ibw_pkt *p, struct eng_hdr *h)
 {
     memset(h, 0, sizeof *h);
-    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH);
+    const uint8_t *b = ibw_pkt_hdr(p, IBW_HDR_BTH), *x;
     h->opcode = ibw_bth_get_opcode(b);
     h->se = ibw_bth_get_se(b);
     h->padcnt = ibw_bth_get_padcnt(b);
     h->pkey = ibw_bth_get_pkey(b);
     h->fecn = ibw_bth_get_fecn(b);
+    /* RoCEv2's forward congestion mark is IP ECN CE (annex A17.9); the
+     * responder answers it as IB's FECN, with a CNP. */
+    if ((x = ibw_pkt_hdr(p, IBW_HDR_IPV4)) && ibw_ipv4_get_ecn(x) == 3)
+        h->fecn = 1;
+    if ((x = ibw_pkt_hdr(p, IBW_HDR_IPV6)) && (ibw_ipv6_get_tclass(x) & 3) == 3)
+        h->fecn = 1;
     h->becn = ibw_bth_get_becn(b);
     h->destqp = ibw_bth_get_destqp(b);
     h->ackreq = ibw_bth_get_ackreq(b);
     h->psn = ibw_bth_get_psn(b);
-    const uint8_t *x;
     if ((x = ibw_pkt_hdr(p, IBW_HDR_RETH))) {
         h->va = ibw_reth_get_va(x);
         h->rkey = ibw_reth_get_rkey(x);
@@ -109,7 +114,7 @@ size_t eng_wire_build(const struct ibe_engine *e, const struct eng_hdr *h,
         ibw_store_be32(s.ip_dst, peer_ip);
         s.ttl = 64;
         s.ip_df = 1;
-        s.tos = 0x02; /* ECT(0): the link may mark CE via FECN instead */
+        s.tos = 0x02; /* ECT(0): a congested link may mark it CE */
         s.udp_sport = (uint16_t)(0xC000u | (h->destqp & 0x3FFFu));
     }
     spec_from_hdr(h, &s);

@@ -7,6 +7,8 @@
  */
 #include "eng.h"
 
+#include "ibwire/framing.h"
+
 struct link_pkt {
     struct ibe_link *l;
     struct ibe_engine *to;
@@ -53,6 +55,22 @@ static void put(struct ibe_link *l, int dir, const uint8_t *pkt, size_t len,
                  sizeof *lp + len);
 }
 
+/* A congested router's mark on RoCEv2: IP ECN Congestion Experienced on an
+ * ECN-capable packet, the IPv4 header checksum redone (annex A17.9: RoCEv2
+ * signals congestion in the IP header; CA17-29 keeps the BTH FECN/BECN bits
+ * 0).  The ICRC masks both fields.  Native IB frames are left alone: a
+ * switch's FECN would need the VCRC redone and the IB congestion control of
+ * annex A10, which the engine does not model. */
+static void mark_congestion(int framing, uint8_t *buf, size_t len)
+{
+    uint8_t *ip = buf + 14;
+    if (framing != IBE_FRAME_ROCEV2 || len < 14 + 20 || buf[12] != 0x08 ||
+        buf[13] != 0x00 || ibw_ipv4_get_ecn(ip) == 0) /* Not-ECT: dropped, not marked */
+        return;
+    ibw_ipv4_set_ecn(ip, 3);
+    ibw_ipv4_set_checksum(ip, ibw_ipv4_checksum(ip, ibw_ipv4_hdr_len(ip)));
+}
+
 static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
                   size_t len)
 {
@@ -64,11 +82,8 @@ static void on_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     if (len > sizeof buf)
         return;
     memcpy(buf, pkt, len);
-    if (l->p.ecn > 0 && eng_uniform(w) < l->p.ecn && l->end[0]->cfg.framing == IBE_FRAME_ROCEV2) {
-        /* Mark FECN in the BTH: a variant bit the ICRC masks. */
-        if (len > 42 + 4)
-            buf[42 + 4] |= 0x80;
-    }
+    if (l->p.ecn > 0 && eng_uniform(w) < l->p.ecn)
+        mark_congestion(l->end[0]->cfg.framing, buf, len);
     int corrupt = l->p.corrupt > 0 && eng_uniform(w) < l->p.corrupt;
     size_t bth = l->end[0]->cfg.framing == IBE_FRAME_ROCEV2 ? 42 : 8;
     if (corrupt && len > bth + 16) {

@@ -839,6 +839,8 @@ static const struct {
     {"resp-atomic-no-access", "no-nak"},
     /* zero length (C9-88) */
     {"resp-zero-read-any-rkey", "zero-read-rkey,zero-read-silent"},
+    /* after an RNR NAK (9.7.5.2, 9.7.5.2.8): Linux 6.1 rxe's deviation */
+    {"resp-rnr-then-drop", "seq-nak-after-rnr"},
     /* Send with Invalidate, drops (CA17-24, -27) */
     {"resp-send-inv", "send-inv-not-start"},
     {"resp-drop-icrc-small", "icrc-small-unchecked"},

@@ -79,7 +79,7 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
-    q->ee.nak_armed = 0;
+    q->ee.nak_armed = ENG_FAULT(e, SEQ_NAK_AFTER_RNR);
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }

@@ -89,7 +89,9 @@ struct conn {
     struct ibv_qp *qp;     /* the QP the commands act on */
     int ud;                /* a `qp ud` QP */
     struct ibv_pd *pd;
-    struct ibv_cq *cq;
+    /* apart: a completion in error says nothing of its opcode (verbs), and
+     * the CQ it is on tells a flushed receive from a send */
+    struct ibv_cq *scq, *rcq;
     struct ibv_mr *mr[PR_COUNT];
     uint8_t *buf[PR_COUNT];
 };
@@ -132,8 +134,10 @@ static void conn_free(struct conn *c)
             ibv_dereg_mr(c->mr[r]);
         free(c->buf[r]);
     }
-    if (c->cq)
-        ibv_destroy_cq(c->cq);
+    if (c->scq)
+        ibv_destroy_cq(c->scq);
+    if (c->rcq)
+        ibv_destroy_cq(c->rcq);
     if (c->pd)
         ibv_dealloc_pd(c->pd);
     if (c->id)
@@ -146,8 +150,9 @@ static void conn_free(struct conn *c)
 static int conn_regions(struct conn *c, struct ibv_context *ctx)
 {
     c->pd = ibv_alloc_pd(ctx);
-    c->cq = c->pd ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
-    if (!c->cq)
+    c->scq = c->pd ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
+    c->rcq = c->scq ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
+    if (!c->rcq)
         return -1;
     for (int r = 0; r < PR_COUNT; r++) {
         size_t n = reg_len[r] + (r == PR_L ? GRH_BYTES : 0);
@@ -168,7 +173,8 @@ static int conn_accept(struct conn *c, struct rdma_cm_id *id)
         return -1;
     struct ibv_qp_init_attr qa;
     memset(&qa, 0, sizeof qa);
-    qa.send_cq = qa.recv_cq = c->cq;
+    qa.send_cq = c->scq;
+    qa.recv_cq = c->rcq;
     qa.qp_type = IBV_QPT_RC;
     qa.cap.max_send_wr = 64;
     qa.cap.max_recv_wr = 64;
@@ -320,7 +326,8 @@ static int qp_create(struct conn *c, struct dev *d, int ud,
     }
     struct ibv_qp_init_attr qa;
     memset(&qa, 0, sizeof qa);
-    qa.send_cq = qa.recv_cq = c->cq;
+    qa.send_cq = c->scq;
+    qa.recv_cq = c->rcq;
     qa.qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC;
     qa.cap.max_send_wr = 64;
     qa.cap.max_recv_wr = 64;
@@ -543,19 +550,19 @@ static void command(struct conn *c, struct dev *d, int fd, char *line)
         reply(fd, ibv_post_send(c->qp, &wr, &bad) ? "err post_send\n" : "ok\n");
     } else if (!strcmp(op, "poll")) {
         struct ibv_wc wc;
-        while (ibv_poll_cq(c->cq, 1, &wc) == 1) {
-            char imm[16] = "-";
-            int recv = !!(wc.opcode & IBV_WC_RECV);
-            uint32_t len = wc.byte_len;
-            if (wc.wc_flags & IBV_WC_WITH_IMM)
-                snprintf(imm, sizeof imm, "%u", ntohl(wc.imm_data));
-            if (recv && c->ud && wc.status == IBV_WC_SUCCESS)
-                len = len >= GRH_BYTES ? len - GRH_BYTES : 0;
-            snprintf(out, sizeof out, "cqe %s %s %u %s %s\n", recv ? "recv" : "send",
-                     probe_status_name(wc.status), len, imm,
-                     ibv_wc_status_str(wc.status));
-            reply(fd, out);
-        }
+        for (int recv = 0; recv < 2; recv++)
+            while (ibv_poll_cq(recv ? c->rcq : c->scq, 1, &wc) == 1) {
+                char imm[16] = "-";
+                uint32_t len = wc.byte_len;
+                if (wc.status == IBV_WC_SUCCESS && (wc.wc_flags & IBV_WC_WITH_IMM))
+                    snprintf(imm, sizeof imm, "%u", ntohl(wc.imm_data));
+                if (recv && c->ud && wc.status == IBV_WC_SUCCESS)
+                    len = len >= GRH_BYTES ? len - GRH_BYTES : 0;
+                snprintf(out, sizeof out, "cqe %s %s %u %s %s\n", recv ? "recv" : "send",
+                         probe_status_name(wc.status), len, imm,
+                         ibv_wc_status_str(wc.status));
+                reply(fd, out);
+            }
         reply(fd, "end\n");
     } else if (!strcmp(op, "mem")) {
         int r = region_of(a);

@@ -261,11 +261,12 @@ const struct probe_test probe_tests[] = {
  "< READ_RESPONSE_ONLY psn=E+4 aeth=ack msn=3\n"},
 /* ---------------- opcode sequence ---------------- */
 {"resp-opseq-middle", RESP, "9.6; 9.7.5", "FLOW-OPSEQ",
- "a SEND MIDDLE with no message open is an Invalid Request NAK",
+ "a SEND MIDDLE with no message open is an Invalid Request NAK; nothing is "
+ "delivered (the posted receive may be flushed: the QP may go to Error)",
  "recv len=1024\n"
  "> SEND_MIDDLE psn=E len=256\n"
  "< ACK psn=E aeth=nak-inv\n"
- "cqe none\n"},
+ "cqe none-ok\n"},
 {"resp-opseq-last", RESP, "9.6; 9.7.5", "FLOW-OPSEQ",
  "an RDMA WRITE LAST with no message open is an Invalid Request NAK",
  "> WRITE_LAST psn=E len=16\n"
@@ -279,12 +280,13 @@ const struct probe_test probe_tests[] = {
  "< ACK psn=E+1 aeth=nak-inv\n"
  "mem A+0 len=16 init\n"},
 {"resp-opseq-mixed", RESP, "9.6; 9.7.5", "FLOW-OPSEQ",
- "a WRITE MIDDLE continuing a SEND FIRST is an Invalid Request NAK",
+ "a WRITE MIDDLE continuing a SEND FIRST is an Invalid Request NAK; the "
+ "SEND is not delivered (its receive may complete in error)",
  "recv len=1024\n"
  "> SEND_FIRST psn=E len=256 noack\n"
  "> WRITE_MIDDLE psn=E+1 len=256\n"
  "< ACK psn=E+1 aeth=nak-inv\n"
- "cqe none\n"},
+ "cqe none-ok\n"},
 /* ---------------- lengths (C9-92, C9-94) ---------------- */
 {"resp-len-first-short", RESP, "C9-92", "PKT-LEN-FULL",
  "a SEND FIRST shorter than the PMTU is an Invalid Request NAK",
@@ -854,7 +856,8 @@ static const struct {
     {"req-rnr-seq-nak", "rnr-ignore-timer,rnr-timer-fast"},
     {"req-rnr-infinite", "rnr-retry-finite,rnr-ignore-timer,rnr-timer-fast"},
     {"req-rnr-exceeded", "rnr-ignore-timer,rnr-timer-fast"},
-    {"req-lost-read-response", "read-reissue-length,read-reissue-va"},
+    {"req-lost-read-response", "read-reissue-length,read-reissue-va,read-gap-dropped"},
+    {"req-ack-beyond", "ack-beyond-accepted"},
 };
 
 const char *probe_test_faults(const char *id)

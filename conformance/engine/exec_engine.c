@@ -421,7 +421,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (!recv_scatter(e, q, p, h->paylen)) {
             if (rc) {
                 nak(e, q, IBW_NAK_REMOTE_OP_ERROR);
-                recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
+                recv_complete(e, q, h,
+                              ENG_FAULT(e, LONG_SEND_QP_OP_ERR) ? IBE_WC_LOC_QP_OP_ERR
+                                                                : IBE_WC_LOC_LEN_ERR,
+                              0, IBE_WR_RECV);
                 set_error(e, q);
             } else {
                 q->ee.uc_drop = 1;

@@ -154,7 +154,11 @@ enum {
     X(ACK_BEYOND_ACCEPTED, "ack-beyond-accepted", "-", IBE_FS_REQ, "-",        \
       IBE_FN_CHECK, 0,                                                         \
       "an ACK naming a PSN past the last one sent completes every request "    \
-      "outstanding (Linux 6.1 rxe; docs/probe.md)")
+      "outstanding (Linux 6.1 rxe; docs/probe.md)")                            \
+    X(LONG_SEND_QP_OP_ERR, "long-send-qp-op-err", "-", IBE_FS_RESP, "-",       \
+      IBE_FN_CHECK, 0,                                                         \
+      "a SEND longer than the posted receive completes it with Local QP "      \
+      "Operation Error, not Local Length Error (Linux 6.1 rxe; docs/probe.md)")
 
 /* Zoo rows no fault mode reproduces: Y("row", "rule", "why"), rule the
  * one that would decide it or "not decidable". */

@@ -223,6 +223,7 @@ static int cl_open(void *ctx, const struct probe_setup *su, struct probe_dev *d,
     struct client *s = ctx;
     char cmd[256], *l;
     s->nq = 0;
+    s->err[0] = 0;
     memset(d, 0, sizeof *d);
     if (probe_agent_format_qp(su, s->probe_ip4, cmd, sizeof cmd) || say(s, cmd) ||
         hear(s, &l))
@@ -313,6 +314,13 @@ static int cl_poll(void *ctx, struct probe_cqe *c, int max)
                 bad = 1;
                 continue;
             }
+            /* the probe's "other" is many verbs statuses: say which */
+            int off = 0;
+            sscanf(l, "cqe %*s %*s %*s %*s%n", &off);
+            const char *verbs = l + off;
+            if (s->q[s->nq].status == PROBE_ST_OTHER && off && *verbs)
+                snprintf(s->err, sizeof s->err, "agent: a %s completion's verbs status:%.200s",
+                         s->q[s->nq].recv ? "receive" : "send", verbs);
             s->nq++;
         }
         if (bad) {

@@ -439,8 +439,8 @@ const struct probe_test probe_tests[] = {
  "a SEND longer than the posted receive is refused with a NAK (Invalid "
  "Request as Linux rxe sends, or Remote Operational Error as the reference "
  "engine does) and the receive completes with a local length error (the "
- "verbs status for a receive buffer too small; rxe says remote invalid "
- "request)",
+ "verbs status for a receive buffer too small; Linux 6.1 rxe says local QP "
+ "operation error: docs/probe.md)",
  "recv len=64\n"
  "> SEND_ONLY psn=E len=128\n"
  "< ACK psn=E aeth=nak-inv|nak-op\n"
@@ -843,6 +843,8 @@ static const struct {
     {"resp-zero-read-any-rkey", "zero-read-rkey,zero-read-silent"},
     /* after an RNR NAK (9.7.5.2, 9.7.5.2.8): Linux 6.1 rxe's deviation */
     {"resp-rnr-then-drop", "seq-nak-after-rnr"},
+    /* a receive too small (9.9, 11.6.2): Linux 6.1 rxe's status */
+    {"resp-send-too-long", "long-send-qp-op-err"},
     /* Send with Invalidate, drops (CA17-24, -27) */
     {"resp-send-inv", "send-inv-not-start"},
     {"resp-drop-icrc-small", "icrc-small-unchecked"},

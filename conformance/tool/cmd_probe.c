@@ -217,10 +217,10 @@ int cmd_probe(int argc, char **argv)
         n[r.verdict]++;
         ran++;
         const char *aerr = agent ? probe_agent_client_error(ag) : "";
+        int say_agent = r.verdict != PROBE_PASS && r.verdict != PROBE_NA && *aerr;
         printf("%s  %-26s %-20s%s%s%s%s\n", vname[r.verdict], t->id, t->spec,
-               r.why[0] ? "  " : "", r.why,
-               r.verdict == PROBE_ERROR && *aerr ? " -- " : "",
-               r.verdict == PROBE_ERROR ? aerr : "");
+               r.why[0] ? "  " : "", r.why, say_agent ? " -- " : "",
+               say_agent ? aerr : "");
     }
     if (self) {
         probe_self_target_free(tg);

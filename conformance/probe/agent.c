@@ -34,7 +34,7 @@
  *   mem R OFF LEN                        "mem HEX" of region R (A, R, N, L)
  *   init                                 the regions' initial bytes again: "ok"
  *   qp rc|ud PROBE_QPN RQ_PSN SQ_PSN PMTU RETRY RNR_RETRY TIMEOUT MIN_RNR
- *      MAX_RD PKEY QKEY PROBE_IPV4       (numbers decimal or 0x hex) a fresh
+ *      MAX_RD PKEY QKEY PROBE_IPV4 [mw]  (numbers decimal or 0x hex) a fresh
  *                                        QP of plain verbs, no CM, with fresh
  *                                        regions, connected to the probe at
  *                                        PROBE_IPV4 (RoCEv2: its GID is
@@ -42,7 +42,12 @@
  *                                        neighbour table gives its MAC);
  *                                        answered "dev QPN IPV4 MAC", one
  *                                        "reg X VA LEN RKEY LKEY ACCESS" per
- *                                        region, "ok".  MAX_RD 0: 16.  A UD
+ *                                        region, "ok".  MAX_RD 0: 16.  mw: R's
+ *                                        R_Key is a type 2 memory window's
+ *                                        over R (what a SEND with Invalidate
+ *                                        invalidates), and "cap send-inv"
+ *                                        comes before "ok" when the device
+ *                                        bound it.  A UD
  *                                        QP's receives skip the 40-byte GRH
  *                                        verbs put first (a scratch buffer
  *                                        takes it) and its completions count
@@ -94,6 +99,8 @@ struct conn {
     struct ibv_cq *scq, *rcq;
     struct ibv_mr *mr[PR_COUNT];
     uint8_t *buf[PR_COUNT];
+    struct ibv_mw *mw;     /* over R, for a test that invalidates it */
+    uint32_t mw_rkey;
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -129,6 +136,8 @@ static void conn_free(struct conn *c)
         rdma_destroy_qp(c->id);
     else if (c->qp)
         ibv_destroy_qp(c->qp);
+    if (c->mw)
+        ibv_dealloc_mw(c->mw);
     for (int r = 0; r < PR_COUNT; r++) {
         if (c->mr[r])
             ibv_dereg_mr(c->mr[r]);
@@ -147,7 +156,7 @@ static void conn_free(struct conn *c)
 
 /* PD, CQ and the four regions on a device.  L has GRH_BYTES more than its
  * length past its end: the scratch a UD receive's GRH goes to. */
-static int conn_regions(struct conn *c, struct ibv_context *ctx)
+static int conn_regions(struct conn *c, struct ibv_context *ctx, int mw)
 {
     c->pd = ibv_alloc_pd(ctx);
     c->scq = c->pd ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
@@ -158,7 +167,8 @@ static int conn_regions(struct conn *c, struct ibv_context *ctx)
         size_t n = reg_len[r] + (r == PR_L ? GRH_BYTES : 0);
         if (posix_memalign((void **)&c->buf[r], 4096, n))
             return -1;
-        c->mr[r] = ibv_reg_mr(c->pd, c->buf[r], n, reg_acc[r]);
+        c->mr[r] = ibv_reg_mr(c->pd, c->buf[r], n,
+                              reg_acc[r] | (mw && r == PR_R ? IBV_ACCESS_MW_BIND : 0));
         if (!c->mr[r])
             return -1;
     }
@@ -169,7 +179,7 @@ static int conn_regions(struct conn *c, struct ibv_context *ctx)
 static int conn_accept(struct conn *c, struct rdma_cm_id *id)
 {
     c->id = id;
-    if (conn_regions(c, id->verbs))
+    if (conn_regions(c, id->verbs, 0))
         return -1;
     struct ibv_qp_init_attr qa;
     memset(&qa, 0, sizeof qa);
@@ -296,7 +306,7 @@ static enum ibv_mtu mtu_enum(unsigned long long b)
 
 /* v: PROBE_QPN RQ_PSN SQ_PSN PMTU RETRY RNR_RETRY TIMEOUT MIN_RNR MAX_RD PKEY
  * QKEY; the QP set up through INIT, RTR and RTS as the probe's setup says. */
-static int qp_create(struct conn *c, struct dev *d, int ud,
+static int qp_create(struct conn *c, struct dev *d, int ud, int mw,
                      const unsigned long long *v, uint32_t probe_ip4,
                      char *why, size_t whylen)
 {
@@ -308,7 +318,7 @@ static int qp_create(struct conn *c, struct dev *d, int ud,
     }
     if (dev_open(d, why, whylen))
         return -1;
-    if (conn_regions(c, d->ctx)) {
+    if (conn_regions(c, d->ctx, mw)) {
         snprintf(why, whylen, "qp: PD, CQ or regions: %s", strerror(errno));
         return -1;
     }
@@ -401,6 +411,43 @@ static int qp_create(struct conn *c, struct dev *d, int ud,
     return 0;
 }
 
+/* R as a type 2 memory window bound on the QP (remote read and write, as
+ * R): what a SEND with Invalidate may invalidate.  0 with c->mw_rkey, or
+ * -1 when the device has no such windows (the test is then N/A). */
+static int bind_window(struct conn *c)
+{
+    c->mw = ibv_alloc_mw(c->pd, IBV_MW_TYPE_2);
+    if (!c->mw)
+        return -1;
+    struct ibv_send_wr wr, *bad;
+    memset(&wr, 0, sizeof wr);
+    wr.wr_id = UINT64_MAX;
+    wr.opcode = IBV_WR_BIND_MW;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.bind_mw.mw = c->mw;
+    wr.bind_mw.rkey = ibv_inc_rkey(c->mw->rkey);
+    wr.bind_mw.bind_info.mr = c->mr[PR_R];
+    wr.bind_mw.bind_info.addr = (uintptr_t)c->buf[PR_R];
+    wr.bind_mw.bind_info.length = reg_len[PR_R];
+    wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+    if (ibv_post_send(c->qp, &wr, &bad))
+        return -1;
+    struct ibv_wc wc;
+    for (int i = 0; i < 2000; i++) { /* a local operation: at once, or 2 s */
+        int n = ibv_poll_cq(c->scq, 1, &wc);
+        if (n < 0)
+            return -1;
+        if (n == 1) {
+            if (wc.status != IBV_WC_SUCCESS)
+                return -1;
+            c->mw_rkey = wr.bind_mw.rkey;
+            return 0;
+        }
+        usleep(1000);
+    }
+    return -1;
+}
+
 static const char *probe_status_name(enum ibv_wc_status st)
 {
     switch (st) {
@@ -445,31 +492,35 @@ static void command(struct conn *c, struct dev *d, int fd, char *line)
         return;
     if (!strcmp(op, "qp")) {
         /* qp rc|ud 11 numbers PROBE_IPV4 */
-        char ip[32] = "";
+        char ip[32] = "", opt[8] = "";
         int n = sscanf(line, "%*s %*s %lli %lli %lli %lli %lli %lli %lli %lli "
-                       "%lli %lli %lli %31s", (long long *)&v[0], (long long *)&v[1],
+                       "%lli %lli %lli %31s %7s", (long long *)&v[0], (long long *)&v[1],
                        (long long *)&v[2], (long long *)&v[3], (long long *)&v[4],
                        (long long *)&v[5], (long long *)&v[6], (long long *)&v[7],
-                       (long long *)&v[8], (long long *)&v[9], (long long *)&v[10], ip);
+                       (long long *)&v[8], (long long *)&v[9], (long long *)&v[10], ip,
+                       opt);
+        int mw = n == 13 && !strcmp(opt, "mw");
         struct in_addr pip;
         if (c->id) {
             reply(fd, "err a CM connection holds the agent\n");
             return;
         }
-        if (n != 12 || (strcmp(a, "rc") && strcmp(a, "ud")) ||
+        if ((n != 12 && !mw) || (strcmp(a, "rc") && strcmp(a, "ud")) ||
             inet_pton(AF_INET, ip, &pip) != 1) {
             reply(fd, "err qp rc|ud PROBE_QPN RQ_PSN SQ_PSN PMTU RETRY RNR_RETRY "
-                      "TIMEOUT MIN_RNR MAX_RD PKEY QKEY PROBE_IPV4\n");
+                      "TIMEOUT MIN_RNR MAX_RD PKEY QKEY PROBE_IPV4 [mw]\n");
             return;
         }
         conn_free(c);
         char why[200];
-        if (qp_create(c, d, !strcmp(a, "ud"), v, ntohl(pip.s_addr), why, sizeof why)) {
+        int ud = !strcmp(a, "ud");
+        if (qp_create(c, d, ud, mw, v, ntohl(pip.s_addr), why, sizeof why)) {
             conn_free(c);
             snprintf(out, sizeof out, "err %s\n", why);
             reply(fd, out);
             return;
         }
+        int windowed = mw && !ud && !bind_window(c);
         snprintf(out, sizeof out, "dev %u %u.%u.%u.%u %02x:%02x:%02x:%02x:%02x:%02x\n",
                  c->qp->qp_num, d->ip4 >> 24, d->ip4 >> 16 & 255, d->ip4 >> 8 & 255,
                  d->ip4 & 255, d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
@@ -478,9 +529,12 @@ static void command(struct conn *c, struct dev *d, int fd, char *line)
         for (int r = 0; r < PR_COUNT; r++) {
             snprintf(out, sizeof out, "reg %c %llu %u %u %u %u\n", PROBE_REGION_NAMES[r],
                      (unsigned long long)(uintptr_t)c->buf[r], reg_len[r],
-                     c->mr[r]->rkey, c->mr[r]->lkey, wire_acc(reg_acc[r]));
+                     r == PR_R && windowed ? c->mw_rkey : c->mr[r]->rkey,
+                     c->mr[r]->lkey, wire_acc(reg_acc[r]));
             reply(fd, out);
         }
+        if (windowed)
+            reply(fd, "cap send-inv\n");
         reply(fd, "ok\n");
         return;
     }

@@ -131,12 +131,12 @@ int probe_agent_parse_mem(const char *line, uint8_t *buf, uint32_t len)
 int probe_agent_format_qp(const struct probe_setup *s, uint32_t probe_ip4,
                           char *out, size_t cap)
 {
-    int n = snprintf(out, cap, "qp %s %u %u %u %u %u %u %u %u %u %u %u %u.%u.%u.%u\n",
+    int n = snprintf(out, cap, "qp %s %u %u %u %u %u %u %u %u %u %u %u %u.%u.%u.%u%s\n",
                      s->type == PROBE_UD ? "ud" : "rc", s->probe_qpn, s->rq_psn,
                      s->sq_psn, s->pmtu, s->retry_cnt, s->rnr_retry, s->timeout,
                      s->min_rnr_timer, s->max_rd_atomic, s->pkey, s->qkey,
                      probe_ip4 >> 24, probe_ip4 >> 16 & 255, probe_ip4 >> 8 & 255,
-                     probe_ip4 & 255);
+                     probe_ip4 & 255, s->needs & PROBE_CAP_SEND_INV ? " mw" : "");
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
@@ -233,12 +233,16 @@ static int cl_open(void *ctx, const struct probe_setup *su, struct probe_dev *d,
         goto bad;
     }
     unsigned seen = 0;
-    int wrong = 0;
+    int wrong = 0, mw = 0;
     for (;;) { /* to the "ok", even past a bad line: the next answer */
         if (hear(s, &l))
             goto bad;
         if (!strcmp(l, "ok"))
             break;
+        if (!strcmp(l, "cap send-inv")) {
+            mw = 1;
+            continue;
+        }
         const char *p = !strncmp(l, "reg ", 4) ? strchr(PROBE_REGION_NAMES, l[4]) : NULL;
         if (!wrong && (!p || !l[4] || probe_agent_parse_reg(l, d))) {
             snprintf(s->err, sizeof s->err, "agent: qp: %.200s", l);
@@ -255,11 +259,12 @@ static int cl_open(void *ctx, const struct probe_setup *su, struct probe_dev *d,
     }
     memcpy(d->probe_mac, s->probe_mac, 6);
     d->probe_ip4 = s->probe_ip4;
-    /* Remote invalidation needs a region the agent does not make: verbs
-     * regions (ibv_reg_mr) are not invalidated by a SEND with Invalidate,
-     * only memory windows and fast-registered regions are (IBA 10.6.7);
-     * no READ resource limit is claimed for a device we cannot ask. */
-    d->caps = PROBE_CAP_ATOMIC | PROBE_CAP_UD;
+    /* A SEND with Invalidate invalidates memory windows and fast-registered
+     * regions, not a region of ibv_reg_mr: the agent makes R a type 2
+     * memory window when the test needs it and the device has them ("cap
+     * send-inv").  No READ resource limit is claimed: a device cannot be
+     * asked whether it enforces one. */
+    d->caps = PROBE_CAP_ATOMIC | PROBE_CAP_UD | (mw ? PROBE_CAP_SEND_INV : 0);
     return 0;
 bad:
     snprintf(err, errlen, "%s", s->err);

@@ -48,6 +48,9 @@ struct probe_setup {
                               told it has (0: the device's default) */
     uint16_t pkey;
     uint32_t qkey;         /* UD */
+    uint32_t needs;        /* the PROBE_CAP_*s the test needs: a device may
+                              set itself up for them (an agent's region R
+                              becomes a memory window for send-inv) */
 };
 
 /* Features a test may need; a target without one reports the test N/A. */

@@ -949,7 +949,7 @@ static int interpret(struct run *r)
     uint32_t needs = 0;
     struct line l;
     r->su = (struct probe_setup){PROBE_RC, 0x11, 0x1000, 0x2000, 256, 7, 7,
-                                 14, 1, 0, 0xFFFF, 0x11111111u};
+                                 14, 1, 0, 0xFFFF, 0x11111111u, 0};
     if (!r->tg) { /* a dry run: names resolve to something */
         memset(&r->d, 0, sizeof r->d);
         r->d.qpn = 2;
@@ -984,6 +984,7 @@ static int interpret(struct run *r)
             stage = 1;
             if (r->tg) {
                 char err[256];
+                r->su.needs = needs;
                 if (r->tg->open(r->tg->ctx, &r->su, &r->d, err, sizeof err))
                     return fail(r, "%s", err), PROBE_ERROR;
                 r->mark = r->tg->now(r->tg->ctx);

@@ -104,6 +104,10 @@ static void parsing(void)
     CHECK(!probe_agent_format_qp(&s, 0x0A090003u, out, sizeof out));
     CHECK(!strcmp(out, "qp ud 17 4096 16777215 1024 7 2 14 1 0 65535 4660 10.9.0.3\n"));
     CHECK(probe_agent_format_qp(&s, 0x0A090003u, out, 20));
+    s.type = PROBE_RC;
+    s.needs = PROBE_CAP_SEND_INV | PROBE_CAP_ATOMIC;
+    CHECK(!probe_agent_format_qp(&s, 0x0A090003u, out, sizeof out));
+    CHECK(!strcmp(out, "qp rc 17 4096 16777215 1024 7 2 14 1 0 65535 4660 10.9.0.3 mw\n"));
 }
 
 /* The fake agent: for each pair, read one line, which must be `want`
@@ -130,6 +134,16 @@ static const struct exchange script[] = {
     /* an agent that cannot set a QP up */
     {"qp rc 17 4096 8192 256 7 7 14 1 0 65535 0 10.9.0.3",
      "err rxe_a port 1 has no RoCEv2 IPv4 GID\n"},
+    /* a test that needs send-inv: R is a memory window */
+    {"qp rc 17 4096 8192 256 7 7 14 1 0 65535 0 10.9.0.3 mw",
+     "dev 34 10.9.0.1 02:00:0a:09:00:01\n"
+     "reg A 4096 65536 100 101 15\n"
+     "reg R 69632 4096 4353 103 7\n"
+     "reg N 73728 4096 104 105 1\n"
+     "reg L 77824 65536 106 107 1\n"
+     "cap send-inv\n"
+     "ok\n"},
+    {"destroy", "ok\n"},
     /* an answer that misses a region */
     {"qp rc 17 4096 8192 256 7 7 14 1 0 65535 0 10.9.0.3",
      "dev 33 10.9.0.1 02:00:0a:09:00:01\nreg A 4096 65536 100 101 15\nok\n"},
@@ -225,6 +239,11 @@ static void conversation(void)
     ag->close(ag->ctx);
     CHECK(ag->open(ag->ctx, &s, &d, err, sizeof err) < 0);
     CHECK(strstr(err, "no RoCEv2 IPv4 GID") != NULL);
+    s.needs = PROBE_CAP_SEND_INV;
+    CHECK(!ag->open(ag->ctx, &s, &d, err, sizeof err));
+    CHECK(d.qpn == 34 && d.reg[PR_R].rkey == 4353 && (d.caps & PROBE_CAP_SEND_INV));
+    ag->close(ag->ctx);
+    s.needs = 0;
     CHECK(ag->open(ag->ctx, &s, &d, err, sizeof err) < 0);
     CHECK(strstr(err, "not every region") != NULL);
     probe_agent_client_free(ag);

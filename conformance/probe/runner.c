@@ -767,7 +767,7 @@ static int do_cqe(struct run *r, const struct line *l)
         return fail(r, "cqe needs recv, send or none");
     /* none-ok: no completion with status ok; completions in error are
      * taken and allowed (a responder's QP may go to the Error state after
-     * a NAK, flushing its receives, IBA 9.9.3.1) */
+     * a NAK, flushing its receives, IBA 9.9.3) */
     int none_ok = !strcmp(l->tok[1], "none-ok");
     int none = none_ok || !strcmp(l->tok[1], "none");
     int recv = !strcmp(l->tok[1], "recv");

@@ -158,7 +158,11 @@ enum {
     X(LONG_SEND_QP_OP_ERR, "long-send-qp-op-err", "-", IBE_FS_RESP, "-",       \
       IBE_FN_CHECK, 0,                                                         \
       "a SEND longer than the posted receive completes it with Local QP "      \
-      "Operation Error, not Local Length Error (Linux 6.1 rxe; docs/probe.md)")
+      "Operation Error, not Local Length Error (Linux 6.1 rxe; docs/probe.md)") \
+    X(ACK_TIMER_TICK, "ack-timer-tick", "-", IBE_FS_REQ, "-", IBE_FN_CHECK,    \
+      IBE_FT_LOSS,                                                             \
+      "the local ACK timer counts 4 ms ticks (jiffies at HZ 250) and fires "   \
+      "up to one tick before the timeout (Linux 6.1 rxe; docs/probe.md)")
 
 /* Zoo rows no fault mode reproduces: Y("row", "rule", "why"), rule the
  * one that would decide it or "not decidable". */

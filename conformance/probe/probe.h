@@ -231,6 +231,14 @@ struct probe_opts {
     int pcap_all;          /* ... and every passing test's too */
     int verbose;           /* print every frame as it passes */
     FILE *log;             /* verbose output (stderr when NULL) */
+    unsigned within_scale; /* the DEFAULT time limits of `<` and `cqe` (50
+                              ms) times this, for a device on a slow
+                              (emulated) machine; 0 or 1: as written.  An
+                              explicit within= or after= is a bound the test
+                              sets on purpose and stays as written.  A test
+                              that leaves the local ACK timeout at its
+                              default gets log2 of it more (4: 16, 268 ms),
+                              so that the probe still answers in time. */
 };
 
 /* Check a script without running it: 0, or -1 with the line and the

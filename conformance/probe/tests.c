@@ -854,7 +854,7 @@ static const struct {
     /* the device as requester (9.7.4, 9.7.5.2.8) */
     {"req-send", "start-psn-stale"},
     {"req-read", "read-req-payload"},
-    {"req-lost-ack", "resend-payload,resend-short"},
+    {"req-lost-ack", "resend-payload,resend-short,ack-timer-tick"},
     {"req-nak-seq-gbn", "gbn-stops,resend-payload"},
     {"req-rnr-wait", "rnr-ignore-timer,rnr-timer-fast"},
     {"req-rnr-seq-nak", "rnr-ignore-timer,rnr-timer-fast"},

@@ -22,7 +22,7 @@ static void usage(FILE *out)
             "                    [--self-break NAME] [--fault NAME[,NAME...]]\n"
             "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
             "       ibwire probe -i IFACE --agent HOST:PORT --probe-ip ADDR [--only ...]\n"
-            "                    [--pcap-dir DIR] [-v]\n"
+            "                    [--pcap-dir DIR] [-v] [--within-scale N]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
             "                    (tab-separated: id, role, statements, summary [rule],\n"
@@ -38,6 +38,10 @@ static void usage(FILE *out)
             "  --probe-ip ADDR   with --agent: the probe's IPv4 address, the one the\n"
             "                    device sends to (its host must reach it through IFACE's\n"
             "                    wire; the probe's MAC is IFACE's)\n"
+            "  --within-scale N  the default time limits of the scripts (50 ms for a\n"
+            "                    frame or a completion) times N, for a device on a slow\n"
+            "                    (emulated) machine; explicit limits stay; a default\n"
+            "                    local ACK timeout (14) goes log2(N) codes up\n"
             "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
             "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
             "  --pcap-all        ... and every other test's too\n"
@@ -93,6 +97,15 @@ int cmd_probe(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--agent")) agent = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--probe-ip")) probe_ip = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--within-scale")) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 100) {
+                fprintf(stderr, "ibwire probe: --within-scale %s: 1 ... 100\n", argv[i]);
+                return TOOL_EXIT_USAGE;
+            }
+            o.within_scale = (unsigned)v;
+        }
         else {
             fprintf(stderr, "ibwire probe: unknown or incomplete option '%s'\n", a);
             usage(stderr);

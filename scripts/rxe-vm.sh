@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Linux Soft-RoCE (rxe) in a QEMU guest as a test bench (docs/rxe-vm.md).
 #
-#   scripts/rxe-vm.sh [--quick | --all | --interop] [--seed N] [-o DIR] [--accel kvm|tcg]
+#   scripts/rxe-vm.sh [--quick | --all | --interop | --probe] [--seed N] [-o DIR] [--accel kvm|tcg]
 #                     [--only REGEX]
 #
 # Builds a guest from Debian 12 packages only (apt-get download, dpkg-deb
@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
         --quick) mode=quick ;;
         --all) mode=all ;;
         --interop) mode=interop ;; # ibwire peer against rxe (rxe-vm/peer.sh)
+        --probe|probe) mode=probe ;; # ibwire probe against rxe (rxe-vm/probe.sh)
         --seed) seed=$2; shift ;;
         -o) out=$2; shift ;;
         --accel) accel=$2; shift ;;
@@ -159,6 +160,9 @@ cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
 chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
 if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'interop|-|-|1500|60|-|-\n%.0s' 1 2 3 >"$work/overlay/rxe/workloads" # budget: 3 x 150 s
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
+elif [ "$mode" = probe ]; then cp "$here/rxe-vm/probe.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'probe|-|-|1500|600|-|-\n%.0s' 1 2 3 4 >"$work/overlay/rxe/workloads" # budget: 4 x 150 s
+    printf '%s\n' "$only" >"$work/overlay/rxe/probe-only"
+    cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || { say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"; exit 2; }
 else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
 say "$nw workloads ($mode, seed $seed), kernel $kver"
@@ -224,5 +228,6 @@ esac
 (cd "$out" && tar xf "$disk" --ignore-zeros 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
+[ "$mode" = probe ] && { cat "$out/probe/table.txt" 2>/dev/null || say "no probe table (see $out/guest.log)"; rc=$(cat "$out/probe/rc" 2>/dev/null || echo 2); [ "$rc" -le 1 ] && rc=0; exit "$rc"; }
 [ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"

@@ -79,7 +79,7 @@ static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
 static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 {
     e->st.rnr_naks_tx++;
-    q->ee.nak_armed = 0;
+    q->ee.nak_armed = ENG_FAULT(e, SEQ_NAK_AFTER_RNR);
     respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ibw_aeth_syndrome(IBW_AETH_RNR_NAK, EV.rnr_timer),
             NULL, 0, 0);
 }
@@ -421,7 +421,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         if (!recv_scatter(e, q, p, h->paylen)) {
             if (rc) {
                 nak(e, q, IBW_NAK_REMOTE_OP_ERROR);
-                recv_complete(e, q, h, IBE_WC_LOC_LEN_ERR, 0, IBE_WR_RECV);
+                recv_complete(e, q, h,
+                              ENG_FAULT(e, LONG_SEND_QP_OP_ERR) ? IBE_WC_LOC_QP_OP_ERR
+                                                                : IBE_WC_LOC_LEN_ERR,
+                              0, IBE_WR_RECV);
                 set_error(e, q);
             } else {
                 q->ee.uc_drop = 1;

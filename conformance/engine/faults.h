@@ -141,7 +141,28 @@ enum {
       IBE_FN_CHECK, IBE_FT_READS,                                              \
       "a READ RESPONSE LAST carries the MSN of the next message")              \
     X(QPN_01, "qpn-01", "31c", IBE_FS_RESP, "PKT-QP01-UD", IBE_FN_CHECK, 0,    \
-      "the responder numbers its RC QP 1 (QPs from 0) and takes RC there")
+      "the responder numbers its RC QP 1 (QPs from 0) and takes RC there")     \
+    X(SEQ_NAK_AFTER_RNR, "seq-nak-after-rnr", "-", IBE_FS_RESP, "-",           \
+      IBE_FN_CHECK, IBE_FT_RNR,                                                \
+      "after an RNR NAK the responder answers the next request ahead of "      \
+      "the NAKed PSN with a PSN sequence NAK (Linux 6.1 rxe; found by "        \
+      "ibwire probe, docs/probe.md)")                                         \
+    X(READ_GAP_DROPPED, "read-gap-dropped", "-", IBE_FS_REQ, "-", IBE_FN_CHECK, \
+      IBE_FT_LOSS_READ,                                                        \
+      "a READ response after a lost one is dropped; the READ is issued again " \
+      "only at the local ACK timeout (Linux 6.1 rxe; docs/probe.md)")          \
+    X(ACK_BEYOND_ACCEPTED, "ack-beyond-accepted", "-", IBE_FS_REQ, "-",        \
+      IBE_FN_CHECK, 0,                                                         \
+      "an ACK naming a PSN past the last one sent completes every request "    \
+      "outstanding (Linux 6.1 rxe; docs/probe.md)")                            \
+    X(LONG_SEND_QP_OP_ERR, "long-send-qp-op-err", "-", IBE_FS_RESP, "-",       \
+      IBE_FN_CHECK, 0,                                                         \
+      "a SEND longer than the posted receive completes it with Local QP "      \
+      "Operation Error, not Local Length Error (Linux 6.1 rxe; docs/probe.md)") \
+    X(ACK_TIMER_TICK, "ack-timer-tick", "-", IBE_FS_REQ, "-", IBE_FN_CHECK,    \
+      IBE_FT_LOSS,                                                             \
+      "the local ACK timer counts 4 ms ticks (jiffies at HZ 250) and fires "   \
+      "up to one tick before the timeout (Linux 6.1 rxe; docs/probe.md)")
 
 /* Zoo rows no fault mode reproduces: Y("row", "rule", "why"), rule the
  * one that would decide it or "not decidable". */

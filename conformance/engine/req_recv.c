@@ -386,6 +386,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
             if (rd != h->psn) {
                 /* an earlier read's response was lost: go again from it
                  * through the request of RPSN */
+                if (ENG_FAULT(e, READ_GAP_DROPPED))
+                    return;
                 if (read_retx_once(q, rd))
                     rtc_retransmit_range(e, q, rd, psn_add(h->psn, 1));
                 after_progress(e, q);
@@ -396,6 +398,8 @@ static void on_read_resp(struct ibe_engine *e, struct eng_qp *q,
         } else {
             /* case 1 (First/Only, UPSN is a read) and case 2 (Middle/Last):
              * a response before this one was lost */
+            if (ENG_FAULT(e, READ_GAP_DROPPED))
+                return;
             uint32_t rd;
             oldest_read(e, q, &rd);
             if (read_retx_once(q, rd))
@@ -466,8 +470,14 @@ static void serve_rrc_response(struct ibe_engine *e, const uint8_t *payload)
     int kind = eng_upsn(e, q, &upsn);
     if (!kind)
         return; /* nothing outstanding: a duplicate */
-    if (psn_diff(h->psn, upsn) < 0 || psn_diff(h->psn, v.npsn) >= 0)
-        return; /* duplicate or invalid region */
+    if (psn_diff(h->psn, upsn) < 0)
+        return; /* duplicate region */
+    if (psn_diff(h->psn, v.npsn) >= 0) { /* invalid region: nothing sent there */
+        if (!ENG_FAULT(e, ACK_BEYOND_ACCEPTED) || h->opcode != IBW_OP_RC_ACKNOWLEDGE ||
+            ibw_aeth_syndrome_kind(h->syndrome) != IBW_AETH_ACK)
+            return;
+        in.psn = (v.npsn - 1) & PSN_MASK; /* taken as an ACK of all sent */
+    }
     if (h->opcode == IBW_OP_RC_ACKNOWLEDGE) {
         if (ibw_aeth_syndrome_kind(h->syndrome) == IBW_AETH_ACK)
             on_ack(e, q, h);

@@ -89,6 +89,13 @@ static void serve_timer_set(struct ibe_engine *e, int from,
     uint64_t ns = timer_duration_ns(r->which, r->value);
     if (r->which == TM_RNR && ENG_FAULT(e, RNR_TIMER_FAST))
         ns /= 500; /* faults.h, zoo row 23: the PSIF HCA's RNR timer */
+    if (r->which == TM_LOSS && ENG_FAULT(e, ACK_TIMER_TICK)) {
+        /* faults.h: a 4 ms tick timer armed at the end of a tick fires
+         * whole ticks later, one tick short of the rounded-up timeout */
+        const uint64_t tick = 4000000;
+        uint64_t ticks = (ns + tick - 1) / tick;
+        ns = ticks > 1 ? (ticks - 1) * tick : tick;
+    }
     eng_at(e->w, ns, expire, e, arg);
 }
 

@@ -48,6 +48,9 @@ struct probe_setup {
                               told it has (0: the device's default) */
     uint16_t pkey;
     uint32_t qkey;         /* UD */
+    uint32_t needs;        /* the PROBE_CAP_*s the test needs: a device may
+                              set itself up for them (an agent's region R
+                              becomes a memory window for send-inv) */
 };
 
 /* Features a test may need; a target without one reports the test N/A. */
@@ -159,6 +162,20 @@ struct probe_agent *probe_engine_raw_agent(const char *iface, char *err,
                                            size_t errlen);
 void probe_engine_raw_agent_free(struct probe_agent *a);
 
+/* A real device through its agent (agent.c, ibwire-agent) at HOST:PORT,
+ * the agent's side channel: each test's QP is set up by the agent with
+ * plain verbs, connected to the probe at probe_ip4/probe_mac (the raw
+ * target's end of the wire).  NULL with the reason in err. */
+struct probe_agent *probe_agent_client(const char *hostport, uint32_t probe_ip4,
+                                       const uint8_t probe_mac[6], char *err,
+                                       size_t errlen);
+/* The last thing the agent said that went wrong ("" if nothing). */
+const char *probe_agent_client_error(struct probe_agent *a);
+void probe_agent_client_free(struct probe_agent *a);
+/* An interface's MAC address (the probe's, for the agent): 0, or -1 with
+ * the reason in err. */
+int probe_rawsock_mac(const char *iface, uint8_t mac[6], char *err, size_t errlen);
+
 /* The bytes every region holds when a test starts, and the bytes of the
  * probe's payloads: independent patterns, so a write shows. */
 static inline uint8_t probe_init_byte(int region, uint32_t off)
@@ -214,6 +231,14 @@ struct probe_opts {
     int pcap_all;          /* ... and every passing test's too */
     int verbose;           /* print every frame as it passes */
     FILE *log;             /* verbose output (stderr when NULL) */
+    unsigned within_scale; /* the DEFAULT time limits of `<` and `cqe` (50
+                              ms) times this, for a device on a slow
+                              (emulated) machine; 0 or 1: as written.  An
+                              explicit within= or after= is a bound the test
+                              sets on purpose and stays as written.  A test
+                              that leaves the local ACK timeout at its
+                              default gets log2 of it more (4: 16, 268 ms),
+                              so that the probe still answers in time. */
 };
 
 /* Check a script without running it: 0, or -1 with the line and the

@@ -64,6 +64,7 @@ uint64_t probe_mono_ns(void);
 /* An AF_PACKET socket on iface, non-blocking; the fd, or -1 with err. */
 int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen);
 void probe_rawsock_close(int fd);
+
 int probe_rawsock_send(int fd, int ifindex, const uint8_t *f, size_t len);
 /* The next IPv4 frame that came in: 1, 0 none waiting, -1 error; *at
  * (when not NULL): when the kernel took it, on the monotonic clock. */
@@ -94,5 +95,17 @@ int probe_engdev_post_send(struct probe_engdev *s, const struct probe_wr *wr);
 int probe_engdev_poll(struct probe_engdev *s, struct probe_cqe *c, int max);
 int probe_engdev_mem_read(struct probe_engdev *s, int region, uint32_t off,
                           uint8_t *buf, uint32_t len);
+
+/* The agent's side channel (agent_client.c; agent.c has the protocol):
+ * one line of the agent's answer each, 0 or -1 when it is not well formed.
+ * "dev QPN IPV4 MAC" and "reg X VA LEN RKEY LKEY ACCESS" fill *d;
+ * "cqe recv|send STATUS LEN IMM ..." *c; "mem HEX" len bytes. */
+int probe_agent_parse_dev(const char *line, struct probe_dev *d);
+int probe_agent_parse_reg(const char *line, struct probe_dev *d);
+int probe_agent_parse_cqe(const char *line, struct probe_cqe *c);
+int probe_agent_parse_mem(const char *line, uint8_t *buf, uint32_t len);
+/* The `qp` command for a test's setup (with its newline). */
+int probe_agent_format_qp(const struct probe_setup *s, uint32_t probe_ip4,
+                          char *out, size_t cap);
 
 #endif

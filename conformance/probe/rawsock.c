@@ -20,6 +20,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -64,6 +65,27 @@ int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen
     }
     *ifindex = (int)idx;
     return fd;
+}
+
+int probe_rawsock_mac(const char *iface, uint8_t mac[6], char *err, size_t errlen)
+{
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    if (strlen(iface) >= sizeof ifr.ifr_name) {
+        snprintf(err, errlen, "%s: interface name too long", iface);
+        return -1;
+    }
+    memcpy(ifr.ifr_name, iface, strlen(iface));
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int rc = s < 0 ? -1 : ioctl(s, SIOCGIFHWADDR, &ifr);
+    if (s >= 0)
+        close(s);
+    if (rc) {
+        snprintf(err, errlen, "%s: no MAC address: %s", iface, strerror(errno));
+        return -1;
+    }
+    memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+    return 0;
 }
 
 void probe_rawsock_close(int fd)
@@ -155,6 +177,12 @@ uint64_t probe_mono_ns(void)
 int probe_rawsock_open(const char *iface, int *ifindex, char *err, size_t errlen)
 {
     (void)ifindex;
+    snprintf(err, errlen, "%s: raw sockets are Linux's AF_PACKET", iface);
+    return -1;
+}
+int probe_rawsock_mac(const char *iface, uint8_t mac[6], char *err, size_t errlen)
+{
+    (void)mac;
     snprintf(err, errlen, "%s: raw sockets are Linux's AF_PACKET", iface);
     return -1;
 }

@@ -5,6 +5,7 @@
  * process.  Exit 0 when every test run passed (or is not applicable), 1
  * when one failed, 2 on bad arguments or a script error.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static void usage(FILE *out)
             "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
             "                    [--self-break NAME] [--fault NAME[,NAME...]]\n"
             "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
+            "       ibwire probe -i IFACE --agent HOST:PORT --probe-ip ADDR [--only ...]\n"
+            "                    [--pcap-dir DIR] [-v] [--within-scale N]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
             "                    (tab-separated: id, role, statements, summary [rule],\n"
@@ -29,8 +32,16 @@ static void usage(FILE *out)
             "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
             "                    CAP_NET_RAW), in real time\n"
             "  --engine-on IF2   ... and it is the reference engine, on a raw socket on IF2\n"
-            "                    (the other end of a veth pair); a device's own agent\n"
-            "                    is not there yet\n"
+            "                    (the other end of a veth pair)\n"
+            "  --agent HOST:PORT ... and it is a real device, driven by ibwire-agent\n"
+            "                    (its side channel at HOST:PORT): a fresh QP per test\n"
+            "  --probe-ip ADDR   with --agent: the probe's IPv4 address, the one the\n"
+            "                    device sends to (its host must reach it through IFACE's\n"
+            "                    wire; the probe's MAC is IFACE's)\n"
+            "  --within-scale N  the default time limits of the scripts (50 ms for a\n"
+            "                    frame or a completion) times N, for a device on a slow\n"
+            "                    (emulated) machine; explicit limits stay; a default\n"
+            "                    local ACK timeout (14) goes log2(N) codes up\n"
             "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
             "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
             "  --pcap-all        ... and every other test's too\n"
@@ -64,7 +75,7 @@ int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
-    const char *fault = NULL;
+    const char *fault = NULL, *agent = NULL, *probe_ip = NULL;
     uint64_t faults = 0;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
@@ -84,6 +95,17 @@ int cmd_probe(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(a, "--fault")) fault = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--agent")) agent = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--probe-ip")) probe_ip = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--within-scale")) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 100) {
+                fprintf(stderr, "ibwire probe: --within-scale %s: 1 ... 100\n", argv[i]);
+                return TOOL_EXIT_USAGE;
+            }
+            o.within_scale = (unsigned)v;
+        }
         else {
             fprintf(stderr, "ibwire probe: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -135,9 +157,18 @@ int cmd_probe(int argc, char **argv)
         usage(stderr);
         return TOOL_EXIT_USAGE;
     }
-    if (iface && !engine_on) {
-        fprintf(stderr, "ibwire probe: -i needs --engine-on IFACE2: the device agent "
-                        "that would run a real device is not written yet\n");
+    if (iface && !engine_on == !agent) {
+        fprintf(stderr, "ibwire probe: -i needs --engine-on IFACE2 or --agent HOST:PORT "
+                        "(one of them)\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if (!agent != !probe_ip) {
+        fprintf(stderr, "ibwire probe: --agent and --probe-ip go together\n");
+        return TOOL_EXIT_USAGE;
+    }
+    struct in_addr pip;
+    if (probe_ip && inet_pton(AF_INET, probe_ip, &pip) != 1) {
+        fprintf(stderr, "ibwire probe: --probe-ip %s: not an IPv4 address\n", probe_ip);
         return TOOL_EXIT_USAGE;
     }
     if (brk && !self) {
@@ -167,6 +198,16 @@ int cmd_probe(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
         probe_self_target_set_faults(tg, faults);
+    } else if (agent) {
+        uint8_t mac[6];
+        if (!probe_rawsock_mac(iface, mac, err, sizeof err))
+            ag = probe_agent_client(agent, ntohl(pip.s_addr), mac, err, sizeof err);
+        tg = ag ? probe_raw_target(iface, ag, err, sizeof err) : NULL;
+        if (!tg) {
+            fprintf(stderr, "ibwire probe: %s\n", err);
+            probe_agent_client_free(ag);
+            return TOOL_EXIT_USAGE;
+        }
     } else {
         ag = probe_engine_raw_agent(engine_on, err, sizeof err);
         tg = ag ? probe_raw_target(iface, ag, err, sizeof err) : NULL;
@@ -188,21 +229,27 @@ int cmd_probe(int argc, char **argv)
         probe_run(t, tg, &o, &r);
         n[r.verdict]++;
         ran++;
-        printf("%s  %-26s %-20s%s%s\n", vname[r.verdict], t->id, t->spec,
-               r.why[0] ? "  " : "", r.why);
+        const char *aerr = agent ? probe_agent_client_error(ag) : "";
+        int say_agent = r.verdict != PROBE_PASS && r.verdict != PROBE_NA && *aerr;
+        printf("%s  %-26s %-20s%s%s%s%s\n", vname[r.verdict], t->id, t->spec,
+               r.why[0] ? "  " : "", r.why, say_agent ? " -- " : "",
+               say_agent ? aerr : "");
     }
     if (self) {
         probe_self_target_free(tg);
     } else {
         probe_raw_target_free(tg);
-        probe_engine_raw_agent_free(ag);
+        if (agent)
+            probe_agent_client_free(ag);
+        else
+            probe_engine_raw_agent_free(ag);
     }
     if (!ran) {
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;
     }
     printf("%zu tests against %s%s%s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
-           ran, self ? "self" : "the engine on a raw socket",
+           ran, self ? "self" : agent ? "the device of the agent" : "the engine on a raw socket",
            brk ? " broken as " : "", brk ? brk : "",
            fault ? " with fault " : "", fault ? fault : "", n[PROBE_PASS],
            n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],

@@ -178,6 +178,9 @@ def zoo_rows(zoo_md):
 
 def table(ibwire, zoo_md, listed):
     faults, gaps = fault_table(ibwire)
+    # zoo row "-": a device's bug `ibwire probe` found, outside the zoo; its
+    # proof is the probe test it fails (probe_faults), not a sim capture
+    faults = {n: f for n, f in faults.items() if f["zoo"] != "-"}
     check(sorted(faults) == sorted(listed), "the meson file's fault list is "
           "the table's: %s" % ", ".join(sorted(set(faults) ^ set(listed))))
     rows = zoo_rows(zoo_md)

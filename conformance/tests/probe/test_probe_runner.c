@@ -15,11 +15,14 @@
 
 static struct probe_target *tg;
 
+static unsigned scale; /* probe_opts.within_scale of the next runs */
+
 static int verdict(const char *script, char *why, size_t n)
 {
     struct probe_test t = {"runner-test", PROBE_RESPONDER, "9.7.5", "", "", script};
     struct probe_opts o;
     memset(&o, 0, sizeof o);
+    o.within_scale = scale;
     struct probe_result r;
     probe_run(&t, tg, &o, &r);
     if (why)
@@ -65,6 +68,28 @@ static const struct {
     {"post send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S within=1ms\n", PROBE_FAIL},
     {"post send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S after=68ms\n", PROBE_FAIL},
     {"needs rd-limit\n> SEND_ONLY psn=E len=8\n", PROBE_NA},
+    /* the resend at 67 ms is past the default 50 ms */
+    {"post send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S\n", PROBE_FAIL},
+    /* none-ok: a completion with status ok fails it */
+    {SEND "< ACK psn=E\ncqe none-ok\n", PROBE_FAIL},
+    {"recv len=64\n> SEND_ONLY psn=E len=128\n< ACK psn=E\ncqe none-ok\n", PROBE_PASS},
+};
+
+/* With within_scale 2 the default limit is 100 ms; explicit ones stay; a
+ * default local ACK timeout goes one code up (15: 134 ms). */
+static const struct {
+    const char *script;
+    int verdict;
+} scaled[] = {
+    {"setup timeout=14\npost send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S\n"
+     "> ACK psn=S aeth=ack msn=1\ncqe send ok\n", PROBE_PASS},
+    {"setup timeout=14\npost send len=8\n< SEND_ONLY psn=S\n"
+     "< SEND_ONLY psn=S within=50ms\n", PROBE_FAIL},
+    {"setup timeout=14\npost send len=8\n< SEND_ONLY psn=S\n"
+     "< SEND_ONLY psn=S after=68ms\n", PROBE_FAIL},
+    {"post send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S after=134217us within=140ms\n",
+     PROBE_PASS},
+    {"post send len=8\n< SEND_ONLY psn=S\n< SEND_ONLY psn=S within=100ms\n", PROBE_FAIL},
 };
 
 static const char *const bad_scripts[] = {
@@ -101,6 +126,16 @@ int main(void)
         if (v == PROBE_FAIL)
             TU_CHECK(strstr(why, "line ") == why); /* it names the step */
     }
+    scale = 2;
+    for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++) {
+        char why[512];
+        int v = verdict(scaled[i].script, why, sizeof why);
+        if (v != scaled[i].verdict)
+            printf("scaled case %zu: verdict %d, expected %d: %s\n", i, v,
+                   scaled[i].verdict, why);
+        TU_CHECK(v == scaled[i].verdict);
+    }
+    scale = 0;
     for (size_t i = 0; i < sizeof bad_scripts / sizeof bad_scripts[0]; i++) {
         char err[512];
         int rc = probe_script_check(bad_scripts[i], err, sizeof err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* check.c - the checker's entry: options, frames in, parse, dispatch to
- * the packet, flow and CM rules (check_pkt.c, check_flow.c, check_cm.c),
- * the end of the capture. */
+ * the reorder stage (check_order.c), the packet, flow and CM rules
+ * (check_pkt.c, check_flow.c, check_cm.c), the end of the capture. */
 #include <stdlib.h>
 
 #include "check_int.h"
@@ -29,6 +29,7 @@ void chk_free(struct chk *c)
     if (!c)
         return;
     chk_flows_free(c);
+    chk_order_free(c);
     free(c->crc_held);
     free(c->pend);
     for (unsigned i = 0; i < c->ncrc_wait; i++)
@@ -46,18 +47,6 @@ void chk_free(struct chk *c)
 const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
 
 /* ---- frames ---- */
-
-static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
-                         const struct ibw_pkt *pp, size_t len, int truncated);
-
-void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
-               const uint8_t *data, size_t len, enum ibw_link link,
-               int truncated)
-{
-    struct ibw_pkt p;
-    ibw_parse(data, len, link, &p);
-    judge_parsed(c, frame, ts_ns, &p, len, truncated);
-}
 
 static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
                          const struct ibw_pkt *pp, size_t len, int truncated)
@@ -89,42 +78,63 @@ static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
     c->defer = 0;
 }
 
+/* A frame with no IBA packet: counted, and its time ends idle flows. */
+static void judge_other(struct chk *c, uint64_t frame, uint64_t ts)
+{
+    c->frame = frame;
+    c->ts_ns = ts;
+    c->st.frames++;
+    c->st.not_iba++;
+    if (ts >= c->expire_at)
+        chk_flows_expire(c, ts);
+}
+
+void chk_judge(struct chk *c, uint64_t frame, uint64_t ts_ns,
+               const uint8_t *iba, size_t iba_len, enum ibw_link link,
+               int truncated, uint32_t caplen, const struct ibw_pkt *p)
+{
+    if (caplen > c->max_caplen)
+        c->max_caplen = caplen;
+    if (!iba) {
+        judge_other(c, frame, ts_ns);
+        return;
+    }
+    c->caplen = caplen;
+    struct ibw_pkt parsed;
+    if (!p) {
+        ibw_parse(iba, iba_len, link, &parsed);
+        p = &parsed;
+    }
+    judge_parsed(c, frame, ts_ns, p, iba_len, truncated);
+}
+
+void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
+               const uint8_t *data, size_t len, enum ibw_link link,
+               int truncated)
+{
+    chk_order_add(c, frame, ts_ns, data, len, link, truncated, 0, NULL);
+}
+
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
-    if (fr->caplen > c->max_caplen)
-        c->max_caplen = fr->caplen;
-    if (!fr->iba) {
-        c->frame = fr->number;
-        c->ts_ns = ts;
-        c->st.frames++;
-        c->st.not_iba++;
-        if (ts >= c->expire_at)
-            chk_flows_expire(c, ts);
-        return;
-    }
-    c->caplen = fr->caplen;
-    chk_bytes(c, fr->number, ts, fr->iba, fr->iba_len, fr->link, fr->truncated);
+    chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
+                  fr->link, fr->truncated, fr->caplen, NULL);
 }
 
 void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
                       const struct ibw_pkt *p)
 {
-    if (!fr->iba || !p) {
-        chk_frame(c, fr);
-        return;
-    }
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
-    if (fr->caplen > c->max_caplen)
-        c->max_caplen = fr->caplen;
-    c->caplen = fr->caplen;
-    judge_parsed(c, fr->number, ts, p, fr->iba_len, fr->truncated);
+    chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
+                  fr->link, fr->truncated, fr->caplen, fr->iba ? p : NULL);
 }
 
 void chk_finish(struct chk *c)
 {
     if (c->finished)
         return;
+    chk_order_finish(c); /* every frame judged before the end settles */
     c->finished = 1;
     chk_crc_wait_finish(c);
     chk_cm_finish(c);

@@ -463,6 +463,37 @@ enum {
 struct chk_cm;
 struct chk_cm_hold;
 
+/* A frame the reorder stage holds (check_order.c): its IBA bytes copied,
+ * with the view when the caller parsed it (data moved to the copy). */
+struct chk_order_frame {
+    uint64_t frame, ts_ns;
+    uint32_t caplen, iba_len;
+    uint8_t link, truncated, has_iba, parsed;
+    struct ibw_pkt pkt;
+    uint8_t *bytes;         /* owned by the slot, reused */
+    size_t bytes_cap;
+};
+
+/* The reorder stage: held frames oldest first (a ring), and what
+ * CAP-TS-ORDER says. */
+struct chk_order {
+    struct chk_order_frame *q;
+    uint32_t cap, head, n;  /* cap a power of two */
+    size_t bytes;           /* IBA bytes held */
+    uint64_t newest_ts;     /* latest timestamp fed */
+    uint64_t judged_ts;     /* latest timestamp judged */
+    int fed_any, judged_any;
+    uint64_t late;          /* frames fed after one with a later stamp */
+    uint64_t late_first;    /* the first of them */
+    uint64_t late_back, late_back_frame; /* the largest step back, where */
+    uint64_t late_judged;   /* of them, older than a frame already judged */
+};
+
+/* Bounds of the hold besides its window: memory stays bounded at line
+ * rate (a frame pushed out by them is judged, whatever its age). */
+#define CHK_REORDER_FRAMES 65536u
+#define CHK_REORDER_BYTES (64u << 20)
+
 struct chk {
     struct chk_opts o;
     struct chk_stats st;
@@ -495,6 +526,7 @@ struct chk {
     struct chk_cm_hold *cm_hold; /* CM messages and frames waiting for the
                                     CM message that causes them */
     struct chk_flow *cur_flow; /* flow of the packet being judged */
+    struct chk_order order;    /* frames waiting to be judged in time order */
     /* frames cut by the capture */
     uint64_t cut_recorded, cut_first_frame;
     uint32_t snap_min, snap_max;
@@ -533,6 +565,28 @@ static inline uint64_t chk_skew_window(const struct chk *c)
 {
     return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
 }
+
+/* How far back the reorder stage waits for a late frame (capture time). */
+static inline uint64_t chk_reorder_window(const struct chk *c)
+{
+    return c->o.reorder_ns ? c->o.reorder_ns : CHK_REORDER_DEFAULT_NS;
+}
+
+/* The reorder stage (check_order.c): a frame fed (iba NULL: one with no
+ * IBA packet; p: its view when the caller parsed it) is held and judged
+ * through chk_judge() in timestamp order. */
+void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                   const uint8_t *iba, size_t iba_len, enum ibw_link link,
+                   int truncated, uint32_t caplen, const struct ibw_pkt *p);
+/* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
+void chk_order_finish(struct chk *c);
+void chk_order_free(struct chk *c);
+
+/* Judge one frame now (check.c): the rules, in the order called.  caplen
+ * 0: the recorded length is iba_len. */
+void chk_judge(struct chk *c, uint64_t frame, uint64_t ts_ns,
+               const uint8_t *iba, size_t iba_len, enum ibw_link link,
+               int truncated, uint32_t caplen, const struct ibw_pkt *p);
 
 /* A per-packet finding waiting for its frame's flow. */
 struct chk_pend {

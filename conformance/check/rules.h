@@ -542,7 +542,22 @@
       "recorded (a NIC-side sniffer copies frames before the ICRC is "         \
       "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
       "are not judged.  One frame with a good CRC makes every bad one count.", \
-      "vantage point", "count of frames")
+      "vantage point", "count of frames")                                     \
+    X(CAP_TS_ORDER, "CAP-TS-ORDER", WARNING, PACKET,                           \
+      "vantage point",                                                         \
+      "Frames recorded after a frame with a later timestamp: the capture "     \
+      "point recorded them late (a veth stamps a frame when it is sent and "   \
+      "may deliver it after frames sent later; a host-side capture; "          \
+      "interfaces merged out of order), so the file order is not the order "   \
+      "on the wire.  The rules judge frames in timestamp order: each frame "   \
+      "is held until one the reorder window newer comes (--reorder, default "  \
+      "250 ms; at most 65536 frames and 64 MiB held), and a frame later than " \
+      "that is judged where it is.  Said once per capture with the count, "    \
+      "the largest step back and the first such frame.  Reordering the "       \
+      "network did before the capture point shows in no timestamp and is "     \
+      "not this note.",                                                        \
+      "vantage point (pcap timestamps)",                                       \
+      "frames out of order, largest step back, first frame")
 
 /*
  * RoCEv2 annex A17's statements and how a capture decides each: the

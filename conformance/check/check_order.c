@@ -29,6 +29,7 @@
  * numbers.  A caller that sees time pass without frames (a live capture)
  * calls chk_release() so that what it holds is not kept waiting.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,25 +197,23 @@ void chk_order_finish(struct chk *c)
     c->frame = o->late_first;
     c->cur_flow = NULL;
     unsigned long long us = (unsigned long long)(o->late_back / 1000u);
-    if (o->late_judged)
-        chk_report(c, CHK_R_CAP_TS_ORDER,
-                   "%llu frames recorded after a frame with a later timestamp "
-                   "(the largest step back %llu.%03llu ms, frame %llu): the "
-                   "file order is not the order on the wire; judged in "
-                   "timestamp order, but %llu came after frames already "
-                   "judged (more than the reorder window late) and were "
-                   "judged where they are",
-                   (unsigned long long)o->late, us / 1000u, us % 1000u,
-                   (unsigned long long)o->late_back_frame,
-                   (unsigned long long)o->late_judged);
+    char how[160];
+    if (c->o.reorder_ns == CHK_REORDER_NONE)
+        snprintf(how, sizeof how, "judged in file order (--reorder 0)");
+    else if (o->late_judged)
+        snprintf(how, sizeof how,
+                 "judged in timestamp order, but %llu came more than the "
+                 "reorder window late and were judged where they are",
+                 (unsigned long long)o->late_judged);
     else
-        chk_report(c, CHK_R_CAP_TS_ORDER,
-                   "%llu frames recorded after a frame with a later timestamp "
-                   "(the largest step back %llu.%03llu ms, frame %llu): the "
-                   "file order is not the order on the wire; judged in "
-                   "timestamp order",
-                   (unsigned long long)o->late, us / 1000u, us % 1000u,
-                   (unsigned long long)o->late_back_frame);
+        snprintf(how, sizeof how, "judged in timestamp order");
+    chk_report(c, CHK_R_CAP_TS_ORDER,
+               "%llu frame%s recorded after a frame with a later timestamp "
+               "(the largest step back %llu.%03llu ms, frame %llu): the file "
+               "order is not the order on the wire; %s",
+               (unsigned long long)o->late, o->late == 1 ? "" : "s",
+               us / 1000u, us % 1000u,
+               (unsigned long long)o->late_back_frame, how);
     c->frame = saved;
 }
 

@@ -987,24 +987,46 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     pmtu_rules(c, f, p, oi);
     if (!f->have_psn) {
         f->have_psn = 1;
-        f->first_psn = f->next_psn = psn;
-        f->prev_psn = chk_psn_add(psn, CHK_PSN_MASK);
-        f->prev_end = psn;
+        uint32_t start = psn;
         /* IBA: each side starts at the PSN its own REQ/REP announced;
-         * Linux IPoIB-CM starts both at the REP's, so either passes. */
-        if (f->cm_psn_pending && psn != f->cm_start_psn && psn != f->cm_alt_psn)
-            chk_report(c, CHK_R_CM_QPN,
-                       "first request PSN 0x%06x, CM negotiated starting PSN "
-                       "0x%06x (peer's 0x%06x)", psn, f->cm_start_psn,
-                       f->cm_alt_psn);
+         * Linux IPoIB-CM starts both at the REP's, so either passes.  A
+         * first request a little past it is not yet a violation: RoCEv2
+         * runs over IP, where the first requests may arrive after later
+         * ones (netem reorder before the capture point: the timestamps
+         * cannot show it).  The flow is tracked from the starting PSN and
+         * CM-QPN waits for a request at it (check_cm_psn_open). */
+        if (f->cm_psn_pending && psn != f->cm_start_psn &&
+            psn != f->cm_alt_psn) {
+            int32_t da = chk_psn_diff(psn, f->cm_start_psn),
+                    db = chk_psn_diff(psn, f->cm_alt_psn);
+            if (da > 0 && da <= CHK_CM_AHEAD && (db <= 0 || da <= db))
+                start = f->cm_start_psn;
+            else if (db > 0 && db <= CHK_CM_AHEAD)
+                start = f->cm_alt_psn;
+            else
+                chk_report(c, CHK_R_CM_QPN,
+                           "first request PSN 0x%06x, CM negotiated starting "
+                           "PSN 0x%06x (peer's 0x%06x)", psn, f->cm_start_psn,
+                           f->cm_alt_psn);
+            if (start != psn) {
+                f->cm_psn_ahead = 1;
+                f->cm_ahead_psn = psn;
+                f->cm_ahead_frame = c->frame;
+            }
+        }
+        f->first_psn = f->next_psn = start;
+        f->prev_psn = chk_psn_add(start, CHK_PSN_MASK);
+        f->prev_end = start;
         f->cm_psn_pending = 0;
-        if (!(pos & IBW_OPF_FIRST)) {
+        if (start == psn && !(pos & IBW_OPF_FIRST)) {
             chk_report(c, CHK_R_FLOW_START_MID,
                        "flow first seen at %s PSN 0x%06x", oi->name, psn);
             f->s.started_mid = 1;
             f->msg = CHK_MSG_UNKNOWN;
         }
     }
+    if (f->cm_psn_ahead && psn == f->first_psn)
+        f->cm_psn_ahead = 0; /* the starting PSN came after all */
     int32_t d = chk_psn_diff(psn, f->next_psn);
     /* Not the PSN after the previous request's (after a READ whose span is
      * not known yet, anywhere that span may end): a new resend round, or
@@ -1896,8 +1918,46 @@ static void migreq_judge(struct chk *c, struct chk_flow *f)
     c->cur_flow = NULL;
 }
 
+/* A flow whose first request came past the CM's starting PSN, with no
+ * request at that PSN by its end: the requester did not start there. */
+static void check_cm_psn_open(struct chk *c, struct chk_flow *f)
+{
+    if (!f->cm_psn_ahead || f->dead)
+        return;
+    f->cm_psn_ahead = 0;
+    /* the flow did not start at the CM's PSN after all: what it was
+     * tracked from up to its first request was never sent, not a gap */
+    unsigned k = 0;
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        struct chk_gap *g = &f->gaps[i];
+        if (chk_psn_diff(g->lo, f->cm_ahead_psn) < 0 &&
+            chk_psn_diff(g->lo, f->first_psn) >= 0) {
+            if (chk_psn_diff(g->hi, f->cm_ahead_psn) <= 0) {
+                if (f->s.gaps)
+                    f->s.gaps--;
+                continue;
+            }
+            g->lo = f->cm_ahead_psn;
+        }
+        f->gaps[k++] = *g;
+    }
+    f->ngaps = k;
+    uint32_t negotiated = f->first_psn;
+    f->first_psn = f->cm_ahead_psn;
+    uint64_t frame = c->frame;
+    c->frame = f->cm_ahead_frame;
+    c->cur_flow = f;
+    chk_report(c, CHK_R_CM_QPN,
+               "first request PSN 0x%06x, CM negotiated starting PSN 0x%06x "
+               "(peer's 0x%06x), and no request at 0x%06x followed",
+               f->cm_ahead_psn, f->cm_start_psn, f->cm_alt_psn, negotiated);
+    c->cur_flow = NULL;
+    c->frame = frame;
+}
+
 void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
+    check_cm_psn_open(c, f);
     read_msn_due(c, f, 1);
     if (!f->dead)
         migreq_judge(c, f);
@@ -1947,6 +2007,8 @@ void chk_flows_finish(struct chk *c)
         }
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *f = &c->flows[i];
+        if (f->live)
+            check_cm_psn_open(c, f);
         if (f->live && !f->dead)
             migreq_judge(c, f);
         if (f->live && !f->dead && (f->s.requests || f->s.responses))

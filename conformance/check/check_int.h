@@ -20,6 +20,10 @@
 #include "check.h"
 
 #define CHK_PSN_MASK 0xFFFFFFu
+/* How far past the CM's starting PSN a flow's first recorded request may be
+ * and still wait for the requests before it (the network reordered them):
+ * the flow is then tracked from the starting PSN. */
+#define CHK_CM_AHEAD 4096
 #define CHK_HIST 256u      /* per-flow history of request PSNs (power of 2) */
 #define CHK_HIST_SMALL 16u /* ... held in the flow until a 17th is needed */
 #define CHK_OUTSTANDING 256 /* per-flow READ/atomic requests remembered: the
@@ -245,6 +249,10 @@ struct chk_flow {
     uint8_t cm_psn_pending; /* CM gave a starting PSN to check */
     uint32_t cm_start_psn;  /* the side's own starting PSN */
     uint32_t cm_alt_psn;    /* the peer's (IPoIB-CM starts there) */
+    uint8_t cm_psn_ahead;   /* the first request came after the CM's
+                               starting PSN: open until a request at it */
+    uint32_t cm_ahead_psn;  /* ... that first request's PSN and frame */
+    uint64_t cm_ahead_frame;
     uint64_t msgs_done;     /* messages completed by requests seen */
     uint8_t wr_open;        /* an RDMA WRITE's FIRST seen, its LAST not yet */
     uint32_t wr_len;        /* ... its RETH DMA Length */

@@ -517,7 +517,11 @@
     X(CM_QPN, "CM-QPN", ERROR, CM,                                             \
       "12.6.5; 12.6.8; 12.6.10",                                               \
       "Traffic after a connection uses the QPNs and starting PSNs negotiated " \
-      "in REQ/REP; DREQ names the peer's QPN.",                                \
+      "in REQ/REP; DREQ names the peer's QPN.  A flow whose first recorded "   \
+      "request is up to 4096 PSNs past its starting PSN is tracked from the "  \
+      "starting PSN and judged at its end: the network (RoCEv2 runs over IP) " \
+      "may deliver the first requests after later ones, so only a flow with " \
+      "no request at the starting PSN at all breaks the rule.",               \
       "IBA Vol.1 12.6.5, 12.6.8, 12.6.10", "QPN/PSN seen vs negotiated")     \
     /* ---- the capture point (vantage notes, once per flow) ---- */           \
     X(CAP_SKEW, "CAP-SKEW", WARNING, FLOW,                                     \

@@ -520,6 +520,25 @@ def late(ibwire, pcaps, work):
         rc, got = findings(restamp)
         check(rc == 1 and [(f, r) for f, r, _ in got] == [(after, rule)],
               "%s restamped: %s only, got %s" % (what, rule, got))
+    # reordering before the capture point (timestamps in order): the first
+    # SEND of a CM connection (PSN 0x1b7cbe, frame 4) and its ACK recorded
+    # after the second SEND, as netem reorder left ucmatose_reorder_b: the
+    # first request recorded is past the CM's starting PSN, which comes
+    # next; the requester did start there, so no CM-QPN (bad-cm-qpn.pcap,
+    # whose starting PSN never comes, keeps it)
+    src = "rxe-write-bw-R-255.pcap"
+    cap = capedit.read(os.path.join(pcaps, src))
+    moved = capedit.late(capedit.late(cap, 4, 8, False), 4, 8, False)
+    path = os.path.join(work, "late-cm-first-" + src)
+    capedit.write(moved, path)
+    rc, got = findings(path)
+    check(rc == 0 and got == [], "%s first SEND reordered after the second: "
+          "clean, got %s" % (src, got))
+    rc, got = findings(os.path.join(pcaps, "bad-cm-qpn.pcap"))
+    check(rc == 1 and [(f, r) for f, r, _ in got] == [(4, "CM-QPN")] and
+          "no request at 0x000200 followed" in got[0][2],
+          "bad-cm-qpn.pcap: CM-QPN once the starting PSN never came, got %s"
+          % got)
     return 0
 
 

@@ -160,6 +160,14 @@ static struct chk_hist *hist_grow(struct chk_flow *f)
     return big;
 }
 
+/* chk_hist_get() for an entry to update. */
+static struct chk_hist *hist_at(struct chk_flow *f, uint32_t psn)
+{
+    struct chk_hist *h = f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
+                                     : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
+    return h->valid && h->psn == psn ? h : NULL;
+}
+
 static struct chk_hist *hist_put(struct chk_flow *f, uint32_t psn,
                                  const struct ibw_pkt *p, uint8_t flags)
 {
@@ -1155,6 +1163,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         }
         seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
+        struct chk_hist *sent = hist_at(f, psn);
+        if (sent) /* when its latest copy came (resent_since_nak) */
+            sent->judged = c->st.frames;
         return;
     }
     if (d > 0) {
@@ -1202,6 +1213,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     opseq(c, f, oi);
     write_len(c, f, p, oi);
     struct chk_hist *h = hist_put(f, psn, p, cls);
+    h->judged = c->st.frames;
     f->prev_psn = psn;
     uint32_t span = 1;
     struct chk_outst *o = NULL;
@@ -1382,6 +1394,27 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
  * after it, and the requester may go on.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
  * covering it as capture loss (gbn_settle); nothing by the end of the
  * capture, nothing said (the capture may end before the responder's turn). */
+/* Was every request of [lo, hi) that the history holds (at least one)
+ * recorded again after the last sequence NAK, in whatever order?  On a
+ * network that reorders (RoCEv2 over IP; netem before the capture point)
+ * a resend round's own packets may be recorded before its first one. */
+static int resent_since_nak(const struct chk_flow *f, uint32_t lo, uint32_t hi)
+{
+    int32_t n = chk_psn_diff(hi, lo);
+    if (!f->nak_judged || n <= 0 || (uint32_t)n > CHK_HIST)
+        return 0;
+    unsigned held = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const struct chk_hist *h = chk_hist_get(f, chk_psn_add(lo, (uint32_t)i));
+        if (!h)
+            continue; /* inside a READ's span, or never recorded */
+        if (h->judged <= f->nak_judged)
+            return 0;
+        held++;
+    }
+    return held > 0;
+}
+
 static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
     /* A frame with a bad CRC recorded since the round began may have been
@@ -1391,7 +1424,8 @@ static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
         corrupt_between(c, f, f->round_frame ? f->round_frame - 1 : 0,
                         c->frame) ||
         (f->have_ack &&
-         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0))
+         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0) ||
+        resent_since_nak(f, f->prev_end, psn))
         return;
     f->gbn_suspect = CHK_PEND_NAK_SEQ;
     f->gbn_stop = 1;
@@ -1514,6 +1548,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                 f->pending = CHK_PEND_NAK_SEQ;
                 f->pend_psn = r;
                 f->pend_ts = c->ts_ns;
+                f->nak_judged = c->st.frames;
                 nak_after_round(c, f);
             }
         }

@@ -105,6 +105,8 @@ struct chk_hist {
     uint32_t hdr_digest; /* of its extension headers after the BTH ... */
     uint32_t digest;    /* ... and of its payload (both: CHK_HIST_DIGEST) */
     uint8_t flags;      /* CHK_HIST_* */
+    uint64_t judged;    /* frames judged when its last copy was (order of
+                           judging, not frame numbers) */
 };
 
 /* A response's MSN judged once the skew window after it has passed: the
@@ -249,6 +251,7 @@ struct chk_flow {
     uint8_t cm_psn_pending; /* CM gave a starting PSN to check */
     uint32_t cm_start_psn;  /* the side's own starting PSN */
     uint32_t cm_alt_psn;    /* the peer's (IPoIB-CM starts there) */
+    uint64_t nak_judged;    /* frames judged at the last PSN sequence NAK */
     uint8_t cm_psn_ahead;   /* the first request came after the CM's
                                starting PSN: open until a request at it */
     uint32_t cm_ahead_psn;  /* ... that first request's PSN and frame */

@@ -242,7 +242,10 @@
       "resending every PSN up to the last sent (zoo row 28): judged when the " \
       "responder NAKs the "                                                    \
       "first one skipped again (a response covering it shows the capture "     \
-      "missed its resend; nothing by the end of the capture, nothing said).",  \
+      "missed its resend; nothing by the end of the capture, nothing said).  " \
+      "A PSN whose copy was recorded after the NAK is not skipped, whatever "  \
+      "its place in the round: the network may deliver a round's resends "     \
+      "before its first one.",                                                 \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \

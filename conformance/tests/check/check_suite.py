@@ -534,6 +534,28 @@ def late(ibwire, pcaps, work):
     rc, got = findings(path)
     check(rc == 0 and got == [], "%s first SEND reordered after the second: "
           "clean, got %s" % (src, got))
+    # a Go-Back-N round whose own resends netem let through first: after
+    # the NAK of PSN 1 (frame 6) the requester resends 1, 2, 3; the copies
+    # of 2 and 3 are recorded before the one of 1, so the round recorded
+    # from 1 goes on to the new PSN 4 "without" 2 and 3, and the responder
+    # NAKs 2 again: no FLOW-GBN (bad-flow-gbn-stop.pcap, where 2 and 3
+    # are never resent, keeps it)
+    src = "bad-flow-gbn-stop.pcap"
+    cap = capedit.read(os.path.join(pcaps, src))
+    fr = cap.frames
+    t = fr[5].ts_ns
+    early = [capedit.Frame(t + 1000 * (k + 1), fr[i].data, fr[i].origlen)
+             for k, i in enumerate((2, 3))]
+    shift = [capedit.Frame(x.ts_ns + 3000, x.data, x.origlen) for x in fr[6:]]
+    path = os.path.join(work, "late-gbn-round-" + src)
+    capedit.write(cap.copy(fr[:6] + early + shift), path)
+    rc, got = findings(path)
+    check(rc == 0 and "FLOW-GBN" not in [r for _, r, _ in got],
+          "%s with the round's resends of 2 and 3 recorded first: no "
+          "FLOW-GBN, got %s" % (src, got))
+    rc, got = findings(os.path.join(pcaps, src))
+    check(rc == 1 and [(f, r) for f, r, _ in got] == [(8, "FLOW-GBN")],
+          "%s: FLOW-GBN at frame 8, got %s" % (src, got))
     rc, got = findings(os.path.join(pcaps, "bad-cm-qpn.pcap"))
     check(rc == 1 and [(f, r) for f, r, _ in got] == [(4, "CM-QPN")] and
           "no request at 0x000200 followed" in got[0][2],

@@ -76,16 +76,13 @@ def frame_bytes(path):
 # finding makes the run not clean.
 #
 # L (F1, F2, F3, F6: a rule judging the file order on a frame the veth
-# recorded late, its own timestamp older) is no longer excused: the checker
-# judges frames in timestamp order and says CAP-TS-ORDER once (a warning),
-# so an error on such a frame is now a finding like any other.
+# recorded late, its own timestamp older) and R (F5 and the rest: the same
+# rules on netem reordering before the capture points) are no longer
+# excused: the checker judges frames in timestamp order and says
+# CAP-TS-ORDER once, and its order rules take a reordering network
+# (FLOW-MSN, CM-QPN, FLOW-GBN), so an error there is a finding like any
+# other.
 #
-# R: netem reorders before both capture points, so no timestamp shows it.
-# What the checker does not tolerate yet: FLOW-GBN on a resend round whose
-# own resends netem let through before the round's first frame
-# (read_bw_4096_reorder_b, docs/rxe-vm.md "R").  FLOW-MSN, FLOW-RESP-MATCH
-# and CM-QPN under reordering are fixed and no longer excused.
-REORDERED = {"FLOW-GBN"}
 # N: frames netem corrupted, judged as what they are (rxe drops them on its
 # ICRC/checksum check): the packet rules are right to flag them.
 CORRUPTED = {"PKT-ICRC", "PKT-IP-CSUM", "PKT-UDP-CSUM", "PKT-VERSION",
@@ -93,7 +90,7 @@ CORRUPTED = {"PKT-ICRC", "PKT-IP-CSUM", "PKT-UDP-CSUM", "PKT-VERSION",
              "PKT-LEN-FULL", "PKT-LEN-LAST", "PKT-AETH", "PKT-PKEY"}
 
 
-def classify(doc, path, netem=""):
+def classify(doc, netem=""):
     """(unexplained error findings, {known id: count}) of a file's verdict."""
     if doc is None or "unreadable" in doc:
         return [], {}
@@ -101,13 +98,8 @@ def classify(doc, path, netem=""):
     for f in doc.get("findings", []):
         if f.get("severity") != "error":
             continue
-        k = None
-        if "reorder" in netem and f["rule"] in REORDERED:
-            k = "R"
-        if not k and "corrupt" in netem and f["rule"] in CORRUPTED:
-            k = "N"
-        if k:
-            known[k] = known.get(k, 0) + 1
+        if "corrupt" in netem and f["rule"] in CORRUPTED:
+            known["N"] = known.get("N", 0) + 1
         else:
             unexplained.append((f["frame"], f["rule"]))
     return unexplained, known
@@ -217,8 +209,8 @@ def main():
                "errors": (fa or {}).get("errors", 0) + (fb or {}).get("errors", 0)
                          + (live or {}).get("errors", 0)}
         nm = w.get("netem_a", "") + " " + w.get("netem_b", "")
-        ua, ka = classify(fa, os.path.join(d, "a.pcap"), nm)
-        ub, kb = classify(fb, os.path.join(d, "b.pcap"), nm)
+        ua, ka = classify(fa, nm)
+        ub, kb = classify(fb, nm)
         row["unexplained_a"], row["unexplained_b"] = ua, ub
         row["known_a"], row["known_b"] = ka, kb
         rows.append(row)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* check.c - the checker's entry: options, frames in, parse, dispatch to
- * the reorder stage (check_order.c), the packet, flow and CM rules
- * (check_pkt.c, check_flow.c, check_cm.c), the end of the capture. */
+ * the reorder stage that judges them in time order (check_order.c: the
+ * packet, flow and CM rules of check_pkt.c, check_flow.c, check_cm.c), the
+ * end of the capture. */
 #include <stdlib.h>
 
 #include "check_int.h"
@@ -47,66 +48,6 @@ void chk_free(struct chk *c)
 const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
 
 /* ---- frames ---- */
-
-static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
-                         const struct ibw_pkt *pp, size_t len, int truncated)
-{
-    c->frame = frame;
-    c->ts_ns = ts_ns;
-    c->cur_flow = NULL;
-    if (ts_ns >= c->expire_at) /* (a check per frame would cost) */
-        chk_flows_expire(c, ts_ns);
-    c->st.frames++;
-    if (!c->caplen)
-        c->caplen = (uint32_t)len;
-    if (c->caplen > c->max_caplen)
-        c->max_caplen = c->caplen;
-    /* what waited for a CM message that did not come in time */
-    if (c->cm_hold)
-        chk_cm_expire(c);
-    c->defer = 1; /* per-packet findings wait for the frame's flow */
-    int go = chk_packet(c, pp, truncated);
-    c->caplen = 0;
-    if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))
-        chk_flow_packet(c, pp, truncated);
-    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(pp, IBW_HDR_BTH) &&
-             (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
-        c->o.rc_hook(c->o.rc_hook_user, NULL, pp, frame,
-                     (ibw_opcode_info(pp->opcode)->flags & IBW_OPF_REQUEST) != 0);
-    c->frame = frame;
-    chk_report_flush(c, NULL); /* those of a frame that joined no flow */
-    c->defer = 0;
-}
-
-/* A frame with no IBA packet: counted, and its time ends idle flows. */
-static void judge_other(struct chk *c, uint64_t frame, uint64_t ts)
-{
-    c->frame = frame;
-    c->ts_ns = ts;
-    c->st.frames++;
-    c->st.not_iba++;
-    if (ts >= c->expire_at)
-        chk_flows_expire(c, ts);
-}
-
-void chk_judge(struct chk *c, uint64_t frame, uint64_t ts_ns,
-               const uint8_t *iba, size_t iba_len, enum ibw_link link,
-               int truncated, uint32_t caplen, const struct ibw_pkt *p)
-{
-    if (caplen > c->max_caplen)
-        c->max_caplen = caplen;
-    if (!iba) {
-        judge_other(c, frame, ts_ns);
-        return;
-    }
-    c->caplen = caplen;
-    struct ibw_pkt parsed;
-    if (!p) {
-        ibw_parse(iba, iba_len, link, &parsed);
-        p = &parsed;
-    }
-    judge_parsed(c, frame, ts_ns, p, iba_len, truncated);
-}
 
 void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
                const uint8_t *data, size_t len, enum ibw_link link,

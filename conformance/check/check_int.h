@@ -3,7 +3,8 @@
  *
  * The files call downwards only (conformance/tests/lint checks it): each
  * calls only files after it in
- *   check_parallel.c, check.c (entry: options, frames, dispatch, finish),
+ *   check_parallel.c, check.c (entry: options, frames, finish),
+ *   check_order.c (frames judged in timestamp order, each dispatched),
  *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c (a flow's state
  *   and the dispatch of its packets), check_a17.c, the flow rule families
  *   that read that state (check_msn.c, check_retrans.c, check_respond.c),
@@ -584,20 +585,14 @@ static inline uint64_t chk_reorder_window(const struct chk *c)
 }
 
 /* The reorder stage (check_order.c): a frame fed (iba NULL: one with no
- * IBA packet; p: its view when the caller parsed it) is held and judged
- * through chk_judge() in timestamp order. */
+ * IBA packet; p: its view when the caller parsed it) is held and judged in
+ * timestamp order. */
 void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
                    const uint8_t *iba, size_t iba_len, enum ibw_link link,
                    int truncated, uint32_t caplen, const struct ibw_pkt *p);
 /* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
 void chk_order_finish(struct chk *c);
 void chk_order_free(struct chk *c);
-
-/* Judge one frame now (check.c): the rules, in the order called.  caplen
- * 0: the recorded length is iba_len. */
-void chk_judge(struct chk *c, uint64_t frame, uint64_t ts_ns,
-               const uint8_t *iba, size_t iba_len, enum ibw_link link,
-               int truncated, uint32_t caplen, const struct ibw_pkt *p);
 
 /* A per-packet finding waiting for its frame's flow. */
 struct chk_pend {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_order.c - the reorder stage in front of the rules: frames are
- * judged in the order of their timestamps, not of the file.
+ * judged in the order of their timestamps, not of the file; and the
+ * judging of one frame (the packet, CM and flow rules in turn).
  *
  * Why: a capture point may record a frame after frames that reached it
  * later, and its timestamp says so.  On a veth pair the frame is stamped
@@ -34,6 +35,73 @@
 #include <string.h>
 
 #include "check_int.h"
+
+/* ---- one frame through the rules ---- */
+
+static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                         const struct ibw_pkt *pp, size_t len, int truncated)
+{
+    c->frame = frame;
+    c->ts_ns = ts_ns;
+    c->cur_flow = NULL;
+    if (ts_ns >= c->expire_at) /* (a check per frame would cost) */
+        chk_flows_expire(c, ts_ns);
+    c->st.frames++;
+    if (!c->caplen)
+        c->caplen = (uint32_t)len;
+    if (c->caplen > c->max_caplen)
+        c->max_caplen = c->caplen;
+    /* what waited for a CM message that did not come in time */
+    if (c->cm_hold)
+        chk_cm_expire(c);
+    c->defer = 1; /* per-packet findings wait for the frame's flow */
+    int go = chk_packet(c, pp, truncated);
+    c->caplen = 0;
+    if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))
+        chk_flow_packet(c, pp, truncated);
+    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(pp, IBW_HDR_BTH) &&
+             (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
+        c->o.rc_hook(c->o.rc_hook_user, NULL, pp, frame,
+                     (ibw_opcode_info(pp->opcode)->flags & IBW_OPF_REQUEST) != 0);
+    c->frame = frame;
+    chk_report_flush(c, NULL); /* those of a frame that joined no flow */
+    c->defer = 0;
+}
+
+/* A frame with no IBA packet: counted, and its time ends idle flows. */
+static void judge_other(struct chk *c, uint64_t frame, uint64_t ts)
+{
+    c->frame = frame;
+    c->ts_ns = ts;
+    c->st.frames++;
+    c->st.not_iba++;
+    if (ts >= c->expire_at)
+        chk_flows_expire(c, ts);
+}
+
+/* Judge one frame now: the rules, in the order called.  caplen 0: the
+ * recorded length is iba_len. */
+static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                        const uint8_t *iba, size_t iba_len, enum ibw_link link,
+                        int truncated, uint32_t caplen, const struct ibw_pkt *p)
+{
+    if (caplen > c->max_caplen)
+        c->max_caplen = caplen;
+    if (!iba) {
+        judge_other(c, frame, ts_ns);
+        return;
+    }
+    c->caplen = caplen;
+    struct ibw_pkt parsed;
+    if (!p) {
+        ibw_parse(iba, iba_len, link, &parsed);
+        p = &parsed;
+    }
+    judge_parsed(c, frame, ts_ns, p, iba_len, truncated);
+}
+
+/* ---- the stage ---- */
+
 
 /* Room for one more held frame; 0 without memory. */
 static int order_room(struct chk_order *o)
@@ -69,7 +137,7 @@ static void judge_now(struct chk *c, uint64_t frame, uint64_t ts_ns,
     if (!o->judged_any || ts_ns > o->judged_ts)
         o->judged_ts = ts_ns;
     o->judged_any = 1;
-    chk_judge(c, frame, ts_ns, iba, iba_len, link, truncated, caplen, p);
+    judge_frame(c, frame, ts_ns, iba, iba_len, link, truncated, caplen, p);
 }
 
 static void judge_held(struct chk *c, struct chk_order_frame *h)
@@ -92,7 +160,7 @@ static void release_one(struct chk *c)
 
 /* Judge what the window no longer holds: frames older than newest - window
  * and those past the frame and byte bounds. */
-static void release(struct chk *c, uint64_t newest)
+static void release_before(struct chk *c, uint64_t newest)
 {
     struct chk_order *o = &c->order;
     uint64_t w = chk_reorder_window(c);
@@ -176,14 +244,15 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
         *a = *b;
         *b = t;
     }
-    release(c, o->newest_ts);
+    release_before(c, o->newest_ts);
 }
 
 void chk_release(struct chk *c, uint64_t now_ns)
 {
     if (!c || c->finished)
         return;
-    release(c, now_ns > c->order.newest_ts ? now_ns : c->order.newest_ts);
+    release_before(c, now_ns > c->order.newest_ts ? now_ns
+                                                  : c->order.newest_ts);
 }
 
 void chk_order_finish(struct chk *c)

@@ -1164,8 +1164,10 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
         struct chk_hist *sent = hist_at(f, psn);
-        if (sent) /* when its latest copy came (resent_since_nak) */
+        if (sent) { /* when its latest copy came (resent_since_nak) */
             sent->judged = c->st.frames;
+            sent->copy_ts = c->ts_ns;
+        }
         return;
     }
     if (d > 0) {
@@ -1214,6 +1216,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     write_len(c, f, p, oi);
     struct chk_hist *h = hist_put(f, psn, p, cls);
     h->judged = c->st.frames;
+    h->copy_ts = c->ts_ns;
     f->prev_psn = psn;
     uint32_t span = 1;
     struct chk_outst *o = NULL;
@@ -1397,9 +1400,14 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
 /* Was every request of [lo, hi) that the history holds (at least one)
  * recorded again after the last sequence NAK, in whatever order?  On a
  * network that reorders (RoCEv2 over IP; netem before the capture point)
- * a resend round's own packets may be recorded before its first one. */
-static int resent_since_nak(const struct chk_flow *f, uint32_t lo, uint32_t hi)
+ * a resend round's own packets may be recorded before its first one.  On a
+ * flow whose requests reach the capture late (CAP-SKEW) a request recorded
+ * within the skew window after the NAK may have been sent before it: only
+ * a later copy counts. */
+static int resent_since_nak(const struct chk *c, const struct chk_flow *f,
+                            uint32_t lo, uint32_t hi)
 {
+    uint64_t after = f->nak_ts + (f->s.skew_ns ? chk_skew_window(c) : 0);
     int32_t n = chk_psn_diff(hi, lo);
     if (!f->nak_judged || n <= 0 || (uint32_t)n > CHK_HIST)
         return 0;
@@ -1408,7 +1416,7 @@ static int resent_since_nak(const struct chk_flow *f, uint32_t lo, uint32_t hi)
         const struct chk_hist *h = chk_hist_get(f, chk_psn_add(lo, (uint32_t)i));
         if (!h)
             continue; /* inside a READ's span, or never recorded */
-        if (h->judged <= f->nak_judged)
+        if (h->judged <= f->nak_judged || h->copy_ts < after)
             return 0;
         held++;
     }
@@ -1425,7 +1433,7 @@ static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
                         c->frame) ||
         (f->have_ack &&
          chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0) ||
-        resent_since_nak(f, f->prev_end, psn))
+        resent_since_nak(c, f, f->prev_end, psn))
         return;
     f->gbn_suspect = CHK_PEND_NAK_SEQ;
     f->gbn_stop = 1;
@@ -1549,6 +1557,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                 f->pend_psn = r;
                 f->pend_ts = c->ts_ns;
                 f->nak_judged = c->st.frames;
+                f->nak_ts = c->ts_ns;
                 nak_after_round(c, f);
             }
         }

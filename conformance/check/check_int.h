@@ -108,6 +108,7 @@ struct chk_hist {
     uint8_t flags;      /* CHK_HIST_* */
     uint64_t judged;    /* frames judged when its last copy was (order of
                            judging, not frame numbers) */
+    uint64_t copy_ts;   /* ... and that copy's time */
 };
 
 /* A response's MSN judged once the skew window after it has passed: the
@@ -253,6 +254,7 @@ struct chk_flow {
     uint32_t cm_start_psn;  /* the side's own starting PSN */
     uint32_t cm_alt_psn;    /* the peer's (IPoIB-CM starts there) */
     uint64_t nak_judged;    /* frames judged at the last PSN sequence NAK */
+    uint64_t nak_ts;        /* ... and its time */
     uint8_t cm_psn_ahead;   /* the first request came after the CM's
                                starting PSN: open until a request at it */
     uint32_t cm_ahead_psn;  /* ... that first request's PSN and frame */
@@ -486,11 +488,13 @@ struct chk_order_frame {
     size_t bytes_cap;
 };
 
-/* The reorder stage: held frames oldest first (a ring), and what
+/* The reorder stage: held frames oldest first, and what
  * CAP-TS-ORDER says. */
 struct chk_order {
-    struct chk_order_frame *q;
-    uint32_t cap, head, n;  /* cap a power of two */
+    struct chk_order_frame *pool; /* cap frames, held or spare */
+    uint32_t *ring;         /* pool indices of the held, oldest first */
+    uint32_t *spare;        /* pool indices not held */
+    uint32_t cap, head, n, nspare; /* cap a power of two */
     size_t bytes;           /* IBA bytes held */
     uint64_t newest_ts;     /* latest timestamp fed */
     uint64_t judged_ts;     /* latest timestamp judged */

@@ -103,22 +103,34 @@ static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
 /* ---- the stage ---- */
 
 
-/* Room for one more held frame; 0 without memory. */
+/* Room for one more held frame; 0 without memory.  The frames sit in a
+ * pool and the ring orders their indices, so that a late frame moves back
+ * past the ones stamped after it by moving indices, not frames. */
 static int order_room(struct chk_order *o)
 {
     if (o->n < o->cap)
         return 1;
     uint32_t ncap = o->cap ? o->cap * 2 : 64;
-    struct chk_order_frame *nq = calloc(ncap, sizeof *nq);
-    if (!nq)
+    struct chk_order_frame *pool = realloc(o->pool, ncap * sizeof *pool);
+    if (!pool)
         return 0;
+    o->pool = pool;
+    memset(pool + o->cap, 0, (ncap - o->cap) * sizeof *pool);
+    uint32_t *ring = malloc(ncap * sizeof *ring);
+    uint32_t *spare = realloc(o->spare, ncap * sizeof *spare);
+    if (!ring || !spare) {
+        free(ring);
+        if (spare)
+            o->spare = spare;
+        return 0; /* the pool grew, unused: no harm */
+    }
     for (uint32_t i = 0; i < o->n; i++)
-        nq[i] = o->q[(o->head + i) & (o->cap - 1)];
-    /* the buffers of the free slots move along, to be reused */
-    for (uint32_t i = o->n; i < o->cap; i++)
-        nq[i] = o->q[(o->head + i) & (o->cap - 1)];
-    free(o->q);
-    o->q = nq;
+        ring[i] = o->ring[(o->head + i) & (o->cap - 1)];
+    free(o->ring);
+    o->ring = ring;
+    o->spare = spare;
+    for (uint32_t i = o->cap; i < ncap; i++) /* full: no spare before */
+        o->spare[o->nspare++] = i;
     o->head = 0;
     o->cap = ncap;
     return 1;
@@ -126,7 +138,7 @@ static int order_room(struct chk_order *o)
 
 static struct chk_order_frame *held_at(struct chk_order *o, uint32_t i)
 {
-    return &o->q[(o->head + i) & (o->cap - 1)];
+    return &o->pool[o->ring[(o->head + i) & (o->cap - 1)]];
 }
 
 static void judge_now(struct chk *c, uint64_t frame, uint64_t ts_ns,
@@ -151,11 +163,13 @@ static void judge_held(struct chk *c, struct chk_order_frame *h)
 static void release_one(struct chk *c)
 {
     struct chk_order *o = &c->order;
-    struct chk_order_frame *h = held_at(o, 0);
+    uint32_t k = o->ring[o->head];
+    struct chk_order_frame *h = &o->pool[k];
     o->head = (o->head + 1) & (o->cap - 1);
     o->n--;
     o->bytes -= h->iba_len;
-    judge_held(c, h); /* its buffer stays with the slot, now free */
+    o->spare[o->nspare++] = k; /* its buffer stays with it, to be reused */
+    judge_held(c, h); /* nothing is held while a frame is judged */
 }
 
 /* Judge what the window no longer holds: frames older than newest - window
@@ -205,7 +219,8 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
         judge_now(c, frame, ts_ns, iba, iba_len, link, truncated, caplen, p);
         return;
     }
-    struct chk_order_frame *h = held_at(o, o->n);
+    uint32_t k = o->spare[o->nspare - 1];
+    struct chk_order_frame *h = &o->pool[k];
     if (iba && iba_len > h->bytes_cap) {
         uint8_t *nb = realloc(h->bytes, iba_len);
         if (!nb) {
@@ -232,17 +247,20 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
         h->pkt = *p;
         h->pkt.data = h->bytes; /* the view's offsets are from data */
     }
-    o->n++;
+    o->nspare--;
+    uint32_t mask = o->cap - 1, at = o->n++;
+    o->ring[(o->head + at) & mask] = k;
     o->bytes += h->iba_len;
     /* stable insertion by timestamp: a late frame moves back past the held
      * frames stamped after it (most frames are in order and stay put) */
-    for (uint32_t i = o->n - 1; i > 0; i--) {
-        struct chk_order_frame *a = held_at(o, i - 1), *b = held_at(o, i);
-        if (a->ts_ns <= b->ts_ns)
+    for (; at > 0; at--) {
+        uint32_t *before = &o->ring[(o->head + at - 1) & mask],
+                 *here = &o->ring[(o->head + at) & mask];
+        if (o->pool[*before].ts_ns <= ts_ns)
             break;
-        struct chk_order_frame t = *a;
-        *a = *b;
-        *b = t;
+        uint32_t t = *before;
+        *before = *here;
+        *here = t;
     }
     release_before(c, o->newest_ts);
 }
@@ -290,7 +308,9 @@ void chk_order_free(struct chk *c)
 {
     struct chk_order *o = &c->order;
     for (uint32_t i = 0; i < o->cap; i++)
-        free(o->q[i].bytes);
-    free(o->q);
+        free(o->pool[i].bytes);
+    free(o->pool);
+    free(o->ring);
+    free(o->spare);
     memset(o, 0, sizeof *o);
 }

@@ -245,7 +245,8 @@
       "missed its resend; nothing by the end of the capture, nothing said).  " \
       "A PSN whose copy was recorded after the NAK is not skipped, whatever "  \
       "its place in the round: the network may deliver a round's resends "     \
-      "before its first one.",                                                 \
+      "before its first one (on a flow with CAP-SKEW, a copy more than the "   \
+      "skew window after the NAK: one within it may have been sent before).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \

@@ -172,7 +172,8 @@ struct chk_stats {
 /* New checker; NULL on allocation failure. */
 struct chk *chk_new(const struct chk_opts *opts);
 
-/* Judge one frame as the capture reader returned it. */
+/* Feed one frame as the capture reader returned it (judged in timestamp
+ * order: see reorder_ns). */
 void chk_frame(struct chk *c, const struct cap_frame *fr);
 
 /* The same for a frame whose IBA bytes (fr->iba) were already parsed into

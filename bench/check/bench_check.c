@@ -110,7 +110,7 @@ static double check_loop(const char *path, unsigned jobs, unsigned long *count,
     struct cap_reader *r = cap_open(path, err, sizeof err);
     if (!r)
         return -1;
-    struct chk_opts o = {0, no_report, findings, NULL, NULL, 0, 0, NULL, NULL};
+    struct chk_opts o = {0, no_report, findings, NULL, NULL, 0, 0, NULL, NULL, 0};
     struct chk *c = chk_new(&o);
     if (chk_feed(c, r, jobs, NULL, NULL))
         *findings += 1000000; /* a read error: no figure */

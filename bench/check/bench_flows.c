@@ -146,7 +146,7 @@ static int check_in_child(const char *path, struct result *res)
         struct cap_reader *rd = cap_open(path, err, sizeof err);
         if (!rd)
             _exit(2);
-        struct chk_opts o = {0, count_finding, &r.findings, NULL, NULL, 0, 0, NULL, NULL};
+        struct chk_opts o = {0, count_finding, &r.findings, NULL, NULL, 0, 0, NULL, NULL, 0};
         struct chk *c = chk_new(&o);
         struct cap_frame fr;
         while (cap_next(rd, &fr) == 1)

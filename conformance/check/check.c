@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* check.c - the checker's entry: options, frames in, parse, dispatch to
- * the packet, flow and CM rules (check_pkt.c, check_flow.c, check_cm.c),
- * the end of the capture. */
+ * the reorder stage that judges them in time order (check_order.c: the
+ * packet, flow and CM rules of check_pkt.c, check_flow.c, check_cm.c), the
+ * end of the capture. */
 #include <stdlib.h>
 
 #include "check_int.h"
@@ -29,6 +30,7 @@ void chk_free(struct chk *c)
     if (!c)
         return;
     chk_flows_free(c);
+    chk_order_free(c);
     free(c->crc_held);
     free(c->pend);
     for (unsigned i = 0; i < c->ncrc_wait; i++)
@@ -47,84 +49,33 @@ const struct chk_stats *chk_stats(const struct chk *c) { return &c->st; }
 
 /* ---- frames ---- */
 
-static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
-                         const struct ibw_pkt *pp, size_t len, int truncated);
-
 void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
                const uint8_t *data, size_t len, enum ibw_link link,
                int truncated)
 {
-    struct ibw_pkt p;
-    ibw_parse(data, len, link, &p);
-    judge_parsed(c, frame, ts_ns, &p, len, truncated);
-}
-
-static void judge_parsed(struct chk *c, uint64_t frame, uint64_t ts_ns,
-                         const struct ibw_pkt *pp, size_t len, int truncated)
-{
-    c->frame = frame;
-    c->ts_ns = ts_ns;
-    c->cur_flow = NULL;
-    if (ts_ns >= c->expire_at) /* (a check per frame would cost) */
-        chk_flows_expire(c, ts_ns);
-    c->st.frames++;
-    if (!c->caplen)
-        c->caplen = (uint32_t)len;
-    if (c->caplen > c->max_caplen)
-        c->max_caplen = c->caplen;
-    /* what waited for a CM message that did not come in time */
-    if (c->cm_hold)
-        chk_cm_expire(c);
-    c->defer = 1; /* per-packet findings wait for the frame's flow */
-    int go = chk_packet(c, pp, truncated);
-    c->caplen = 0;
-    if (go && !(c->ncm && chk_cm_hold_frame(c, pp, truncated)))
-        chk_flow_packet(c, pp, truncated);
-    else if (c->o.rc_hook && c->crc_good && ibw_pkt_has(pp, IBW_HDR_BTH) &&
-             (pp->icrc_status == IBW_CRC_BAD || pp->vcrc_status == IBW_CRC_BAD))
-        c->o.rc_hook(c->o.rc_hook_user, NULL, pp, frame,
-                     (ibw_opcode_info(pp->opcode)->flags & IBW_OPF_REQUEST) != 0);
-    c->frame = frame;
-    chk_report_flush(c, NULL); /* those of a frame that joined no flow */
-    c->defer = 0;
+    chk_order_add(c, frame, ts_ns, data, len, link, truncated, 0, NULL);
 }
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
-    if (fr->caplen > c->max_caplen)
-        c->max_caplen = fr->caplen;
-    if (!fr->iba) {
-        c->frame = fr->number;
-        c->ts_ns = ts;
-        c->st.frames++;
-        c->st.not_iba++;
-        if (ts >= c->expire_at)
-            chk_flows_expire(c, ts);
-        return;
-    }
-    c->caplen = fr->caplen;
-    chk_bytes(c, fr->number, ts, fr->iba, fr->iba_len, fr->link, fr->truncated);
+    chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
+                  fr->link, fr->truncated, fr->caplen, NULL);
 }
 
 void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
                       const struct ibw_pkt *p)
 {
-    if (!fr->iba || !p) {
-        chk_frame(c, fr);
-        return;
-    }
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
-    if (fr->caplen > c->max_caplen)
-        c->max_caplen = fr->caplen;
-    c->caplen = fr->caplen;
-    judge_parsed(c, fr->number, ts, p, fr->iba_len, fr->truncated);
+    chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
+                  fr->link, fr->truncated, fr->caplen, fr->iba ? p : NULL);
 }
 
 void chk_finish(struct chk *c)
 {
     if (c->finished)
         return;
+    chk_order_finish(c); /* every frame judged before the end settles */
     c->finished = 1;
     chk_crc_wait_finish(c);
     chk_cm_finish(c);

@@ -2,8 +2,11 @@
 /*
  * check.h - the conformance checker: feed it frames in capture order, it
  * reports findings (rule, frame, message) through a callback as soon as a
- * frame shows them.  Findings always name the frame being fed, so a caller
- * can annotate that frame before reading the next one.
+ * frame shows them.  Frames are judged in the order of their timestamps:
+ * each is held until a frame the reorder window newer has been fed (or
+ * chk_release()/chk_finish()), so a finding comes up to that much capture
+ * time after its frame was fed; it names the frame by the number it was
+ * fed with.
  *
  * Memory: one context, a flow table and a CM table that grow with the
  * flows and connections live at once: a flow idle for longer than
@@ -145,7 +148,16 @@ struct chk_opts {
     void (*flow_end)(void *user, const struct chk_flow_summary *s);
     /* Each event as it happens (chk_event); NULL for none.  Gets `user`. */
     void (*event)(void *user, const struct chk_event *e);
+    /* Frames are judged in the order of their timestamps: a frame is held
+     * until one this much newer (capture time) has come, so that a frame
+     * recorded late, with an older timestamp, is judged before the ones
+     * stamped after it (CAP-TS-ORDER says so once).  0 means the default,
+     * 250 ms; CHK_REORDER_NONE judges in the order fed. */
+    uint64_t reorder_ns;
 };
+
+#define CHK_REORDER_DEFAULT_NS 250000000u
+#define CHK_REORDER_NONE UINT64_MAX
 
 /* Counters of one run. */
 struct chk_stats {
@@ -160,7 +172,8 @@ struct chk_stats {
 /* New checker; NULL on allocation failure. */
 struct chk *chk_new(const struct chk_opts *opts);
 
-/* Judge one frame as the capture reader returned it. */
+/* Feed one frame as the capture reader returned it (judged in timestamp
+ * order: see reorder_ns). */
 void chk_frame(struct chk *c, const struct cap_frame *fr);
 
 /* The same for a frame whose IBA bytes (fr->iba) were already parsed into
@@ -186,6 +199,10 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
 void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
                const uint8_t *data, size_t len, enum ibw_link link,
                int truncated);
+
+/* Time has passed without frames (a live capture: the capture's clock,
+ * ns): judge the held frames older than now_ns minus the reorder window. */
+void chk_release(struct chk *c, uint64_t now_ns);
 
 /* End of the capture: settle what was left open (responses waiting for
  * their requests, READ spans, unrecorded cuts) and report the notes said

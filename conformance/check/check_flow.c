@@ -160,6 +160,14 @@ static struct chk_hist *hist_grow(struct chk_flow *f)
     return big;
 }
 
+/* chk_hist_get() for an entry to update. */
+static struct chk_hist *hist_at(struct chk_flow *f, uint32_t psn)
+{
+    struct chk_hist *h = f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
+                                     : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
+    return h->valid && h->psn == psn ? h : NULL;
+}
+
 static struct chk_hist *hist_put(struct chk_flow *f, uint32_t psn,
                                  const struct ibw_pkt *p, uint8_t flags)
 {
@@ -987,24 +995,46 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     pmtu_rules(c, f, p, oi);
     if (!f->have_psn) {
         f->have_psn = 1;
-        f->first_psn = f->next_psn = psn;
-        f->prev_psn = chk_psn_add(psn, CHK_PSN_MASK);
-        f->prev_end = psn;
+        uint32_t start = psn;
         /* IBA: each side starts at the PSN its own REQ/REP announced;
-         * Linux IPoIB-CM starts both at the REP's, so either passes. */
-        if (f->cm_psn_pending && psn != f->cm_start_psn && psn != f->cm_alt_psn)
-            chk_report(c, CHK_R_CM_QPN,
-                       "first request PSN 0x%06x, CM negotiated starting PSN "
-                       "0x%06x (peer's 0x%06x)", psn, f->cm_start_psn,
-                       f->cm_alt_psn);
+         * Linux IPoIB-CM starts both at the REP's, so either passes.  A
+         * first request a little past it is not yet a violation: RoCEv2
+         * runs over IP, where the first requests may arrive after later
+         * ones (netem reorder before the capture point: the timestamps
+         * cannot show it).  The flow is tracked from the starting PSN and
+         * CM-QPN waits for a request at it (check_cm_psn_open). */
+        if (f->cm_psn_pending && psn != f->cm_start_psn &&
+            psn != f->cm_alt_psn) {
+            int32_t da = chk_psn_diff(psn, f->cm_start_psn),
+                    db = chk_psn_diff(psn, f->cm_alt_psn);
+            if (da > 0 && da <= CHK_CM_AHEAD && (db <= 0 || da <= db))
+                start = f->cm_start_psn;
+            else if (db > 0 && db <= CHK_CM_AHEAD)
+                start = f->cm_alt_psn;
+            else
+                chk_report(c, CHK_R_CM_QPN,
+                           "first request PSN 0x%06x, CM negotiated starting "
+                           "PSN 0x%06x (peer's 0x%06x)", psn, f->cm_start_psn,
+                           f->cm_alt_psn);
+            if (start != psn) {
+                f->cm_psn_ahead = 1;
+                f->cm_ahead_psn = psn;
+                f->cm_ahead_frame = c->frame;
+            }
+        }
+        f->first_psn = f->next_psn = start;
+        f->prev_psn = chk_psn_add(start, CHK_PSN_MASK);
+        f->prev_end = start;
         f->cm_psn_pending = 0;
-        if (!(pos & IBW_OPF_FIRST)) {
+        if (start == psn && !(pos & IBW_OPF_FIRST)) {
             chk_report(c, CHK_R_FLOW_START_MID,
                        "flow first seen at %s PSN 0x%06x", oi->name, psn);
             f->s.started_mid = 1;
             f->msg = CHK_MSG_UNKNOWN;
         }
     }
+    if (f->cm_psn_ahead && psn == f->first_psn)
+        f->cm_psn_ahead = 0; /* the starting PSN came after all */
     int32_t d = chk_psn_diff(psn, f->next_psn);
     /* Not the PSN after the previous request's (after a READ whose span is
      * not known yet, anywhere that span may end): a new resend round, or
@@ -1133,6 +1163,11 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         }
         seen_add(f, psn, f->prev_end, 0);
         opseq(c, f, oi);
+        struct chk_hist *sent = hist_at(f, psn);
+        if (sent) { /* when its latest copy came (resent_since_nak) */
+            sent->judged = c->st.frames;
+            sent->copy_ts = c->ts_ns;
+        }
         return;
     }
     if (d > 0) {
@@ -1180,6 +1215,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     opseq(c, f, oi);
     write_len(c, f, p, oi);
     struct chk_hist *h = hist_put(f, psn, p, cls);
+    h->judged = c->st.frames;
+    h->copy_ts = c->ts_ns;
     f->prev_psn = psn;
     uint32_t span = 1;
     struct chk_outst *o = NULL;
@@ -1360,6 +1397,32 @@ static void gbn_report(struct chk *c, struct chk_flow *f)
  * after it, and the requester may go on.)  A NAK naming prev_end again settles it as FLOW-GBN, a response
  * covering it as capture loss (gbn_settle); nothing by the end of the
  * capture, nothing said (the capture may end before the responder's turn). */
+/* Was every request of [lo, hi) that the history holds (at least one)
+ * recorded again after the last sequence NAK, in whatever order?  On a
+ * network that reorders (RoCEv2 over IP; netem before the capture point)
+ * a resend round's own packets may be recorded before its first one.  On a
+ * flow whose requests reach the capture late (CAP-SKEW) a request recorded
+ * within the skew window after the NAK may have been sent before it: only
+ * a later copy counts. */
+static int resent_since_nak(const struct chk *c, const struct chk_flow *f,
+                            uint32_t lo, uint32_t hi)
+{
+    uint64_t after = f->nak_ts + (f->s.skew_ns ? chk_skew_window(c) : 0);
+    int32_t n = chk_psn_diff(hi, lo);
+    if (!f->nak_judged || n <= 0 || (uint32_t)n > CHK_HIST)
+        return 0;
+    unsigned held = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const struct chk_hist *h = chk_hist_get(f, chk_psn_add(lo, (uint32_t)i));
+        if (!h)
+            continue; /* inside a READ's span, or never recorded */
+        if (h->judged <= f->nak_judged || h->copy_ts < after)
+            return 0;
+        held++;
+    }
+    return held > 0;
+}
+
 static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 {
     /* A frame with a bad CRC recorded since the round began may have been
@@ -1369,7 +1432,8 @@ static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
         corrupt_between(c, f, f->round_frame ? f->round_frame - 1 : 0,
                         c->frame) ||
         (f->have_ack &&
-         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0))
+         chk_psn_diff(f->last_ack, chk_psn_add(psn, CHK_PSN_MASK)) >= 0) ||
+        resent_since_nak(c, f, f->prev_end, psn))
         return;
     f->gbn_suspect = CHK_PEND_NAK_SEQ;
     f->gbn_stop = 1;
@@ -1492,6 +1556,8 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                 f->pending = CHK_PEND_NAK_SEQ;
                 f->pend_psn = r;
                 f->pend_ts = c->ts_ns;
+                f->nak_judged = c->st.frames;
+                f->nak_ts = c->ts_ns;
                 nak_after_round(c, f);
             }
         }
@@ -1896,8 +1962,46 @@ static void migreq_judge(struct chk *c, struct chk_flow *f)
     c->cur_flow = NULL;
 }
 
+/* A flow whose first request came past the CM's starting PSN, with no
+ * request at that PSN by its end: the requester did not start there. */
+static void check_cm_psn_open(struct chk *c, struct chk_flow *f)
+{
+    if (!f->cm_psn_ahead || f->dead)
+        return;
+    f->cm_psn_ahead = 0;
+    /* the flow did not start at the CM's PSN after all: what it was
+     * tracked from up to its first request was never sent, not a gap */
+    unsigned k = 0;
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        struct chk_gap *g = &f->gaps[i];
+        if (chk_psn_diff(g->lo, f->cm_ahead_psn) < 0 &&
+            chk_psn_diff(g->lo, f->first_psn) >= 0) {
+            if (chk_psn_diff(g->hi, f->cm_ahead_psn) <= 0) {
+                if (f->s.gaps)
+                    f->s.gaps--;
+                continue;
+            }
+            g->lo = f->cm_ahead_psn;
+        }
+        f->gaps[k++] = *g;
+    }
+    f->ngaps = k;
+    uint32_t negotiated = f->first_psn;
+    f->first_psn = f->cm_ahead_psn;
+    uint64_t frame = c->frame;
+    c->frame = f->cm_ahead_frame;
+    c->cur_flow = f;
+    chk_report(c, CHK_R_CM_QPN,
+               "first request PSN 0x%06x, CM negotiated starting PSN 0x%06x "
+               "(peer's 0x%06x), and no request at 0x%06x followed",
+               f->cm_ahead_psn, f->cm_start_psn, f->cm_alt_psn, negotiated);
+    c->cur_flow = NULL;
+    c->frame = frame;
+}
+
 void chk_flow_settle(struct chk *c, struct chk_flow *f)
 {
+    check_cm_psn_open(c, f);
     read_msn_due(c, f, 1);
     if (!f->dead)
         migreq_judge(c, f);
@@ -1947,6 +2051,8 @@ void chk_flows_finish(struct chk *c)
         }
     for (uint32_t i = 0; i < c->nflows; i++) {
         struct chk_flow *f = &c->flows[i];
+        if (f->live)
+            check_cm_psn_open(c, f);
         if (f->live && !f->dead)
             migreq_judge(c, f);
         if (f->live && !f->dead && (f->s.requests || f->s.responses))

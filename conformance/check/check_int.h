@@ -3,7 +3,8 @@
  *
  * The files call downwards only (conformance/tests/lint checks it): each
  * calls only files after it in
- *   check_parallel.c, check.c (entry: options, frames, dispatch, finish),
+ *   check_parallel.c, check.c (entry: options, frames, finish),
+ *   check_order.c (frames judged in timestamp order, each dispatched),
  *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c (a flow's state
  *   and the dispatch of its packets), check_a17.c, the flow rule families
  *   that read that state (check_msn.c, check_retrans.c, check_respond.c),
@@ -20,6 +21,10 @@
 #include "check.h"
 
 #define CHK_PSN_MASK 0xFFFFFFu
+/* How far past the CM's starting PSN a flow's first recorded request may be
+ * and still wait for the requests before it (the network reordered them):
+ * the flow is then tracked from the starting PSN. */
+#define CHK_CM_AHEAD 4096
 #define CHK_HIST 256u      /* per-flow history of request PSNs (power of 2) */
 #define CHK_HIST_SMALL 16u /* ... held in the flow until a 17th is needed */
 #define CHK_OUTSTANDING 256 /* per-flow READ/atomic requests remembered: the
@@ -101,6 +106,9 @@ struct chk_hist {
     uint32_t hdr_digest; /* of its extension headers after the BTH ... */
     uint32_t digest;    /* ... and of its payload (both: CHK_HIST_DIGEST) */
     uint8_t flags;      /* CHK_HIST_* */
+    uint64_t judged;    /* frames judged when its last copy was (order of
+                           judging, not frame numbers) */
+    uint64_t copy_ts;   /* ... and that copy's time */
 };
 
 /* A response's MSN judged once the skew window after it has passed: the
@@ -245,6 +253,12 @@ struct chk_flow {
     uint8_t cm_psn_pending; /* CM gave a starting PSN to check */
     uint32_t cm_start_psn;  /* the side's own starting PSN */
     uint32_t cm_alt_psn;    /* the peer's (IPoIB-CM starts there) */
+    uint64_t nak_judged;    /* frames judged at the last PSN sequence NAK */
+    uint64_t nak_ts;        /* ... and its time */
+    uint8_t cm_psn_ahead;   /* the first request came after the CM's
+                               starting PSN: open until a request at it */
+    uint32_t cm_ahead_psn;  /* ... that first request's PSN and frame */
+    uint64_t cm_ahead_frame;
     uint64_t msgs_done;     /* messages completed by requests seen */
     uint8_t wr_open;        /* an RDMA WRITE's FIRST seen, its LAST not yet */
     uint32_t wr_len;        /* ... its RETH DMA Length */
@@ -463,6 +477,39 @@ enum {
 struct chk_cm;
 struct chk_cm_hold;
 
+/* A frame the reorder stage holds (check_order.c): its IBA bytes copied,
+ * with the view when the caller parsed it (data moved to the copy). */
+struct chk_order_frame {
+    uint64_t frame, ts_ns;
+    uint32_t caplen, iba_len;
+    uint8_t link, truncated, has_iba, parsed;
+    struct ibw_pkt pkt;
+    uint8_t *bytes;         /* owned by the slot, reused */
+    size_t bytes_cap;
+};
+
+/* The reorder stage: held frames oldest first, and what
+ * CAP-TS-ORDER says. */
+struct chk_order {
+    struct chk_order_frame *pool; /* cap frames, held or spare */
+    uint32_t *ring;         /* pool indices of the held, oldest first */
+    uint32_t *spare;        /* pool indices not held */
+    uint32_t cap, head, n, nspare; /* cap a power of two */
+    size_t bytes;           /* IBA bytes held */
+    uint64_t newest_ts;     /* latest timestamp fed */
+    uint64_t judged_ts;     /* latest timestamp judged */
+    int fed_any, judged_any;
+    uint64_t late;          /* frames fed after one with a later stamp */
+    uint64_t late_first;    /* the first of them */
+    uint64_t late_back, late_back_frame; /* the largest step back, where */
+    uint64_t late_judged;   /* of them, older than a frame already judged */
+};
+
+/* Bounds of the hold besides its window: memory stays bounded at line
+ * rate (a frame pushed out by them is judged, whatever its age). */
+#define CHK_REORDER_FRAMES 65536u
+#define CHK_REORDER_BYTES (64u << 20)
+
 struct chk {
     struct chk_opts o;
     struct chk_stats st;
@@ -495,6 +542,7 @@ struct chk {
     struct chk_cm_hold *cm_hold; /* CM messages and frames waiting for the
                                     CM message that causes them */
     struct chk_flow *cur_flow; /* flow of the packet being judged */
+    struct chk_order order;    /* frames waiting to be judged in time order */
     /* frames cut by the capture */
     uint64_t cut_recorded, cut_first_frame;
     uint32_t snap_min, snap_max;
@@ -533,6 +581,22 @@ static inline uint64_t chk_skew_window(const struct chk *c)
 {
     return c->o.skew_ns ? c->o.skew_ns : CHK_SKEW_DEFAULT_NS;
 }
+
+/* How far back the reorder stage waits for a late frame (capture time). */
+static inline uint64_t chk_reorder_window(const struct chk *c)
+{
+    return c->o.reorder_ns ? c->o.reorder_ns : CHK_REORDER_DEFAULT_NS;
+}
+
+/* The reorder stage (check_order.c): a frame fed (iba NULL: one with no
+ * IBA packet; p: its view when the caller parsed it) is held and judged in
+ * timestamp order. */
+void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                   const uint8_t *iba, size_t iba_len, enum ibw_link link,
+                   int truncated, uint32_t caplen, const struct ibw_pkt *p);
+/* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
+void chk_order_finish(struct chk *c);
+void chk_order_free(struct chk *c);
 
 /* A per-packet finding waiting for its frame's flow. */
 struct chk_pend {

@@ -242,7 +242,11 @@
       "resending every PSN up to the last sent (zoo row 28): judged when the " \
       "responder NAKs the "                                                    \
       "first one skipped again (a response covering it shows the capture "     \
-      "missed its resend; nothing by the end of the capture, nothing said).",  \
+      "missed its resend; nothing by the end of the capture, nothing said).  " \
+      "A PSN whose copy was recorded after the NAK is not skipped, whatever "  \
+      "its place in the round: the network may deliver a round's resends "     \
+      "before its first one (on a flow with CAP-SKEW, a copy more than the "   \
+      "skew window after the NAK: one within it may have been sent before).",  \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
@@ -517,7 +521,11 @@
     X(CM_QPN, "CM-QPN", ERROR, CM,                                             \
       "12.6.5; 12.6.8; 12.6.10",                                               \
       "Traffic after a connection uses the QPNs and starting PSNs negotiated " \
-      "in REQ/REP; DREQ names the peer's QPN.",                                \
+      "in REQ/REP; DREQ names the peer's QPN.  A flow whose first recorded "   \
+      "request is up to 4096 PSNs past its starting PSN is tracked from the "  \
+      "starting PSN and judged at its end: the network (RoCEv2 runs over IP) " \
+      "may deliver the first requests after later ones, so only a flow with " \
+      "no request at the starting PSN at all breaks the rule.",               \
       "IBA Vol.1 12.6.5, 12.6.8, 12.6.10", "QPN/PSN seen vs negotiated")     \
     /* ---- the capture point (vantage notes, once per flow) ---- */           \
     X(CAP_SKEW, "CAP-SKEW", WARNING, FLOW,                                     \
@@ -542,7 +550,22 @@
       "recorded (a NIC-side sniffer copies frames before the ICRC is "         \
       "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
       "are not judged.  One frame with a good CRC makes every bad one count.", \
-      "vantage point", "count of frames")
+      "vantage point", "count of frames")                                     \
+    X(CAP_TS_ORDER, "CAP-TS-ORDER", WARNING, PACKET,                           \
+      "vantage point",                                                         \
+      "Frames recorded after a frame with a later timestamp: the capture "     \
+      "point recorded them late (a veth stamps a frame when it is sent and "   \
+      "may deliver it after frames sent later; a host-side capture; "          \
+      "interfaces merged out of order), so the file order is not the order "   \
+      "on the wire.  The rules judge frames in timestamp order: each frame "   \
+      "is held until one the reorder window newer comes (--reorder, default "  \
+      "250 ms; at most 65536 frames and 64 MiB held), and a frame later than " \
+      "that is judged where it is.  Said once per capture with the count, "    \
+      "the largest step back and the first such frame.  Reordering the "       \
+      "network did before the capture point shows in no timestamp and is "     \
+      "not this note.",                                                        \
+      "vantage point (pcap timestamps)",                                       \
+      "frames out of order, largest step back, first frame")
 
 /*
  * RoCEv2 annex A17's statements and how a capture decides each: the

@@ -3,8 +3,8 @@
  * ibwire check: judge captures against the InfiniBand rules.
  *
  *   ibwire check [--format text|json|junit] [--annotate OUT.pcapng]
- *                [--pmtu N] [--skew US] [--flow-idle S] [-j N] [--replay]
- *                [--report OUT.html] [FILE...]
+ *                [--pmtu N] [--skew US] [--flow-idle S] [--reorder MS]
+ *                [-j N] [--replay] [--report OUT.html] [FILE...]
  *   ibwire check -i IFACE [-f BPF] [--duration S] [--interval S]
  *                [-w OUT.pcapng] [--format ...] [--pmtu N] [--skew US]
  *
@@ -24,8 +24,13 @@
  * verdict as expected); 1: errors (or a verdict differs); 2: an input could
  * not be read, or bad arguments.
  *
+ * Frames are judged in timestamp order (the checker holds each up to
+ * --reorder MS of capture time for a frame recorded late; 0: file order).
+ *
  * -i: frames from a network interface (libpcap), fed through the same path
- * as a file's; findings are flushed as they come, a per-flow summary every
+ * as a file's (so findings come up to the --reorder window after the
+ * frame, which the poll's timeout bounds when traffic stops); flushed as
+ * they come, a per-flow summary every
  * --interval seconds (text), the full summary at --duration, SIGINT or
  * SIGTERM.  -w keeps the frames checked as pcapng.  A pcapng with several
  * interfaces is one timeline; its findings then name the frame's interface.
@@ -84,6 +89,7 @@ struct run {
     uint64_t tot_errors, tot_warnings;
     uint64_t skew_ns;
     uint64_t flow_idle_ns;
+    uint64_t reorder_ns;    /* --reorder (chk_opts.reorder_ns) */
     unsigned jobs;          /* -j: threads for a file (1: this one) */
     /* summaries of the flows that ended before the end of the file, in
      * the order they ended, until the file's summary is written */
@@ -161,8 +167,10 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ibwire check [--format text|json|junit] [--annotate "
             "OUT.pcapng]\n"
-            "                    [--pmtu N] [--skew US] [--flow-idle S] [-j N]\n"
-            "                    [--replay] [--report OUT.html] [FILE...]\n"
+            "                    [--pmtu N] [--skew US] [--flow-idle S] "
+            "[--reorder MS]\n"
+            "                    [-j N] [--replay] [--report OUT.html] "
+            "[FILE...]\n"
             "       ibwire check -i IFACE [-f BPF] [--duration S] "
             "[--interval S]\n"
             "                    [-w OUT.pcapng] [--format ...] [--pmtu N] "
@@ -180,6 +188,10 @@ static void usage(FILE *f)
             "--flow-idle S  a flow with no frame for S seconds of capture "
             "time has ended:\n"
             "           it is summarized and forgotten (default 60)\n"
+            "--reorder MS  judge frames in timestamp order, waiting up to MS "
+            "ms of\n"
+            "           capture time for a frame recorded late (default "
+            "250; 0: file order)\n"
             "-j N       parse a file's frames on N threads (the verdict and "
             "its output\n"
             "           are the same for every N; default 1)\n"
@@ -571,6 +583,11 @@ static ibwire_checker *checker_for(struct run *r, struct replay **rp)
               ibwire_checker_on_flow(ck, flow_from_checker, r) ||
               ibwire_tool_checker_on_chk_finding(ck, on_finding, r) ||
               (r->rep && ibwire_tool_checker_on_event(ck, report_on_event, r));
+    if (!bad) {
+        struct chk_opts *o = ibwire_tool_checker_opts(ck);
+        if (o)
+            o->reorder_ns = r->reorder_ns;
+    }
     if (!bad && r->replay) {
         *rp = replay_new(ibwire_tool_checker_opts(ck));
         bad = !*rp || ibwire_tool_checker_on_settled(ck, replay_settled, *rp);
@@ -683,8 +700,20 @@ static int live_write(struct cap_writer *w, const struct cap_frame *fr)
 /* Live: what to do between frames (and when none came).  Prints the
  * per-flow summary when --interval is due; 1 when the capture ends
  * (--duration reached, SIGINT or SIGTERM). */
+/* The capture's clock on a live interface (libpcap stamps frames with the
+ * system's real time). */
+static uint64_t real_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static int live_tick(struct run *r, struct chk *c)
 {
+    /* frames held for a late one are judged once the window has passed,
+     * traffic or not */
+    chk_release(c, real_ns());
     uint64_t now = mono_ns();
     if (live_stop || (r->duration_ns && now - r->live_start >= r->duration_ns))
         return 1;
@@ -819,6 +848,9 @@ static int check_file(struct run *r, const char *path, int first_file)
     if (cap_live_stats(rd, &recv, &drop) == 0 && drop)
         fprintf(stderr, "ibwire check: %s: the system dropped %llu frames "
                 "the checker never saw\n", path, (unsigned long long)drop);
+    /* the frames the checker still holds for a late one are judged first,
+     * as any other: the flows they end are listed as ended ones */
+    chk_release(c, UINT64_MAX);
     /* settles, ends the replay, and hands the live flows over */
     r->finishing = 1;
     ibwire_checker_finish(ck);
@@ -1128,6 +1160,16 @@ int cmd_check(int argc, char **argv)
             r.flow_idle_ns = (uint64_t)(v * 1e9);
             if (!r.flow_idle_ns)
                 r.flow_idle_ns = 1;
+        } else if (!strcmp(a, "--reorder") && i + 1 < argc) {
+            char *end;
+            double v = strtod(argv[++i], &end);
+            if (*end || !(v >= 0) || v > 60000) {
+                fprintf(stderr, "ibwire check: --reorder takes milliseconds, "
+                                "0..60000\n");
+                return TOOL_EXIT_USAGE;
+            }
+            uint64_t ns = (uint64_t)(v * 1e6);
+            r.reorder_ns = ns ? ns : CHK_REORDER_NONE;
         } else if (!strcmp(a, "--report") && i + 1 < argc) {
             report_path = argv[++i];
         } else if (!strcmp(a, "--replay")) {

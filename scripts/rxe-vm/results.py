@@ -71,62 +71,18 @@ def frame_bytes(path):
     return out
 
 
-def late_frames(path):
-    """Frames of a classic pcap whose timestamp is earlier than that of a
-    frame before them in the file: delivered late.  On a veth the kernel
-    stamps a received frame when it joins a CPU's backlog (netif_rx) and
-    delivers it (to the capture and to rxe alike) when that backlog runs;
-    under TCG one vCPU's backlog can wait 10 ms while frames sent later
-    pass through the other's.  That is reordering on the wire, seen
-    identically by the receiving rxe and the capture point."""
-    late = set()
-    try:
-        with open(path, "rb") as f:
-            hdr = f.read(24)
-            if len(hdr) < 24:
-                return late
-            magic = struct.unpack("<I", hdr[:4])[0]
-            if magic in (0xa1b2c3d4, 0xa1b23c4d):
-                e = "<"
-            elif magic in (0xd4c3b2a1, 0x4d3cb2a1):
-                e = ">"
-            else:
-                return late
-            nano = magic in (0xa1b23c4d, 0x4d3cb2a1)
-            n, newest = 0, -1
-            while True:
-                rec = f.read(16)
-                if len(rec) < 16:
-                    break
-                sec, frac, incl, _ = struct.unpack(e + "IIII", rec)
-                f.seek(incl, 1)
-                n += 1
-                t = sec * 10**9 + (frac if nano else frac * 1000)
-                if t < newest:
-                    late.add(n)
-                newest = max(newest, t)
-    except OSError:
-        pass
-    return late
-
-
-# Error findings judged already (docs/rxe-vm.md, "Findings"): a checker
-# defect the owners of conformance/check are fixing, recognised by a
-# signature in the capture itself, not by its rule alone.  Reported as
-# known; every other error finding makes the run not clean.
+# Error findings judged already (docs/rxe-vm.md, "Findings"), recognised by
+# the workload's netem and the rule: reported as known; every other error
+# finding makes the run not clean.
 #
-# L (F1, F2, F3 in docs/rxe-vm.md): a rule that judges frames in the order
-# of the file, on a frame recorded out of timestamp order (late_frames):
-# the frame was sent in order (the other vantage point shows it), the
-# receive path reordered it.  FLOW-MSN on a late original READ response
-# after the replays of its re-issued READ (F1), CM-SEQ on a DREQ recorded
-# after the DREP that followed it (F2), FLOW-RESP-MATCH on a late READ
-# response (F3), FLOW-NAK-PSN on a late NAK recorded after an ACK past it (F6).
-KNOWN = {"FLOW-MSN": "L", "CM-SEQ": "L", "FLOW-RESP-MATCH": "L", "FLOW-NAK-PSN": "L"}
-# R (F5): the same order rules, and the NAK and CM rules that depend on the
-# first/next frame seen, on a workload with netem reordering: the qdisc
-# reorders before either capture point, so no timestamp shows it.
-REORDERED = {"FLOW-MSN", "CM-SEQ", "FLOW-RESP-MATCH", "FLOW-NAK-PSN", "CM-QPN"}
+# L (F1, F2, F3, F6: a rule judging the file order on a frame the veth
+# recorded late, its own timestamp older) and R (F5 and the rest: the same
+# rules on netem reordering before the capture points) are no longer
+# excused: the checker judges frames in timestamp order and says
+# CAP-TS-ORDER once, and its order rules take a reordering network
+# (FLOW-MSN, CM-QPN, FLOW-GBN), so an error there is a finding like any
+# other.
+#
 # N: frames netem corrupted, judged as what they are (rxe drops them on its
 # ICRC/checksum check): the packet rules are right to flag them.
 CORRUPTED = {"PKT-ICRC", "PKT-IP-CSUM", "PKT-UDP-CSUM", "PKT-VERSION",
@@ -134,27 +90,16 @@ CORRUPTED = {"PKT-ICRC", "PKT-IP-CSUM", "PKT-UDP-CSUM", "PKT-VERSION",
              "PKT-LEN-FULL", "PKT-LEN-LAST", "PKT-AETH", "PKT-PKEY"}
 
 
-def classify(doc, path, netem=""):
+def classify(doc, netem=""):
     """(unexplained error findings, {known id: count}) of a file's verdict."""
     if doc is None or "unreadable" in doc:
         return [], {}
-    late = None
     unexplained, known = [], {}
     for f in doc.get("findings", []):
         if f.get("severity") != "error":
             continue
-        k = KNOWN.get(f["rule"])
-        if k == "L":
-            if late is None:
-                late = late_frames(path)
-            if f["frame"] not in late:
-                k = None
-        if not k and "reorder" in netem and f["rule"] in REORDERED:
-            k = "R"
-        if not k and "corrupt" in netem and f["rule"] in CORRUPTED:
-            k = "N"
-        if k:
-            known[k] = known.get(k, 0) + 1
+        if "corrupt" in netem and f["rule"] in CORRUPTED:
+            known["N"] = known.get("N", 0) + 1
         else:
             unexplained.append((f["frame"], f["rule"]))
     return unexplained, known
@@ -264,8 +209,8 @@ def main():
                "errors": (fa or {}).get("errors", 0) + (fb or {}).get("errors", 0)
                          + (live or {}).get("errors", 0)}
         nm = w.get("netem_a", "") + " " + w.get("netem_b", "")
-        ua, ka = classify(fa, os.path.join(d, "a.pcap"), nm)
-        ub, kb = classify(fb, os.path.join(d, "b.pcap"), nm)
+        ua, ka = classify(fa, nm)
+        ub, kb = classify(fb, nm)
         row["unexplained_a"], row["unexplained_b"] = ua, ub
         row["known_a"], row["known_b"] = ka, kb
         rows.append(row)

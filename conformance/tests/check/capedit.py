@@ -27,6 +27,14 @@ Operations (each returns a new Capture; frames keep their bytes unless said):
                           host-side capture does to one direction.
   remove(cap, numbers)    the frames numbered (from 1) are not in the file:
                           capture loss.
+  late(cap, n, after, keep_ts)
+                          frame n is recorded after frame `after` (n <
+                          after).  keep_ts=True: it keeps its timestamp,
+                          older than the frames now before it (what a veth
+                          receiver's capture does to a frame delivered
+                          late); keep_ts=False: it takes the timestamp of
+                          frame `after`, so the file's timestamps still never
+                          go back (reordering before the capture point).
   rdma(cap, i)            a light view of frame i's BTH (and AETH) for the
                           tests to choose frames with: source, destination,
                           opcode, PSN, dest QP, AckReq, AETH syndrome.
@@ -38,6 +46,7 @@ Command line, for reproducing a failure by hand:
   capedit.py cut N keep|rewrite IN OUT
   capedit.py delay SRC US IN OUT          (SRC as printed by `sources`)
   capedit.py remove N[,N...] IN OUT
+  capedit.py late N AFTER keep|restamp IN OUT
   capedit.py sources IN
 """
 import struct
@@ -349,6 +358,21 @@ def remove(cap, numbers):
     return cap.copy([fr for k, fr in enumerate(cap.frames) if k + 1 not in gone])
 
 
+def late(cap, n, after, keep_ts=True):
+    if not 1 <= n < after <= len(cap.frames):
+        raise ValueError("late: need 1 <= n < after <= %d" % len(cap.frames))
+    frames = list(cap.frames)
+    moved = frames.pop(n - 1)
+    if not keep_ts:
+        ns = frames[after - 2].ts_ns - moved.ts_ns
+        data = moved.data
+        if cap.linktype == LT_ERF:
+            data = _shift_erf_ts(data, ns)
+        moved = Frame(frames[after - 2].ts_ns, data, moved.origlen)
+    frames.insert(after - 1, moved)
+    return cap.copy(frames)
+
+
 def _parse_src(text):
     if text.startswith("lid"):
         return ("lid", int(text[3:]))
@@ -367,6 +391,10 @@ def main(argv):
         return 0
     if len(argv) == 6 and argv[1] == "delay":
         write(delay(read(argv[4]), _parse_src(argv[2]), float(argv[3])), argv[5])
+        return 0
+    if len(argv) == 7 and argv[1] == "late":
+        write(late(read(argv[5]), int(argv[2]), int(argv[3]),
+                   argv[4] == "keep"), argv[6])
         return 0
     if len(argv) == 5 and argv[1] == "remove":
         write(remove(read(argv[3]), [int(x) for x in argv[2].split(",")]), argv[4])

@@ -27,6 +27,17 @@
                                      what `-j 1` prints (text and json), on
                                      every bundled and shared capture, on a
                                      damaged one and on several files
+  late IBWIRE PCAPS_DIR WORK         a frame recorded late with its own older
+                                     timestamp (capedit.late, keep): judged in
+                                     timestamp order it draws only
+                                     CAP-TS-ORDER (also -j 2/3, --replay),
+                                     in file order (--reorder 0) the order
+                                     rule's false error; the same move with
+                                     the timestamps kept in order (restamp,
+                                     reordering before the capture point)
+                                     still draws the order rule; a frame
+                                     later than the window is judged where
+                                     it is
   cm-reuse IBWIRE WORK               `ibwire sim --cm` connects many QP pairs
                                      in turn, reusing QP numbers: each
                                      connection is its own pair of flows,
@@ -126,9 +137,12 @@ REAL = {
     "hls-roce-csim-nodrop.pcap": {
         "why": "the HLS RoCE stack's C simulation, one RC connection on QP "
                "numbers 0 and 1: PKT-QP01-UD said once for the flow (frame "
-               "1, an ACK recorded before the first request, is a response "
-               "stream paired with the flow only at frame 2: once more "
-               "there), and the flow is still judged (one flow, paired by "
+               "1, an ACK stamped 23 us, is recorded before the request "
+               "stamped 12 us that it answers (frame 2): judged in "
+               "timestamp order it follows it and joins its flow; the "
+               "simulation writes frames out of timestamp order throughout "
+               "(7 frames, up to 61 us back): CAP-TS-ORDER once, at frame "
+               "2), and the flow is still judged (one flow, paired by "
                "PSN, PMTU from the payloads); its READ requests (frames 4, "
                "11, 23) carry 48 bytes after the RETH that the IPv4/UDP "
                "lengths leave out, with the ICRC of all of them at the "
@@ -138,10 +152,10 @@ REAL = {
                "MSN, not its FIRST's (frames 8, 22, 32): FLOW-MSN (C9-148), "
                "judged from the responses though the READ requests are "
                "dropped frames (bad ICRC where the lengths put it)",
-        "findings": [(1, "PKT-QP01-UD"), (2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
+        "findings": [(2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
                      (4, "PKT-NO-PAYLOAD"), (14, "FLOW-MSN"), (27, "FLOW-MSN"),
-                     (34, "FLOW-MSN")],
-        "repeats": {"PKT-QP01-UD": 31, "PKT-ICRC": 2, "PKT-NO-PAYLOAD": 2},
+                     (34, "FLOW-MSN"), (2, "CAP-TS-ORDER")],
+        "repeats": {"PKT-QP01-UD": 32, "PKT-ICRC": 2, "PKT-NO-PAYLOAD": 2},
         # --replay: since the replay merge the reference follows the READ
         # requests the capture dropped (their responses are no longer
         # EXTRA); the MSNs of the ACKs after each READ are not its own
@@ -153,15 +167,18 @@ REAL = {
         "errors": True, "flows": 1, "paired": {"psn"}},
     "hls-roce-csim-drop5.pcap": {
         "why": "the same run with every fifth packet dropped after the "
-               "capture point: as nodrop (QP 0/1 said once, 9 READ requests "
-               "with 48 uncounted bytes), and the resends, NAKs and READ "
+               "capture point: as nodrop (QP 0/1 said once, at frame 2 with "
+               "frame 1's ACK judged after its request, CAP-TS-ORDER for 14 "
+               "frames up to 35 us back, 9 READ requests with 48 uncounted "
+               "bytes), and the resends, NAKs and READ "
                "re-issue judged without a finding; FLOW-MSN (zoo 31b) on the "
                "first READ's LAST (frame 14), the later READs' responses "
                "follow resends (a replay may carry the current MSN: not "
                "judged)",
-        "findings": [(1, "PKT-QP01-UD"), (2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
-                     (4, "PKT-NO-PAYLOAD"), (14, "FLOW-MSN")],
-        "repeats": {"PKT-QP01-UD": 69, "PKT-ICRC": 8, "PKT-NO-PAYLOAD": 8},
+        "findings": [(2, "PKT-QP01-UD"), (4, "PKT-ICRC"),
+                     (4, "PKT-NO-PAYLOAD"), (14, "FLOW-MSN"),
+                     (2, "CAP-TS-ORDER")],
+        "repeats": {"PKT-QP01-UD": 70, "PKT-ICRC": 8, "PKT-NO-PAYLOAD": 8},
         # --replay: as main's replay gives since the replay merge (it
         # follows the dropped READ requests)
         "replay": [(62, "REPLAY-EXTRA"), (67, "REPLAY-EXTRA"),
@@ -198,8 +215,11 @@ REAL = {
         "findings": [(3, "FLOW-ACK-UNSENT")]},
     "rocev2-hw-rnic.pcap": {
         "why": "HiSilicon RNIC, QPs exchanged without CM: responses paired "
-               "by PSN, PMTU 1024 learnt from SEND FIRST payloads",
-        "findings": [], "paired": {"psn"}},
+               "by PSN, PMTU 1024 learnt from SEND FIRST payloads; frame 67 "
+               "(a non-IBA frame stamped .671271) is recorded after frame "
+               "66 (.671272): 1 us back, CAP-TS-ORDER says the file order "
+               "is not the wire order (true of the file, whatever its size)",
+        "findings": [(67, "CAP-TS-ORDER")], "paired": {"psn"}},
     "rxe-ibv-ud-pingpong.pcap": {
         "why": "UD datagrams only: no connection state, nothing to say",
         "findings": []},
@@ -355,7 +375,7 @@ def formats(ibwire, pcaps, work):
 
 
 # Per-capture notes are said once per file, whatever its length.
-ONCE_PER_FILE = ("CAP-TRUNCATED", "CAP-CRC")
+ONCE_PER_FILE = ("CAP-TRUNCATED", "CAP-CRC", "CAP-TS-ORDER")
 FLOW_KEYS = ("transport", "requester", "requester_qpn", "responder",
              "responder_qpn", "requests", "responses", "messages",
              "retransmissions", "gaps", "naks", "rnr_naks", "pmtu",
@@ -427,6 +447,123 @@ def idle(ibwire, pcaps, caps, work):
     return 0
 
 
+# Frames moved the way a veth receiver's capture records a frame delivered
+# late (docs/rxe-vm.md F2, F6), each built from a bundled capture: (source,
+# frame moved, the frame it is recorded after, the order rule that judging
+# in file order draws on it, what the false error says).
+LATE = [
+    # a DREQ collision: 10.9.0.2's DREQ (473) recorded after its own DREP
+    # (476), as tcpdump recorded F2's
+    ("rxe-atomic-bw-R.pcap", 473, 476, "CM-SEQ", "DREQ in state closed"),
+    # a PSN sequence NAK (6) recorded after the ACKs of the resent PSNs
+    # (9, 11), as F6's
+    ("engine-rc-loss-nak.pcap", 6, 11, "FLOW-NAK-PSN",
+     "already acknowledged up to"),
+]
+
+
+def late(ibwire, pcaps, work):
+    os.makedirs(work, exist_ok=True)
+
+    def findings(*args):
+        rc, out, err = run(ibwire, "check", "--format", "json", *args)
+        try:
+            doc = json.loads(out)["files"][0]
+        except (ValueError, KeyError, IndexError):
+            check(False, "json of %s: %s" % (args, err[:300]))
+            return rc, []
+        return rc, [(f["frame"], f["rule"], f["message"])
+                    for f in doc["findings"]]
+
+    for src, n, after, rule, says in LATE:
+        cap = capedit.read(os.path.join(pcaps, src))
+        _, base = findings(os.path.join(pcaps, src))
+        check(base == [], src + " is clean as bundled")
+        keep = os.path.join(work, "late-keep-" + src)
+        restamp = os.path.join(work, "late-restamp-" + src)
+        capedit.write(capedit.late(cap, n, after, True), keep)
+        capedit.write(capedit.late(cap, n, after, False), restamp)
+        step_us = (cap.frames[after - 1].ts_ns - cap.frames[n - 1].ts_ns) // 1000
+        what = "%s frame %d after %d" % (src, n, after)
+        # judged in timestamp order: only the note, naming the moved frame
+        # (now numbered `after`) and how far back its stamp is
+        for extra in ([], ["-j", "2"], ["-j", "3"], ["--replay"]):
+            rc, got = findings(*extra, keep)
+            check(rc == 0 and [(f, r) for f, r, _ in got] ==
+                  [(after, "CAP-TS-ORDER")],
+                  "%s %s: only CAP-TS-ORDER, got exit %d %s"
+                  % (what, extra, rc, got))
+            if got:
+                m = got[0][2]
+                check(m.startswith("1 frame recorded after") and
+                      "step back %d.%03d ms, frame %d" %
+                      (step_us // 1000, step_us % 1000, after) in m and
+                      m.endswith("judged in timestamp order"),
+                      "%s: the note's figures: %s" % (what, m))
+        # in file order: today's false error on the late frame
+        rc, got = findings("--reorder", "0", keep)
+        check(rc == 1 and (after, rule) in [(f, r) for f, r, _ in got] and
+              any(says in m for _, r, m in got if r == rule) and
+              (after, "CAP-TS-ORDER") in [(f, r) for f, r, _ in got],
+              "%s --reorder 0: %s and CAP-TS-ORDER, got %s"
+              % (what, rule, got))
+        # later than the window (1 us here): judged where it is, and the
+        # note says how many were
+        rc, got = findings("--reorder", "0.001", keep)
+        check(rc == 1 and (after, rule) in [(f, r) for f, r, _ in got] and
+              any(r == "CAP-TS-ORDER" and "1 came more than the reorder "
+                  "window late" in m for _, r, m in got),
+              "%s --reorder 0.001: judged where it is, got %s" % (what, got))
+        # the same move with timestamps that never go back: the order on
+        # the file is the only account of the wire there is, the rule
+        # judges it (it keeps its teeth) and there is no note
+        rc, got = findings(restamp)
+        check(rc == 1 and [(f, r) for f, r, _ in got] == [(after, rule)],
+              "%s restamped: %s only, got %s" % (what, rule, got))
+    # reordering before the capture point (timestamps in order): the first
+    # SEND of a CM connection (PSN 0x1b7cbe, frame 4) and its ACK recorded
+    # after the second SEND, as netem reorder left ucmatose_reorder_b: the
+    # first request recorded is past the CM's starting PSN, which comes
+    # next; the requester did start there, so no CM-QPN (bad-cm-qpn.pcap,
+    # whose starting PSN never comes, keeps it)
+    src = "rxe-write-bw-R-255.pcap"
+    cap = capedit.read(os.path.join(pcaps, src))
+    moved = capedit.late(capedit.late(cap, 4, 8, False), 4, 8, False)
+    path = os.path.join(work, "late-cm-first-" + src)
+    capedit.write(moved, path)
+    rc, got = findings(path)
+    check(rc == 0 and got == [], "%s first SEND reordered after the second: "
+          "clean, got %s" % (src, got))
+    # a Go-Back-N round whose own resends netem let through first: after
+    # the NAK of PSN 1 (frame 6) the requester resends 1, 2, 3; the copies
+    # of 2 and 3 are recorded before the one of 1, so the round recorded
+    # from 1 goes on to the new PSN 4 "without" 2 and 3, and the responder
+    # NAKs 2 again: no FLOW-GBN (bad-flow-gbn-stop.pcap, where 2 and 3
+    # are never resent, keeps it)
+    src = "bad-flow-gbn-stop.pcap"
+    cap = capedit.read(os.path.join(pcaps, src))
+    fr = cap.frames
+    t = fr[5].ts_ns
+    early = [capedit.Frame(t + 1000 * (k + 1), fr[i].data, fr[i].origlen)
+             for k, i in enumerate((2, 3))]
+    shift = [capedit.Frame(x.ts_ns + 3000, x.data, x.origlen) for x in fr[6:]]
+    path = os.path.join(work, "late-gbn-round-" + src)
+    capedit.write(cap.copy(fr[:6] + early + shift), path)
+    rc, got = findings(path)
+    check(rc == 0 and "FLOW-GBN" not in [r for _, r, _ in got],
+          "%s with the round's resends of 2 and 3 recorded first: no "
+          "FLOW-GBN, got %s" % (src, got))
+    rc, got = findings(os.path.join(pcaps, src))
+    check(rc == 1 and [(f, r) for f, r, _ in got] == [(8, "FLOW-GBN")],
+          "%s: FLOW-GBN at frame 8, got %s" % (src, got))
+    rc, got = findings(os.path.join(pcaps, "bad-cm-qpn.pcap"))
+    check(rc == 1 and [(f, r) for f, r, _ in got] == [(4, "CM-QPN")] and
+          "no request at 0x000200 followed" in got[0][2],
+          "bad-cm-qpn.pcap: CM-QPN once the starting PSN never came, got %s"
+          % got)
+    return 0
+
+
 def jobs(ibwire, pcaps, caps, work):
     os.makedirs(work, exist_ok=True)
     paths = capture_paths(pcaps, caps, (".pcap", ".pcapng"))
@@ -487,6 +624,8 @@ def main():
         rc = jobs(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif mode == "cm-reuse":
         rc = cm_reuse(sys.argv[2], sys.argv[3])
+    elif mode == "late":
+        rc = late(sys.argv[2], sys.argv[3], sys.argv[4])
     elif mode == "idle":
         rc = idle(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     else:

@@ -87,7 +87,7 @@ static void judge(const struct cap *c, struct verdict *v, uint64_t watch)
 {
     memset(v, 0, sizeof *v);
     v->watch = watch;
-    struct chk_opts o = {0, on_finding, v, NULL, NULL, 0, 0, NULL, NULL};
+    struct chk_opts o = {0, on_finding, v, NULL, NULL, 0, 0, NULL, NULL, 0};
     struct chk *k = chk_new(&o);
     for (unsigned i = 0; i < c->n; i++)
         chk_bytes(k, i + 1, c->ts[i], c->data[i], c->len[i], c->link[i], 0);

@@ -313,8 +313,11 @@ CUT_DIRECTED = [
       "responder": "10.0.0.2", "responder_qpn": 0x22, "cm_negotiated": True,
       "paired_by": "cm", "pmtu": 1024, "pmtu_source": "cm", "requests": 1,
       "responses": 1},
+     # 0x999 is within 4096 past 0x200: said at the end, no request at
+     # 0x200 having come
      [(4, "CM-QPN", "first request PSN 0x000999, CM negotiated starting "
-       "PSN 0x000100 (peer's 0x000200)")]),
+       "PSN 0x000100 (peer's 0x000200), and no request at 0x000200 "
+       "followed")]),
     ("bad-flow-transport.pcap", [6, 10],
      {"transport": "RC", "requester": "10.0.0.1", "requester_qpn": 0x11,
       "responder": "10.0.0.2", "responder_qpn": 0x22, "cm_negotiated": True,

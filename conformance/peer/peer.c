@@ -356,18 +356,9 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
             post_recv(p);
         return 0;
     case IBW_HCR_QPS_RTR: {
-        /* The PSNs the other way round from the mailbox: the cmx agent
-         * puts the starting PSN it sends in its REQ/REP and takes it as
-         * its own send PSN (sq_psn), the other side's as its receive PSN.
-         * Linux reads a REQ's or REP's Starting PSN as the PSN its sender
-         * will receive from: ib_send_cm_req() sets the active side's
-         * rq_psn from its own REQ, cm_req_handler() the passive side's
-         * sq_psn from it (drivers/infiniband/core/cm.c), and the real
-         * capture rxe-rping-cm-send-read-write.pcap shows it: REQ PSN
-         * 0x003da6, the client's first SEND 0xfebd3d (the REP's), the
-         * server's first READ 0x003da6.  Two cmx agents agree with each
-         * other either way; against Linux only this way. */
-        struct ibe_qp_conn c = {mb->remote_qpn, mb->rq_psn, mb->sq_psn,
+        /* The mailbox says which PSN this side sends from and which it
+         * receives from as Linux reads the REQ/REP (cm_agent.c qp_cmd()). */
+        struct ibe_qp_conn c = {mb->remote_qpn, mb->sq_psn, mb->rq_psn,
                                 128u << mb->pmtu, mb->retry_cnt, mb->rnr_retry,
                                 mb->ack_timeout, 12, 16};
         if (ibe_qp_connect(p->e, qpn, &c))

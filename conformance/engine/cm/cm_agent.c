@@ -119,8 +119,14 @@ static int qp_cmd(struct cmx_agent *a, struct cmx_conn *c, uint16_t op)
     mb.ack_timeout = 14;
     mb.min_rnr_timer = 1;
     mb.remote_qpn = c->remote_qpn;
-    mb.sq_psn = c->start_psn;
-    mb.rq_psn = c->remote_psn;
+    /* A REQ's or REP's Starting PSN (Tables 106, 110) is the first PSN its
+     * sender expects to receive.  Linux reads it so: ib_send_cm_req() takes
+     * its own REQ's PSN as the active side's rq_psn, cm_req_handler() the
+     * REQ's as the passive side's sq_psn, the REP's the other way round,
+     * and rxe NAKs every request sent from the PSN read the other way.  So
+     * this side sends from the PSN the other side put in its message. */
+    mb.sq_psn = c->remote_psn;
+    mb.rq_psn = c->start_psn;
     mb.pkey = 0xFFFF;
     mb.dlid = c->remote_lid;
     mb.resp_res = 16;

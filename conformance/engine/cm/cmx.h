@@ -154,12 +154,13 @@ struct cmx_event {
 
 struct cmx_accept {
     uint32_t qpn;          /* local QP for the connection */
-    uint32_t start_psn;
+    uint32_t start_psn;    /* the REP's: the first PSN this side receives */
     uint8_t private_data[196];
     size_t private_len;
 };
 #define CMX_ACCEPT 0
-#define CMX_DEFER (-1)     /* send MRA(REQ), answer later with cmx_accept() */
+#define CMX_DEFER (-1)     /* send MRA(REQ), answer later with cmx_accept();
+                              a qpn given now goes to INIT at once */
 
 struct cmx_ops {
     void *ctx;
@@ -188,7 +189,7 @@ struct cmx_config {
 struct cmx_connect {
     uint64_t service_id;
     uint32_t qpn;
-    uint32_t start_psn;
+    uint32_t start_psn;     /* the REQ's: the first PSN this side receives */
     uint8_t pmtu;           /* code 1..5 */
     uint8_t retry_cnt, rnr_retry;
     uint8_t peer;           /* peer-to-peer: a crossing REQ is compared */

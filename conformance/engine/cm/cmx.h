@@ -202,11 +202,13 @@ struct cmx_conn {
     uint8_t used, role, state, peer;
     uint8_t retries, max_retries;
     uint8_t deferred;
+    uint8_t qp_in_init;           /* deferred REQ: its QP went to INIT */
     uint8_t npath;
     uint8_t path[CMX_PATH_MAX];   /* states visited, for tests and traces */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t qpn, remote_qpn;
-    uint32_t start_psn, remote_psn;
+    uint32_t start_psn;           /* ours: the first PSN we receive */
+    uint32_t remote_psn;          /* theirs: the first PSN we send */
     uint64_t remote_guid, service_id, tid;
     uint64_t deadline;            /* 0: no timer running */
     uint64_t wait_ns;             /* the wait the timer was started with */

@@ -376,6 +376,9 @@ static void test_mra(void)
     TU_EQ(cmx_agent_stats(N[0].ag)->retries, 0);
     TU_EQ(cmx_conn_get(N[0].ag, 0)->state, CMX_ESTABLISHED);
     TU_EQ(cmx_conn_get(N[1].ag, 0)->state, CMX_ESTABLISHED);
+    /* The deferred QP went to INIT once, with the MRA, not again. */
+    TU_EQ(N[1].hcr.failures, 0);
+    TU_EQ(N[1].hcr.commands, 3);
 }
 
 static void test_peer_crossing(void)

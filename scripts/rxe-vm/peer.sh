@@ -72,6 +72,20 @@ netem() {   # DEV SETTING
     [ "$2" = "-" ] || $TC qdisc add dev "$1" root netem $2
 }
 
+# rping's client writes its next {addr, rkey, len} into the buffer of a
+# SEND whose ACK may still be outstanding: rping_test_client() waits for the
+# server's go-ahead (a receive), not for the SEND's completion, before
+# rping_format_send() refills cb->send_buf.  When netem drops that ACK, rxe
+# resends the PSN from the buffer as it is now, and FLOW-RETRANS-DIFF is
+# right about what the wire shows.  The rule stays; the run counts as
+# clean when that is all: every error a 16-byte RC SEND ONLY resent by
+# the rxe side (10.9.0.1 / fd00:9::1), the engine's flows without errors.
+rping_resend_only() {   # CHECK_TXT
+    grep -q '^frame [0-9]*: FLOW-RETRANS-DIFF: PSN 0x[0-9a-f]* resent as RC SEND ONLY with 16 payload bytes' "$1" || return 1
+    ! grep '^frame [0-9]*: ' "$1" | grep -qv 'FLOW-RETRANS-DIFF: PSN 0x[0-9a-f]* resent as RC SEND ONLY with 16 payload bytes' || return 1
+    ! grep '^  flow ' "$1" | grep -v ' 0 errors, ' | grep -Eqv '^  flow RC (10\.9\.0\.1|fd00:9::1) '
+}
+
 mkdir -p /out/peer
 : >/out/peer/summary.txt
 run() {   # NAME NETEM ORDER(rxe-first|engine-first) RXE_CMD ENGINE_CMD [MUST]
@@ -108,6 +122,10 @@ run() {   # NAME NETEM ORDER(rxe-first|engine-first) RXE_CMD ENGINE_CMD [MUST]
     ibwire check "$d/a.pcap" >"$d/check.txt" 2>&1
     rc=$?
     v=$(sed -n '2p' "$d/check.txt" | sed 's/^[^:]*: //')
+    if [ $rc = 1 ] && rping_resend_only "$d/check.txt"; then
+        v="$v [known: rping rewrote the buffer of a SEND not yet completed]"
+        rc=0
+    fi
     echo "$name rxe=$rr engine=$re check=$rc $v" | tee -a /out/peer/summary.txt
     tail -3 "$d/rxe.log" "$d/engine.log"
 }

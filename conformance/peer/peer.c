@@ -3,15 +3,17 @@
  * peer.c - `ibwire peer`: the reference engine and its CM on an AF_PACKET
  * socket, in real time (peer.h).
  *
- * The wire: every frame on the interface is read; ARP requests for the
- * engine's address are answered (the kernel of the interface does not own
- * it), an ARP reply names the other side's MAC; IPv4/UDP 4791 frames for
- * the engine's address go to QP1 (the CM agent) when their BTH names QP1,
- * to the engine otherwise.  The engine addresses a two-engine world (its
- * peer is its own address ^ 1, MAC 02:00 + that address): its frames are
- * readdressed on the way out to the other side's MAC and address, with
- * the IPv4 checksum and the ICRC (which covers the addresses) recomputed.
- * That is the only change; the engine's code is not touched.
+ * The wire: every frame on the interface is read; ARP requests (IPv6:
+ * Neighbor Solicitations) for the engine's address are answered (the
+ * kernel of the interface does not own it), an ARP reply (Neighbor
+ * Advertisement) names the other side's MAC; UDP 4791 frames for the
+ * engine's address go to QP1 (the CM agent) when their BTH names QP1, to
+ * the engine otherwise.  The engine addresses a two-engine world over IPv4
+ * (its peer is its own address ^ 1, MAC 02:00 + that address): its frames
+ * are readdressed on the way out to the other side's MAC and address, with
+ * the IPv4 checksum and the ICRC (which covers the addresses) recomputed,
+ * or rebuilt as IPv6 frames, and IPv6 frames are rebuilt as IPv4 on the
+ * way in.  That is the only change; the engine's code is not touched.
  *
  * The CM: conformance/engine/cm's agent (cmx) with its HCR model driving
  * the engine's QP, and the MADs framed here as UD SEND ONLY to QP1 with
@@ -282,34 +284,11 @@ static void on_arp(struct peer *p, const uint8_t *f, size_t len)
         arp_send(p, 2, f + 22, sip);
 }
 
-/* The engine's frame, readdressed to the other side. */
-static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
-                      size_t len)
+/* The engine's IPv4 frame to the other side's MAC and address: the IPv4
+ * checksum and the ICRC (which covers the addresses) follow.  Its length
+ * in b, 0 when it cannot be sent. */
+static size_t readdress4(struct peer *p, const uint8_t *pkt, size_t len, uint8_t *b)
 {
-    struct peer *p = ctx;
-    (void)from;
-    uint8_t b[MAXF];
-    if (len > sizeof b || len < 42 || !p->have_rmac)
-        return;
-    if (p->o->ip6) {
-        /* The engine speaks IPv4 in its world; the wire gets IPv6. */
-        struct ibw_pkt k;
-        struct ibw_build_spec s;
-        if (ibw_parse(pkt, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
-            ibw_build_spec_from_pkt(&k, &s) != IBW_OK)
-            return;
-        s.transport = IBW_TK_ROCE_V2_IP6;
-        memcpy(s.dmac, p->rmac, 6);
-        memcpy(s.smac, p->mac, 6);
-        memcpy(s.ip_src, p->o->ip6_addr, 16);
-        memcpy(s.ip_dst, p->rip6, 16);
-        s.ttl = 64;
-        s.flowlabel = 0; /* as rxe sends it (ip6_flow_hdr(.., 0)) */
-        size_t n = 0;
-        if (ibw_build(&s, b, sizeof b, &n) != IBW_OK)
-            return;
-        len = n;
-    } else {
     memcpy(b, pkt, len);
     memcpy(b, p->rmac, 6);
     memcpy(b + 6, p->mac, 6);
@@ -320,9 +299,44 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     struct ibw_pkt k;
     if (ibw_parse(b, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
         (k.icrc_status != IBW_CRC_GOOD && k.icrc_status != IBW_CRC_BAD))
-        return;
+        return 0;
     ibw_store_le32(b + k.icrc_off, ibw_icrc_compute(&k));
-    }
+    return len;
+}
+
+/* The engine speaks IPv4 in its world; an IPv6 wire gets the same frame
+ * rebuilt as RoCEv2/IPv6 (ibw_build computes the ICRC with the IPv6
+ * masks).  Its length in b (cap bytes), 0 when it cannot be sent. */
+static size_t rebuild6(struct peer *p, const uint8_t *pkt, size_t len,
+                       uint8_t *b, size_t cap)
+{
+    struct ibw_pkt k;
+    struct ibw_build_spec s;
+    size_t n = 0;
+    if (ibw_parse(pkt, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
+        ibw_build_spec_from_pkt(&k, &s) != IBW_OK)
+        return 0;
+    s.transport = IBW_TK_ROCE_V2_IP6;
+    memcpy(s.dmac, p->rmac, 6);
+    memcpy(s.smac, p->mac, 6);
+    memcpy(s.ip_src, p->o->ip6_addr, 16);
+    memcpy(s.ip_dst, p->rip6, 16);
+    s.ttl = 64;
+    s.flowlabel = 0; /* as rxe sends it (ip6_flow_hdr(.., 0)) */
+    return ibw_build(&s, b, cap, &n) == IBW_OK ? n : 0;
+}
+
+static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
+                      size_t len)
+{
+    struct peer *p = ctx;
+    (void)from;
+    uint8_t b[MAXF];
+    if (len > sizeof b || len < 42 || !p->have_rmac)
+        return;
+    len = p->o->ip6 ? rebuild6(p, pkt, len, b, sizeof b) : readdress4(p, pkt, len, b);
+    if (!len)
+        return;
     if (p->o->loss > 0) {
         p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
         if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {

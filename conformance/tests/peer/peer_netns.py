@@ -39,6 +39,16 @@ def fail(msg):
     print("FAIL:", msg)
 
 
+# Bad arguments: exit 2 and a message naming the option.
+for args, want in ((["--ip", "fd00:77::1", "-c", "10.77.0.2"], "both IPv4 or both IPv6"),
+                   (["--ip", "fd00:77::zz", "-s"], "--ip fd00:77::zz: not an IPv4 or IPv6"),
+                   (["--ip", "10.77.0.1", "-s", "--accept-delay", "soon"],
+                    "--accept-delay soon")):
+    b = subprocess.run([ibwire, "peer", "-i", "lo"] + args, capture_output=True,
+                       text=True)
+    if b.returncode != 2 or want not in b.stderr:
+        fail(f"peer {' '.join(args)}: exit {b.returncode}, {b.stderr.strip()!r}")
+
 probe = subprocess.run(["unshare", "-n", "sh", "-c",
                         "ip link add pa type veth peer name pb"],
                        capture_output=True, text=True)

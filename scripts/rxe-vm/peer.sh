@@ -164,11 +164,27 @@ fi
 # MRA.  Linux's RDMA CM answers a REQ it gets twice with MRA(REQ) while its
 # application has not accepted (cma_ib_req_handler leaves the cm_id in
 # MRA_REQ_SENT with IB_CM_MRA_FLAG_DELAY; cm_dup_req_handler then sends
-# it): the engine's REQ goes out twice and must be answered so.
-run mra-engine-client-dup-req - rxe-first \
-    "rping -s -a 10.9.0.1 -v -C 5" \
-    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 -C 5 -V --dup-req --timeout 30" \
-    " [1-9][0-9]* MRA received"
+# it).  A duplicate sent at once (--dup-req) may reach the kernel before
+# that state or after rping's accept (seen: REQ, its duplicate 4 ms later,
+# REP, no MRA), so rping is stopped (SIGSTOP) once it listens and let go
+# 12 s later: the engine's REQ times out (4.3 s, CM response timeout 20)
+# and is resent, Linux answers the resend with MRA, and the engine must
+# then wait for the REP instead of resending again at 8.6 s: one resend,
+# an MRA received, the pings done.
+cat >/tmp/app-stopped.sh <<'EOF'
+"$@" &
+p=$!
+n=0
+while [ $n -lt 50 ] && ! /usr/bin/rdma res show cm_id 2>/dev/null | grep -q LISTEN; do
+    sleep 0.1; n=$((n + 1))
+done
+kill -STOP $p; sleep 12; kill -CONT $p
+wait $p
+EOF
+run mra-engine-client-app-stopped - rxe-first \
+    "sh /tmp/app-stopped.sh rping -s -a 10.9.0.1 -v -C 5" \
+    "ibwire peer -i veth_b --ip $E -c 10.9.0.1 -C 5 -V --timeout 35" \
+    " [1-9][0-9]* MRA received, 1 MADs resent"
 # The engine's server accepts 6 s late, after an MRA(REQ) asking for 8.6 s
 # (service timeout 21): rping -c's CM would resend its REQ after about
 # 4.8 s (response timeout 20, packet lifetime 16) had it not honoured the

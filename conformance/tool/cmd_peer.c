@@ -39,8 +39,8 @@ static void usage(FILE *out)
         "                    their way out, MADs excepted (a lossy wire)\n"
         "  --timeout SEC     give up after SEC seconds (30)\n"
         "  --accept-delay MS server: answer the REQ MS late, an MRA first\n"
-        "  --dup-req         client: send the REQ twice (Linux answers the\n"
-        "                    duplicate with an MRA until its application accepts)\n"
+        "  --dup-req         client: send the REQ twice (a duplicate that reaches\n"
+        "                    Linux's CM before its application accepts draws an MRA)\n"
         "\n"
         "Exit: 0 the exchange completed and the connection was torn down,\n"
         "1 it failed (the reason on stderr), 2 bad arguments.\n");

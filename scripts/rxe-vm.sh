@@ -13,6 +13,8 @@
 # captured on both veth ends by tcpdump and checked live by
 # `ibwire check -i veth_a`.  The captures and the tools' logs come out on a
 # raw disk image (tar); DIR/results.md is the table (scripts/rxe-vm/results.py).
+# --quick without --only then runs the interop set (scripts/rxe-vm/peer.sh,
+# as --interop does alone), its table under the matrix's.
 # Exit 0: every workload ran and every verdict is as expected; 1: not; 2: the
 # bench could not run; 77: QEMU cannot boot here (skip).
 set -eu
@@ -165,6 +167,17 @@ elif [ "$mode" = probe ]; then cp "$here/rxe-vm/probe.sh" "$work/overlay/rxe/run
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || { say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"; exit 2; }
 else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
+# --quick (without --only) also runs the interop set after the matrix:
+# rxe-vm/peer.sh, `ibwire peer` against rxe (about 4 min under TCG)
+interop_after=0
+if [ "$mode" = quick ] && [ -z "$only" ]; then
+    interop_after=1
+    mv "$work/overlay/rxe/run-workloads.sh" "$work/overlay/rxe/matrix.sh"
+    cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/peer.sh"
+    printf '#!/bin/busybox sh\n/rxe/matrix.sh\n/rxe/peer.sh\n' >"$work/overlay/rxe/run-workloads.sh"
+    chmod +x "$work/overlay/rxe/run-workloads.sh" "$work/overlay/rxe/peer.sh"
+    cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
+fi
 say "$nw workloads ($mode, seed $seed), kernel $kver"
 img="$work/image.cpio.gz"
 {
@@ -209,7 +222,7 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     wait $qpid 2>/dev/null || true
     return 0
 }
-budget=$((nw * 150 + 120))
+budget=$((nw * 150 + 120 + interop_after * 600))
 rc=3
 if [ "$accel" != tcg ] && [ -w /dev/kvm ]; then
     rc=0; run_vm kvm 10 "$budget" || rc=$?
@@ -230,4 +243,19 @@ rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
 [ "$mode" = probe ] && { cat "$out/probe/table.txt" 2>/dev/null || say "no probe table (see $out/guest.log)"; rc=$(cat "$out/probe/rc" 2>/dev/null || echo 2); [ "$rc" -le 1 ] && rc=0; exit "$rc"; }
 [ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
-python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out"
+rrc=0
+python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out" || rrc=$?
+if [ "$interop_after" = 1 ]; then
+    # the interop runs' table under the matrix's; any run not clean fails
+    sum="$out/peer/summary.txt"
+    {
+        echo; echo "## interop: ibwire peer against rxe (rxe-vm/peer.sh)"; echo
+        echo "| run | rxe tool rc | engine rc | ibwire check veth_a |"; echo "|---|---|---|---|"
+        [ -s "$sum" ] && sed 's/^\([^ ]*\) rxe=\([^ ]*\) engine=\([^ ]*\) check=[^ ]* *\(.*\)$/| \1 | \2 | \3 | \4 |/' "$sum"
+        n=$(grep -c . "$sum" 2>/dev/null || true); bad=$(grep -cv ' rxe=0 engine=0 check=0 ' "$sum" 2>/dev/null || true)
+        echo; echo "${n:-0} interop runs, ${bad:-0} not clean"
+    } | tee -a "$out/results.md"
+    { [ -s "$sum" ] && ! grep -qv ' rxe=0 engine=0 check=0 ' "$sum"; } || rrc=1
+fi
+say "total $(( $(date +%s) - t_start )) s"
+exit $rrc

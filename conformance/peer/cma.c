@@ -33,6 +33,16 @@ void peer_cma_encode4(uint8_t out[PEER_CMA_HDR_LEN], uint16_t src_port,
     ibw_store_be32(out + 32, dst);
 }
 
+void peer_cma_encode6(uint8_t out[PEER_CMA_HDR_LEN], uint16_t src_port,
+                      const uint8_t src[16], const uint8_t dst[16])
+{
+    memset(out, 0, PEER_CMA_HDR_LEN);
+    out[1] = 6u << 4;
+    ibw_store_be16(out + 2, src_port);
+    memcpy(out + 4, src, 16);
+    memcpy(out + 20, dst, 16);
+}
+
 int peer_cma_decode(const uint8_t *p, size_t len, struct peer_cma *h,
                     char *err, size_t errlen)
 {

@@ -42,6 +42,9 @@ int peer_cma_parse_sid(uint64_t sid, uint16_t *port_space, uint16_t *port);
 /* The 36-byte header for IPv4 addresses (host order). */
 void peer_cma_encode4(uint8_t out[PEER_CMA_HDR_LEN], uint16_t src_port,
                       uint32_t src, uint32_t dst);
+/* The 36-byte header for IPv6 addresses (IP version 6, all 16 bytes). */
+void peer_cma_encode6(uint8_t out[PEER_CMA_HDR_LEN], uint16_t src_port,
+                      const uint8_t src[16], const uint8_t dst[16]);
 /* Decode; 0, or -1 with a message naming the field. */
 int peer_cma_decode(const uint8_t *p, size_t len, struct peer_cma *h,
                     char *err, size_t errlen);

@@ -3,15 +3,17 @@
  * peer.c - `ibwire peer`: the reference engine and its CM on an AF_PACKET
  * socket, in real time (peer.h).
  *
- * The wire: every frame on the interface is read; ARP requests for the
- * engine's address are answered (the kernel of the interface does not own
- * it), an ARP reply names the other side's MAC; IPv4/UDP 4791 frames for
- * the engine's address go to QP1 (the CM agent) when their BTH names QP1,
- * to the engine otherwise.  The engine addresses a two-engine world (its
- * peer is its own address ^ 1, MAC 02:00 + that address): its frames are
- * readdressed on the way out to the other side's MAC and address, with
- * the IPv4 checksum and the ICRC (which covers the addresses) recomputed.
- * That is the only change; the engine's code is not touched.
+ * The wire: every frame on the interface is read; ARP requests (IPv6:
+ * Neighbor Solicitations) for the engine's address are answered (the
+ * kernel of the interface does not own it), an ARP reply (Neighbor
+ * Advertisement) names the other side's MAC; UDP 4791 frames for the
+ * engine's address go to QP1 (the CM agent) when their BTH names QP1, to
+ * the engine otherwise.  The engine addresses a two-engine world over IPv4
+ * (its peer is its own address ^ 1, MAC 02:00 + that address): its frames
+ * are readdressed on the way out to the other side's MAC and address, with
+ * the IPv4 checksum and the ICRC (which covers the addresses) recomputed,
+ * or rebuilt as IPv6 frames, and IPv6 frames are rebuilt as IPv4 on the
+ * way in.  That is the only change; the engine's code is not touched.
  *
  * The CM: conformance/engine/cm's agent (cmx) with its HCR model driving
  * the engine's QP, and the MADs framed here as UD SEND ONLY to QP1 with
@@ -64,6 +66,9 @@
 enum { WR_RECV = 1, WR_SEND = 2, WR_READ = 3, WR_WRITE = 4 };
 #define AGENT_BYTES 256u /* what --app agent reads and writes */
 #define STALL_NS 5000000u /* a loop turn longer than this is a stall */
+/* The engine's own IPv4 address in its world when the wire is IPv6 (no
+ * frame with it leaves: they are rebuilt as IPv6). */
+#define ENGINE_IP4 0x0AFE0002u
 /* rping's states, as far as this side needs them */
 enum { RP_IDLE, RP_READ_ADV, RP_READ, RP_WRITE_ADV, RP_WRITE, RP_DONE };
 
@@ -72,7 +77,8 @@ struct peer {
     int fd, ifindex;
     uint8_t mac[6];
     uint32_t rip;
-    int have_rmac;
+    uint8_t rip6[16];
+    int have_rip, have_rmac;
     uint8_t rmac[6];
     uint64_t t0, last_arp;
     struct cap_writer *cap;
@@ -87,6 +93,9 @@ struct peer {
     struct cmx_hcr hcr;
     uint32_t gmp_psn;
     int conn, connecting, established, disconnecting, down, failed;
+    uint64_t accept_at;          /* --accept-delay: when to answer the REQ */
+    struct cmx_accept pending;   /* what to answer it with */
+    int reqs_sent;
     uint16_t sport;
     /* rping */
     int rp;
@@ -143,8 +152,98 @@ static void tx(struct peer *p, const uint8_t *f, size_t len)
     if (sendto(p->fd, f, len, 0, (struct sockaddr *)&sll, sizeof sll) !=
         (ssize_t)len)
         fail(p, "cannot send a frame on the interface");
-    if (p->cap && len > 12 && f[12] == 0x08 && f[13] == 0x00)
+    if (p->cap && len > 14 && (ibw_load_be16(f + 12) == 0x0800 ||
+                               ibw_load_be16(f + 12) == 0x86DD))
         cap_write(p->cap, wall_ns(), f, len, NULL);
+}
+
+/* ---- IPv6 neighbours (RFC 4861) ------------------------------------------- */
+
+#define ETH_IP6 0x86DDu
+#define ICMP6 58u
+#define ND_NS 135u
+#define ND_NA 136u
+
+static uint16_t icmp6_checksum(const uint8_t *ip6, const uint8_t *m, size_t len)
+{
+    /* the pseudo-header: both addresses, the length, the next header */
+    uint32_t sum = (uint32_t)len + ICMP6;
+    for (int i = 0; i < 32; i += 2)
+        sum += ibw_load_be16(ip6 + 8 + i);
+    for (size_t i = 0; i + 1 < len; i += 2)
+        sum += ibw_load_be16(m + i);
+    if (len & 1)
+        sum += (uint32_t)m[len - 1] << 8;
+    while (sum >> 16)
+        sum = (sum & 0xFFFFu) + (sum >> 16);
+    return (uint16_t)~sum;
+}
+
+/* An NS (type 135) for target or an NA (136) about our address, with the
+ * link-layer address option (1: source, 2: target). */
+static void nd_send(struct peer *p, unsigned type, const uint8_t *dmac,
+                    const uint8_t dst[16], const uint8_t target[16])
+{
+    uint8_t f[14 + 40 + 32];
+    memcpy(f, dmac, 6);
+    memcpy(f + 6, p->mac, 6);
+    ibw_store_be16(f + 12, ETH_IP6);
+    uint8_t *ip = f + 14, *m = f + 54;
+    ibw_store_be32(ip, 6u << 28);
+    ibw_store_be16(ip + 4, 32);
+    ip[6] = ICMP6;
+    ip[7] = 255; /* ND is only taken with hop limit 255 (on-link) */
+    memcpy(ip + 8, p->o->ip6_addr, 16);
+    memcpy(ip + 24, dst, 16);
+    memset(m, 0, 32);
+    m[0] = (uint8_t)type;
+    if (type == ND_NA)
+        m[4] = 0x60; /* solicited, override */
+    memcpy(m + 8, target, 16);
+    m[24] = type == ND_NS ? 1 : 2;
+    m[25] = 1; /* 8 bytes */
+    memcpy(m + 26, p->mac, 6);
+    ibw_store_be16(m + 2, icmp6_checksum(ip, m, 32));
+    tx(p, f, sizeof f);
+}
+
+static void nd_solicit(struct peer *p)
+{
+    /* to the target's solicited-node group ff02::1:ffXX:XXXX */
+    uint8_t dst[16] = {0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xFF};
+    uint8_t dmac[6] = {0x33, 0x33, 0xFF};
+    memcpy(dst + 13, p->rip6 + 13, 3);
+    memcpy(dmac + 3, p->rip6 + 13, 3);
+    nd_send(p, ND_NS, dmac, dst, p->rip6);
+}
+
+static void on_icmp6(struct peer *p, const uint8_t *f, size_t len)
+{
+    const uint8_t *ip = f + 14, *m = f + 54;
+    static const uint8_t unspecified[16];
+    if (len < 14 + 40 + 24 || ip[6] != ICMP6 || ip[7] != 255 ||
+        (m[0] != ND_NS && m[0] != ND_NA) || m[1] != 0 ||
+        ibw_load_be16(ip + 4) < 24 || 54u + ibw_load_be16(ip + 4) > len ||
+        icmp6_checksum(ip, m, ibw_load_be16(ip + 4)) != 0)
+        return;
+    const uint8_t *target = m + 8;
+    if (m[0] == ND_NS && !memcmp(target, p->o->ip6_addr, 16) &&
+        memcmp(ip + 8, unspecified, 16)) { /* not duplicate detection */
+        if (p->cap)
+            cap_write(p->cap, wall_ns(), f, len, NULL);
+        nd_send(p, ND_NA, f + 6, ip + 8, p->o->ip6_addr);
+    } else if (m[0] == ND_NA && p->have_rip && !memcmp(target, p->rip6, 16) &&
+               !p->have_rmac) {
+        if (p->cap)
+            cap_write(p->cap, wall_ns(), f, len, NULL);
+        memcpy(p->rmac, f + 6, 6);
+        /* the target link-layer address option, when there is one */
+        for (size_t o = 24; o + 8 <= ibw_load_be16(ip + 4) && m[o + 1]; o += 8u * m[o + 1])
+            if (m[o] == 2)
+                memcpy(p->rmac, m + o + 2, 6);
+        p->have_rmac = 1;
+        logf_(p, "peer: ND: %s\n", "the other side's MAC learnt");
+    }
 }
 
 static void arp_send(struct peer *p, uint16_t op, const uint8_t *tmac,
@@ -185,15 +284,11 @@ static void on_arp(struct peer *p, const uint8_t *f, size_t len)
         arp_send(p, 2, f + 22, sip);
 }
 
-/* The engine's frame, readdressed to the other side. */
-static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
-                      size_t len)
+/* The engine's IPv4 frame to the other side's MAC and address: the IPv4
+ * checksum and the ICRC (which covers the addresses) follow.  Its length
+ * in b, 0 when it cannot be sent. */
+static size_t readdress4(struct peer *p, const uint8_t *pkt, size_t len, uint8_t *b)
 {
-    struct peer *p = ctx;
-    (void)from;
-    uint8_t b[MAXF];
-    if (len > sizeof b || len < 42 || !p->have_rmac)
-        return;
     memcpy(b, pkt, len);
     memcpy(b, p->rmac, 6);
     memcpy(b + 6, p->mac, 6);
@@ -204,8 +299,44 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     struct ibw_pkt k;
     if (ibw_parse(b, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
         (k.icrc_status != IBW_CRC_GOOD && k.icrc_status != IBW_CRC_BAD))
-        return;
+        return 0;
     ibw_store_le32(b + k.icrc_off, ibw_icrc_compute(&k));
+    return len;
+}
+
+/* The engine speaks IPv4 in its world; an IPv6 wire gets the same frame
+ * rebuilt as RoCEv2/IPv6 (ibw_build computes the ICRC with the IPv6
+ * masks).  Its length in b (cap bytes), 0 when it cannot be sent. */
+static size_t rebuild6(struct peer *p, const uint8_t *pkt, size_t len,
+                       uint8_t *b, size_t cap)
+{
+    struct ibw_pkt k;
+    struct ibw_build_spec s;
+    size_t n = 0;
+    if (ibw_parse(pkt, len, IBW_LINK_ETHERNET, &k) != IBW_OK ||
+        ibw_build_spec_from_pkt(&k, &s) != IBW_OK)
+        return 0;
+    s.transport = IBW_TK_ROCE_V2_IP6;
+    memcpy(s.dmac, p->rmac, 6);
+    memcpy(s.smac, p->mac, 6);
+    memcpy(s.ip_src, p->o->ip6_addr, 16);
+    memcpy(s.ip_dst, p->rip6, 16);
+    s.ttl = 64;
+    s.flowlabel = 0; /* as rxe sends it (ip6_flow_hdr(.., 0)) */
+    return ibw_build(&s, b, cap, &n) == IBW_OK ? n : 0;
+}
+
+static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
+                      size_t len)
+{
+    struct peer *p = ctx;
+    (void)from;
+    uint8_t b[MAXF];
+    if (len > sizeof b || len < 42 || !p->have_rmac)
+        return;
+    len = p->o->ip6 ? rebuild6(p, pkt, len, b, sizeof b) : readdress4(p, pkt, len, b);
+    if (!len)
+        return;
     if (p->o->loss > 0) {
         p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
         if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {
@@ -227,12 +358,17 @@ static void gmp_send(void *ctx, const uint8_t *mad_in)
         uint8_t g[16];
         ibw_cm_req_set_prim_locallid(d, 0xFFFF);
         ibw_cm_req_set_prim_remotelid(d, 0xFFFF);
-        memset(g, 0, sizeof g);
-        g[10] = g[11] = 0xFF;
-        ibw_store_be32(g + 12, p->o->ip);
-        ibw_cm_req_set_prim_localgid(d, g);
-        ibw_store_be32(g + 12, p->rip);
-        ibw_cm_req_set_prim_remotegid(d, g);
+        if (p->o->ip6) { /* the GIDs are the IPv6 addresses themselves */
+            ibw_cm_req_set_prim_localgid(d, p->o->ip6_addr);
+            ibw_cm_req_set_prim_remotegid(d, p->rip6);
+        } else {
+            memset(g, 0, sizeof g);
+            g[10] = g[11] = 0xFF;
+            ibw_store_be32(g + 12, p->o->ip);
+            ibw_cm_req_set_prim_localgid(d, g);
+            ibw_store_be32(g + 12, p->rip);
+            ibw_cm_req_set_prim_remotegid(d, g);
+        }
         ibw_cm_req_set_prim_hoplim(d, 64);
         ibw_cm_req_set_prim_subnetlocal(d, 0);
         ibw_cm_req_set_prim_localacktout(d, 17);
@@ -241,11 +377,17 @@ static void gmp_send(void *ctx, const uint8_t *mad_in)
         return; /* the agent's timer sends it again */
     struct ibw_build_spec s;
     memset(&s, 0, sizeof s);
-    s.transport = IBW_TK_ROCE_V2_IP4;
+    if (p->o->ip6) {
+        s.transport = IBW_TK_ROCE_V2_IP6;
+        memcpy(s.ip_src, p->o->ip6_addr, 16);
+        memcpy(s.ip_dst, p->rip6, 16);
+    } else {
+        s.transport = IBW_TK_ROCE_V2_IP4;
+        ibw_store_be32(s.ip_src, p->o->ip);
+        ibw_store_be32(s.ip_dst, p->rip);
+    }
     memcpy(s.smac, p->mac, 6);
     memcpy(s.dmac, p->rmac, 6);
-    ibw_store_be32(s.ip_src, p->o->ip);
-    ibw_store_be32(s.ip_dst, p->rip);
     s.ttl = 64;
     s.ip_df = 1;
     s.udp_sport = 0xC001;
@@ -259,8 +401,12 @@ static void gmp_send(void *ctx, const uint8_t *mad_in)
     s.payload_len = IBW_MAD_SIZE;
     uint8_t f[512];
     size_t n = 0;
-    if (ibw_build(&s, f, sizeof f, &n) == IBW_OK)
-        tx(p, f, n);
+    if (ibw_build(&s, f, sizeof f, &n) != IBW_OK)
+        return;
+    tx(p, f, n);
+    if (ibw_mad_hdr_get_attributeid(mad) == IBW_CM_ATTR_REQ && p->o->dup_req &&
+        !p->reqs_sent++)
+        tx(p, f, n); /* the duplicate, right behind the first */
 }
 
 static void on_roce(struct peer *p, const uint8_t *f, size_t len)
@@ -281,8 +427,12 @@ static void on_roce(struct peer *p, const uint8_t *f, size_t len)
         const uint8_t *mad = ibw_pkt_payload(&k);
         if (ibw_mad_hdr_get_mgmtclass(mad) != IBW_MGMT_CLASS_CM)
             return;
-        if (!p->rip) { /* server: the first REQ names the other side */
-            p->rip = ibw_load_be32(f + 14 + 12);
+        if (!p->have_rip) { /* server: the first REQ names the other side */
+            if (p->o->ip6)
+                memcpy(p->rip6, f + 14 + 8, 16);
+            else
+                p->rip = ibw_load_be32(f + 14 + 12);
+            p->have_rip = 1;
             memcpy(p->rmac, f + 6, 6);
             p->have_rmac = 1;
         }
@@ -298,6 +448,24 @@ static void on_roce(struct peer *p, const uint8_t *f, size_t len)
      * the socket is drained. */
     if (p->o->role == PEER_SERVER && p->qpn && ibw_bth_get_destqp(bth) == p->qpn)
         cmx_comm_established(p->ag, now, p->qpn); /* data before the RTU */
+    if (p->o->ip6) {
+        /* Into the engine's IPv4 world: from its peer's address to its own.
+         * A frame whose ICRC fails stays out, as the engine would drop it. */
+        struct ibw_build_spec s;
+        uint8_t b[MAXF];
+        size_t n = 0;
+        if (k.icrc_status != IBW_CRC_GOOD || ibw_build_spec_from_pkt(&k, &s) != IBW_OK)
+            return;
+        s.transport = IBW_TK_ROCE_V2_IP4;
+        memset(s.ip_src, 0, 16);
+        memset(s.ip_dst, 0, 16);
+        ibw_store_be32(s.ip_src, ENGINE_IP4 ^ 1u);
+        ibw_store_be32(s.ip_dst, ENGINE_IP4);
+        s.ip_df = 1;
+        if (ibw_build(&s, b, sizeof b, &n) == IBW_OK)
+            ibe_engine_receive(p->e, b, n);
+        return;
+    }
     ibe_engine_receive(p->e, f, len);
 }
 
@@ -314,9 +482,16 @@ static void rx_all(struct peer *p)
         if (from.sll_pkttype == PACKET_OUTGOING || n < 14 || (size_t)n > sizeof f)
             continue;
         uint16_t et = ibw_load_be16(f + 12);
-        if (et == 0x0806) {
+        if (et == 0x0806 && !p->o->ip6) {
             on_arp(p, f, (size_t)n);
-        } else if (et == 0x0800 && n >= 42 && (f[14] >> 4) == 4 &&
+        } else if (et == ETH_IP6 && p->o->ip6 && n >= 14 + 40 + 8 &&
+                   (f[14] >> 4) == 6) {
+            if (f[20] == ICMP6)
+                on_icmp6(p, f, (size_t)n);
+            else if (f[20] == 17 && !memcmp(f + 38, p->o->ip6_addr, 16) &&
+                     ibw_load_be16(f + 56) == IBW_ROCEV2_UDP_PORT)
+                on_roce(p, f, (size_t)n);
+        } else if (et == 0x0800 && !p->o->ip6 && n >= 42 && (f[14] >> 4) == 4 &&
                    (f[14] & 15) == 5 && f[23] == 17 &&
                    ibw_load_be32(f + 30) == p->o->ip &&
                    ibw_load_be16(f + 36) == IBW_ROCEV2_UDP_PORT) {
@@ -356,18 +531,9 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
             post_recv(p);
         return 0;
     case IBW_HCR_QPS_RTR: {
-        /* The PSNs the other way round from the mailbox: the cmx agent
-         * puts the starting PSN it sends in its REQ/REP and takes it as
-         * its own send PSN (sq_psn), the other side's as its receive PSN.
-         * Linux reads a REQ's or REP's Starting PSN as the PSN its sender
-         * will receive from: ib_send_cm_req() sets the active side's
-         * rq_psn from its own REQ, cm_req_handler() the passive side's
-         * sq_psn from it (drivers/infiniband/core/cm.c), and the real
-         * capture rxe-rping-cm-send-read-write.pcap shows it: REQ PSN
-         * 0x003da6, the client's first SEND 0xfebd3d (the REP's), the
-         * server's first READ 0x003da6.  Two cmx agents agree with each
-         * other either way; against Linux only this way. */
-        struct ibe_qp_conn c = {mb->remote_qpn, mb->rq_psn, mb->sq_psn,
+        /* The mailbox says which PSN this side sends from and which it
+         * receives from as Linux reads the REQ/REP (cm_agent.c qp_cmd()). */
+        struct ibe_qp_conn c = {mb->remote_qpn, mb->sq_psn, mb->rq_psn,
                                 128u << mb->pmtu, mb->retry_cnt, mb->rnr_retry,
                                 mb->ack_timeout, 12, 16};
         if (ibe_qp_connect(p->e, qpn, &c))
@@ -698,7 +864,8 @@ static int on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
         logf_(p, "peer: REQ: %s\n", err);
         return IBW_CM_REJ_CONSUMER_DEFINED;
     }
-    if (h.ip_version != 4 || peer_cma_ip4(h.dst) != p->o->ip)
+    if (p->o->ip6 ? h.ip_version != 6 || memcmp(h.dst, p->o->ip6_addr, 16)
+                  : h.ip_version != 4 || peer_cma_ip4(h.dst) != p->o->ip)
         return IBW_CM_REJ_CONSUMER_DEFINED;
     if (p->conn >= 0)
         return IBW_CM_REJ_NO_QP; /* one connection at a time */
@@ -708,6 +875,15 @@ static int on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
     acc->qpn = p->qpn;
     acc->start_psn = (uint32_t)(mono_ns() & 0xFFFFFFu);
     acc->private_len = 0;
+    if (p->o->accept_delay_ms) {
+        /* The application answers late: the agent sends MRA(REQ) now and
+         * the loop accepts when the delay is over. */
+        p->pending = *acc;
+        p->accept_at = now_of(p) + (uint64_t)p->o->accept_delay_ms * 1000000u;
+        if (!p->accept_at)
+            p->accept_at = 1;
+        return CMX_DEFER;
+    }
     return CMX_ACCEPT;
 }
 
@@ -793,7 +969,7 @@ static int setup_engine(struct peer *p)
     c.mem_bytes = 1u << 22;
     c.framing = IBE_FRAME_ROCEV2;
     c.lid = 1;
-    c.ipv4 = p->o->ip;
+    c.ipv4 = p->o->ip6 ? ENGINE_IP4 : p->o->ip;
     memcpy(c.mac, p->mac, 6);
     p->e = p->w ? ibe_engine_create(p->w, &c) : NULL;
     if (!p->e)
@@ -837,7 +1013,14 @@ static int setup_engine(struct peer *p)
     cc.lid = 0xFFFF;
     cc.comm_id_base = (uint32_t)(mono_ns() & 0x7FFFFF00u) | 1u;
     cc.resp_timeout = 20;    /* Linux's CMA_CM_RESPONSE_TIMEOUT */
+    /* What an MRA asks for: Linux's CMA_CM_RESPONSE_TIMEOUT, or more when
+     * the answer is delayed on purpose (4.096 us * 2^x over the delay and
+     * a second more). */
     cc.service_timeout = 20;
+    while (cc.service_timeout < 31 &&
+           ibw_cm_timeout_ns(cc.service_timeout) <
+               (uint64_t)p->o->accept_delay_ms * 1000000u + 1000000000u)
+        cc.service_timeout++;
     cc.max_cm_retries = 15;  /* CMA_MAX_CM_RETRIES */
     cc.t_max_ns = 1000000;
     cc.max_conns = 16;
@@ -855,6 +1038,9 @@ int peer_run(const struct peer_opts *o)
     p->fd = -1;
     p->conn = -1;
     p->rip = o->role == PEER_CLIENT ? o->remote_ip : 0;
+    p->have_rip = o->role == PEER_CLIENT;
+    if (o->ip6 && o->role == PEER_CLIENT)
+        memcpy(p->rip6, o->remote_ip6, 16);
     p->rnd = mono_ns() | 1u;
     if (o->have_remote_mac) {
         memcpy(p->rmac, o->remote_mac, 6);
@@ -910,12 +1096,23 @@ int peer_run(const struct peer_opts *o)
         if (o->role == PEER_CLIENT && !p->have_rmac &&
             (!p->last_arp || now - p->last_arp > 200000000u)) {
             p->last_arp = now ? now : 1;
-            arp_send(p, 1, NULL, p->rip);
+            if (o->ip6)
+                nd_solicit(p);
+            else
+                arp_send(p, 1, NULL, p->rip);
+        }
+        if (p->accept_at && now >= p->accept_at && p->conn >= 0) {
+            p->accept_at = 0;
+            if (cmx_accept(p->ag, now, (uint32_t)p->conn, &p->pending))
+                fail(p, "the CM cannot answer the deferred REQ");
         }
         if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting) {
             uint8_t pd[PEER_CMA_HDR_LEN];
             p->sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
-            peer_cma_encode4(pd, p->sport, o->ip, p->rip);
+            if (o->ip6)
+                peer_cma_encode6(pd, p->sport, o->ip6_addr, p->rip6);
+            else
+                peer_cma_encode4(pd, p->sport, o->ip, p->rip);
             cmx_hcr_add_qp(&p->hcr, p->qpn);
             struct cmx_connect c = {peer_cma_service_id(PEER_CMA_PS_TCP, o->port),
                                     p->qpn, (uint32_t)(mono_ns() & 0xFFFFFFu),
@@ -939,6 +1136,14 @@ int peer_run(const struct peer_opts *o)
         snprintf(err, sizeof err, "%s", p->why);
     } else {
         rc = 0;
+        const struct cmx_stats *cs = cmx_agent_stats(p->ag);
+        if (!o->quiet && o->log)
+            fprintf(o->log, "peer: CM: %llu MRA sent, %llu MRA received, "
+                    "%llu MADs resent, %llu duplicates received\n",
+                    (unsigned long long)cs->mra_sent,
+                    (unsigned long long)cs->mra_rcvd,
+                    (unsigned long long)cs->retries,
+                    (unsigned long long)cs->dup_rcvd);
         if (!o->quiet && o->log)
             fprintf(o->log, o->app == PEER_APP_UCMATOSE
                     ? "peer: %u messages each way, %llu bytes received, disconnected"

@@ -3,9 +3,10 @@
  * peer.h - `ibwire peer`: the reference engine on a real interface.
  *
  * The engine and its CM (conformance/engine/cm: the agent over QP1) run in
- * real time on an AF_PACKET socket: RoCEv2 over IPv4 with the engine's own
- * address on the interface (the kernel of that interface must not own it),
- * ARP answered for it and used to find the other side, the CM MADs of
+ * real time on an AF_PACKET socket: RoCEv2 over IPv4 or IPv6 with the
+ * engine's own address on the interface (the kernel of that interface must
+ * not own it), ARP or ND answered for it and used to find the other side,
+ * the CM MADs of
  * Linux's RDMA CM (annex A11's IP CM service, cma.h) and the rping
  * protocol of rdma-core's rping on the connection.
  */
@@ -35,6 +36,14 @@ struct peer_opts {
     double loss;              /* drop this share of the engine's frames on
                                  their way out (not the MADs): a lossy
                                  wire where netem is not to be had */
+    int ip6;                  /* RoCEv2 over IPv6 with the two below,
+                                 neighbours by ND, instead of ip/remote_ip */
+    uint8_t ip6_addr[16];     /* the engine's IPv6 address */
+    uint8_t remote_ip6[16];   /* client: the server's */
+    uint32_t accept_delay_ms; /* server: answer the REQ this late, after an
+                                 MRA whose service timeout covers the wait */
+    int dup_req;              /* client: the REQ goes out twice (the
+                                 duplicate a lost answer makes) */
     const char *pcap;         /* every frame in and out, or NULL */
     FILE *log;
 };

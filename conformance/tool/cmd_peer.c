@@ -4,22 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "peer.h"
 #include "tool.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: ibwire peer -i IFACE --ip A.B.C.D (-c SERVER_IP | -s) [options]\n"
+        "usage: ibwire peer -i IFACE --ip ADDR (-c SERVER_ADDR | -s) [options]\n"
         "\n"
         "The reference engine and its CM on a raw socket (root or CAP_NET_RAW),\n"
-        "RoCEv2 over IPv4 with its own address on IFACE (the kernel of IFACE\n"
-        "must not own it; ARP for it is answered here), talking rping's\n"
+        "RoCEv2 over IPv4 or IPv6 with its own address on IFACE (the kernel of\n"
+        "IFACE must not own it; ARP or ND for it is answered here), talking rping's\n"
         "protocol through Linux's RDMA CM (annex A11's IP CM service).\n"
         "\n"
         "  -i IFACE          the interface\n"
-        "  --ip A.B.C.D      the engine's address\n"
-        "  -c A.B.C.D        client: connect to the rping server there\n"
+        "  --ip ADDR         the engine's address, IPv4 or IPv6 (RoCEv2 over it)\n"
+        "  -c ADDR           client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
         "  --app rping|ucmatose|agent  the protocol on the connection (rping);\n"
         "                    agent (client): ibwire-agent's regions, READ A and\n"
@@ -36,6 +38,9 @@ static void usage(FILE *out)
         "  --loss P          drop this share (0..1) of the engine's frames on\n"
         "                    their way out, MADs excepted (a lossy wire)\n"
         "  --timeout SEC     give up after SEC seconds (30)\n"
+        "  --accept-delay MS server: answer the REQ MS late, an MRA first\n"
+        "  --dup-req         client: send the REQ twice (a duplicate that reaches\n"
+        "                    Linux's CM before its application accepts draws an MRA)\n"
         "\n"
         "Exit: 0 the exchange completed and the connection was torn down,\n"
         "1 it failed (the reason on stderr), 2 bad arguments.\n");
@@ -50,6 +55,20 @@ static int parse_ip(const char *s, uint32_t *ip)
         return -1;
     *ip = a << 24 | b << 16 | c << 8 | d;
     return 0;
+}
+
+/* IPv4 into *ip, or IPv6 into ip6 (*is6 set). */
+static int parse_addr(const char *s, uint32_t *ip, uint8_t ip6[16], int *is6)
+{
+    if (!parse_ip(s, ip)) {
+        *is6 = 0;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, s, ip6) == 1) {
+        *is6 = 1;
+        return 0;
+    }
+    return -1;
 }
 
 static int parse_mac(const char *s, uint8_t m[6])
@@ -83,7 +102,7 @@ int cmd_peer(int argc, char **argv)
     memset(&o, 0, sizeof o);
     int have_port = 0, have_size = 0;
     o.log = stderr;
-    int role = -1, have_ip = 0;
+    int role = -1, have_ip = 0, remote6 = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -97,6 +116,8 @@ int cmd_peer(int argc, char **argv)
             o.verbose = 1;
         } else if (!strcmp(a, "-V")) {
             o.validate = 1;
+        } else if (!strcmp(a, "--dup-req")) {
+            o.dup_req = 1;
         } else if (!v) {
             fprintf(stderr, "ibwire peer: %s: needs a value\n", a);
             return TOOL_EXIT_USAGE;
@@ -104,15 +125,15 @@ int cmd_peer(int argc, char **argv)
             o.iface = v;
             i++;
         } else if (!strcmp(a, "--ip")) {
-            if (parse_ip(v, &o.ip)) {
-                fprintf(stderr, "ibwire peer: --ip %s: not an IPv4 address\n", v);
+            if (parse_addr(v, &o.ip, o.ip6_addr, &o.ip6)) {
+                fprintf(stderr, "ibwire peer: --ip %s: not an IPv4 or IPv6 address\n", v);
                 return TOOL_EXIT_USAGE;
             }
             have_ip = 1;
             i++;
         } else if (!strcmp(a, "-c")) {
-            if (parse_ip(v, &o.remote_ip)) {
-                fprintf(stderr, "ibwire peer: -c %s: not an IPv4 address\n", v);
+            if (parse_addr(v, &o.remote_ip, o.remote_ip6, &remote6)) {
+                fprintf(stderr, "ibwire peer: -c %s: not an IPv4 or IPv6 address\n", v);
                 return TOOL_EXIT_USAGE;
             }
             role = PEER_CLIENT;
@@ -168,6 +189,12 @@ int cmd_peer(int argc, char **argv)
                 return TOOL_EXIT_USAGE;
             }
             i++;
+        } else if (!strcmp(a, "--accept-delay")) {
+            if (parse_u32(v, 0, 600000, &o.accept_delay_ms)) {
+                fprintf(stderr, "ibwire peer: --accept-delay %s: 0 ... 600000 ms\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
             o.timeout_s = strtod(v, &end);
@@ -185,6 +212,10 @@ int cmd_peer(int argc, char **argv)
     if (!o.iface || !have_ip || role < 0) {
         fprintf(stderr, "ibwire peer: -i IFACE, --ip and -c or -s are needed\n");
         usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    if (role == PEER_CLIENT && remote6 != o.ip6) {
+        fprintf(stderr, "ibwire peer: --ip and -c: both IPv4 or both IPv6\n");
         return TOOL_EXIT_USAGE;
     }
     o.role = (uint8_t)role;

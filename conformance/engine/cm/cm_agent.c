@@ -119,8 +119,14 @@ static int qp_cmd(struct cmx_agent *a, struct cmx_conn *c, uint16_t op)
     mb.ack_timeout = 14;
     mb.min_rnr_timer = 1;
     mb.remote_qpn = c->remote_qpn;
-    mb.sq_psn = c->start_psn;
-    mb.rq_psn = c->remote_psn;
+    /* A REQ's or REP's Starting PSN (Tables 106, 110) is the first PSN its
+     * sender expects to receive.  Linux reads it so: ib_send_cm_req() takes
+     * its own REQ's PSN as the active side's rq_psn, cm_req_handler() the
+     * REQ's as the passive side's sq_psn, the REP's the other way round,
+     * and rxe NAKs every request sent from the PSN read the other way.  So
+     * this side sends from the PSN the other side put in its message. */
+    mb.sq_psn = c->remote_psn;
+    mb.rq_psn = c->start_psn;
     mb.pkey = 0xFFFF;
     mb.dlid = c->remote_lid;
     mb.resp_res = 16;
@@ -310,10 +316,14 @@ static void send_rep(struct cmx_agent *a, struct cmx_conn *c,
 static void server_accept(struct cmx_agent *a, struct cmx_conn *c,
                           uint64_t now, const struct cmx_accept *acc)
 {
+    /* A deferred REQ moved its QP to INIT already when the application
+     * named it then; it may name another now. */
+    if (!c->peer && !(c->qp_in_init && c->qpn == acc->qpn)) {
+        c->qpn = acc->qpn;
+        qp_cmd(a, c, IBW_HCR_OP_RST2INIT_QP);
+    }
     c->qpn = acc->qpn;
     c->start_psn = acc->start_psn & 0xFFFFFFu;
-    if (!c->peer)
-        qp_cmd(a, c, IBW_HCR_OP_RST2INIT_QP);
     c->deferred = 0;
     send_rep(a, c, acc);
     qp_cmd(a, c, IBW_HCR_OP_INIT2RTR_QP);
@@ -470,8 +480,10 @@ static void on_req(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
     if (d == CMX_ACCEPT) {
         server_accept(a, c, now, &acc);
     } else if (d == CMX_DEFER) {
-        if (!c->peer)
-            qp_cmd(a, c, IBW_HCR_OP_RST2INIT_QP);
+        if (!c->peer && acc.qpn) {
+            c->qpn = acc.qpn;
+            c->qp_in_init = qp_cmd(a, c, IBW_HCR_OP_RST2INIT_QP) == 0;
+        }
         c->deferred = 1;
         send_mra(a, c, IBW_CM_MSG_REQ);
     } else {
@@ -623,10 +635,12 @@ static void on_mra(struct cmx_agent *a, uint64_t now, const uint8_t *mad)
     if (c->role == CMX_CLIENT && c->state == CMX_REQ_SENT &&
         m.msgmraed == IBW_CM_MSG_REQ) {
         c->remote_comm_id = m.localcommid;
+        c->retries = 0;
         start_timer(c, now, ibw_cm_client_mra_wait_ns(m.servicetimeout,
                                                       a->cfg.t_max_ns));
     } else if (c->role == CMX_SERVER && c->state == CMX_REP_SENT &&
                m.msgmraed == IBW_CM_MSG_REP) {
+        c->retries = 0;
         start_timer(c, now, ibw_cm_server_mra_wait_ns(m.servicetimeout,
                                                       a->cfg.t_max_ns));
     }

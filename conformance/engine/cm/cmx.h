@@ -154,12 +154,13 @@ struct cmx_event {
 
 struct cmx_accept {
     uint32_t qpn;          /* local QP for the connection */
-    uint32_t start_psn;
+    uint32_t start_psn;    /* the REP's: the first PSN this side receives */
     uint8_t private_data[196];
     size_t private_len;
 };
 #define CMX_ACCEPT 0
-#define CMX_DEFER (-1)     /* send MRA(REQ), answer later with cmx_accept() */
+#define CMX_DEFER (-1)     /* send MRA(REQ), answer later with cmx_accept();
+                              a qpn given now goes to INIT at once */
 
 struct cmx_ops {
     void *ctx;
@@ -188,7 +189,7 @@ struct cmx_config {
 struct cmx_connect {
     uint64_t service_id;
     uint32_t qpn;
-    uint32_t start_psn;
+    uint32_t start_psn;     /* the REQ's: the first PSN this side receives */
     uint8_t pmtu;           /* code 1..5 */
     uint8_t retry_cnt, rnr_retry;
     uint8_t peer;           /* peer-to-peer: a crossing REQ is compared */
@@ -201,11 +202,13 @@ struct cmx_conn {
     uint8_t used, role, state, peer;
     uint8_t retries, max_retries;
     uint8_t deferred;
+    uint8_t qp_in_init;           /* deferred REQ: its QP went to INIT */
     uint8_t npath;
     uint8_t path[CMX_PATH_MAX];   /* states visited, for tests and traces */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t qpn, remote_qpn;
-    uint32_t start_psn, remote_psn;
+    uint32_t start_psn;           /* ours: the first PSN we receive */
+    uint32_t remote_psn;          /* theirs: the first PSN we send */
     uint64_t remote_guid, service_id, tid;
     uint64_t deadline;            /* 0: no timer running */
     uint64_t wait_ns;             /* the wait the timer was started with */

@@ -243,10 +243,14 @@ static void test_normal(void)
     TU_EQ(cmx_hcr_qp_state(&N[0].hcr, 2), IBW_HCR_QPS_RTS);
     TU_EQ(cmx_hcr_qp_state(&N[1].hcr, 8), IBW_HCR_QPS_RTS);
     TU_EQ(N[0].hcr.qp_attr[2].remote_qpn, 8);
-    TU_EQ(N[0].hcr.qp_attr[2].rq_psn, 0x800);
-    TU_EQ(N[0].hcr.qp_attr[2].sq_psn, 0x100);
+    /* Each message's Starting PSN is the PSN its sender receives from: the
+     * client (REQ 0x100) sends from the REP's 0x800, the server from the
+     * REQ's (test_cm_psn holds this to a Linux capture). */
+    TU_EQ(N[0].hcr.qp_attr[2].rq_psn, 0x100);
+    TU_EQ(N[0].hcr.qp_attr[2].sq_psn, 0x800);
     TU_EQ(N[1].hcr.qp_attr[8].remote_qpn, 2);
-    TU_EQ(N[1].hcr.qp_attr[8].rq_psn, 0x100);
+    TU_EQ(N[1].hcr.qp_attr[8].rq_psn, 0x800);
+    TU_EQ(N[1].hcr.qp_attr[8].sq_psn, 0x100);
     TU_EQ(N[1].hcr.qp_attr[8].pmtu, 3);
     TU_EQ(N[0].hcr.commands, 3); /* RST2INIT, INIT2RTR, RTR2RTS */
     TU_EQ(N[1].hcr.commands, 3);
@@ -372,6 +376,9 @@ static void test_mra(void)
     TU_EQ(cmx_agent_stats(N[0].ag)->retries, 0);
     TU_EQ(cmx_conn_get(N[0].ag, 0)->state, CMX_ESTABLISHED);
     TU_EQ(cmx_conn_get(N[1].ag, 0)->state, CMX_ESTABLISHED);
+    /* The deferred QP went to INIT once, with the MRA, not again. */
+    TU_EQ(N[1].hcr.failures, 0);
+    TU_EQ(N[1].hcr.commands, 3);
 }
 
 static void test_peer_crossing(void)

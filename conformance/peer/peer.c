@@ -45,6 +45,7 @@
 #include "cma.h"
 #include "cmx.h"
 #include "engine.h"
+#include "peer_app.h"
 #include "probe.h"
 
 #ifdef __linux__
@@ -98,6 +99,9 @@ struct peer {
     struct { uint64_t va; uint32_t len, rkey, acc; } reg[PR_COUNT];
     uint64_t rnd;
     char why[200];
+    /* an application in its own file (peer_app.h), or NULL */
+    const struct peer_app_ops *app;
+    void *app_state;
 };
 
 static uint64_t mono_ns(void)
@@ -298,6 +302,8 @@ static void on_roce(struct peer *p, const uint8_t *f, size_t len)
      * the socket is drained. */
     if (p->o->role == PEER_SERVER && p->qpn && ibw_bth_get_destqp(bth) == p->qpn)
         cmx_comm_established(p->ag, now, p->qpn); /* data before the RTU */
+    else if (p->app && p->o->role == PEER_SERVER)
+        cmx_comm_established(p->ag, now, ibw_bth_get_destqp(bth));
     ibe_engine_receive(p->e, f, len);
 }
 
@@ -349,6 +355,10 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
     case IBW_HCR_QPS_INIT:
         if (ibe_qp_set_state(p->e, qpn, IBE_QPS_INIT))
             return -1;
+        if (p->app) {
+            p->app->qp_init(p, p->app_state, qpn);
+            return 0;
+        }
         /* the RQ works from INIT on: the client's SEND may come right
          * after the RTU (ucmatose posts all its receives before it
          * connects or accepts) */
@@ -700,6 +710,16 @@ static int on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
     }
     if (h.ip_version != 4 || peer_cma_ip4(h.dst) != p->o->ip)
         return IBW_CM_REJ_CONSUMER_DEFINED;
+    if (p->app) {
+        acc->start_psn = (uint32_t)(mono_ns() & 0xFFFFFFu);
+        acc->private_len = 0;
+        int r = p->app->on_req(p, p->app_state, conn, acc);
+        if (r == CMX_ACCEPT) {
+            cmx_hcr_add_qp(&p->hcr, acc->qpn);
+            ibe_qp_set_state(p->e, acc->qpn, IBE_QPS_RESET);
+        }
+        return r;
+    }
     if (p->conn >= 0)
         return IBW_CM_REJ_NO_QP; /* one connection at a time */
     p->conn = (int)conn;
@@ -715,6 +735,10 @@ static void on_event(void *ctx, const struct cmx_event *ev)
 {
     struct peer *p = ctx;
     char m[120];
+    if (p->app) {
+        p->app->on_event(p, p->app_state, ev);
+        return;
+    }
     switch (ev->type) {
     case CMX_EV_ESTABLISHED:
         p->established = 1;
@@ -749,6 +773,17 @@ static void on_event(void *ctx, const struct cmx_event *ev)
     default:
         break;
     }
+}
+
+/* ---- what an application in its own file may use (peer_app.h) ----------- */
+
+struct ibe_engine *peer_engine(struct peer *p) { return p->e; }
+const struct peer_opts *peer_options(const struct peer *p) { return p->o; }
+void peer_fail(struct peer *p, const char *msg) { fail(p, msg); }
+uint64_t peer_now(const struct peer *p) { return now_of(p); }
+void peer_disconnect(struct peer *p, uint32_t conn)
+{
+    cmx_disconnect(p->ag, now_of(p), conn);
 }
 
 /* ---- setup and the loop --------------------------------------------------- */
@@ -843,6 +878,8 @@ static int setup_engine(struct peer *p)
     cc.max_conns = 16;
     struct cmx_ops ops = {p, gmp_send, qp_cmd, on_req, on_event};
     p->ag = cmx_agent_create(&cc, &ops);
+    if (p->ag && p->app)
+        return p->app->setup(p, p->app_state);
     return p->ag ? 0 : -1;
 }
 
@@ -856,6 +893,14 @@ int peer_run(const struct peer_opts *o)
     p->conn = -1;
     p->rip = o->role == PEER_CLIENT ? o->remote_ip : 0;
     p->rnd = mono_ns() | 1u;
+    if (o->app == PEER_APP_PERFTEST) {
+        p->app = &peer_app_perftest;
+        p->app_state = calloc(1, p->app->state_size);
+        if (!p->app_state) {
+            free(p);
+            return 2;
+        }
+    }
     if (o->have_remote_mac) {
         memcpy(p->rmac, o->remote_mac, 6);
         p->have_rmac = 1;
@@ -898,6 +943,8 @@ int peer_run(const struct peer_opts *o)
         ibe_world_run_until(p->w, now);
         cmx_tick(p->ag, now);
         poll_cq(p);
+        if (p->app && p->app->tick(p, p->app_state, now))
+            break;
         if (p->down)
             break;
         if (now > limit) {
@@ -929,17 +976,22 @@ int peer_run(const struct peer_opts *o)
         struct timespec ts = {0, 500000};
         ppoll(&pf, 1, &ts, NULL);
     }
-    if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
-        fail(p, "disconnected before the last ping");
-    if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
-        fail(p, "disconnected before every message went both ways");
-    if (!p->failed && o->role == PEER_SERVER && !p->ping)
-        fail(p, "disconnected before any ping");
+    if (!p->app) { /* an application has judged its run in its tick() */
+        if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
+            fail(p, "disconnected before the last ping");
+        if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
+            fail(p, "disconnected before every message went both ways");
+        if (!p->failed && o->role == PEER_SERVER && !p->ping)
+            fail(p, "disconnected before any ping");
+    }
     if (p->failed) {
         snprintf(err, sizeof err, "%s", p->why);
     } else {
         rc = 0;
-        if (!o->quiet && o->log)
+        if (p->app) {
+            if (!o->quiet && o->log)
+                p->app->summary(p, p->app_state, o->log);
+        } else if (!o->quiet && o->log)
             fprintf(o->log, o->app == PEER_APP_UCMATOSE
                     ? "peer: %u messages each way, %llu bytes received, disconnected"
                       " (%llu frames dropped on purpose, %llu resent)\n"
@@ -962,6 +1014,7 @@ out:
         ibe_world_destroy(p->w);
     if (p->fd >= 0)
         close(p->fd);
+    free(p->app_state);
     free(p);
     return rc;
 }

@@ -16,7 +16,8 @@
 #include <stdio.h>
 
 enum peer_role { PEER_CLIENT, PEER_SERVER };
-enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE, PEER_APP_AGENT };
+enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE, PEER_APP_AGENT,
+                PEER_APP_PERFTEST /* perftest.c: ib_*_bw -R, server */ };
 
 struct peer_opts {
     const char *iface;

@@ -21,14 +21,18 @@ static void usage(FILE *out)
         "  --ip A.B.C.D      the engine's address\n"
         "  -c A.B.C.D        client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
-        "  --app rping|ucmatose|agent  the protocol on the connection (rping);\n"
-        "                    agent (client): ibwire-agent's regions, READ A and\n"
-        "                    compare, WRITE R and read it back on the agent's\n"
-        "                    side channel (127.0.0.1:PORT)\n"
-        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471)\n"
+        "  --app rping|ucmatose|agent|perftest  the protocol on the connection\n"
+        "                    (rping); agent (client): ibwire-agent's regions, READ A\n"
+        "                    and compare, WRITE R and read it back on the agent's\n"
+        "                    side channel (127.0.0.1:PORT); perftest (server): the\n"
+        "                    other end of ib_write_bw/ib_read_bw/ib_send_bw -R\n"
+        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471,\n"
+        "                    perftest 18515)\n"
         "  -C COUNT          rping: pings (client: 10; server: until the client\n"
-        "                    leaves); ucmatose: messages each way (10, <= 60)\n"
-        "  -S SIZE           rping buffer bytes (64); ucmatose message (100)\n"
+        "                    leaves); ucmatose: messages each way (10, <= 60);\n"
+        "                    perftest: the client's -n, checked (0: not checked)\n"
+        "  -S SIZE           rping buffer bytes (64); ucmatose message (100);\n"
+        "                    perftest: the largest message, -s (65536)\n"
         "  -v                print the ping data (as rping -V) and CM events\n"
         "  -V                verify the data (client; as rping -v)\n"
         "  --peer-mac MAC    the other side's MAC (no ARP)\n"
@@ -152,8 +156,11 @@ int cmd_peer(int argc, char **argv)
                 o.app = PEER_APP_UCMATOSE;
             } else if (!strcmp(v, "agent")) {
                 o.app = PEER_APP_AGENT;
+            } else if (!strcmp(v, "perftest")) {
+                o.app = PEER_APP_PERFTEST;
             } else {
-                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose or agent\n", v);
+                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose, agent or "
+                        "perftest\n", v);
                 return TOOL_EXIT_USAGE;
             }
             i++;
@@ -193,10 +200,15 @@ int cmd_peer(int argc, char **argv)
         fprintf(stderr, "ibwire peer: --app agent is a client (-c)\n");
         return TOOL_EXIT_USAGE;
     }
+    int perf = o.app == PEER_APP_PERFTEST;
+    if (perf && role != PEER_SERVER) {
+        fprintf(stderr, "ibwire peer: --app perftest is a server (-s)\n");
+        return TOOL_EXIT_USAGE;
+    }
     if (!have_port)
-        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT ? 18515 : 7174;
+        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT || perf ? 18515 : 7174;
     if (!have_size)
-        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : 64;
+        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : perf ? 65536 : 64;
     if (o.app == PEER_APP_AGENT && o.size < 256) {
         fprintf(stderr, "ibwire peer: --app agent: -S at least 256\n");
         return TOOL_EXIT_USAGE;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Guest side of `scripts/rxe-vm.sh --interop`: `ibwire peer` (the reference
 # engine on a raw socket) against Linux 6.1 rxe and its RDMA CM, with
-# stock rping.  It runs instead of run-workloads.sh.
+# stock rping, ucmatose and perftest.  It runs instead of run-workloads.sh.
 #
 # The wire: rxe_a on veth_a (10.9.0.1), as run-workloads.sh makes it; the
 # engine on a raw socket on veth_b with an address of its own, 10.9.0.3,
@@ -126,4 +126,21 @@ if command -v ibwire-agent >/dev/null; then
         "ibwire-agent -a 10.9.0.1 -n 1" \
         "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app agent -v --timeout 30"
 fi
+# perftest -R (Debian 12's perftest 4.5) against the engine as server
+# (conformance/peer/perftest.c): the client on rxe_a makes perftest's two
+# RDMA CM connections to the engine (the comm QP for its exchange, then the
+# test QP), -n 200 messages of 4 KB, and tears both down; the engine checks
+# the iterations (-C: the client's BW report for write and read, the
+# SENDs it received for send).  Clean, then with netem loss 3 % both ways.
+perftest_runs() {
+    for ne in - "loss 3%"; do
+        sfx=; [ "$ne" = - ] || sfx=-loss
+        for t in write read send; do
+            run "perftest-$t-engine-server$sfx" "$ne" engine-first \
+                "ib_${t}_bw -d rxe_a -F -s 4096 -n 200 -R $E" \
+                "ibwire peer -i veth_b --ip $E -s --app perftest -C 200 -S 4096 -v --timeout 35"
+        done
+    done
+}
+perftest_runs
 echo "rxe-vm: interop done"

@@ -785,6 +785,18 @@ void peer_disconnect(struct peer *p, uint32_t conn)
 {
     cmx_disconnect(p->ag, now_of(p), conn);
 }
+int peer_connect(struct peer *p, uint32_t qpn, uint32_t start_psn)
+{
+    if (!p->have_rmac)
+        return -2; /* the loop is still asking ARP */
+    uint8_t pd[PEER_CMA_HDR_LEN];
+    uint16_t sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
+    peer_cma_encode4(pd, sport, p->o->ip, p->rip);
+    cmx_hcr_add_qp(&p->hcr, qpn);
+    struct cmx_connect c = {peer_cma_service_id(PEER_CMA_PS_TCP, p->o->port),
+                            qpn, start_psn & 0xFFFFFFu, 3, 7, 7, 0, pd, sizeof pd};
+    return cmx_connect(p->ag, now_of(p), &c);
+}
 
 /* ---- setup and the loop --------------------------------------------------- */
 
@@ -959,7 +971,7 @@ int peer_run(const struct peer_opts *o)
             p->last_arp = now ? now : 1;
             arp_send(p, 1, NULL, p->rip);
         }
-        if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting) {
+        if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting && !p->app) {
             uint8_t pd[PEER_CMA_HDR_LEN];
             p->sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
             peer_cma_encode4(pd, p->sport, o->ip, p->rip);

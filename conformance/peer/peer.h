@@ -27,6 +27,7 @@ struct peer_opts {
     uint8_t remote_mac[6];    /* given: no ARP for it */
     uint8_t role;             /* enum peer_role */
     uint8_t app;              /* enum peer_app: what runs on the connection */
+    uint8_t perftest_verb;    /* --app perftest client: enum pt_verb */
     uint16_t port;            /* RDMA_PS_TCP port (rping: 7174) */
     uint32_t count;           /* rping iterations (client; server: 0 = until
                                  the client disconnects) */

@@ -42,6 +42,10 @@ struct ibe_engine *peer_engine(struct peer *p);
 const struct peer_opts *peer_options(const struct peer *p);
 void peer_fail(struct peer *p, const char *msg);
 void peer_disconnect(struct peer *p, uint32_t conn);
+/* client: a REQ for the port (-p) to the server with the CMA header, as
+ * the built-in client makes it; the connection handle, -2 while the other
+ * side's MAC is not known yet, -1 when the CM cannot */
+int peer_connect(struct peer *p, uint32_t qpn, uint32_t start_psn);
 uint64_t peer_now(const struct peer *p);
 
 extern const struct peer_app_ops peer_app_perftest;

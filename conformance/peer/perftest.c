@@ -14,6 +14,14 @@
  * the client has torn down both connections (DREQ; the engine answers with
  * a DREP); it has succeeded when the client went through the handshakes
  * after its test - the BW report (write, read) or the -C SENDs (send).
+ *
+ * As a client (-c, --perftest-verb) the engine plays perftest's client
+ * against such a server: the same steps from the other end, then -C
+ * WRITEs, READs (their bytes checked against the engine server's region)
+ * or SENDs of -S bytes, at most CLIENT_DEPTH outstanding, the steps after
+ * the test, and a DREQ on each connection.  It is what lets two engines
+ * run the exchange without a VM (tests/peer/perftest_netns.py); against
+ * perftest's own server it is untried.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -153,8 +161,14 @@ int pt_reply(struct pt_server *s, const uint8_t *msg, size_t len, uint8_t *out,
 #define COMM_SLOTS 4u       /* receives kept on the comm QP */
 #define WORK_RQ 512u        /* perftest's rx_depth for BW tests */
 #define LINGER_NS 3000000000ull
+#define CLIENT_DEPTH 8u     /* client: WRs outstanding on the test QP */
 
-enum { WR_COMM_RECV = 1, WR_COMM_SEND = 100, WR_WORK_RECV = 200 };
+enum { WR_COMM_RECV = 1, WR_COMM_SEND = 100, WR_WORK_RECV = 200, WR_WORK_OP = 300 };
+
+/* The client's steps: a message of the exchange (its length), or one of
+ * these. */
+enum { ST_ZERO_DEST = 1000, ST_CONNECT_TEST, ST_TEST, ST_REPORT, ST_DISCONNECT,
+       ST_DONE };
 
 struct pt_app {
     uint32_t cq, lkey, rkey;
@@ -169,7 +183,44 @@ struct pt_app {
     uint32_t recvs_posted, recvs_done;
     uint64_t bytes_rx;
     struct pt_server srv;
+    /* client */
+    unsigned step, nsteps, reports_sent;
+    int waiting;                /* for the answer to the message sent */
+    unsigned steps[24];
+    uint32_t ops_posted, ops_done;
+    uint64_t verified;
+    struct pt_dest server;      /* the server's last pingpong_dest */
 };
+
+static int is_client(struct peer *p)
+{
+    return peer_options(p)->role == PEER_CLIENT;
+}
+
+/* perftest's client, step by step (perftest.h) */
+static void client_plan(struct pt_app *a, unsigned verb)
+{
+    unsigned n = 0;
+    a->steps[n++] = PT_VERSION_LEN;
+    a->steps[n++] = PT_INT_LEN;
+    a->steps[n++] = PT_INT_LEN;
+    a->steps[n++] = PT_MTU_LEN;
+    a->steps[n++] = ST_ZERO_DEST;
+    a->steps[n++] = ST_CONNECT_TEST;
+    a->steps[n++] = ST_ZERO_DEST;
+    for (unsigned i = 0; i < (verb == PT_SEND ? 4u : 3u); i++)
+        a->steps[n++] = PT_DEST_LEN;
+    a->steps[n++] = ST_TEST;
+    if (verb != PT_SEND) {
+        a->steps[n++] = PT_DEST_LEN;
+        for (unsigned i = 0; i < 5; i++)
+            a->steps[n++] = ST_REPORT;
+    }
+    a->steps[n++] = PT_DEST_LEN;
+    a->steps[n++] = ST_DISCONNECT;
+    a->steps[n++] = ST_DONE;
+    a->nsteps = n;
+}
 
 static void post_recv(struct peer *p, uint32_t qpn, uint64_t wr_id,
                       uint64_t va, uint32_t len, uint32_t lkey)
@@ -219,13 +270,15 @@ static int pt_setup(struct peer *p, void *st)
     /* bytes a READ client can tell apart from zeroed memory */
     uint8_t *r = ibe_mem_ptr(e, base, a->region_len);
     for (uint32_t i = 0; i < a->region_len; i++)
-        r[i] = (uint8_t)(i * 7u + 3u);
+        r[i] = pt_region_byte(i);
     a->cq = ibe_cq_create(e, 2048);
     a->comm_qpn = make_qp(e, a->cq, 8);
     a->work_qpn = make_qp(e, a->cq, WORK_RQ);
     /* the engine's page and a common cache line, as perftest's own server
      * on x86 announces them */
     pt_server_init(&a->srv, 4096, 64);
+    if (is_client(p))
+        client_plan(a, o->perftest_verb);
     return a->cq && a->comm_qpn && a->work_qpn ? 0 : -1;
 }
 
@@ -233,7 +286,8 @@ static int pt_on_req(struct peer *p, void *st, uint32_t conn,
                      struct cmx_accept *acc)
 {
     struct pt_app *a = st;
-    (void)p;
+    if (is_client(p))
+        return IBW_CM_REJ_NO_QP; /* a client takes no REQ */
     if (a->comm_conn < 0) {
         a->comm_conn = (int)conn;
         acc->qpn = a->comm_qpn;
@@ -257,6 +311,8 @@ static void pt_qp_init(struct peer *p, void *st, uint32_t qpn)
                       PT_MAX_MSG, a->lkey);
         return;
     }
+    if (is_client(p))
+        return; /* perftest's client receives nothing on the test QP */
     uint32_t n = o->count && o->count < WORK_RQ ? o->count : WORK_RQ;
     for (uint32_t i = 0; i < n; i++)
         post_recv(p, qpn, WR_WORK_RECV, a->region, a->recv_len, a->lkey);
@@ -271,7 +327,9 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
     char m[160];
     switch (ev->type) {
     case CMX_EV_ESTABLISHED:
-        if (work) {
+        if (work && is_client(p)) {
+            a->work_up = 1;
+        } else if (work) {
             a->work_up = 1;
             struct pt_dest *d = &a->srv.dest;
             memset(d, 0, sizeof *d);
@@ -316,6 +374,21 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
     }
 }
 
+static void comm_send(struct peer *p, struct pt_app *a, uint64_t tx, uint32_t len)
+{
+    struct ibe_send_wr w;
+    memset(&w, 0, sizeof w);
+    w.wr_id = WR_COMM_SEND;
+    w.opcode = IBE_WR_SEND;
+    w.flags = IBE_SEND_SIGNALED;
+    w.num_sge = 1;
+    w.sg[0].addr = tx;
+    w.sg[0].length = len;
+    w.sg[0].lkey = a->lkey;
+    if (ibe_post_send(peer_engine(p), a->comm_qpn, &w))
+        peer_fail(p, "perftest: cannot post a SEND on the comm QP");
+}
+
 static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
                         uint32_t len)
 {
@@ -331,17 +404,173 @@ static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
     }
     post_recv(p, a->comm_qpn, WR_COMM_RECV + slot,
               a->comm_rx + slot * PT_MAX_MSG, PT_MAX_MSG, a->lkey);
-    struct ibe_send_wr w;
-    memset(&w, 0, sizeof w);
-    w.wr_id = WR_COMM_SEND;
-    w.opcode = IBE_WR_SEND;
-    w.flags = IBE_SEND_SIGNALED;
-    w.num_sge = 1;
-    w.sg[0].addr = tx;
-    w.sg[0].length = (uint32_t)n;
-    w.sg[0].lkey = a->lkey;
-    if (ibe_post_send(e, a->comm_qpn, &w))
-        peer_fail(p, "perftest: cannot post a SEND on the comm QP");
+    comm_send(p, a, tx, (uint32_t)n);
+}
+
+static void client_dest(struct peer *p, struct pt_app *a, struct pt_dest *d)
+{
+    const struct peer_opts *o = peer_options(p);
+    memset(d, 0, sizeof *d);
+    d->out_reads = o->perftest_verb == PT_READ ? 16 : 1;
+    d->qpn = a->work_qpn;
+    d->psn = a->work_psn;
+    d->rkey = a->rkey;
+    d->vaddr = a->region;
+    d->gid[10] = d->gid[11] = 0xFF;
+    ibw_store_be32(d->gid + 12, o->ip);
+    d->gid_index = 1;
+}
+
+/* the client's message of the current step */
+static void client_send_step(struct peer *p, struct pt_app *a)
+{
+    struct ibe_engine *e = peer_engine(p);
+    unsigned st = a->steps[a->step];
+    uint64_t tx = a->comm_tx + (a->tx_slot++ % COMM_SLOTS) * PT_MAX_MSG;
+    uint8_t *b = ibe_mem_ptr(e, tx, PT_MAX_MSG);
+    uint32_t len;
+    memset(b, 0, PT_MAX_MSG);
+    switch (st) {
+    case PT_VERSION_LEN: memcpy(b, "6.06", 4); len = PT_VERSION_LEN; break;
+    case PT_INT_LEN:
+        ibw_store_be32(b, a->step == 1 ? 4096u : 64u);
+        len = PT_INT_LEN;
+        break;
+    case PT_MTU_LEN: b[0] = '3'; len = PT_MTU_LEN; break;
+    case ST_ZERO_DEST: len = PT_DEST_LEN; break;
+    case PT_DEST_LEN: {
+        struct pt_dest d;
+        client_dest(p, a, &d);
+        pt_dest_encode(b, &d);
+        len = PT_DEST_LEN;
+        break;
+    }
+    default: { /* ST_REPORT: size, iterations, then rates it has not */
+        const struct peer_opts *o = peer_options(p);
+        if (a->reports_sent == 0)
+            ibw_store_be64(b, o->size);
+        else if (a->reports_sent == 1)
+            ibw_store_be64(b, o->count);
+        a->reports_sent++;
+        len = PT_REPORT_LEN;
+        break;
+    }
+    }
+    a->waiting = 1;
+    comm_send(p, a, tx, len);
+}
+
+static void client_post_ops(struct peer *p, struct pt_app *a)
+{
+    const struct peer_opts *o = peer_options(p);
+    static const uint8_t op[] = {IBE_WR_RDMA_WRITE, IBE_WR_RDMA_READ, IBE_WR_SEND};
+    while (a->ops_posted < o->count && a->ops_posted - a->ops_done < CLIENT_DEPTH) {
+        struct ibe_send_wr w;
+        memset(&w, 0, sizeof w);
+        w.wr_id = WR_WORK_OP;
+        w.opcode = op[o->perftest_verb];
+        w.flags = IBE_SEND_SIGNALED;
+        w.num_sge = 1;
+        /* READs land in the region's second half: the first keeps the
+         * bytes a WRITE or SEND carries */
+        w.sg[0].addr = a->region + (o->perftest_verb == PT_READ ? o->size : 0);
+        w.sg[0].length = o->size;
+        w.sg[0].lkey = a->lkey;
+        w.remote_addr = a->server.vaddr;
+        w.rkey = a->server.rkey;
+        if (ibe_post_send(peer_engine(p), a->work_qpn, &w)) {
+            peer_fail(p, "perftest: cannot post a request on the test QP");
+            return;
+        }
+        a->ops_posted++;
+    }
+}
+
+/* Move the client on as far as it can go without waiting. */
+static void client_advance(struct peer *p, struct pt_app *a)
+{
+    while (!a->waiting && a->step < a->nsteps) {
+        unsigned st = a->steps[a->step];
+        if (st == ST_CONNECT_TEST) {
+            if (a->work_conn < 0) {
+                a->work_psn = (uint32_t)(peer_now(p) * 2654435761u) & 0xFFFFFFu;
+                int c = peer_connect(p, a->work_qpn, a->work_psn);
+                if (c == -1)
+                    peer_fail(p, "perftest: the CM cannot start the test connection");
+                if (c < 0)
+                    return;
+                a->work_conn = c;
+            }
+            if (!a->work_up)
+                return;
+            a->step++;
+        } else if (st == ST_TEST) {
+            if (!a->server.qpn || !a->server.rkey) {
+                peer_fail(p, "perftest: the server's pingpong_dest names no QP "
+                          "or R_Key before the test");
+                return;
+            }
+            client_post_ops(p, a);
+            if (a->ops_done < peer_options(p)->count)
+                return;
+            a->step++;
+        } else if (st == ST_DISCONNECT) {
+            peer_disconnect(p, (uint32_t)a->work_conn);
+            peer_disconnect(p, (uint32_t)a->comm_conn);
+            a->first_down_at = peer_now(p) | 1u;
+            a->step++;
+        } else if (st == ST_DONE) {
+            return;
+        } else {
+            client_send_step(p, a);
+        }
+    }
+}
+
+/* the server's answer to the client's message of the current step */
+static void client_answer(struct peer *p, struct pt_app *a, uint64_t slot,
+                          uint32_t len)
+{
+    struct ibe_engine *e = peer_engine(p);
+    unsigned st = a->steps[a->step];
+    unsigned want = st == ST_ZERO_DEST ? PT_DEST_LEN
+                    : st == ST_REPORT  ? PT_REPORT_LEN : st;
+    char m[160];
+    if (!a->waiting || len != want) {
+        snprintf(m, sizeof m, "perftest: step %u: the server sent %u bytes, "
+                 "%u expected", a->step + 1, len, a->waiting ? want : 0);
+        peer_fail(p, m);
+        return;
+    }
+    const uint8_t *b = ibe_mem_ptr(e, a->comm_rx + slot * PT_MAX_MSG, len);
+    if (st == PT_DEST_LEN || st == ST_ZERO_DEST)
+        pt_dest_decode(b, &a->server);
+    else if (st == PT_VERSION_LEN)
+        memcpy(a->srv.version, b, PT_VERSION_LEN);
+    a->srv.msgs++;
+    post_recv(p, a->comm_qpn, WR_COMM_RECV + slot,
+              a->comm_rx + slot * PT_MAX_MSG, PT_MAX_MSG, a->lkey);
+    a->waiting = 0;
+    a->step++;
+}
+
+static void client_op_done(struct peer *p, struct pt_app *a)
+{
+    const struct peer_opts *o = peer_options(p);
+    a->ops_done++;
+    if (o->perftest_verb == PT_READ) {
+        const uint8_t *b = ibe_mem_ptr(peer_engine(p), a->region + o->size, o->size);
+        for (uint32_t i = 0; i < o->size; i++)
+            if (b[i] != pt_region_byte(i)) {
+                char m[160];
+                snprintf(m, sizeof m, "perftest: READ %u: byte %u is 0x%02x, the "
+                         "engine server's region holds 0x%02x", a->ops_done, i,
+                         b[i], pt_region_byte(i));
+                peer_fail(p, m);
+                return;
+            }
+        a->verified += o->size;
+    }
 }
 
 static int pt_tick(struct peer *p, void *st, uint64_t now)
@@ -353,9 +582,10 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
     while (ibe_poll_cq(peer_engine(p), a->cq, &wc, 1) == 1) {
         int on_work = wc.qpn == a->work_qpn;
         if (wc.status != IBE_WC_SUCCESS) {
-            /* receives still posted when a connection goes down flush */
+            /* receives still posted when a connection goes down flush,
+             * from this side's own DREQ on */
             if (wc.status == IBE_WC_WR_FLUSH_ERR &&
-                (on_work ? a->work_down : a->comm_down))
+                (a->first_down_at || (on_work ? a->work_down : a->comm_down)))
                 continue;
             snprintf(m, sizeof m, "perftest: a work request on the %s QP "
                      "(wr_id %llu) completed with status 0x%02x",
@@ -365,7 +595,12 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
             return 1;
         }
         if (wc.wr_id >= WR_COMM_RECV && wc.wr_id < WR_COMM_RECV + COMM_SLOTS) {
-            comm_answer(p, a, wc.wr_id - WR_COMM_RECV, wc.byte_len);
+            if (is_client(p))
+                client_answer(p, a, wc.wr_id - WR_COMM_RECV, wc.byte_len);
+            else
+                comm_answer(p, a, wc.wr_id - WR_COMM_RECV, wc.byte_len);
+        } else if (wc.wr_id == WR_WORK_OP) {
+            client_op_done(p, a);
         } else if (wc.wr_id == WR_WORK_RECV) {
             a->recvs_done++;
             a->bytes_rx += wc.byte_len;
@@ -374,6 +609,24 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
                           a->lkey);
                 a->recvs_posted++;
             }
+        }
+    }
+    if (is_client(p)) {
+        if (a->comm_conn < 0) {
+            int c = peer_connect(p, a->comm_qpn, (uint32_t)(now * 40503u));
+            if (c == -1)
+                peer_fail(p, "perftest: the CM cannot start the comm connection");
+            if (c < 0)
+                return c == -1;
+            a->comm_conn = c;
+        }
+        if (a->comm_up)
+            client_advance(p, a);
+        if (a->first_down_at && a->step < a->nsteps - 1) {
+            snprintf(m, sizeof m, "perftest: a connection was torn down at "
+                     "step %u of %u", a->step + 1, a->nsteps);
+            peer_fail(p, m);
+            return 1;
         }
     }
     int comm_gone = a->comm_down || a->comm_conn < 0;
@@ -396,6 +649,14 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
     if (!(a->first_down_at && comm_gone && work_gone))
         return 0;
     /* the verdict: the client went through the steps after its test */
+    if (is_client(p)) {
+        if (a->step < a->nsteps - 1) {
+            snprintf(m, sizeof m, "perftest: torn down at step %u of %u",
+                     a->step + 1, a->nsteps);
+            peer_fail(p, m);
+        }
+        return 1;
+    }
     if (a->srv.dests_ready < 4) {
         snprintf(m, sizeof m, "perftest: the client left after %u of its "
                  "pingpong_dest handshakes with the test QP set up (at least 4: "
@@ -422,9 +683,15 @@ static void pt_summary(struct peer *p, void *st, FILE *log)
 {
     struct pt_app *a = st;
     const struct ibe_stats *s = ibe_engine_stats(peer_engine(p));
-    fprintf(log, "peer: perftest %s: %u comm messages answered, ", a->srv.version,
-            a->srv.msgs);
-    if (a->recvs_done)
+    const struct peer_opts *o = peer_options(p);
+    fprintf(log, "peer: perftest %s: %u comm messages %s, ", a->srv.version,
+            a->srv.msgs, is_client(p) ? "exchanged" : "answered");
+    if (is_client(p))
+        fprintf(log, "%u %s of %u bytes (%llu bytes verified)", a->ops_done,
+                o->perftest_verb == PT_WRITE ? "WRITEs"
+                : o->perftest_verb == PT_READ ? "READs" : "SENDs",
+                o->size, (unsigned long long)a->verified);
+    else if (a->recvs_done)
         fprintf(log, "%u SENDs received (%llu bytes)", a->recvs_done,
                 (unsigned long long)a->bytes_rx);
     else

@@ -43,6 +43,12 @@
 #define PT_MAX_MSG 64u     /* the largest message of the exchange, rounded */
 #define PT_PORT 18515u     /* perftest's default port (-p) */
 
+/* the client's test (ib_write_bw, ib_read_bw, ib_send_bw) */
+enum pt_verb { PT_WRITE, PT_READ, PT_SEND };
+
+/* the bytes of the engine's test region, which a READ client checks */
+static inline uint8_t pt_region_byte(uint32_t i) { return (uint8_t)(i * 7u + 3u); }
+
 /* struct pingpong_dest, host values */
 struct pt_dest {
     uint32_t lid, out_reads, qpn, psn, rkey;

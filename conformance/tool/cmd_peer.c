@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "peer.h"
+#include "perftest.h"
 #include "tool.h"
 
 static void usage(FILE *out)
@@ -24,8 +25,10 @@ static void usage(FILE *out)
         "  --app rping|ucmatose|agent|perftest  the protocol on the connection\n"
         "                    (rping); agent (client): ibwire-agent's regions, READ A\n"
         "                    and compare, WRITE R and read it back on the agent's\n"
-        "                    side channel (127.0.0.1:PORT); perftest (server): the\n"
-        "                    other end of ib_write_bw/ib_read_bw/ib_send_bw -R\n"
+        "                    side channel (127.0.0.1:PORT); perftest: the server of\n"
+        "                    ib_write_bw/ib_read_bw/ib_send_bw -R, or (-c) their\n"
+        "                    client\n"
+        "  --perftest write|read|send  perftest client: the test (write)\n"
         "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471,\n"
         "                    perftest 18515)\n"
         "  -C COUNT          rping: pings (client: 10; server: until the client\n"
@@ -164,6 +167,18 @@ int cmd_peer(int argc, char **argv)
                 return TOOL_EXIT_USAGE;
             }
             i++;
+        } else if (!strcmp(a, "--perftest")) {
+            if (!strcmp(v, "write")) {
+                o.perftest_verb = PT_WRITE;
+            } else if (!strcmp(v, "read")) {
+                o.perftest_verb = PT_READ;
+            } else if (!strcmp(v, "send")) {
+                o.perftest_verb = PT_SEND;
+            } else {
+                fprintf(stderr, "ibwire peer: --perftest %s: write, read or send\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
         } else if (!strcmp(a, "--pcap")) {
             o.pcap = v;
             i++;
@@ -201,10 +216,6 @@ int cmd_peer(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     int perf = o.app == PEER_APP_PERFTEST;
-    if (perf && role != PEER_SERVER) {
-        fprintf(stderr, "ibwire peer: --app perftest is a server (-s)\n");
-        return TOOL_EXIT_USAGE;
-    }
     if (!have_port)
         o.port = ucm ? 7471 : o.app == PEER_APP_AGENT || perf ? 18515 : 7174;
     if (!have_size)

@@ -184,7 +184,8 @@ struct pt_app {
     uint64_t bytes_rx;
     struct pt_server srv;
     /* client */
-    unsigned step, nsteps, reports_sent;
+    unsigned step, nsteps, reports_sent, work_retries;
+    uint64_t retry_at;
     int waiting;                /* for the answer to the message sent */
     unsigned steps[24];
     uint32_t ops_posted, ops_done;
@@ -361,6 +362,19 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
                     work ? "test" : "comm");
         break;
     case CMX_EV_REJECTED:
+        /* perftest's server listens for the test connection only after
+         * the exchange's first steps; its own client retries a rejected
+         * REQ ten times, 100 ms apart (retry_rdma_connect()) */
+        if (work && is_client(p) && a->work_retries < 10) {
+            a->work_retries++;
+            a->work_conn = -1;
+            a->retry_at = peer_now(p) + 100000000u;
+            if (o->verbose && o->log)
+                fprintf(o->log, "peer: perftest: test connection rejected "
+                        "(reason %u), again in 100 ms\n", ev->reason);
+            break;
+        }
+        /* fall through */
     case CMX_EV_FAILED:
     case CMX_EV_STALE:
     case CMX_EV_QP_CMD_FAILED:
@@ -493,6 +507,10 @@ static void client_advance(struct peer *p, struct pt_app *a)
         unsigned st = a->steps[a->step];
         if (st == ST_CONNECT_TEST) {
             if (a->work_conn < 0) {
+                if (peer_now(p) < a->retry_at)
+                    return;
+                if (a->work_retries)
+                    ibe_qp_set_state(peer_engine(p), a->work_qpn, IBE_QPS_RESET);
                 a->work_psn = (uint32_t)(peer_now(p) * 2654435761u) & 0xFFFFFFu;
                 int c = peer_connect(p, a->work_qpn, a->work_psn);
                 if (c == -1)
@@ -587,10 +605,15 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
             if (wc.status == IBE_WC_WR_FLUSH_ERR &&
                 (a->first_down_at || (on_work ? a->work_down : a->comm_down)))
                 continue;
-            snprintf(m, sizeof m, "perftest: a work request on the %s QP "
-                     "(wr_id %llu) completed with status 0x%02x",
-                     on_work ? "test" : "comm", (unsigned long long)wc.wr_id,
-                     wc.status);
+            if (wc.wr_id == WR_WORK_RECV && wc.status == IBE_WC_LOC_LEN_ERR)
+                snprintf(m, sizeof m, "perftest: a SEND longer than the "
+                         "receives of -S %u bytes (the client's -s is larger)",
+                         o->size);
+            else
+                snprintf(m, sizeof m, "perftest: a work request on the %s QP "
+                         "(wr_id %llu) completed with status 0x%02x",
+                         on_work ? "test" : "comm", (unsigned long long)wc.wr_id,
+                         wc.status);
             peer_fail(p, m);
             return 1;
         }

@@ -14,8 +14,12 @@ sides, with the client reporting its -C operations done (READs: every
 byte equal to the server region's), the server reporting the client's
 BW report (write, read) or the -C SENDs it received (send), and both
 captures clean under `ibwire check`.  write, read and send, on a clean
-wire and with 5 % of each engine's frames lost (--loss; this host has no
-sch_netem).
+wire and with 5 % of the server's frames lost (--loss; this host has no
+sch_netem): its ACKs, NAKs, READ responses and answers, which the client
+must recover by resending.  Not the client's: both captures are taken
+after --loss drops a frame, so a resend that --loss drops in turn is
+missing from them, and `check` then reads the next new PSN as Go-Back-N
+cut short (FLOW-GBN, seen once in six runs with loss on both sides).
 """
 import os
 import subprocess
@@ -46,7 +50,7 @@ def run(verb, loss):
     name = verb + ("-loss" if loss else "")
     cap_c = os.path.join(tmp, name + "-client.pcap")
     cap_s = os.path.join(tmp, name + "-server.pcap")
-    lo = f"--loss {loss} " if loss else ""
+    lo = f"--loss {loss} " if loss else ""  # the server only
     script = (
         "ip link add pa type veth peer name pb && ip link set pa up && "
         "ip link set pb up && "
@@ -55,7 +59,7 @@ def run(verb, loss):
         f"echo $? >{tmp}/{name}-server.rc) & "
         "sleep 0.3; "
         f"{ibwire} peer -i pa --ip 10.77.0.1 -c 10.77.0.2 --app perftest "
-        f"--perftest {verb} -C {COUNT} -S {SIZE} {lo}--timeout 60 --pcap {cap_c}; "
+        f"--perftest {verb} -C {COUNT} -S {SIZE} --timeout 60 --pcap {cap_c}; "
         "echo client=$?; wait")
     p = subprocess.run(["unshare", "-n", "sh", "-c", script],
                        capture_output=True, text=True, timeout=180)

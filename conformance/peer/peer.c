@@ -210,7 +210,10 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
         (k.icrc_status != IBW_CRC_GOOD && k.icrc_status != IBW_CRC_BAD))
         return;
     ibw_store_le32(b + k.icrc_off, ibw_icrc_compute(&k));
-    if (p->o->loss > 0) {
+    if (p->o->loss > 0 &&
+        !(p->app && p->app->lossless &&
+          p->app->lossless(p, p->app_state,
+                           ibw_bth_get_destqp(b + k.off[IBW_HDR_BTH])))) {
         p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
         if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {
             p->dropped++;

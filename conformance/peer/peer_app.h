@@ -35,6 +35,8 @@ struct peer_app_ops {
     int (*tick)(struct peer *p, void *st, uint64_t now);
     /* after a run that did not fail: the summary line */
     void (*summary)(struct peer *p, void *st, FILE *log);
+    /* --loss spares the engine's frames to this remote QP (NULL: none) */
+    int (*lossless)(struct peer *p, void *st, uint32_t remote_qpn);
 };
 
 /* what peer.c lends an application */

@@ -17,11 +17,11 @@
  *
  * As a client (-c, --perftest-verb) the engine plays perftest's client
  * against such a server: the same steps from the other end, then -C
- * WRITEs, READs (their bytes checked against the engine server's region)
- * or SENDs of -S bytes, at most CLIENT_DEPTH outstanding, the steps after
+ * WRITEs, READs (-V: their bytes checked against the engine server's
+ * region) or SENDs of -S bytes, at most CLIENT_DEPTH outstanding, the steps after
  * the test, and a DREQ on each connection.  It is what lets two engines
- * run the exchange without a VM (tests/peer/perftest_netns.py); against
- * perftest's own server it is untried.
+ * run the exchange without a VM (tests/peer/perftest_netns.py), and it
+ * runs against perftest's own server (scripts/rxe-vm/peer.sh).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -174,7 +174,7 @@ struct pt_app {
     uint32_t cq, lkey, rkey;
     uint64_t comm_rx, comm_tx, region;
     uint32_t region_len, recv_len;
-    uint32_t comm_qpn, work_qpn, work_psn;
+    uint32_t comm_qpn, work_qpn, work_psn, comm_remote_qpn;
     int comm_conn, work_conn;
     int comm_up, work_up, comm_down, work_down;
     uint64_t first_down_at;
@@ -345,6 +345,7 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
             a->srv.ready = 1;
         } else {
             a->comm_up = 1;
+            a->comm_remote_qpn = ev->remote_qpn;
         }
         if (o->verbose && o->log)
             fprintf(o->log, "peer: perftest: %s connection established\n",
@@ -523,7 +524,9 @@ static void client_advance(struct peer *p, struct pt_app *a)
                 return;
             a->step++;
         } else if (st == ST_TEST) {
-            if (!a->server.qpn || !a->server.rkey) {
+            /* a send server's R_Key is 0 in perftest's own */
+            if (!a->server.qpn ||
+                (!a->server.rkey && peer_options(p)->perftest_verb != PT_SEND)) {
                 peer_fail(p, "perftest: the server's pingpong_dest names no QP "
                           "or R_Key before the test");
                 return;
@@ -576,7 +579,7 @@ static void client_op_done(struct peer *p, struct pt_app *a)
 {
     const struct peer_opts *o = peer_options(p);
     a->ops_done++;
-    if (o->perftest_verb == PT_READ) {
+    if (o->perftest_verb == PT_READ && o->validate) {
         const uint8_t *b = ibe_mem_ptr(peer_engine(p), a->region + o->size, o->size);
         for (uint32_t i = 0; i < o->size; i++)
             if (b[i] != pt_region_byte(i)) {
@@ -728,8 +731,21 @@ static void pt_summary(struct peer *p, void *st, FILE *log)
             (unsigned long long)s->dup_requests);
 }
 
+/* --loss spares the comm QP: perftest posts the receive of its exchange
+ * into the buffer of the SEND it has just made (post_one_recv_wqe() and
+ * rdma_write_data() both use buf[0]), so a lost ACK of that SEND lets the
+ * engine's answer overwrite what perftest's HCA then resends - a resend
+ * with other bytes, perftest's doing (README.md).  Loss on the test QP is
+ * what the run is about. */
+static int pt_lossless(struct peer *p, void *st, uint32_t remote_qpn)
+{
+    struct pt_app *a = st;
+    (void)p;
+    return a->comm_remote_qpn && remote_qpn == a->comm_remote_qpn;
+}
+
 const struct peer_app_ops peer_app_perftest = {
     "perftest", sizeof(struct pt_app), pt_setup, pt_on_req, pt_qp_init,
-    pt_on_event, pt_tick, pt_summary,
+    pt_on_event, pt_tick, pt_summary, pt_lossless,
 };
 #endif

@@ -59,7 +59,7 @@ def run(verb, loss):
         f"echo $? >{tmp}/{name}-server.rc) & "
         "sleep 0.3; "
         f"{ibwire} peer -i pa --ip 10.77.0.1 -c 10.77.0.2 --app perftest "
-        f"--perftest {verb} -C {COUNT} -S {SIZE} --timeout 60 --pcap {cap_c}; "
+        f"--perftest {verb} -C {COUNT} -S {SIZE} -V --timeout 60 --pcap {cap_c}; "
         "echo client=$?; wait")
     p = subprocess.run(["unshare", "-n", "sh", "-c", script],
                        capture_output=True, text=True, timeout=180)

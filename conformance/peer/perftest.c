@@ -363,10 +363,14 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
                     work ? "test" : "comm");
         break;
     case CMX_EV_REJECTED:
+    case CMX_EV_FAILED:
+    case CMX_EV_STALE:
+    case CMX_EV_QP_CMD_FAILED:
         /* perftest's server listens for the test connection only after
          * the exchange's first steps; its own client retries a rejected
          * REQ ten times, 100 ms apart (retry_rdma_connect()) */
-        if (work && is_client(p) && a->work_retries < 10) {
+        if (ev->type == CMX_EV_REJECTED && work && is_client(p) &&
+            a->work_retries < 10) {
             a->work_retries++;
             a->work_conn = -1;
             a->retry_at = peer_now(p) + 100000000u;
@@ -375,10 +379,6 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
                         "(reason %u), again in 100 ms\n", ev->reason);
             break;
         }
-        /* fall through */
-    case CMX_EV_FAILED:
-    case CMX_EV_STALE:
-    case CMX_EV_QP_CMD_FAILED:
         snprintf(m, sizeof m, "perftest: the CM gave up on the %s connection "
                  "(event %u, reason %u)", work ? "test" : "comm", ev->type,
                  ev->reason);

@@ -47,6 +47,7 @@
 #include "cma.h"
 #include "cmx.h"
 #include "engine.h"
+#include "peer_app.h"
 #include "probe.h"
 
 #ifdef __linux__
@@ -107,6 +108,9 @@ struct peer {
     struct { uint64_t va; uint32_t len, rkey, acc; } reg[PR_COUNT];
     uint64_t rnd;
     char why[200];
+    /* an application in its own file (peer_app.h), or NULL */
+    const struct peer_app_ops *app;
+    void *app_state;
 };
 
 static uint64_t mono_ns(void)
@@ -337,7 +341,10 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     len = p->o->ip6 ? rebuild6(p, pkt, len, b, sizeof b) : readdress4(p, pkt, len, b);
     if (!len)
         return;
-    if (p->o->loss > 0) {
+    /* the engine's own frame is RoCEv2/IPv4 without VLAN: BTH at 42 */
+    if (p->o->loss > 0 &&
+        !(p->app && p->app->lossless && len >= 42 + 12 &&
+          p->app->lossless(p, p->app_state, ibw_bth_get_destqp(pkt + 42)))) {
         p->rnd = p->rnd * 6364136223846793005ull + 1442695040888963407ull;
         if ((double)(p->rnd >> 11) / 9007199254740992.0 < p->o->loss) {
             p->dropped++;
@@ -448,6 +455,8 @@ static void on_roce(struct peer *p, const uint8_t *f, size_t len)
      * the socket is drained. */
     if (p->o->role == PEER_SERVER && p->qpn && ibw_bth_get_destqp(bth) == p->qpn)
         cmx_comm_established(p->ag, now, p->qpn); /* data before the RTU */
+    else if (p->app && p->o->role == PEER_SERVER)
+        cmx_comm_established(p->ag, now, ibw_bth_get_destqp(bth));
     if (p->o->ip6) {
         /* Into the engine's IPv4 world: from its peer's address to its own.
          * A frame whose ICRC fails stays out, as the engine would drop it. */
@@ -524,6 +533,10 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
     case IBW_HCR_QPS_INIT:
         if (ibe_qp_set_state(p->e, qpn, IBE_QPS_INIT))
             return -1;
+        if (p->app) {
+            p->app->qp_init(p, p->app_state, qpn);
+            return 0;
+        }
         /* the RQ works from INIT on: the client's SEND may come right
          * after the RTU (ucmatose posts all its receives before it
          * connects or accepts) */
@@ -867,6 +880,16 @@ static int on_req(void *ctx, uint32_t conn, const struct ibw_cm_req *req,
     if (p->o->ip6 ? h.ip_version != 6 || memcmp(h.dst, p->o->ip6_addr, 16)
                   : h.ip_version != 4 || peer_cma_ip4(h.dst) != p->o->ip)
         return IBW_CM_REJ_CONSUMER_DEFINED;
+    if (p->app) {
+        acc->start_psn = (uint32_t)(mono_ns() & 0xFFFFFFu);
+        acc->private_len = 0;
+        int r = p->app->on_req(p, p->app_state, conn, acc);
+        if (r == CMX_ACCEPT) {
+            cmx_hcr_add_qp(&p->hcr, acc->qpn);
+            ibe_qp_set_state(p->e, acc->qpn, IBE_QPS_RESET);
+        }
+        return r;
+    }
     if (p->conn >= 0)
         return IBW_CM_REJ_NO_QP; /* one connection at a time */
     p->conn = (int)conn;
@@ -891,6 +914,10 @@ static void on_event(void *ctx, const struct cmx_event *ev)
 {
     struct peer *p = ctx;
     char m[120];
+    if (p->app) {
+        p->app->on_event(p, p->app_state, ev);
+        return;
+    }
     switch (ev->type) {
     case CMX_EV_ESTABLISHED:
         p->established = 1;
@@ -927,6 +954,29 @@ static void on_event(void *ctx, const struct cmx_event *ev)
     }
 }
 
+/* ---- what an application in its own file may use (peer_app.h) ----------- */
+
+struct ibe_engine *peer_engine(struct peer *p) { return p->e; }
+const struct peer_opts *peer_options(const struct peer *p) { return p->o; }
+void peer_fail(struct peer *p, const char *msg) { fail(p, msg); }
+uint64_t peer_now(const struct peer *p) { return now_of(p); }
+void peer_disconnect(struct peer *p, uint32_t conn)
+{
+    cmx_disconnect(p->ag, now_of(p), conn);
+}
+int peer_connect(struct peer *p, uint32_t qpn, uint32_t start_psn)
+{
+    if (!p->have_rmac)
+        return -2; /* the loop is still asking ARP */
+    uint8_t pd[PEER_CMA_HDR_LEN];
+    uint16_t sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
+    peer_cma_encode4(pd, sport, p->o->ip, p->rip);
+    cmx_hcr_add_qp(&p->hcr, qpn);
+    struct cmx_connect c = {peer_cma_service_id(PEER_CMA_PS_TCP, p->o->port),
+                            qpn, start_psn & 0xFFFFFFu, 3, 7, 7, 0, pd, sizeof pd};
+    return cmx_connect(p->ag, now_of(p), &c);
+}
+
 /* ---- setup and the loop --------------------------------------------------- */
 
 static int open_iface(struct peer *p, char *err, size_t errlen)
@@ -943,6 +993,15 @@ static int open_iface(struct peer *p, char *err, size_t errlen)
                  p->o->iface, strerror(errno));
         return -1;
     }
+    /* A requester may burst its whole send queue (perftest: 128 messages
+     * of 64 KB) while this process does not run; the default socket
+     * buffer (about 200 frames) lost most of such a burst in a TCG guest,
+     * and every loss cost a requester's retry timeout.  Best effort: the
+     * forced size needs CAP_NET_ADMIN, the plain one is capped by
+     * net.core.rmem_max. */
+    int rcvbuf = 32 << 20;
+    if (setsockopt(p->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf))
+        (void)setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
     struct ifreq ifr;
     memset(&ifr, 0, sizeof ifr);
     snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", p->o->iface);
@@ -1026,6 +1085,8 @@ static int setup_engine(struct peer *p)
     cc.max_conns = 16;
     struct cmx_ops ops = {p, gmp_send, qp_cmd, on_req, on_event};
     p->ag = cmx_agent_create(&cc, &ops);
+    if (p->ag && p->app)
+        return p->app->setup(p, p->app_state);
     return p->ag ? 0 : -1;
 }
 
@@ -1042,6 +1103,14 @@ int peer_run(const struct peer_opts *o)
     if (o->ip6 && o->role == PEER_CLIENT)
         memcpy(p->rip6, o->remote_ip6, 16);
     p->rnd = mono_ns() | 1u;
+    if (o->app == PEER_APP_PERFTEST) {
+        p->app = &peer_app_perftest;
+        p->app_state = calloc(1, p->app->state_size);
+        if (!p->app_state) {
+            free(p);
+            return 2;
+        }
+    }
     if (o->have_remote_mac) {
         memcpy(p->rmac, o->remote_mac, 6);
         p->have_rmac = 1;
@@ -1084,12 +1153,18 @@ int peer_run(const struct peer_opts *o)
         ibe_world_run_until(p->w, now);
         cmx_tick(p->ag, now);
         poll_cq(p);
+        if (p->app && p->app->tick(p, p->app_state, now))
+            break;
         if (p->down)
             break;
         if (now > limit) {
             char m[120];
-            snprintf(m, sizeof m, "timed out after %.1f s (established %d, "
-                     "%u pings)", (double)limit / 1e9, p->established, p->ping);
+            if (p->app)
+                snprintf(m, sizeof m, "%s: timed out after %.1f s", p->app->name,
+                         (double)limit / 1e9);
+            else
+                snprintf(m, sizeof m, "timed out after %.1f s (established %d, "
+                         "%u pings)", (double)limit / 1e9, p->established, p->ping);
             fail(p, m);
             break;
         }
@@ -1106,7 +1181,7 @@ int peer_run(const struct peer_opts *o)
             if (cmx_accept(p->ag, now, (uint32_t)p->conn, &p->pending))
                 fail(p, "the CM cannot answer the deferred REQ");
         }
-        if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting) {
+        if (o->role == PEER_CLIENT && p->have_rmac && !p->connecting && !p->app) {
             uint8_t pd[PEER_CMA_HDR_LEN];
             p->sport = (uint16_t)(0xC000u | (mono_ns() & 0x3FFFu));
             if (o->ip6)
@@ -1126,12 +1201,14 @@ int peer_run(const struct peer_opts *o)
         struct timespec ts = {0, 500000};
         ppoll(&pf, 1, &ts, NULL);
     }
-    if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
-        fail(p, "disconnected before the last ping");
-    if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
-        fail(p, "disconnected before every message went both ways");
-    if (!p->failed && o->role == PEER_SERVER && !p->ping)
-        fail(p, "disconnected before any ping");
+    if (!p->app) { /* an application has judged its run in its tick() */
+        if (!p->failed && o->role == PEER_CLIENT && o->count && p->ping < o->count)
+            fail(p, "disconnected before the last ping");
+        if (!p->failed && o->app == PEER_APP_UCMATOSE && p->ping < o->count)
+            fail(p, "disconnected before every message went both ways");
+        if (!p->failed && o->role == PEER_SERVER && !p->ping)
+            fail(p, "disconnected before any ping");
+    }
     if (p->failed) {
         snprintf(err, sizeof err, "%s", p->why);
     } else {
@@ -1144,7 +1221,10 @@ int peer_run(const struct peer_opts *o)
                     (unsigned long long)cs->mra_rcvd,
                     (unsigned long long)cs->retries,
                     (unsigned long long)cs->dup_rcvd);
-        if (!o->quiet && o->log)
+        if (p->app) {
+            if (!o->quiet && o->log)
+                p->app->summary(p, p->app_state, o->log);
+        } else if (!o->quiet && o->log)
             fprintf(o->log, o->app == PEER_APP_UCMATOSE
                     ? "peer: %u messages each way, %llu bytes received, disconnected"
                       " (%llu frames dropped on purpose, %llu resent)\n"
@@ -1167,6 +1247,7 @@ out:
         ibe_world_destroy(p->w);
     if (p->fd >= 0)
         close(p->fd);
+    free(p->app_state);
     free(p);
     return rc;
 }

@@ -17,7 +17,8 @@
 #include <stdio.h>
 
 enum peer_role { PEER_CLIENT, PEER_SERVER };
-enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE, PEER_APP_AGENT };
+enum peer_app { PEER_APP_RPING, PEER_APP_UCMATOSE, PEER_APP_AGENT,
+                PEER_APP_PERFTEST /* perftest.c: ib_*_bw -R, server */ };
 
 struct peer_opts {
     const char *iface;
@@ -27,6 +28,7 @@ struct peer_opts {
     uint8_t remote_mac[6];    /* given: no ARP for it */
     uint8_t role;             /* enum peer_role */
     uint8_t app;              /* enum peer_app: what runs on the connection */
+    uint8_t perftest_verb;    /* --app perftest client: enum pt_verb */
     uint16_t port;            /* RDMA_PS_TCP port (rping: 7174) */
     uint32_t count;           /* rping iterations (client; server: 0 = until
                                  the client disconnects) */

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 
 #include "peer.h"
+#include "perftest.h"
 #include "tool.h"
 
 static void usage(FILE *out)
@@ -23,14 +24,20 @@ static void usage(FILE *out)
         "  --ip ADDR         the engine's address, IPv4 or IPv6 (RoCEv2 over it)\n"
         "  -c ADDR           client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
-        "  --app rping|ucmatose|agent  the protocol on the connection (rping);\n"
-        "                    agent (client): ibwire-agent's regions, READ A and\n"
-        "                    compare, WRITE R and read it back on the agent's\n"
-        "                    side channel (127.0.0.1:PORT)\n"
-        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471)\n"
+        "  --app rping|ucmatose|agent|perftest  the protocol on the connection\n"
+        "                    (rping); agent (client): ibwire-agent's regions, READ A\n"
+        "                    and compare, WRITE R and read it back on the agent's\n"
+        "                    side channel (127.0.0.1:PORT); perftest: the server of\n"
+        "                    ib_write_bw/ib_read_bw/ib_send_bw -R, or (-c) their\n"
+        "                    client\n"
+        "  --perftest write|read|send  perftest client: the test (write)\n"
+        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471,\n"
+        "                    perftest 18515)\n"
         "  -C COUNT          rping: pings (client: 10; server: until the client\n"
-        "                    leaves); ucmatose: messages each way (10, <= 60)\n"
-        "  -S SIZE           rping buffer bytes (64); ucmatose message (100)\n"
+        "                    leaves); ucmatose: messages each way (10, <= 60);\n"
+        "                    perftest: the client's -n, checked (0: not checked)\n"
+        "  -S SIZE           rping buffer bytes (64); ucmatose message (100);\n"
+        "                    perftest: the largest message, -s (65536)\n"
         "  -v                print the ping data (as rping -V) and CM events\n"
         "  -V                verify the data (client; as rping -v)\n"
         "  --peer-mac MAC    the other side's MAC (no ARP)\n"
@@ -173,8 +180,23 @@ int cmd_peer(int argc, char **argv)
                 o.app = PEER_APP_UCMATOSE;
             } else if (!strcmp(v, "agent")) {
                 o.app = PEER_APP_AGENT;
+            } else if (!strcmp(v, "perftest")) {
+                o.app = PEER_APP_PERFTEST;
             } else {
-                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose or agent\n", v);
+                fprintf(stderr, "ibwire peer: --app %s: rping, ucmatose, agent or "
+                        "perftest\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            i++;
+        } else if (!strcmp(a, "--perftest")) {
+            if (!strcmp(v, "write")) {
+                o.perftest_verb = PT_WRITE;
+            } else if (!strcmp(v, "read")) {
+                o.perftest_verb = PT_READ;
+            } else if (!strcmp(v, "send")) {
+                o.perftest_verb = PT_SEND;
+            } else {
+                fprintf(stderr, "ibwire peer: --perftest %s: write, read or send\n", v);
                 return TOOL_EXIT_USAGE;
             }
             i++;
@@ -224,10 +246,11 @@ int cmd_peer(int argc, char **argv)
         fprintf(stderr, "ibwire peer: --app agent is a client (-c)\n");
         return TOOL_EXIT_USAGE;
     }
+    int perf = o.app == PEER_APP_PERFTEST;
     if (!have_port)
-        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT ? 18515 : 7174;
+        o.port = ucm ? 7471 : o.app == PEER_APP_AGENT || perf ? 18515 : 7174;
     if (!have_size)
-        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : 64;
+        o.size = ucm ? 100 : o.app == PEER_APP_AGENT ? 256 : perf ? 65536 : 64;
     if (o.app == PEER_APP_AGENT && o.size < 256) {
         fprintf(stderr, "ibwire peer: --app agent: -S at least 256\n");
         return TOOL_EXIT_USAGE;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Guest side of `scripts/rxe-vm.sh --interop`: `ibwire peer` (the reference
 # engine on a raw socket) against Linux 6.1 rxe and its RDMA CM, with
-# stock rping.  It runs instead of run-workloads.sh (--interop), or after
-# it (--quick: the matrix's veth pair and rxe devices are taken down first).
+# stock rping, ucmatose and perftest.  It runs instead of run-workloads.sh
+# (--interop), or after it (--quick: the matrix's veth pair and rxe devices
+# are taken down first).
 #
 # The wire: rxe_a on veth_a (10.9.0.1), as run-workloads.sh makes it; the
 # engine on a raw socket on veth_b with an address of its own, 10.9.0.3,
@@ -16,13 +17,14 @@
 # (validate_ipv4_net_dev: a FIB lookup of its own address from the
 # client's, out of veth_a) meets the local route of 10.9.0.1 on veth_a.
 #
-# IPv6 (the last runs): veth_a gets fd00:9::1 (rxe_a's GID table takes it
+# IPv6 (the runs after MRA's): veth_a gets fd00:9::1 (rxe_a's GID table takes it
 # from the interface), the engine fd00:9::3 with ND answered by itself, and
 # a route to it on veth_a.
 #
 # Each run: NAME|NETEM (veth_a and veth_b egress, '-': none)|RXE side|ENGINE
-# side[|what the engine's log must show, an ERE]; rping -s runs before the
-# engine client, the engine server before rping -c.  tcpdump on veth_a;
+# side[|what the engine's log must show, an ERE ('' for nothing)[|veth_b's
+# NETEM apart]]; rping -s runs before the engine client, the engine server
+# before rping -c.  tcpdump on veth_a;
 # /out/peer/NAME/; /out/peer/summary.txt has one line per run: NAME rc_rxe
 # rc_engine check-verdict (engine=3 when its log lacks what it must show).
 IP=/bin/ip
@@ -88,12 +90,12 @@ rping_resend_only() {   # CHECK_TXT
 
 mkdir -p /out/peer
 : >/out/peer/summary.txt
-run() {   # NAME NETEM ORDER(rxe-first|engine-first) RXE_CMD ENGINE_CMD [MUST]
-    name=$1 ne=$2 order=$3 rxe=$4 eng=$5 must=${6:-}
+run() {   # NAME NETEM ORDER(rxe-first|engine-first) RXE_CMD ENGINE_CMD [MUST] [NETEM_B]
+    name=$1 ne=$2 order=$3 rxe=$4 eng=$5 must=${6:-} ne_b=${7:-$2}
     d=/out/peer/$name
     mkdir -p "$d"
-    echo "== $name: netem [$ne] $order"
-    netem veth_a "$ne"; netem veth_b "$ne"
+    echo "== $name: netem [$ne] [$ne_b] $order"
+    netem veth_a "$ne"; netem veth_b "$ne_b"
     tcpdump -Z root -i veth_a -s 0 -w "$d/a.pcap" $FILTER 2>"$d/tcpdump.log" &
     td=$!
     sleep 1
@@ -205,4 +207,46 @@ run rping6-engine-client - rxe-first \
 run rping6-engine-server - engine-first \
     "rping -c -a $E6 -I fd00:9::1 -v -V -C 5" \
     "ibwire peer -i veth_b --ip $E6 -s -v --timeout 30"
+# perftest -R (Debian 12's perftest 4.5) against the engine as server
+# (conformance/peer/perftest.c): the client on rxe_a makes perftest's two
+# RDMA CM connections to the engine (the comm QP for its exchange, then the
+# test QP), -n 200 messages of 4 KB, and tears both down; the engine checks
+# the iterations (-C: the client's BW report for write and read, the
+# SENDs it received for send).  Clean; with netem loss 3 % on rxe's side
+# (veth_a: its requests lost and resent; write and send); and with the
+# engine losing 3 % of its own frames on the test QP (--loss: ACKs, NAKs,
+# READ responses; write, read and send).  The loss stays off two places,
+# each for a finding that is right and not the engine's (README.md):
+# - the engine's frames of perftest's exchange: perftest posts the receive
+#   of its exchange into the buffer of the SEND it has just made
+#   (post_one_recv_wqe() and rdma_write_data() both use buf[0]); a lost
+#   ACK of that SEND lets the engine's answer overwrite what rxe resends
+#   (FLOW-RETRANS-DIFF; the engine's --loss spares its comm QP);
+# - netem under a READ client: tcpdump on veth_a sees what netem let
+#   through, so a resent READ request that netem drops again is missing and
+#   the next new PSN reads as Go-Back-N cut short (FLOW-GBN, 1 of 2 runs).
+perftest_runs() {
+    for t in write read send; do
+        run "perftest-$t-engine-server" - engine-first \
+            "ib_${t}_bw -d rxe_a -F -s 4096 -n 200 -R $E" \
+            "ibwire peer -i veth_b --ip $E -s --app perftest -C 200 -S 4096 -v --timeout 35"
+    done
+    for t in write send; do
+        run "perftest-$t-engine-server-loss" "loss 3%" engine-first \
+            "ib_${t}_bw -d rxe_a -F -s 4096 -n 200 -R $E" \
+            "ibwire peer -i veth_b --ip $E -s --app perftest -C 200 -S 4096 -v --timeout 35" "" -
+    done
+    for t in write read send; do
+        run "perftest-$t-engine-server-engloss" - engine-first \
+            "ib_${t}_bw -d rxe_a -F -s 4096 -n 200 -R $E" \
+            "ibwire peer -i veth_b --ip $E -s --app perftest -C 200 -S 4096 --loss 0.03 -v --timeout 35"
+    done
+    # The engine as perftest's client against perftest's own server.
+    for t in write read send; do
+        run "perftest-$t-engine-client" - rxe-first \
+            "ib_${t}_bw -d rxe_a -F -s 4096 -n 200 -R" \
+            "ibwire peer -i veth_b --ip $E -c 10.9.0.1 --app perftest --perftest $t -C 200 -S 4096 -v --timeout 35"
+    done
+}
+perftest_runs
 echo "rxe-vm: interop done"

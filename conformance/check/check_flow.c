@@ -1445,10 +1445,35 @@ static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 /* A resend round began after the PSN E a NAK named.  A response covering E
  * shows E reached the responder (its resend was lost by the capture); a
  * NAK naming E again shows the requester skipped it. */
+/* Has the capture already shown that it misses requests of this flow: a gap
+ * of PSNs never seen, not resent, that the responder is known to have
+ * received (the CAP-LOSS of flow_notes, known before the flow's end)?  The
+ * stop-short judgement takes the capture to see every request the
+ * requester sends; on a capture that loses them (a tap behind a lossy
+ * qdisc, a mirror port dropping under load) a resend it did not see may
+ * have been sent and lost on the way, and the responder's NAK again is
+ * what that loss looks like too. */
+static int capture_misses_requests(const struct chk_flow *f)
+{
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        const struct chk_gap *g = &f->gaps[i];
+        if (g->acked && g->resent != 1 && !g->naked)
+            return 1;
+        if (g->resent != 1 && !g->naked && g->resent != 2 && f->have_ack &&
+            chk_psn_diff(f->last_ack, chk_psn_add(g->hi, CHK_PSN_MASK)) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
 {
     int32_t d = chk_psn_diff(r, f->gbn_e);
-    if (nak && d == 0) {
+    if (nak && d == 0 && f->gbn_stop && capture_misses_requests(f)) {
+        /* not decidable on this capture; the resend the NAK asks for is
+         * judged as any other (FLOW-GBN's own round from E, if it comes) */
+        f->gbn_suspect = f->gbn_stop = 0;
+    } else if (nak && d == 0) {
         gbn_report(c, f);
     } else if (!nak && d >= 0) {
         /* PSNs [E, X) reached the responder after its NAK.  After a

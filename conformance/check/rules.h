@@ -246,7 +246,12 @@
       "A PSN whose copy was recorded after the NAK is not skipped, whatever "  \
       "its place in the round: the network may deliver a round's resends "     \
       "before its first one (on a flow with CAP-SKEW, a copy more than the "   \
-      "skew window after the NAK: one within it may have been sent before).",  \
+      "skew window after the NAK: one within it may have been sent before).  " \
+      "Not judged on a flow whose capture has already shown it misses "        \
+      "requests (CAP-LOSS: a PSN the responder received that the capture "     \
+      "never saw): a tap behind the loss (tcpdump after a netem qdisc on the " \
+      "requester's egress) does not see a resend the network dropped, and "    \
+      "the NAK again is what that loss looks like.",                           \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \

@@ -359,6 +359,14 @@ static inline const struct chk_hist *chk_hist_get(const struct chk_flow *f,
     return h->valid && h->psn == psn ? h : NULL;
 }
 
+/* The same, to change what a later copy of the PSN showed. */
+static inline struct chk_hist *chk_hist_get_mut(struct chk_flow *f, uint32_t psn)
+{
+    struct chk_hist *h = f->hist_big ? &f->hist_big[psn & (CHK_HIST - 1)]
+                                     : &f->hist_small[psn & (CHK_HIST_SMALL - 1)];
+    return h->valid && h->psn == psn ? h : NULL;
+}
+
 static inline uint32_t chk_read_span(uint32_t len, uint32_t pmtu)
 {
     if (!pmtu)

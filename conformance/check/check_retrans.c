@@ -43,11 +43,15 @@ int chk_req_digest(const struct ibw_pkt *p, uint32_t *hdr, uint32_t *payload)
 void chk_retrans_resend(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                         const struct ibw_opcode_info *oi, uint32_t psn)
 {
-    const struct chk_hist *h = chk_hist_get(f, psn);
+    struct chk_hist *h = chk_hist_get_mut(f, psn);
     if (!h)
         return;
     uint32_t pl = p->payload_wire_len > 0xFFFF ? 0xFFFF : p->payload_wire_len;
     if (h->opcode != p->opcode || h->paylen != pl) {
+        /* The responder may have taken this copy, not the first: a NAK
+         * Invalid Request at the PSN can no longer be held against the
+         * first copy's fitness (FLOW-NAK-INVALID). */
+        h->flags &= (uint8_t)~CHK_HIST_WF;
         chk_report(c, CHK_R_FLOW_RETRANS_DIFF,
                    "PSN 0x%06x resent as %s with %u bytes, first sent as "
                    "%s with %u bytes", psn, oi->name, pl,

@@ -381,7 +381,8 @@
       "INVALIDATE after a completed message (zoo 20), are Send/ONLY packets " \
       "this rule leaves unjudged (a receive WQE too short is not on the "      \
       "wire): --replay decides them (REPLAY-DIFF: the reference, whose "      \
-      "receive WQEs fit, ACKs).",                                              \
+      "receive WQEs fit, ACKs).  A PSN resent as another opcode or length "   \
+      "(FLOW-RETRANS-DIFF) is not judged: the NAK may answer that copy.",     \
       "IBA Vol.1 9.7.4 (opcode sequence), 9.7.5.2 (NAK codes); bug zoo "       \
       "row 6b", "NAK code vs the request at its PSN")                         \
     X(FLOW_INVALID_ACCEPTED, "FLOW-INVALID-ACCEPTED", ERROR, FLOW,           \

@@ -444,6 +444,17 @@ static void respond_cases(void)
     req(IBW_OP_RC_RDMA_WRITE_MIDDLE, 1, 1024, 0);
     nak(1, IBW_NAK_INVALID_REQUEST, 0);  /* 3 */
     expect("nak invalid write", (const unsigned[]){CHK_R_FLOW_NAK_INVALID, 3, END});
+    /* the same WRITE MIDDLE resent as a FIRST (FLOW-RETRANS-DIFF, as Linux
+     * 6.1 rxe did: docs/rxe-vm.md F8): the NAK may answer that copy, an
+     * Invalid Request inside an open WRITE, so it is not held against the
+     * first copy */
+    reset(0);
+    req(IBW_OP_RC_RDMA_WRITE_FIRST, 0, 1024, 4096);
+    req(IBW_OP_RC_RDMA_WRITE_MIDDLE, 1, 1024, 0);
+    req(IBW_OP_RC_RDMA_WRITE_FIRST, 1, 1024, 4096); /* 3 */
+    nak(1, IBW_NAK_INVALID_REQUEST, 0);  /* 4 */
+    expect("nak invalid write resent other",
+           (const unsigned[]){CHK_R_FLOW_RETRANS_DIFF, 3, CHK_R_FLOW_OPSEQ, 3, END});
     reset(0);
     req(IBW_OP_RC_SEND_FIRST, 0, 1024, 0);
     req(IBW_OP_RC_SEND_MIDDLE, 1, 1024, 0);

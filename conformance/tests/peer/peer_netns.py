@@ -24,19 +24,18 @@ client's REQ goes out twice: the server must send MRA(REQ), the client
 must not resend its REQ (it waits the MRA's service timeout instead), and
 the connection must carry its pings.
 """
-import re
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from netns_pair import Runs, skip_without_netns  # noqa: E402
+
 ibwire, tshark = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg)
+R = Runs(ibwire)
+fail = R.fail
 
 
 # Bad arguments: exit 2 and a message naming the option.
@@ -49,13 +48,7 @@ for args, want in ((["--ip", "fd00:77::1", "-c", "10.77.0.2"], "both IPv4 or bot
     if b.returncode != 2 or want not in b.stderr:
         fail(f"peer {' '.join(args)}: exit {b.returncode}, {b.stderr.strip()!r}")
 
-probe = subprocess.run(["unshare", "-n", "sh", "-c",
-                        "ip link add pa type veth peer name pb"],
-                       capture_output=True, text=True)
-if probe.returncode != 0:
-    print("skipped: cannot make a veth pair in a namespace:", probe.stderr.strip())
-    sys.exit(77)
-
+skip_without_netns()
 tmp = tempfile.mkdtemp(prefix="peer_netns.")
 
 
@@ -63,42 +56,20 @@ def run(name, loss, count, size, port, app="rping", v6=False, srv_args="",
         cli_args=""):
     cap_c = os.path.join(tmp, name + "-client.pcap")
     cap_s = os.path.join(tmp, name + "-server.pcap")
-    qd = ""
     lo = (f"--loss {loss} " if loss else "") + f"--app {app}"
     a_cli, a_srv = ("fd00:77::1", "fd00:77::2") if v6 else ("10.77.0.1", "10.77.0.2")
-    script = (
-        "ip link add pa type veth peer name pb && ip link set pa up && "
-        "ip link set pb up && " + qd +
-        f"({ibwire} peer -i pb --ip {a_srv} -s -p {port} -S {size} {lo} {srv_args} "
-        f"--timeout 60 --pcap {cap_s} 2>{tmp}/{name}-server.err; "
-        f"echo $? >{tmp}/{name}-server.rc) & "
-        "sleep 0.3; "
-        f"{ibwire} peer -i pa --ip {a_cli} -c {a_srv} -p {port} -C {count} "
-        f"-S {size} {lo} {cli_args} -V --timeout 60 --pcap {cap_c}; "
-        "echo client=$?; wait")
-    p = subprocess.run(["unshare", "-n", "sh", "-c", script],
-                       capture_output=True, text=True, timeout=180)
-    out = p.stdout + p.stderr
-    with open(f"{tmp}/{name}-server.err") as f:
-        serr = f.read()
-    with open(f"{tmp}/{name}-server.rc") as f:
-        src = f.read().strip()
-    print(f"--- {name}: client\n{out.strip()}\n--- {name}: server (rc {src})\n{serr.strip()}")
-    if "client=0" not in out:
-        fail(f"{name}: the client did not end 0")
+    out, serr, src = R.pair(
+        tmp, name,
+        f"--ip {a_srv} -s -p {port} -S {size} {lo} {srv_args} --timeout 60 "
+        f"--pcap {cap_s}",
+        f"--ip {a_cli} -c {a_srv} -p {port} -C {count} -S {size} {lo} {cli_args} "
+        f"-V --timeout 60 --pcap {cap_c}")
     want = (f"{count} pings, {count * size} bytes verified" if app == "rping"
             else f"{count} messages each way, {count * size} bytes received")
     if want not in out:
         fail(f"{name}: the client did not report '{want}'")
-    if src != "0":
-        fail(f"{name}: the server ended {src}")
     result = {"client": out, "server": serr, "cap_c": cap_c, "cap_s": cap_s}
-    for cap in (cap_c, cap_s):
-        c = subprocess.run([ibwire, "check", cap], capture_output=True, text=True)
-        first = c.stdout.splitlines()[1] if len(c.stdout.splitlines()) > 1 else c.stdout
-        print(f"check {os.path.basename(cap)}: {first.strip()}")
-        if c.returncode != 0 or " 0 errors" not in c.stdout:
-            fail(f"{name}: ibwire check {cap}: {c.stdout.strip()} {c.stderr.strip()}")
+    R.clean(name, (cap_c, cap_s))
     if tshark:
         t = subprocess.run(
             [tshark, "-r", cap_s, "-Y", "infiniband.mad.attributeid == 0x0010",
@@ -212,5 +183,5 @@ out = rej.stdout + rej.stderr
 print("--- rej\n" + out.strip())
 if "client=1" not in out or "rejected: invalid service ID (8)" not in out:
     fail("rej: a REQ for an unlistened port was not rejected as invalid service ID")
-print(f"{len(failures)} problems")
-sys.exit(1 if failures else 0)
+print(f"{len(R.failures)} problems")
+sys.exit(1 if R.failures else 0)

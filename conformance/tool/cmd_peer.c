@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 
 #include "peer.h"
 #include "perftest.h"
@@ -13,7 +15,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: ibwire peer -i IFACE --ip ADDR (-c SERVER_ADDR | -s) [options]\n"
+        "usage: ibwire peer -i IFACE [--ip ADDR | -6] (-c SERVER_ADDR | -s) [options]\n"
         "\n"
         "The reference engine and its CM on a raw socket (root or CAP_NET_RAW),\n"
         "RoCEv2 over IPv4 or IPv6 with its own address on IFACE (the kernel of\n"
@@ -21,7 +23,13 @@ static void usage(FILE *out)
         "protocol through Linux's RDMA CM (annex A11's IP CM service).\n"
         "\n"
         "  -i IFACE          the interface\n"
-        "  --ip ADDR         the engine's address, IPv4 or IPv6 (RoCEv2 over it)\n"
+        "  --ip ADDR         the engine's address, IPv4 or IPv6 (RoCEv2 over it);\n"
+        "                    without it, IFACE's own (its GID table): the first\n"
+        "                    IPv4 address, or with -6 (or an IPv6 -c) the first\n"
+        "                    IPv6 one not link-local.  The kernel then owns it too\n"
+        "                    and answers RoCEv2 frames with ICMP port unreachable\n"
+        "                    (harmless), and no rxe device may be bound to IFACE\n"
+        "  -6                without --ip: IFACE's IPv6 address\n"
         "  -c ADDR           client: connect to the rping server there\n"
         "  -s                server: accept one rping client\n"
         "  --app rping|ucmatose|agent|perftest  the protocol on the connection\n"
@@ -51,6 +59,37 @@ static void usage(FILE *out)
         "\n"
         "Exit: 0 the exchange completed and the connection was torn down,\n"
         "1 it failed (the reason on stderr), 2 bad arguments.\n");
+}
+
+/* IFACE's own address, as Linux fills an RDMA device's GID table from its
+ * netdev: the first IPv4 address, or (want6) the first IPv6 address that
+ * is not link-local (a link-local GID needs a scope the CM's GIDs lack).
+ * 0 when found. */
+static int iface_addr(const char *iface, int want6, uint32_t *ip, uint8_t ip6[16])
+{
+    struct ifaddrs *all;
+    if (getifaddrs(&all))
+        return -1;
+    int rc = -1;
+    for (const struct ifaddrs *a = all; a && rc; a = a->ifa_next) {
+        if (!a->ifa_addr || strcmp(a->ifa_name, iface))
+            continue;
+        if (!want6 && a->ifa_addr->sa_family == AF_INET) {
+            struct sockaddr_in s4;
+            memcpy(&s4, a->ifa_addr, sizeof s4);
+            *ip = ntohl(s4.sin_addr.s_addr);
+            rc = 0;
+        } else if (want6 && a->ifa_addr->sa_family == AF_INET6) {
+            struct sockaddr_in6 s6;
+            memcpy(&s6, a->ifa_addr, sizeof s6);
+            if (IN6_IS_ADDR_LINKLOCAL(&s6.sin6_addr))
+                continue;
+            memcpy(ip6, &s6.sin6_addr, 16);
+            rc = 0;
+        }
+    }
+    freeifaddrs(all);
+    return rc;
 }
 
 static int parse_ip(const char *s, uint32_t *ip)
@@ -109,7 +148,7 @@ int cmd_peer(int argc, char **argv)
     memset(&o, 0, sizeof o);
     int have_port = 0, have_size = 0;
     o.log = stderr;
-    int role = -1, have_ip = 0, remote6 = 0;
+    int role = -1, have_ip = 0, remote6 = 0, want6 = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -123,6 +162,8 @@ int cmd_peer(int argc, char **argv)
             o.verbose = 1;
         } else if (!strcmp(a, "-V")) {
             o.validate = 1;
+        } else if (!strcmp(a, "-6")) {
+            want6 = 1;
         } else if (!strcmp(a, "--dup-req")) {
             o.dup_req = 1;
         } else if (!v) {
@@ -231,9 +272,20 @@ int cmd_peer(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
-    if (!o.iface || !have_ip || role < 0) {
-        fprintf(stderr, "ibwire peer: -i IFACE, --ip and -c or -s are needed\n");
+    if (!o.iface || role < 0) {
+        fprintf(stderr, "ibwire peer: -i IFACE and -c or -s are needed\n");
         usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    if (!have_ip) {
+        o.ip6 = want6 || (role == PEER_CLIENT && remote6);
+        if (iface_addr(o.iface, o.ip6, &o.ip, o.ip6_addr)) {
+            fprintf(stderr, "ibwire peer: -i %s has no %s address to take (give --ip)\n",
+                    o.iface, o.ip6 ? "IPv6 (not link-local)" : "IPv4");
+            return TOOL_EXIT_USAGE;
+        }
+    } else if (want6) {
+        fprintf(stderr, "ibwire peer: -6 is for no --ip (the address says its family)\n");
         return TOOL_EXIT_USAGE;
     }
     if (role == PEER_CLIENT && remote6 != o.ip6) {

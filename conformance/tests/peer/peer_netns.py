@@ -10,7 +10,9 @@ sent), give a capture `ibwire check` finds clean, and carry a REQ that
 tshark (an independent decoder, Wireshark's infiniband dissector)
 decodes as annex A11's IP CM service: service ID prefix 0000000001,
 protocol 0x06 (RDMA_PS_TCP), the port given, and the CMA header's IP
-version 4 and both addresses.  Runs: a clean wire, then 10 % of each
+version 4 and both addresses.  Runs: a clean wire (and again, IPv4 and
+IPv6, with the server taking its address from its interface, which the
+kernel owns too), then 10 % of each
 engine's frames lost (`--loss`: this host has no sch_netem; the guest's
 runs use netem), which the engine's retransmissions must carry; then
 ucmatose's exchange (ten SENDs each way, the server disconnects); then
@@ -53,17 +55,25 @@ tmp = tempfile.mkdtemp(prefix="peer_netns.")
 
 
 def run(name, loss, count, size, port, app="rping", v6=False, srv_args="",
-        cli_args=""):
+        cli_args="", kernel_addr=False):
     cap_c = os.path.join(tmp, name + "-client.pcap")
     cap_s = os.path.join(tmp, name + "-server.pcap")
     lo = (f"--loss {loss} " if loss else "") + f"--app {app}"
     a_cli, a_srv = ("fd00:77::1", "fd00:77::2") if v6 else ("10.77.0.1", "10.77.0.2")
+    # kernel_addr: the server's interface owns its address and the server
+    # takes it from there (no --ip: the interface's GID table)
+    setup = ""
+    srv_ip = f"--ip {a_srv}"
+    if kernel_addr:
+        setup = (f"ip -6 addr add {a_srv}/64 dev pb nodad && " if v6 else
+                 f"ip addr add {a_srv}/24 dev pb && ")
+        srv_ip = "-6" if v6 else ""
     out, serr, src = R.pair(
         tmp, name,
-        f"--ip {a_srv} -s -p {port} -S {size} {lo} {srv_args} --timeout 60 "
+        f"{srv_ip} -s -p {port} -S {size} {lo} {srv_args} --timeout 60 "
         f"--pcap {cap_s}",
         f"--ip {a_cli} -c {a_srv} -p {port} -C {count} -S {size} {lo} {cli_args} "
-        f"-V --timeout 60 --pcap {cap_c}")
+        f"-V --timeout 60 --pcap {cap_c}", setup)
     want = (f"{count} pings, {count * size} bytes verified" if app == "rping"
             else f"{count} messages each way, {count * size} bytes received")
     if want not in out:
@@ -130,6 +140,9 @@ run("loss", 0.1, 20, 2000, 7175)
 # again; loss is the rping run's part
 run("ucmatose", "", 10, 100, 7471, "ucmatose")
 r6 = run("ipv6", "", 5, 64, 7176, v6=True)
+# The server's address from its interface (the kernel owns it too).
+run("iface-addr", "", 5, 64, 7178, kernel_addr=True)
+run("iface-addr6", "", 5, 64, 7179, v6=True, kernel_addr=True)
 if tshark:
     # ND: the client's solicitation for the server's address, to its
     # solicited-node group, and the server's solicited advertisement.

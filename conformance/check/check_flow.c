@@ -1260,11 +1260,18 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
 
 /* ---- responses ---- */
 
-static void note_ack(struct chk_flow *f, uint32_t r)
+/* A response acknowledging up to r; aeth: its AETH (NULL: none). */
+static void note_ack(struct chk_flow *f, uint32_t r, const uint8_t *aeth)
 {
     if (!f->have_ack || chk_psn_diff(r, f->last_ack) > 0) {
         f->have_ack = 1;
         f->last_ack = r;
+    }
+    if (aeth && chk_psn_diff(r, f->last_ack) == 0) {
+        uint32_t m = ibw_aeth_get_msn(aeth);
+        if (!f->have_ack_msn || chk_psn_diff(m, f->last_ack_msn) > 0)
+            f->last_ack_msn = m;
+        f->have_ack_msn = 1;
     }
 }
 
@@ -1552,7 +1559,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     switch (oi->kind) {
     case IBW_OPK_ACK:
         if (kind == IBW_AETH_ACK) {
-            note_ack(f, r);
+            note_ack(f, r, a);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;
             flow_event(c, f, CHK_EV_RNR, p, r);
@@ -1574,7 +1581,14 @@ static void judge_response(struct chk *c, struct chk_flow *f,
             if (g)
                 gap_split(f, g, r)->naked = 1;
             if (ibw_aeth_syndrome_value(syn) == IBW_NAK_PSN_SEQ_ERROR) {
-                    if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0)
+                /* A NAK carrying an older MSN than the response that
+                 * acknowledged past it was sent before that response: the
+                 * network swapped them (RoCEv2 over IP), and the requester
+                 * drops it as stale (9.7.5.1.2).  The responder's MSN never
+                 * goes back (C9-148). */
+                int sent_before = f->have_ack_msn &&
+                                  chk_psn_diff(ibw_aeth_get_msn(a), f->last_ack_msn) < 0;
+                if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0 && !sent_before)
                     chk_report(c, CHK_R_FLOW_NAK_PSN,
                                "PSN sequence NAK names 0x%06x, already "
                                "acknowledged up to 0x%06x", r, f->last_ack);
@@ -1590,7 +1604,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     case IBW_OPK_READ_RESP:
         read_response(c, f, p, oi, r);
         if (oi->flags & IBW_OPF_LAST)
-            note_ack(f, r);
+            note_ack(f, r, a);
         break;
     case IBW_OPK_ATOMIC_ACK: {
         struct chk_outst *o = chk_outst_find(f, r, IBW_OPK_ATOMIC);
@@ -1608,7 +1622,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                            "ATOMIC ACKNOWLEDGE at PSN 0x%06x matches no atomic "
                            "request", r);
         }
-        note_ack(f, r);
+        note_ack(f, r, a);
         break;
     }
     default: break;

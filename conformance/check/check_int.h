@@ -272,6 +272,10 @@ struct chk_flow {
     /* responses */
     uint8_t have_ack;
     uint32_t last_ack;      /* highest PSN acknowledged */
+    uint8_t have_ack_msn;
+    uint32_t last_ack_msn;  /* the highest MSN a response acknowledging up to
+                               last_ack carried (FLOW-NAK-PSN: a NAK with an
+                               older MSN was sent before it) */
     uint8_t have_msn;
     uint32_t msn;
     uint32_t msn_first;     /* the first MSN seen */

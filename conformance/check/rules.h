@@ -261,9 +261,13 @@
       "§3.4.5.1.3.1.1",                                                        \
       "time waited vs timer")                                                  \
     X(FLOW_NAK_PSN, "FLOW-NAK-PSN", ERROR, FLOW,                               \
-      "9.7.5.2",                                                               \
+      "9.7.5.2; C9-148",                                                               \
       "A PSN sequence error NAK names the responder's expected PSN: one that " \
-      "was sent and not yet acknowledged.",                                    \
+      "was sent and not yet acknowledged.  A NAK whose MSN is older than "     \
+      "that of the response that acknowledged past its PSN was sent before "   \
+      "that response (the responder's MSN never goes back, C9-148): the "      \
+      "network swapped the two (RoCEv2 over IP; netem reorder before the "     \
+      "capture point), and the requester drops it as stale: no finding.",      \
       "IBA Vol.1 9.7.5 (responder NAK); HanGu RDMA engine design "             \
       "§3.4.5.1.3.2",                                                          \
       "NAK PSN vs last ACKed PSN")                                             \

@@ -353,6 +353,24 @@ static void retrans_cases(void)
                               6, END});
 }
 
+static void nak_psn_cases(void)
+{
+    /* a sequence NAK naming an acknowledged PSN: with the responder's
+     * current MSN it was sent after the ACK (FLOW-NAK-PSN); with an older
+     * MSN before it, the network swapping the two (no finding) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);
+        ack(3, 4);                        /* 5 */
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, v ? 1 : 4); /* 6 */
+        if (v)
+            expect("nak psn sent before the ack", (const unsigned[]){END});
+        else
+            expect("nak psn acknowledged", (const unsigned[]){CHK_R_FLOW_NAK_PSN, 6, END});
+    }
+}
+
 static void gbn_cases(void)
 {
     /* after the NAK naming 1 only 1 is resent, then a new PSN: the
@@ -510,6 +528,7 @@ int main(void)
 {
     msn_cases();
     retrans_cases();
+    nak_psn_cases();
     gbn_cases();
     respond_cases();
     return tu_done("check_flow_rules");

@@ -1452,25 +1452,17 @@ static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn)
 /* A resend round began after the PSN E a NAK named.  A response covering E
  * shows E reached the responder (its resend was lost by the capture); a
  * NAK naming E again shows the requester skipped it. */
-/* Has the capture already shown that it misses requests of this flow: a gap
- * of PSNs never seen, not resent, that the responder is known to have
- * received (the CAP-LOSS of flow_notes, known before the flow's end)?  The
- * stop-short judgement takes the capture to see every request the
- * requester sends; on a capture that loses them (a tap behind a lossy
- * qdisc, a mirror port dropping under load) a resend it did not see may
- * have been sent and lost on the way, and the responder's NAK again is
- * what that loss looks like too. */
+/* Has the capture already shown that it misses requests of this flow: a
+ * gap, a request PSN it never saw although the requester sent it (later
+ * PSNs were seen; the responder received it, NAKed it, or had it resent)?
+ * The stop-short judgement takes the capture to see every request the
+ * requester sends; a capture behind the loss (a tap after a lossy qdisc on
+ * the requester's egress, a mirror port dropping under load) does not see
+ * a resend the network dropped either, and the responder's NAK again is
+ * what that loss looks like. */
 static int capture_misses_requests(const struct chk_flow *f)
 {
-    for (unsigned i = 0; i < f->ngaps; i++) {
-        const struct chk_gap *g = &f->gaps[i];
-        if (g->acked && g->resent != 1 && !g->naked)
-            return 1;
-        if (g->resent != 1 && !g->naked && g->resent != 2 && f->have_ack &&
-            chk_psn_diff(f->last_ack, chk_psn_add(g->hi, CHK_PSN_MASK)) >= 0)
-            return 1;
-    }
-    return 0;
+    return f->ngaps > 0 || f->gap_overflow > 0;
 }
 
 static void gbn_settle(struct chk *c, struct chk_flow *f, uint32_t r, int nak)
@@ -1546,7 +1538,14 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     const uint8_t *a = hdr(p, IBW_HDR_AETH);
     if (a) {
         syn = ibw_aeth_get_syndrome(a);
-        chk_msn_response(c, f, p, r, ibw_aeth_get_msn(a));
+        uint32_t m = ibw_aeth_get_msn(a);
+        chk_msn_response(c, f, p, r, m);
+        if (!f->have_resp_msn || chk_psn_diff(m, f->resp_msn_max) > 0) {
+            f->resp_msn_max = m;
+            f->have_resp_msn = 1;
+        } else if (chk_psn_diff(m, f->resp_msn_max) < 0) {
+            f->resp_msn_back = 1;
+        }
     }
     unsigned kind = ibw_aeth_syndrome_kind(syn);
     /* ACKs, RNR NAKs (the request named was received), READ responses and
@@ -1586,8 +1585,12 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                  * network swapped them (RoCEv2 over IP), and the requester
                  * drops it as stale (9.7.5.1.2).  The responder's MSN never
                  * goes back (C9-148). */
+                /* With the same MSN (the ACK named a packet inside a
+                 * message) the two cannot be ordered on a path that has
+                 * shown it reorders this flow's responses. */
+                int32_t dm = chk_psn_diff(ibw_aeth_get_msn(a), f->last_ack_msn);
                 int sent_before = f->have_ack_msn &&
-                                  chk_psn_diff(ibw_aeth_get_msn(a), f->last_ack_msn) < 0;
+                                  (dm < 0 || (dm == 0 && f->resp_msn_back));
                 if (f->have_ack && chk_psn_diff(r, f->last_ack) <= 0 && !sent_before)
                     chk_report(c, CHK_R_FLOW_NAK_PSN,
                                "PSN sequence NAK names 0x%06x, already "

@@ -276,6 +276,10 @@ struct chk_flow {
     uint32_t last_ack_msn;  /* the highest MSN a response acknowledging up to
                                last_ack carried (FLOW-NAK-PSN: a NAK with an
                                older MSN was sent before it) */
+    uint8_t have_resp_msn, resp_msn_back;
+    uint32_t resp_msn_max;  /* the highest AETH MSN seen; resp_msn_back: a
+                               response with a lower one came after it, so
+                               the path reorders this flow's responses */
     uint8_t have_msn;
     uint32_t msn;
     uint32_t msn_first;     /* the first MSN seen */

@@ -248,10 +248,11 @@
       "before its first one (on a flow with CAP-SKEW, a copy more than the "   \
       "skew window after the NAK: one within it may have been sent before).  " \
       "Not judged on a flow whose capture has already shown it misses "        \
-      "requests (CAP-LOSS: a PSN the responder received that the capture "     \
-      "never saw): a tap behind the loss (tcpdump after a netem qdisc on the " \
-      "requester's egress) does not see a resend the network dropped, and "    \
-      "the NAK again is what that loss looks like.",                           \
+      "requests (a request PSN it never saw while later ones came: lost "      \
+      "before or at the capture point, resent or not): a tap behind the loss " \
+      "(tcpdump after a netem qdisc on the requester's egress) does not see "  \
+      "a resend the network dropped, and the NAK again is what that loss "     \
+      "looks like.",                                                           \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
@@ -267,7 +268,10 @@
       "that of the response that acknowledged past its PSN was sent before "   \
       "that response (the responder's MSN never goes back, C9-148): the "      \
       "network swapped the two (RoCEv2 over IP; netem reorder before the "     \
-      "capture point), and the requester drops it as stale: no finding.",      \
+      "capture point), and the requester drops it as stale: no finding.  "     \
+      "With the same MSN (an ACK naming a packet inside a message) the two "   \
+      "are ordered only on a path that keeps the responder's order: not "      \
+      "judged once a response with a lower MSN came after a higher one.",      \
       "IBA Vol.1 9.7.5 (responder NAK); HanGu RDMA engine design "             \
       "§3.4.5.1.3.2",                                                          \
       "NAK PSN vs last ACKed PSN")                                             \

@@ -130,9 +130,10 @@ struct probe_target {
 };
 
 /* The device-side operations of a target whose frames travel a wire: the
- * agent on the device (conformance/probe/agent.c over libibverbs and the
- * RDMA CM, a later session's), or the reference engine on a raw socket of
- * its own (probe_engine_raw_agent).  The same calls as the target's. */
+ * agent on the device (ibwire-agent, conformance/probe/agent.c over
+ * libibverbs, reached through its side channel by agent_client.c), or the
+ * reference engine on a raw socket of its own (probe_engine_raw_agent).
+ * The same calls as the target's. */
 struct probe_agent {
     const char *name;
     void *ctx;

@@ -241,7 +241,7 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
     h->has_iba = iba != NULL;
     h->iba_len = iba ? (uint32_t)iba_len : 0;
     h->parsed = p != NULL;
-    if (iba)
+    if (iba && iba_len) /* (an empty frame has no buffer to copy into) */
         memcpy(h->bytes, iba, iba_len);
     if (p) {
         h->pkt = *p;

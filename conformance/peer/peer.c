@@ -213,7 +213,8 @@ static void nd_send(struct peer *p, unsigned type, const uint8_t *dmac,
 
 static void nd_solicit(struct peer *p)
 {
-    /* to the target's solicited-node group ff02::1:ffXX:XXXX */
+    /* to the target's solicited-node group: ff02::1:ff00:0/104 and the
+     * target's last 24 bits (RFC 4291 2.7.1) */
     uint8_t dst[16] = {0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xFF};
     uint8_t dmac[6] = {0x33, 0x33, 0xFF};
     memcpy(dst + 13, p->rip6 + 13, 3);

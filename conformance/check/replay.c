@@ -1294,6 +1294,37 @@ static void lost_answer(struct rp_flow *f, const struct rp_resp *r,
 }
 
 /*
+ * Statement READ-DUP-OPCODE (conformance/check/statements.h): a READ
+ * re-issued from inside the span of an earlier one may be answered with
+ * FIRST ... LAST from its own PSN (what the reference sends) or with the
+ * opcodes the earlier READ's span gives those PSNs (Linux rxe); the IBA
+ * fixes the PSNs and bytes, not the opcodes.  Whether captured opcode
+ * `got` at psn is the second choice for the reference's `ref`: a READ in
+ * the ring spans psn from before it and gives psn that opcode.
+ */
+static int read_reissue_opcode(const struct rp_flow *f, uint32_t psn,
+                               uint8_t ref, uint8_t got)
+{
+    if (ibw_opcode_kind(ref) != IBW_OPK_READ_RESP ||
+        ibw_opcode_kind(got) != IBW_OPK_READ_RESP || !f->pmtu)
+        return 0;
+    for (unsigned i = 0; i < f->nsnap; i++) {
+        const struct rp_snap *sn = snap_at(f, i);
+        if (!sn->read_len || !rc_op_is(sn->opcode, IBW_OP_RC_RDMA_READ_REQUEST))
+            continue;
+        uint32_t span = (sn->read_len + f->pmtu - 1) / f->pmtu;
+        int32_t at = chk_psn_diff(psn, sn->psn);
+        if (at <= 0 || (uint32_t)at >= span)
+            continue;
+        uint8_t want = (uint32_t)at + 1 == span ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
+                                                : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+        if (rc_op_is(got, want))
+            return 1;
+    }
+    return 0;
+}
+
+/*
  * Compare captured response r with the reference's answer at its PSN.
  * With none, and `final` 0, it returns 0 and the caller holds r: its
  * request may be recorded after it (one direction recorded late), and the
@@ -1400,7 +1431,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         if (n >= 0 && (size_t)n < sizeof m)                                    \
             n += snprintf(m + n, sizeof m - (size_t)n, __VA_ARGS__);           \
     } while (0)
-    if (x->opcode != r->opcode)
+    if (x->opcode != r->opcode && !read_reissue_opcode(f, psn, x->opcode, r->opcode))
         RP_DIFF("%sopcode %s, reference %s", n ? "; " : "",
                 ibw_opcode_info(r->opcode)->name,
                 ibw_opcode_info(x->opcode)->name);

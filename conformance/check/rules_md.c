@@ -5,6 +5,7 @@
 
 #include "faults.h"
 #include "rules.h"
+#include "statements.h"
 
 static const char *scope_name(int s)
 {
@@ -47,6 +48,28 @@ int main(void)
         printf("| %s | %s | %s | %s | %s | %s |\n", ri->id,
                chk_severity_name(ri->severity), ri->spec, ri->statement,
                ri->source, ri->evidence);
+    }
+    printf("\n## The statements the rules judge\n\n"
+           "One reading of the IBA (`conformance/check/statements.h`): per "
+           "statement, what a\nconforming device must do, what the text "
+           "leaves to it (every behaviour listed\nthere is accepted by the "
+           "rules, by `--replay` and by the probe alike), the rules\nthat "
+           "judge it, what the reference engine does and the switches "
+           "(`ibwire sim\n--choice`) that make it take the other open "
+           "behaviours, the fault modes that\nbreak it and the probe tests "
+           "that provoke it.  The test `statements_agree` holds\nevery name "
+           "here to its table and runs each choice through `check` and\n"
+           "`check --replay`; docs/iba-statements.md gives the reasoning of "
+           "the open\nchoices.\n\n"
+           "| statement | IBA | requires | left open | rules | reference "
+           "engine | choices | faults | probe tests |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
+    for (unsigned k = 0; k < IBW_STMT_COUNT; k++) {
+        const struct ibw_statement_info *st = &ibw_statement_table[k];
+        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", st->id,
+               st->section, st->requires, *st->open ? st->open : "-",
+               st->rules, st->engine, *st->choices ? st->choices : "-",
+               *st->faults ? st->faults : "-", *st->probes ? st->probes : "-");
     }
     printf("\n## The bug zoo: fault modes and the rules that catch them\n\n"
            "Each bug that real implementations shipped "

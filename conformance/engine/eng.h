@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "choices.h"
 #include "faults.h"
 #include "ibwire/opcode.h"
 
@@ -161,6 +162,8 @@ void eng_wire_fault(const struct ibe_engine *e, uint8_t *buf, size_t n,
 int eng_wire_fault_runt(const uint8_t *pkt, size_t len, uint8_t *out, size_t cap);
 /* Whether engine e has fault mode F (faults.h) on. */
 #define ENG_FAULT(e, F) (((e)->faults & IBE_FAULT_BIT(F)) != 0)
+/* Whether engine e takes open choice C (choices.h). */
+#define ENG_CHOICE(e, C) (((e)->choices & IBE_CHOICE_BIT(C)) != 0)
 
 /* ------------------------------------------------------------------ */
 /* host memory (engine.c), regions (addr_xlate.c), DMA (dma.c)         */
@@ -287,6 +290,7 @@ struct tm_entry {
 #define ENG_MAX_CQ 256u
 #define ENG_MAX_MR 1024u
 #define ENG_ATOMIC_CACHE 16u
+#define ENG_READ_CACHE 16u /* READs executed whose spans a re-issue may enter */
 
 struct eng_cq {
     uint8_t valid;
@@ -415,6 +419,9 @@ struct eng_qp_ee {
     uint32_t wqe_off;       /* the receive WQE's offset, from E11 */
     struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
     uint32_t acache_next;
+    /* the spans of the READs executed last (choice DUP_READ_CONTINUE) */
+    struct { uint32_t psn, npsn; uint8_t valid; } rcache[ENG_READ_CACHE];
+    uint32_t rcache_next;
     struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ent;
                             /* wqe: a FETCH loaded a WQE not yet released */
     uint8_t uc_drop;        /* UC: dropping until the next First/Only */
@@ -721,6 +728,8 @@ struct ibe_engine {
     /* fault modes (faults.h, ibe_engine_set_faults): a strap the driver
      * sets, read by the module that owns each faulty behaviour; 0: none */
     uint64_t faults;
+    /* open choices (choices.h, ibe_engine_set_choices): 0, the defaults */
+    uint64_t choices;
     /* While incremental snapshots of the world are live, host memory about
      * to be written is handed to mem_saver first (snapshot.c keeps the
      * pages' old contents); NULL otherwise.  Not part of any snapshot. */

@@ -357,6 +357,11 @@ uint64_t ibe_engine_faults(const struct ibe_engine *e)
     return e->faults;
 }
 
+void ibe_engine_set_choices(struct ibe_engine *e, uint64_t choices)
+{
+    e->choices = choices;
+}
+
 void ibe_engine_set_trace(struct ibe_engine *e, ibe_trace_fn fn, void *ctx)
 {
     e->trace = fn;

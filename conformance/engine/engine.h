@@ -259,6 +259,9 @@ void ibe_engine_set_bitwidth(struct ibe_engine *e, int on);
 /* Fault modes (faults.h): mask of IBE_FAULT_BIT()s this engine misbehaves
  * by, as the bug zoo's implementations did; 0 (the default) for none. */
 void ibe_engine_set_faults(struct ibe_engine *e, uint64_t faults);
+/* Open choices (choices.h): mask of IBE_CHOICE_BIT()s, the other
+ * behaviour the IBA allows where it allows several; 0: the defaults. */
+void ibe_engine_set_choices(struct ibe_engine *e, uint64_t choices);
 uint64_t ibe_engine_faults(const struct ibe_engine *e);
 
 /* ---- module latencies (virtual time) ---- */

@@ -85,18 +85,23 @@ static void rnr_nak(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
 }
 
 /* Read responses for [va, va+len) starting at `psn`. */
-static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
-                           uint64_t va, uint32_t len)
+/* The responses to a READ of len bytes at va from PSN psn.  `at` and
+ * `span`: where psn stands in the span the opcodes follow and how many
+ * PSNs that span has (0 and the READ's own count: its own span). */
+static void read_responses_in(struct ibe_engine *e, struct eng_qp *q,
+                              uint32_t psn, uint64_t va, uint32_t len,
+                              uint32_t at, uint32_t span)
 {
     uint32_t pmtu = EV.pmtu;
     uint32_t n = len ? (len + pmtu - 1) / pmtu : 1;
     uint8_t buf[4096];
     for (uint32_t i = 0; i < n; i++) {
         uint32_t chunk = len - i * pmtu < pmtu ? len - i * pmtu : pmtu;
-        uint8_t op = n == 1 ? IBW_OP_RC_RDMA_READ_RESPONSE_ONLY
-                   : i == 0 ? IBW_OP_RC_RDMA_READ_RESPONSE_FIRST
-                   : i + 1 == n ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
-                                : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+        uint32_t k = at + i;
+        uint8_t op = span == 1 ? IBW_OP_RC_RDMA_READ_RESPONSE_ONLY
+                   : k == 0 ? IBW_OP_RC_RDMA_READ_RESPONSE_FIRST
+                   : k + 1 == span ? IBW_OP_RC_RDMA_READ_RESPONSE_LAST
+                                   : IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
         eng_dma_read(e, M_EXEC, va + (uint64_t)i * pmtu, buf, chunk);
         /* faults.h, zoo row 31b: the LAST carries the next message's MSN */
         uint32_t ahead = op == IBW_OP_RC_RDMA_READ_RESPONSE_LAST &&
@@ -105,6 +110,37 @@ static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
         respond(e, q, op, psn_add(psn, i), ack_syndrome(e, q), buf, chunk, 0);
         q->ee.msn -= ahead;
     }
+}
+
+static void read_responses(struct ibe_engine *e, struct eng_qp *q, uint32_t psn,
+                           uint64_t va, uint32_t len)
+{
+    uint32_t pmtu = EV.pmtu;
+    read_responses_in(e, q, psn, va, len, 0, len ? (len + pmtu - 1) / pmtu : 1);
+}
+
+/* A duplicate READ at psn (IBA 9.7.5.1: executed again from its own PSN,
+ * the same bytes at the same PSNs).  The opcodes are the statement
+ * READ-DUP-OPCODE's open choice (conformance/check/statements.h): FIRST
+ * ... LAST from psn by default, or with DUP_READ_CONTINUE those of the
+ * original span it re-enters when psn lies inside one executed earlier
+ * and the re-issue runs to that span's end. */
+static void dup_read_responses(struct ibe_engine *e, struct eng_qp *q,
+                               const struct eng_hdr *h)
+{
+    uint32_t pmtu = EV.pmtu;
+    uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
+    if (ENG_CHOICE(e, DUP_READ_CONTINUE))
+        for (unsigned i = 0; i < ENG_READ_CACHE; i++) {
+            uint32_t at = (uint32_t)psn_diff(h->psn, q->ee.rcache[i].psn);
+            if (q->ee.rcache[i].valid && psn_diff(h->psn, q->ee.rcache[i].psn) > 0 &&
+                at + n == q->ee.rcache[i].npsn) {
+                read_responses_in(e, q, h->psn, h->va, h->dmalen, at,
+                                  q->ee.rcache[i].npsn);
+                return;
+            }
+        }
+    read_responses(e, q, h->psn, h->va, h->dmalen);
 }
 
 static uint8_t rq_cmd(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
@@ -296,7 +332,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 if (!h->dmalen ||
                     eng_xlate(e, M_EXEC, XL_RD_DATA, 2, EV.pd, h->rkey, h->va,
                               h->dmalen, IBE_ACC_REMOTE_READ) == XL_OK)
-                    read_responses(e, q, h->psn, h->va, h->dmalen);
+                    dup_read_responses(e, q, h);
                 q->ee.dup_read_seen = ENG_FAULT(e, NAK_AFTER_DUP_READ);
             } else if (kind == IBW_OPK_ATOMIC) {
                 for (unsigned i = 0; i < ENG_ATOMIC_CACHE; i++)
@@ -375,6 +411,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
         set_epsn(e, q, psn_add(EV.epsn, n));
         q->ee.msn++;
+        q->ee.rcache[q->ee.rcache_next].psn = h->psn;
+        q->ee.rcache[q->ee.rcache_next].npsn = n;
+        q->ee.rcache[q->ee.rcache_next].valid = 1;
+        q->ee.rcache_next = (q->ee.rcache_next + 1) % ENG_READ_CACHE;
         /* faults.h, zoo row 6a: an ACK covering the READ before its
          * responses */
         if (n > 1 && ENG_FAULT(e, ACK_COVERS_READ))

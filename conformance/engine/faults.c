@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* faults.c - the fault-mode table of faults.h and its parsing. */
+/* faults.c - the fault-mode table of faults.h, the open choices of
+ * choices.h, and their parsing. */
 #include "faults.h"
+#include "choices.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,10 @@ const struct ibe_fault_gap ibe_fault_gaps[] = {
 
 const unsigned ibe_fault_ngaps = sizeof ibe_fault_gaps / sizeof ibe_fault_gaps[0];
 
-int ibe_fault_parse(const char *list, uint64_t *mask, const char **bad)
+/* "name[,name...]" against the names name(0..count-1): the mask of the
+ * names' indices added to *mask, or -1 with *bad at the unknown one. */
+static int parse_names(const char *list, const char *(*name)(unsigned),
+                       unsigned count, uint64_t *mask, const char **bad)
 {
     uint64_t m = 0;
     const char *p = list;
@@ -29,11 +34,10 @@ int ibe_fault_parse(const char *list, uint64_t *mask, const char **bad)
     while (*p) {
         size_t n = strcspn(p, ",");
         unsigned k;
-        for (k = 0; k < IBE_FAULT_COUNT; k++)
-            if (strlen(ibe_fault_table[k].name) == n &&
-                !strncmp(p, ibe_fault_table[k].name, n))
+        for (k = 0; k < count; k++)
+            if (strlen(name(k)) == n && !strncmp(p, name(k), n))
                 break;
-        if (k == IBE_FAULT_COUNT) {
+        if (k == count) {
             *bad = p;
             return -1;
         }
@@ -44,6 +48,28 @@ int ibe_fault_parse(const char *list, uint64_t *mask, const char **bad)
     }
     *mask |= m;
     return 0;
+}
+
+static const char *fault_name(unsigned k) { return ibe_fault_table[k].name; }
+
+int ibe_fault_parse(const char *list, uint64_t *mask, const char **bad)
+{
+    return parse_names(list, fault_name, IBE_FAULT_COUNT, mask, bad);
+}
+
+/* ---- the open choices of choices.h ---- */
+
+const struct ibe_choice_info ibe_choice_table[IBE_CHOICE_COUNT] = {
+#define IBE_CHOICE_ROW(E, n, st, s, d) {n, st, s, d},
+    IBE_CHOICES(IBE_CHOICE_ROW)
+#undef IBE_CHOICE_ROW
+};
+
+static const char *choice_name(unsigned k) { return ibe_choice_table[k].name; }
+
+int ibe_choice_parse(const char *list, uint64_t *mask, const char **bad)
+{
+    return parse_names(list, choice_name, IBE_CHOICE_COUNT, mask, bad);
 }
 
 uint64_t ibe_fault_side_mask(uint64_t mask, int side)

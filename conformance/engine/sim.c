@@ -489,6 +489,8 @@ int ibe_sim_run(const struct ibe_sim_opts *o, struct ibe_sim_result *r)
         free(s.m);
         return -1;
     }
+    ibe_engine_set_choices(s.a, o->choices);
+    ibe_engine_set_choices(s.b, o->choices);
     if (o->faults) {
         ibe_engine_set_faults(s.a, ibe_fault_side_mask(o->faults, IBE_FS_REQ));
         ibe_engine_set_faults(s.b, ibe_fault_side_mask(o->faults, IBE_FS_RESP));

@@ -34,6 +34,9 @@ struct ibe_sim_opts {
      * is shaped so that the capture shows them (IBE_FT_*): traffic_of
      * alone is the clean control run of a fault's traffic. */
     uint64_t faults, traffic_of;
+    /* Open choices (choices.h) both engines take: the other behaviour a
+     * statement allows; never a rule broken. */
+    uint64_t choices;
 };
 
 struct ibe_sim_result {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choices.h"
 #include "sim.h"
 #include "sim_opts.h"
 #include "tool.h"
@@ -22,6 +23,7 @@ static void usage(FILE *f)
             "                  [--pmtu 256..4096] [--ib] [--latency LAT]\n"
             "                  [-w OUT.pcap] [--trace OUT]\n"
             "                  [--fault NAME[,NAME...]] [--traffic-of NAME[,...]]\n"
+            "                  [--choice NAME[,NAME...]]\n"
             "       ibwire sim --list-faults [--markdown]\n"
             "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
             "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
@@ -33,7 +35,12 @@ static void usage(FILE *f)
             "--fault: the side the fault names (requester or responder) behaves as\n"
             "the bug zoo's implementation did, and the traffic is shaped to show it;\n"
             "the invariants it breaks are reported, exit 0.  --traffic-of: the same\n"
-            "traffic without the fault (the clean control run).\n");
+            "traffic without the fault (the clean control run).\n"
+            "--choice: the engines take these open choices (where the IBA allows\n"
+            "several behaviours: conformance/engine/choices.h):");
+    for (unsigned k = 0; k < IBE_CHOICE_COUNT; k++)
+        fprintf(f, " %s", ibe_choice_table[k].name);
+    fprintf(f, "\n");
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
@@ -78,6 +85,12 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
         if (*bad)
             fprintf(stderr, "ibwire sim: %s: unknown fault at '%s' (see "
                             "--list-faults)\n", a, at);
+    } else if (!strcmp(a, "--choice")) {
+        const char *at = v;
+        *bad = ibe_choice_parse(v, &o->choices, &at) != 0;
+        if (*bad)
+            fprintf(stderr, "ibwire sim: --choice: unknown choice at '%s' "
+                            "(see --help)\n", at);
     } else if (!strcmp(a, "--trace")) {
         *so->tpath = v;
     } else {

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * choices.h - the reference engine's open choices: where the IBA lets a
+ * conforming device behave in more than one way, the engine can take each
+ * of them, so that a test can run every one and require the checker and
+ * `--replay` to find the traffic clean (conformance/check/statements.h
+ * names the statement each choice belongs to).  Declared once here:
+ *
+ *   X(ENUM, "name", "statement", side, "what the engine then does")
+ *
+ *   statement  the ID of the statement in conformance/check/statements.h
+ *   side       IBE_FS_REQ / IBE_FS_RESP (faults.h): the role it changes
+ *
+ * The default (no choice set) is the engine's usual behaviour; a choice
+ * replaces it by the other one the statement allows.  Unlike a fault mode
+ * (faults.h) a choice never breaks a rule.
+ */
+#ifndef IBW_ENGINE_CHOICES_H
+#define IBW_ENGINE_CHOICES_H
+
+#include <stdint.h>
+
+#define IBE_CHOICES(X)                                                         \
+    X(DUP_READ_CONTINUE, "dup-read-continue", "READ-DUP-OPCODE", IBE_FS_RESP,  \
+      "a READ re-issued from inside the span of one already executed is "     \
+      "answered with the opcodes of the original span from the re-issued "     \
+      "PSN (MIDDLE ... LAST, as Linux rxe's duplicate_request() does); "       \
+      "default: FIRST ... LAST (or ONLY) from it, as rdmavt/hfi1 do")
+
+enum ibe_choice {
+#define IBE_CHOICE_ENUM(E, n, st, s, d) IBE_CHOICE_##E,
+    IBE_CHOICES(IBE_CHOICE_ENUM)
+#undef IBE_CHOICE_ENUM
+    IBE_CHOICE_COUNT
+};
+
+#define IBE_CHOICE_BIT(E) (1ull << IBE_CHOICE_##E)
+
+struct ibe_choice_info {
+    const char *name, *statement;
+    uint8_t side; /* enum ibe_fault_side */
+    const char *what;
+};
+
+extern const struct ibe_choice_info ibe_choice_table[IBE_CHOICE_COUNT];
+
+/* Parses "name[,name...]" into a mask of IBE_CHOICE_BIT()s: 0, or -1 with
+ * *bad pointing at the unknown name. */
+int ibe_choice_parse(const char *list, uint64_t *mask, const char **bad);
+
+#endif

@@ -50,6 +50,7 @@ int probe_engdev_open(struct probe_engdev *s, const struct probe_setup *su,
     }
     ibe_engine_set_tx(s->e, tx, txctx);
     ibe_engine_set_faults(s->e, s->faults);
+    ibe_engine_set_choices(s->e, s->choices);
     memset(d, 0, sizeof *d);
     for (int r = 0; r < PR_COUNT; r++) {
         s->va[r] = ibe_mem_alloc(s->e, region_len[r], 4096);

@@ -197,6 +197,10 @@ void probe_self_target_free(struct probe_target *t);
  * conformance/engine/faults.h) for every test the self target runs from
  * now on: the device then behaves as the buggy implementation did. */
 void probe_self_target_set_faults(struct probe_target *t, uint64_t faults);
+/* The reference engine's open choices (IBE_CHOICE_BIT()s of
+ * conformance/engine/choices.h) for every test from now on: the other
+ * behaviour a statement allows, which every test must still pass. */
+void probe_self_target_set_choices(struct probe_target *t, uint64_t choices);
 /* "name: what it does" for each breakage, NULL-terminated. */
 extern const char *const probe_self_breaks[];
 
@@ -218,8 +222,16 @@ extern const size_t probe_ntests;
  * failing the test the same way is caught for a real reason (README.md,
  * "Fault modes").  NULL when no fault mode breaks what the test checks. */
 const char *probe_test_faults(const char *id);
+/* The fault modes (faults.h names) that must make test `id` a QUALITY
+ * result, not a FAIL: they miss a bound the IBA does not set.  NULL when
+ * none. */
+const char *probe_test_quality_faults(const char *id);
 
-enum probe_verdict { PROBE_PASS, PROBE_FAIL, PROBE_NA, PROBE_ERROR };
+/* FAIL: the device broke a "shall" of the statements the test names.
+ * QUALITY: every "shall" held, but a bound the IBA does not set was missed
+ * (a `<` step's quality=T): the result says the figure measured. */
+enum probe_verdict { PROBE_PASS, PROBE_FAIL, PROBE_NA, PROBE_ERROR,
+                     PROBE_QUALITY };
 struct probe_result {
     uint8_t verdict;       /* enum probe_verdict */
     int step_line;         /* script line of the failing step */

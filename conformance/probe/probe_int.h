@@ -84,6 +84,7 @@ struct probe_engdev {
     uint64_t va[PR_COUNT];
     uint64_t faults;        /* the engine's fault modes (faults.h
                                IBE_FAULT_BIT()s), set at every open */
+    uint64_t choices;       /* its open choices (choices.h), likewise */
 };
 /* A fresh world and engine set up for a test; its frames go to tx. */
 int probe_engdev_open(struct probe_engdev *s, const struct probe_setup *su,

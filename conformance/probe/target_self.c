@@ -173,6 +173,11 @@ void probe_self_target_set_faults(struct probe_target *t, uint64_t faults)
     ((struct self *)t->ctx)->d.faults = faults;
 }
 
+void probe_self_target_set_choices(struct probe_target *t, uint64_t choices)
+{
+    ((struct self *)t->ctx)->d.choices = choices;
+}
+
 struct probe_target *probe_self_target(const char *brk)
 {
     int b = BRK_NONE;

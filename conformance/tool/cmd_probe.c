@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choices.h"
 #include "faults.h"
 #include "probe.h"
+#include "statements.h"
 #include "tool.h"
 
 static void usage(FILE *out)
@@ -20,13 +22,16 @@ static void usage(FILE *out)
             "usage: ibwire probe --list [--markdown]\n"
             "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
             "                    [--self-break NAME] [--fault NAME[,NAME...]]\n"
+            "                    [--choice NAME[,NAME...]]\n"
             "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
             "       ibwire probe -i IFACE --agent HOST:PORT --probe-ip ADDR [--only ...]\n"
             "                    [--pcap-dir DIR] [-v] [--within-scale N]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
-            "                    (tab-separated: id, role, statements, summary [rule],\n"
-            "                    the engine fault modes that must make it fail or -);\n"
+            "                    (tab-separated: id, role, IBA sections, summary [rule],\n"
+            "                    the engine fault modes that must make it FAIL or -,\n"
+            "                    those that must make it QUALITY or -, the statements\n"
+            "                    of conformance/check/statements.h it provokes or -);\n"
             "                    --markdown: as the table of conformance/probe/README.md\n"
             "  --self            run the suite against ibwire's reference engine\n"
             "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
@@ -53,7 +58,15 @@ static void usage(FILE *out)
                  "                    --list-faults`): it behaves as the buggy implementation\n"
                  "                    did, and the tests the --list names the fault for must\n"
                  "                    fail\n");
-    fprintf(out, "  -v                every frame, as it passes\n");
+    fprintf(out, "  --choice NAMES    with --self: the engine takes these open choices\n"
+                 "                    (conformance/engine/choices.h); every test must\n"
+                 "                    still pass:");
+    for (unsigned k = 0; k < IBE_CHOICE_COUNT; k++)
+        fprintf(out, " %s", ibe_choice_table[k].name);
+    fprintf(out, "\n  -v                every frame, as it passes\n"
+                 "Verdicts: PASS; FAIL (a \"shall\" of the test's statements broken);\n"
+                 "QUALITY (every \"shall\" held, a bound the IBA does not set was\n"
+                 "missed: the figure measured); N/A; ERROR (the target's or script's).\n");
 }
 
 static int selected(const char *id, const char *only)
@@ -75,8 +88,8 @@ int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
-    const char *fault = NULL, *agent = NULL, *probe_ip = NULL;
-    uint64_t faults = 0;
+    const char *fault = NULL, *agent = NULL, *probe_ip = NULL, *choice = NULL;
+    uint64_t faults = 0, choices = 0;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
@@ -93,6 +106,7 @@ int cmd_probe(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(a, "--pcap-dir")) o.pcap_dir = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--self-break")) brk = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--fault")) fault = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--choice")) choice = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--agent")) agent = argv[++i];
@@ -128,16 +142,21 @@ int cmd_probe(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     if (markdown) { /* the table of conformance/probe/README.md */
-        printf("| test | device as | IBA statements | `check` rule | engine fault that "
-               "fails it | a conforming device |\n"
-               "|---|---|---|---|---|---|\n");
+        printf("| test | device as | IBA statements | statement (rules.md) | `check` "
+               "rule | engine fault that fails it | a conforming device |\n"
+               "|---|---|---|---|---|---|---|\n");
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];
             const char *f = probe_test_faults(t->id);
-            printf("| `%s` | %s | %s | %s%s%s | %s%s%s | %s |\n", t->id,
+            const char *q = probe_test_quality_faults(t->id);
+            char st[256];
+            ibw_statements_of_probe(t->id, st, sizeof st);
+            printf("| `%s` | %s | %s | %s | %s%s%s | %s%s%s%s%s%s | %s |\n", t->id,
                    t->side == PROBE_RESPONDER ? "responder" : "requester", t->spec,
-                   *t->rule ? "`" : "", t->rule, *t->rule ? "`" : "",
-                   f ? "`" : "", f ? f : "", f ? "`" : "", t->summary);
+                   *st ? st : "-", *t->rule ? "`" : "", t->rule,
+                   *t->rule ? "`" : "", f ? "`" : "", f ? f : "", f ? "`" : "",
+                   q ? (f ? "; QUALITY with `" : "QUALITY with `") : "",
+                   q ? q : "", q ? "`" : "", t->summary);
         }
         return TOOL_EXIT_OK;
     }
@@ -145,10 +164,14 @@ int cmd_probe(int argc, char **argv)
         for (size_t i = 0; i < probe_ntests; i++) {
             const struct probe_test *t = &probe_tests[i];
             const char *f = probe_test_faults(t->id);
-            printf("%s\t%s\t%s\t%s%s%s%s\t%s\n", t->id,
+            const char *q = probe_test_quality_faults(t->id);
+            char st[256];
+            ibw_statements_of_probe(t->id, st, sizeof st);
+            printf("%s\t%s\t%s\t%s%s%s%s\t%s\t%s\t%s\n", t->id,
                    t->side == PROBE_RESPONDER ? "responder" : "requester",
                    t->spec, t->summary, *t->rule ? " [" : "", t->rule,
-                   *t->rule ? "]" : "", f ? f : "-");
+                   *t->rule ? "]" : "", f ? f : "-", q ? q : "-",
+                   *st ? st : "-");
         }
         return TOOL_EXIT_OK;
     }
@@ -175,6 +198,19 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "ibwire probe: --self-break goes with --self\n");
         return TOOL_EXIT_USAGE;
     }
+    if (choice) {
+        const char *badc;
+        if (!self) {
+            fprintf(stderr, "ibwire probe: --choice goes with --self\n");
+            return TOOL_EXIT_USAGE;
+        }
+        if (ibe_choice_parse(choice, &choices, &badc)) {
+            fprintf(stderr, "ibwire probe: --choice: unknown choice '%.*s' "
+                            "(ibwire probe --help)\n",
+                    (int)strcspn(badc, ","), badc);
+            return TOOL_EXIT_USAGE;
+        }
+    }
     if (fault) {
         const char *badf;
         if (!self) {
@@ -198,6 +234,7 @@ int cmd_probe(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
         probe_self_target_set_faults(tg, faults);
+        probe_self_target_set_choices(tg, choices);
     } else if (agent) {
         uint8_t mac[6];
         if (!probe_rawsock_mac(iface, mac, err, sizeof err))
@@ -217,8 +254,8 @@ int cmd_probe(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
-    size_t n[4] = {0, 0, 0, 0}, ran = 0;
-    static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR"};
+    size_t n[5] = {0, 0, 0, 0, 0}, ran = 0;
+    static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR", "QUALITY"};
     for (size_t i = 0; i < probe_ntests; i++) {
         const struct probe_test *t = &probe_tests[i];
         if (!selected(t->id, only))
@@ -248,11 +285,13 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;
     }
-    printf("%zu tests against %s%s%s%s%s: %zu pass, %zu fail, %zu not applicable%s\n",
+    printf("%zu tests against %s%s%s%s%s%s%s: %zu pass, %zu quality, %zu fail, "
+           "%zu not applicable%s\n",
            ran, self ? "self" : agent ? "the device of the agent" : "the engine on a raw socket",
            brk ? " broken as " : "", brk ? brk : "",
-           fault ? " with fault " : "", fault ? fault : "", n[PROBE_PASS],
-           n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],
+           fault ? " with fault " : "", fault ? fault : "",
+           choice ? " with choice " : "", choice ? choice : "", n[PROBE_PASS],
+           n[PROBE_QUALITY], n[PROBE_FAIL] + n[PROBE_ERROR], n[PROBE_NA],
            n[PROBE_ERROR] ? " (errors count as failures)" : "");
     return n[PROBE_FAIL] || n[PROBE_ERROR] ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
 }

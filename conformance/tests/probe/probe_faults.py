@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """ibwire probe --self --fault: each test fails with the engine fault modes
-its --list entry names, and passes without them.
+its --list entry names, is a QUALITY result (a bound the IBA does not set
+missed, no "shall" broken) with those its QUALITY column names, and passes
+without them.
 
   probe_faults.py IBWIRE
 
@@ -32,7 +34,7 @@ def verdicts(out):
     v = {}
     for line in out.splitlines():
         f = line.split()
-        if len(f) >= 2 and f[0] in ("PASS", "FAIL", "N/A", "ERROR"):
+        if len(f) >= 2 and f[0] in ("PASS", "FAIL", "N/A", "ERROR", "QUALITY"):
             v[f[1]] = f[0]
     return v
 
@@ -53,20 +55,23 @@ def main():
     rc, out, err = run(ibwire, ["--list"])
     if rc != 0:
         fail(f"--list exits {rc}: {err}")
-    by_fault = {}
+    by_fault, by_quality = {}, {}
     mapped = []
     for line in out.splitlines():
         f = line.split("\t")
-        if len(f) != 5:
-            fail(f"--list line without its fault column: {line!r}")
+        if len(f) != 7:
+            fail(f"--list line without its fault, quality and statement columns: {line!r}")
             continue
-        if f[4] == "-":
+        if f[4] == "-" and f[5] == "-":
             continue
         mapped.append(f[0])
-        for name in f[4].split(","):
-            if name not in known:
-                fail(f"{f[0]}: fault mode {name!r} is not the engine's")
-            by_fault.setdefault(name, []).append(f[0])
+        for col, into in ((f[4], by_fault), (f[5], by_quality)):
+            if col == "-":
+                continue
+            for name in col.split(","):
+                if name not in known:
+                    fail(f"{f[0]}: fault mode {name!r} is not the engine's")
+                into.setdefault(name, []).append(f[0])
     if len(by_fault) < 20:
         fail(f"only {len(by_fault)} fault modes have a probe test that they fail")
 
@@ -94,7 +99,20 @@ def main():
                  + ", ".join(f"{t} ({v.get(t)})" for t in bad))
         else:
             print(f"ok: --fault {name} fails {', '.join(tests)}")
-    print(f"{len(by_fault)} fault modes, {len(mapped)} tests; {len(sys_failures)} problems")
+    # with each quality fault, the tests naming it are QUALITY (every
+    # "shall" held: the run exits 0) and say the figure they measured
+    for name in sorted(by_quality):
+        tests = by_quality[name]
+        rc, out, err = run(ibwire, ["--self", "--fault", name, "--only", ",".join(tests)])
+        v = verdicts(out)
+        bad = [t for t in tests if v.get(t) != "QUALITY"]
+        if bad or rc != 0 or " ms " not in out:
+            fail(f"--fault {name}: exit {rc}; not QUALITY with a figure: "
+                 + ", ".join(f"{t} ({v.get(t)})" for t in bad))
+        else:
+            print(f"ok: --fault {name} makes {', '.join(tests)} QUALITY")
+    print(f"{len(by_fault)} fault modes, {len(by_quality)} quality, {len(mapped)} tests; "
+          f"{len(sys_failures)} problems")
     return 1 if sys_failures else 0
 
 

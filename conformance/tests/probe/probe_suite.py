@@ -33,7 +33,7 @@ def fail(msg):
 def verdicts(out):
     v = {}
     for line in out.splitlines():
-        m = re.match(r"^(PASS|FAIL|N/A |ERROR)\s+(\S+)\s", line)
+        m = re.match(r"^(PASS|FAIL|N/A |ERROR|QUALITY)\s+(\S+)\s", line)
         if m:
             v[m.group(2)] = m.group(1).strip()
     return v

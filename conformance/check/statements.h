@@ -95,7 +95,7 @@
       "an ACK for every request with AckReq, at its PSN; a duplicate "        \
       "SEND/WRITE ACKed at ePSN - 1 (the replay accepts any later ACK as "    \
       "covering one it sends)",                                                \
-      "", "ack-covers-read",                                                   \
+      "", "ack-covers-read; ack-beyond-accepted",                              \
       "req-coalesced-ack; req-dup-ack; req-ack-beyond; resp-dup-write")        \
     X(NAK_SEQ, "NAK-SEQ", "9.7.5.2",                                           \
       "A request ahead of the expected PSN is not executed.  The first one "  \
@@ -192,7 +192,7 @@
       "An RDMA operation of DMA length 0 needs no valid VA or R_Key: it is "   \
       "executed (a zero-length READ answered by one empty READ RESPONSE "      \
       "ONLY), never NAKed for its key.",                                       \
-      "", "FLOW-ZERO-LEN", "answers without checking the key", "",           \
+      "", "FLOW-ZERO-LEN; FLOW-READ-RESP", "answers without checking the key", "",           \
       "zero-read-rkey; zero-read-silent",                                      \
       "resp-zero-write-any-rkey; resp-zero-read-any-rkey; "                    \
       "resp-zero-write-valid")                                                 \

@@ -6,10 +6,12 @@
  * `--replay` to find the traffic clean (conformance/check/statements.h
  * names the statement each choice belongs to).  Declared once here:
  *
- *   X(ENUM, "name", "statement", side, "what the engine then does")
+ *   X(ENUM, "name", "statement", side, "traffic", "what the engine then does")
  *
  *   statement  the ID of the statement in conformance/check/statements.h
  *   side       IBE_FS_REQ / IBE_FS_RESP (faults.h): the role it changes
+ *   traffic    a fault mode whose traffic (`ibwire sim --traffic-of`, the
+ *              fault itself off) makes the choice show on the wire
  *
  * The default (no choice set) is the engine's usual behaviour; a choice
  * replaces it by the other one the statement allows.  Unlike a fault mode
@@ -22,13 +24,14 @@
 
 #define IBE_CHOICES(X)                                                         \
     X(DUP_READ_CONTINUE, "dup-read-continue", "READ-DUP-OPCODE", IBE_FS_RESP,  \
+      "read-reissue-length",                                                   \
       "a READ re-issued from inside the span of one already executed is "     \
       "answered with the opcodes of the original span from the re-issued "     \
       "PSN (MIDDLE ... LAST, as Linux rxe's duplicate_request() does); "       \
       "default: FIRST ... LAST (or ONLY) from it, as rdmavt/hfi1 do")
 
 enum ibe_choice {
-#define IBE_CHOICE_ENUM(E, n, st, s, d) IBE_CHOICE_##E,
+#define IBE_CHOICE_ENUM(E, n, st, s, t, d) IBE_CHOICE_##E,
     IBE_CHOICES(IBE_CHOICE_ENUM)
 #undef IBE_CHOICE_ENUM
     IBE_CHOICE_COUNT
@@ -39,7 +42,7 @@ enum ibe_choice {
 struct ibe_choice_info {
     const char *name, *statement;
     uint8_t side; /* enum ibe_fault_side */
-    const char *what;
+    const char *traffic, *what;
 };
 
 extern const struct ibe_choice_info ibe_choice_table[IBE_CHOICE_COUNT];

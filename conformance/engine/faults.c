@@ -60,7 +60,7 @@ int ibe_fault_parse(const char *list, uint64_t *mask, const char **bad)
 /* ---- the open choices of choices.h ---- */
 
 const struct ibe_choice_info ibe_choice_table[IBE_CHOICE_COUNT] = {
-#define IBE_CHOICE_ROW(E, n, st, s, d) {n, st, s, d},
+#define IBE_CHOICE_ROW(E, n, st, s, t, d) {n, st, s, t, d},
     IBE_CHOICES(IBE_CHOICE_ROW)
 #undef IBE_CHOICE_ROW
 };

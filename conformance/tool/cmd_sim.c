@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "                  [--fault NAME[,NAME...]] [--traffic-of NAME[,...]]\n"
             "                  [--choice NAME[,NAME...]]\n"
             "       ibwire sim --list-faults [--markdown]\n"
+            "       ibwire sim --list-choices\n"
             "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
             "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
             "framing (LRH) instead of RoCEv2.  --ecn: the link marks IP ECN CE\n"
@@ -153,6 +154,17 @@ int cmd_sim(int argc, char **argv)
                 if (!strcmp(argv[j], "--markdown"))
                     return list_faults_md();
             return list_faults();
+        }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--list-choices")) {
+            /* the open choices (choices.h): name, statement, side, the
+             * fault whose traffic shows it, what it does; tab-separated */
+            for (unsigned k = 0; k < IBE_CHOICE_COUNT; k++)
+                printf("%s\t%s\t%s\t%s\t%s\n", ibe_choice_table[k].name,
+                       ibe_choice_table[k].statement,
+                       ibe_fault_side_name(ibe_choice_table[k].side),
+                       ibe_choice_table[k].traffic, ibe_choice_table[k].what);
+            return TOOL_EXIT_OK;
         }
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--cm"))

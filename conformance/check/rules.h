@@ -332,7 +332,9 @@
       "A READ of L bytes consumes ceil(L/PMTU) PSNs (at least 1); each of "    \
       "its responses has the opcode its place in that span takes (FIRST, "    \
       "MIDDLE, LAST, or ONLY) and the LAST carries the rest of L; a READ "     \
-      "re-issued from inside the span is answered from its own PSN.  Judged "  \
+      "re-issued from inside the span is answered from its own PSN, FIRST "    \
+      "... LAST from it or the original span's MIDDLE ... LAST (both allowed: " \
+      "statement READ-DUP-OPCODE, docs/iba-statements.md).  Judged "          \
       "packet by packet, so responses lost, duplicated or reordered on the "   \
       "way do not matter.  (A READ of DMA Length 0: FLOW-ZERO-LEN.)",          \
       "IBA Vol.1 9.4 (RDMA READ), 9.7.5", "response PSN/opcode/bytes vs expected")   \
@@ -447,7 +449,10 @@
       "--replay: a captured response carries the reference's opcode, AETH "    \
       "kind and NAK code, MSN (relative to the flow's first response unless "  \
       "CM set the flow up), payload length, and atomic original value when "   \
-      "the reference knows the word.  Not compared: read payload bytes "       \
+      "the reference knows the word; where a statement leaves the answer "    \
+      "open (conformance/check/statements.h: the opcodes of a READ re-issued " \
+      "from inside its span) every allowed one is accepted.  Not compared: "   \
+      "read payload bytes "                                                    \
       "(memory contents), ACK credits, RNR timer values.  After requests "     \
       "the capture lost, the reference takes the MSN of the ACK or atomic "    \
       "ACK that shows the hole (else the next difference up to the number "   \

@@ -48,8 +48,8 @@
       "replay state).  The text fixes PSNs and bytes, names no opcode for "    \
       "this case, and requesters take both (rxe's completer a MIDDLE in "      \
       "sequence and a FIRST at the re-issued WQE's first PSN; qib/hfi1 a "     \
-      "MIDDLE at the next PSN and a FIRST anywhere, restarting its buffer "    \
-      "there).",                                                               \
+      "MIDDLE or a FIRST at the next PSN expected, a FIRST restarting its "    \
+      "buffer at that PSN's offset).",                                         \
       "FLOW-READ-RESP; REPLAY-DIFF",                                           \
       "FIRST ... LAST from the re-issued PSN (exec_engine.c, duplicate "       \
       "region); the replay accepts the original span's opcodes too",         \

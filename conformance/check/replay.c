@@ -1325,6 +1325,44 @@ static int read_reissue_opcode(const struct rp_flow *f, uint32_t psn,
 }
 
 /*
+ * The reference's READ response that captured READ response r answers,
+ * among its unmatched answers at r's PSN to requests recorded before r
+ * (the original READ and the READs re-issued over that PSN): the oldest
+ * whose opcode is r's or the other one READ-DUP-OPCODE allows, else the
+ * oldest.  NULL when none.
+ */
+static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r)
+{
+    struct rp_exp *any = NULL;
+    for (size_t i = 0; i < f->nexp; i++) {
+        struct rp_exp *x = &f->exp[i];
+        if (x->matched || x->psn != r->psn || x->req_frame >= r->frame ||
+            ibw_opcode_kind(x->opcode) != IBW_OPK_READ_RESP)
+            continue;
+        if (x->opcode == r->opcode ||
+            read_reissue_opcode(f, r->psn, x->opcode, r->opcode))
+            return x;
+        if (!any)
+            any = x;
+    }
+    return any;
+}
+
+/* Captured READ response r matched x: the reference's other answers at
+ * that PSN to requests recorded before r are answered by it too (one READ
+ * re-issued over the PSN because the requester did not get the earlier
+ * answer, lost before the capture point): void, never missing. */
+static void read_exp_supersede(struct rp_flow *f, const struct rp_exp *x,
+                               const struct rp_resp *r)
+{
+    for (size_t i = 0; i < f->nexp; i++)
+        if (!f->exp[i].matched && f->exp[i].psn == x->psn &&
+            f->exp[i].req_frame < r->frame &&
+            ibw_opcode_kind(f->exp[i].opcode) == IBW_OPK_READ_RESP)
+            f->exp[i].matched = 2;
+}
+
+/*
  * Compare captured response r with the reference's answer at its PSN.
  * With none, and `final` 0, it returns 0 and the caller holds r: its
  * request may be recorded after it (one direction recorded late), and the
@@ -1372,6 +1410,11 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
     struct rp_exp *x = exp_at(f, psn, plain_ack);
+    if (x && ibw_opcode_kind(r->opcode) == IBW_OPK_READ_RESP) {
+        struct rp_exp *y = read_exp_for(f, r);
+        if (y)
+            x = y;
+    }
     /* with one direction recorded late (the checker saw skew), the request
      * it answers may still come: a duplicate only once that wait is over */
     if (!x && !plain_ack &&
@@ -1424,6 +1467,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         return 1;
     }
     x->matched = 1;
+    if (ibw_opcode_kind(x->opcode) == IBW_OPK_READ_RESP)
+        read_exp_supersede(f, x, r);
     int n = 0;
     m[0] = 0;
 #define RP_DIFF(...)                                                          \

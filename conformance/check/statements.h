@@ -77,10 +77,11 @@
       "The MSN on a response replayed for a duplicate (an ACK again, READ "   \
       "responses again, an atomic's saved answer): any value from the one "    \
       "the original answer had to the responder's current one (Linux rxe "    \
-      "sends its current MSN).  A READ's FIRST may carry the MSN before the " \
-      "READ counts.",                                                          \
+      "sends its current MSN).",                                               \
       "FLOW-MSN; REPLAY-DIFF",                                                 \
-      "the current MSN on every response, replayed ones included", "",        \
+      "the current MSN on every response, replayed ones included (the "       \
+      "replay leaves a READ FIRST's MSN to FLOW-MSN, which also runs with "    \
+      "--replay)", "",                                                         \
       "msn-per-packet; msn-no-write; msn-read-ahead",                          \
       "resp-msn-reads; resp-send-multi; resp-write-only; resp-dup-write")      \
     X(ACK_COALESCE, "ACK-COALESCE", "9.7.5.1; 9.7.6; C9-105",                 \
@@ -99,12 +100,13 @@
       "req-coalesced-ack; req-dup-ack; req-ack-beyond; resp-dup-write")        \
     X(NAK_SEQ, "NAK-SEQ", "9.7.5.2",                                           \
       "A request ahead of the expected PSN is not executed.  The first one "  \
-      "of a gap draws one PSN sequence error NAK naming the expected PSN; "    \
-      "the requester then goes back to that PSN.",                             \
-      "Later requests of the same gap: dropped silently or NAKed again with " \
-      "the same PSN (a NAK lost on its way is recovered by the local ACK "     \
-      "timeout).  After an RNR NAK, a request already sent behind the NAKed " \
-      "one: see RNR.",                                                         \
+      "of a gap draws one PSN sequence error NAK naming the expected PSN, the " \
+      "later ones of the same gap nothing; the requester then goes back to "   \
+      "that PSN.  (The checker cannot tell a NAK sent twice from one the "     \
+      "network duplicated: the probe, which makes the gap, judges the "        \
+      "silence.)",                                                             \
+      "When the NAK comes (it may be coalesced behind the gap's requests); "   \
+      "a NAK lost on its way is recovered by the local ACK timeout.",          \
       "FLOW-NAK-PSN; FLOW-GBN; REPLAY-EXTRA; REPLAY-MISSING",                  \
       "one NAK per gap, later ones dropped silently", "",                      \
       "gbn-stops",                                                             \
@@ -125,13 +127,13 @@
       "resp-dup-send; resp-dup-write; resp-dup-read; resp-dup-atomic")         \
     X(RNR, "RNR", "9.7.5.2.8; 9.7.5.2",                                        \
       "A SEND or WRITE with immediate finding no receive WQE draws an RNR "   \
-      "NAK naming its PSN and the QP's RNR timer; the requester waits at "     \
-      "least that timer before it sends the request again from that PSN, "    \
-      "and an RNR retry count of 7 means without limit.",                      \
-      "How much longer than the timer the requester waits; whether a request " \
-      "sent behind the RNR-NAKed one is dropped silently or NAKed for its "    \
-      "sequence (Linux rxe); a sequence NAK naming the RNR-NAKed PSN does "    \
-      "not shorten the wait.",                                                 \
+      "NAK naming its PSN and the QP's RNR timer; a request already sent "     \
+      "behind it is dropped silently (no NAK but for a valid request at the "  \
+      "expected PSN: Linux rxe's sequence NAK there is a finding, "           \
+      "docs/probe.md); the requester waits at least the timer before it "     \
+      "sends again from that PSN (a sequence NAK naming that PSN does not "    \
+      "shorten the wait), and an RNR retry count of 7 means without limit.",   \
+      "How much longer than the timer the requester waits.",                   \
       "FLOW-RNR-WAIT; REPLAY-DIFF",                                            \
       "waits exactly the timer; drops what follows the NAKed request", "",    \
       "rnr-ignore-timer; rnr-timer-fast; rnr-retry-finite; seq-nak-after-rnr", \

@@ -17,6 +17,7 @@
  * n is 1 (ONLY), 2 and 4 PSNs at PMTU 256; k the first, a middle and the
  * last PSN of the span.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +88,23 @@ static void frame(int to_resp, uint8_t op, uint32_t psn, uint64_t va,
 
 /* The responses from PSN `from` to the end of a span of n PSNs of a READ
  * of len bytes; opcodes as the span starting at `origin` puts them. */
-static void responses(uint32_t origin, uint32_t from, uint32_t n, uint32_t len)
+static void responses_but(uint32_t origin, uint32_t from, uint32_t n,
+                          uint32_t len, uint32_t skip)
 {
     for (uint32_t k = from; k < n; k++) {
+        if (k == skip)
+            continue;
         uint32_t at = k - origin, span = n - origin;
         uint8_t op = span == 1 ? RR_ONLY : at == 0 ? RR_FIRST
                    : at + 1 == span ? RR_LAST : RR_MIDDLE;
         uint32_t pl = k + 1 < n ? PMTU : len - (n - 1) * PMTU;
         frame(0, op, psn_at(k), 0, 0, pl);
     }
+}
+
+static void responses(uint32_t origin, uint32_t from, uint32_t n, uint32_t len)
+{
+    responses_but(origin, from, n, len, UINT32_MAX);
 }
 
 static void on_finding(void *user, const struct chk_finding *f)
@@ -167,16 +176,21 @@ static void expect(const char *name, int bad)
     }
 }
 
-/* The READ of len bytes, all its responses, and its re-issue from PSN k. */
-static void prologue(uint32_t len, uint32_t k)
+/* The READ of len bytes, its responses, and its re-issue from PSN k.  With
+ * `lost`, the response at k is not in the capture (lost before the
+ * capture point: a capture on the requester's side), else all are (lost
+ * after it). */
+static void prologue_lost(uint32_t len, uint32_t k, int lost)
 {
     uint32_t n = (len + PMTU - 1) / PMTU;
     F.n = 0;
     frame(1, IBW_OP_RC_RDMA_READ_REQUEST, psn_at(0), VA0, len, 0);
-    responses(0, 0, n, len);
+    responses_but(0, 0, n, len, lost ? k : UINT32_MAX);
     frame(1, IBW_OP_RC_RDMA_READ_REQUEST, psn_at(k), VA0 + (uint64_t)k * PMTU,
           len - k * PMTU, 0);
 }
+
+static void prologue(uint32_t len, uint32_t k) { prologue_lost(len, k, 0); }
 
 int main(void)
 {
@@ -197,6 +211,20 @@ int main(void)
             snprintf(name, sizeof name, "len %u from PSN %u: the original span",
                      len, k);
             expect(name, 0);
+            /* the same from the requester's side: the response at k never
+             * reached the capture point */
+            if (k > 0) {
+                prologue_lost(len, k, 1);
+                responses(k, k, n, len);
+                snprintf(name, sizeof name, "len %u from PSN %u, requester's side: "
+                         "FIRST from it", len, k);
+                expect(name, 0);
+                prologue_lost(len, k, 1);
+                responses(0, k, n, len);
+                snprintf(name, sizeof name, "len %u from PSN %u, requester's side: "
+                         "the original span", len, k);
+                expect(name, 0);
+            }
             if (n == 1)
                 continue;
             /* ruled out: the opcodes of a span that starts a PSN later

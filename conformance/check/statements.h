@@ -81,7 +81,7 @@
       "FLOW-MSN; REPLAY-DIFF",                                                 \
       "the current MSN on every response, replayed ones included (the "       \
       "replay leaves a READ FIRST's MSN to FLOW-MSN, which also runs with "    \
-      "--replay)", "",                                                         \
+      "--replay)", "dup-msn-original",                                         \
       "msn-per-packet; msn-no-write; msn-read-ahead",                          \
       "resp-msn-reads; resp-send-multi; resp-write-only; resp-dup-write")      \
     X(ACK_COALESCE, "ACK-COALESCE", "9.7.5.1; 9.7.6; C9-105",                 \

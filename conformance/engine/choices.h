@@ -28,7 +28,12 @@
       "a READ re-issued from inside the span of one already executed is "     \
       "answered with the opcodes of the original span from the re-issued "     \
       "PSN (MIDDLE ... LAST, as Linux rxe's duplicate_request() does); "       \
-      "default: FIRST ... LAST (or ONLY) from it, as rdmavt/hfi1 do")
+      "default: FIRST ... LAST (or ONLY) from it, as rdmavt/hfi1 do")          \
+    X(DUP_MSN_ORIGINAL, "dup-msn-original", "MSN", IBE_FS_RESP,                \
+      "read-reissue-length",                                                   \
+      "the responses to a duplicate READ carry the MSN the READ's first "      \
+      "answer had, not the responder's current one (default: the current "    \
+      "MSN, as Linux rxe)")
 
 enum ibe_choice {
 #define IBE_CHOICE_ENUM(E, n, st, s, t, d) IBE_CHOICE_##E,

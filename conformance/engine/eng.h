@@ -419,8 +419,9 @@ struct eng_qp_ee {
     uint32_t wqe_off;       /* the receive WQE's offset, from E11 */
     struct { uint32_t psn; uint64_t orig; uint8_t valid; } acache[ENG_ATOMIC_CACHE];
     uint32_t acache_next;
-    /* the spans of the READs executed last (choice DUP_READ_CONTINUE) */
-    struct { uint32_t psn, npsn; uint8_t valid; } rcache[ENG_READ_CACHE];
+    /* the spans of the READs executed last and the MSN they were answered
+     * with (choices DUP_READ_CONTINUE, DUP_MSN_ORIGINAL) */
+    struct { uint32_t psn, npsn, msn; uint8_t valid; } rcache[ENG_READ_CACHE];
     uint32_t rcache_next;
     struct { uint8_t valid, wqe; uint32_t len, key; uint64_t va; } ent;
                             /* wqe: a FETCH loaded a WQE not yet released */

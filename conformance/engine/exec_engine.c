@@ -130,17 +130,22 @@ static void dup_read_responses(struct ibe_engine *e, struct eng_qp *q,
 {
     uint32_t pmtu = EV.pmtu;
     uint32_t n = h->dmalen ? (h->dmalen + pmtu - 1) / pmtu : 1;
-    if (ENG_CHOICE(e, DUP_READ_CONTINUE))
-        for (unsigned i = 0; i < ENG_READ_CACHE; i++) {
-            uint32_t at = (uint32_t)psn_diff(h->psn, q->ee.rcache[i].psn);
-            if (q->ee.rcache[i].valid && psn_diff(h->psn, q->ee.rcache[i].psn) > 0 &&
-                at + n == q->ee.rcache[i].npsn) {
-                read_responses_in(e, q, h->psn, h->va, h->dmalen, at,
-                                  q->ee.rcache[i].npsn);
-                return;
-            }
+    uint32_t at = 0, span = n, msn = q->ee.msn;
+    for (unsigned i = 0; i < ENG_READ_CACHE; i++) {
+        int32_t d = psn_diff(h->psn, q->ee.rcache[i].psn);
+        if (!q->ee.rcache[i].valid || d < 0 || (uint32_t)d + n != q->ee.rcache[i].npsn)
+            continue;
+        /* statement MSN: the MSN its first answer had (open choice) */
+        if (ENG_CHOICE(e, DUP_MSN_ORIGINAL))
+            q->ee.msn = q->ee.rcache[i].msn;
+        if (d > 0 && ENG_CHOICE(e, DUP_READ_CONTINUE)) {
+            at = (uint32_t)d;
+            span = q->ee.rcache[i].npsn;
         }
-    read_responses(e, q, h->psn, h->va, h->dmalen);
+        break;
+    }
+    read_responses_in(e, q, h->psn, h->va, h->dmalen, at, span);
+    q->ee.msn = msn;
 }
 
 static uint8_t rq_cmd(struct ibe_engine *e, struct eng_qp *q, uint8_t op)
@@ -413,6 +418,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         q->ee.msn++;
         q->ee.rcache[q->ee.rcache_next].psn = h->psn;
         q->ee.rcache[q->ee.rcache_next].npsn = n;
+        q->ee.rcache[q->ee.rcache_next].msn = q->ee.msn;
         q->ee.rcache[q->ee.rcache_next].valid = 1;
         q->ee.rcache_next = (q->ee.rcache_next + 1) % ENG_READ_CACHE;
         /* faults.h, zoo row 6a: an ACK covering the READ before its

@@ -19,6 +19,13 @@ conformance/check/statements.h whose "left open" part it is):
     statements the reference models fully: READ-RESPONSES, DUP-REQUEST,
     MSN), from the self run with and without the choice: `ibwire check
     --replay` finds no error but the rule the test breaks on purpose.
+Every fault mode's clean control (`ibwire sim --traffic-of F`, the fault
+off: every engine conforming) is clean under `check --replay` as under
+`check` (but for what its traffic breaks by design, CLEAN_ALLOWED), and its
+fault capture (`ibwire gen bug-F`) still draws the fault's rule with
+--replay on: the replay neither invents a finding on conforming traffic nor
+hides the checker's.  KNOWN_OPEN names the disagreements found and not
+fixed yet, each held to the one rule it draws.
 The independent side: which behaviours are allowed comes from the IBA text
 (statements.h, docs/iba-statements.md); the verdicts from the checker and
 the replay, which know nothing of the engine's choices.
@@ -34,6 +41,25 @@ SEEDS = ["1", "2", "3", "4"]
 # memory regions, receive queues or a capture starting mid-gap involved)
 REPLAYED_STATEMENTS = {"READ-DUP-OPCODE", "READ-RESPONSES", "DUP-REQUEST", "MSN"}
 
+# traffic that breaks a rule by design, fault or not (faults_suite.py)
+CLEAN_ALLOWED = {"icrc-small-unchecked": {"PKT-ICRC"},
+                 "runt-accept": {"PKT-MALFORMED"},
+                 "len-check-off": {"PKT-LEN-FULL", "FLOW-WRITE-LEN",
+                                   "FLOW-RETRANS-DIFF"}}
+# disagreements this test found and that are still open: fault -> the only
+# rule the clean control may draw with --replay, and why
+KNOWN_OPEN = {
+    "atomic-dup-reexec": ("REPLAY-DIFF",
+                          "after a lost ATOMIC ACKNOWLEDGE the resent atomic's "
+                          "saved original value differs from the reference's "
+                          "(statement DUP-REQUEST; the checker is clean, the "
+                          "responder's values are consistent: each original "
+                          "value plus its add is the next one's, and the sim's "
+                          "data check passes): the reference's word is wrong"),
+}
+# faults whose traffic is a CM connection (faults_suite.py CM_FAULTS)
+CM_FAULTS = {"start-psn-stale", "rnr-retry-finite"}
+
 failures = []
 
 
@@ -47,7 +73,7 @@ def run(*args):
     return subprocess.run(list(args), capture_output=True, text=True, timeout=600)
 
 
-def errors(ibwire, path, replay):
+def errors(ibwire, path, replay, severities=("error",)):
     args = [ibwire, "check", "--format", "json"] + (["--replay"] if replay else []) + [path]
     p = run(*args)
     try:
@@ -56,7 +82,7 @@ def errors(ibwire, path, replay):
         return p.returncode, ["no JSON: " + p.stderr.strip()]
     return p.returncode, ["%s@%s %s" % (f["rule"], f.get("frame"), f.get("message", ""))
                           for fl in doc.get("files", []) for f in fl.get("findings", [])
-                          if f.get("severity") == "error"]
+                          if f.get("severity") in severities]
 
 
 def frames_of(path):
@@ -82,6 +108,38 @@ def verdicts(out):
         if len(f) >= 2 and f[0] in ("PASS", "FAIL", "N/A", "ERROR", "QUALITY"):
             v[f[1]] = f[0]
     return v
+
+
+def fault_controls(ibwire):
+    p = run(ibwire, "sim", "--list-faults")
+    faults = {}
+    for line in p.stdout.splitlines()[1:]:
+        f = line.split(None, 4)
+        if len(f) == 5 and f[0] != "-":
+            faults[f[0]] = f[3]
+    check(len(faults) > 20, "%d fault modes listed" % len(faults))
+    with tempfile.TemporaryDirectory() as d:
+        for name, rule in sorted(faults.items()):
+            if name in CM_FAULTS:
+                continue
+            clean = os.path.join(d, "clean.pcap")
+            run(ibwire, "sim", "--seed", "1", "--messages", "200", "--traffic-of",
+                name, "-w", clean)
+            rc, errs = errors(ibwire, clean, True)
+            allowed = CLEAN_ALLOWED.get(name, set())
+            if name in KNOWN_OPEN:
+                allowed = allowed | {KNOWN_OPEN[name][0]}
+                print("note: %s: open: %s" % (name, KNOWN_OPEN[name][1]))
+            extra = [e for e in errs if e.split("@")[0] not in allowed]
+            check(not extra, "control of %s: check --replay clean %s"
+                  % (name, "; ".join(extra[:3])))
+            if rule == "-":
+                continue
+            bug = os.path.join(d, "bug.pcap")
+            run(ibwire, "gen", "bug-" + name, "-w", bug)
+            rc, errs = errors(ibwire, bug, True, ("error", "warning"))
+            check(any(e.startswith(rule + "@") for e in errs),
+                  "bug-%s: check --replay still draws %s" % (name, rule))
 
 
 def main():
@@ -145,6 +203,7 @@ def main():
                                   or not t["rule"]]
                     check(not extra_errs, "probe %s (%s): check --replay agrees %s"
                           % (tid, label, "; ".join(extra_errs[:3])))
+    fault_controls(ibwire)
     print("%d problems" % len(failures))
     return 1 if failures else 0
 

@@ -168,6 +168,17 @@
       "responses cut by the PMTU", "", "ack-covers-read",                      \
       "resp-read-only; resp-read-multi; resp-psn-wrap-read; req-read; "        \
       "req-stale-read-response")                                               \
+    X(SEND_WRITE, "SEND-WRITE", "9.4; 9.3.3; 9.7.5",                           \
+      "A requester sends a message from its next PSN cut into PMTU packets "   \
+      "(FIRST, MIDDLE..., LAST or ONLY), a WRITE's VA, R_Key and DMA length "  \
+      "in its first packet's RETH; a responder places a SEND in the next "     \
+      "posted receive and a WRITE at its VA, exactly its bytes, a WRITE with " \
+      "immediate consuming a receive, and completes the receive with the "     \
+      "immediate data.",                                                       \
+      "", "FLOW-WRITE-LEN; PKT-LEN-FULL; FLOW-OPSEQ; REPLAY-DIFF",             \
+      "as stated (exec_engine.c, req_pktgen.c)", "", "",                       \
+      "resp-send-imm; resp-send-last-imm; resp-write-multi; resp-write-imm; "  \
+      "resp-write-last-imm; req-send; req-send-multi; req-send-imm; req-write") \
     X(OPCODE_SEQ, "OPCODE-SEQ", "9.6; 9.7.4; 9.2.1",                            \
       "Packets of a message follow FIRST, MIDDLE..., LAST (or ONLY) of one "   \
       "operation, no message inside another; a responder NAKs an opcode "     \

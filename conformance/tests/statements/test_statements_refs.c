@@ -3,7 +3,8 @@
  * The statement table's references, held to the tables they name: every
  * rule, fault mode, engine choice and probe test a statement names exists
  * (rules.h, faults.h, choices.h, probe/tests.c); every rule is named by a
- * statement; every choice names a statement that lists it; and the parts
+ * statement, every fault mode breaks one and every probe test provokes
+ * one; every choice names a statement that lists it; and the parts
  * agree on who judges what: the rule a fault mode is caught by is a rule of
  * a statement the fault breaks, and the rule a probe test names is a rule
  * of a statement it provokes.  A name spelt wrong, or a new rule, fault or
@@ -147,6 +148,9 @@ int main(void)
         for (unsigned s = 0; s < IBW_STMT_COUNT; s++)
             placed |= ibw_list_has(ibw_statement_table[s].probes, t->id);
         placed_tests += (unsigned)placed;
+        TU_CHECK(placed);
+        if (!placed)
+            fprintf(stderr, "probe test %s provokes no statement\n", t->id);
         if (!*t->rule || !placed)
             continue;
         int ok = rule_beside(t->id, 1, t->rule);

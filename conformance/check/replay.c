@@ -1344,12 +1344,15 @@ static int read_reissue_opcode(const struct rp_flow *f, uint32_t psn,
  * among its unmatched answers at r's PSN to requests recorded before r
  * (the original READ and the READs re-issued over that PSN): the oldest
  * whose opcode is r's or the other one READ-DUP-OPCODE allows, else the
- * oldest.  NULL when none.
+ * oldest.  `from`: the oldest unmatched answer at that PSN (exp_at()), so
+ * that the search costs what follows it, not the flow's whole history.
+ * NULL when none.
  */
-static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r)
+static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r,
+                                   size_t from)
 {
     struct rp_exp *any = NULL;
-    for (size_t i = 0; i < f->nexp; i++) {
+    for (size_t i = from; i < f->nexp; i++) {
         struct rp_exp *x = &f->exp[i];
         if (x->matched || x->psn != r->psn || x->req_frame >= r->frame ||
             ibw_opcode_kind(x->opcode) != IBW_OPK_READ_RESP)
@@ -1368,9 +1371,9 @@ static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r)
  * re-issued over the PSN because the requester did not get the earlier
  * answer, lost before the capture point): void, never missing. */
 static void read_exp_supersede(struct rp_flow *f, const struct rp_exp *x,
-                               const struct rp_resp *r)
+                               const struct rp_resp *r, size_t from)
 {
-    for (size_t i = 0; i < f->nexp; i++)
+    for (size_t i = from; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].psn == x->psn &&
             f->exp[i].req_frame < r->frame &&
             ibw_opcode_kind(f->exp[i].opcode) == IBW_OPK_READ_RESP)
@@ -1425,8 +1428,9 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
     struct rp_exp *x = exp_at(f, psn, plain_ack);
+    size_t oldest = x ? (size_t)(x - f->exp) : 0;
     if (x && ibw_opcode_kind(r->opcode) == IBW_OPK_READ_RESP) {
-        struct rp_exp *y = read_exp_for(f, r);
+        struct rp_exp *y = read_exp_for(f, r, oldest);
         if (y)
             x = y;
     }
@@ -1483,7 +1487,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     }
     x->matched = 1;
     if (ibw_opcode_kind(x->opcode) == IBW_OPK_READ_RESP)
-        read_exp_supersede(f, x, r);
+        read_exp_supersede(f, x, r, oldest <= (size_t)(x - f->exp) ? oldest : 0);
     int n = 0;
     m[0] = 0;
 #define RP_DIFF(...)                                                          \

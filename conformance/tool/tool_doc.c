@@ -214,6 +214,7 @@ void tool_doc_man(const struct tool_doc *d, FILE *out)
     fputs(dash, out);
     roff_upper(out, d->name);
     fprintf(out, "\" 1 \"\" \"ibwire %s\" \"ibwire manual\"\n", IBW_VERSION_STRING);
+    fputs(".nh\n", out); /* paths and option names stay whole */
     fprintf(out, ".SH NAME\nibwire%s%s \\- %s\n", *dash ? "\\-" : "", d->name,
             d->summary);
     fputs(".SH SYNOPSIS\n.nf\n", out);

@@ -187,16 +187,16 @@ const struct tool_doc doc_dump = {
 
 static const char *const doc_probe_description[] = {
     "`ibwire probe` drives a device with an active conformance suite "
-    "(conformance/probe/README.md): 85 scripted tests, each keyed to "
-    "the IBA statement it checks (CA17-n, C9-n, else the section) and "
-    "the `check` rule the same misbehaviour breaks. The device is "
-    "tested as responder to crafted requests (every opcode, duplicates,"
-    " PSN ahead, opcode sequence and length violations, bad keys and "
-    "bounds, zero-length operations, RNR, atomics, Send with "
-    "Invalidate, PSN wrap, MSN after READs, packets that must be "
-    "dropped silently) and as requester toward a misbehaving responder "
-    "(lost ACK, Go-Back-N, RNR wait, lost READ response, coalesced, "
-    "duplicate, stale and impossible responses).",
+    "(conformance/probe/README.md): scripted tests (`--list` prints "
+    "them), each keyed to the IBA statement it checks (CA17-n, C9-n, "
+    "else the section) and the `check` rule the same misbehaviour "
+    "breaks. The device is tested as responder to crafted requests "
+    "(every opcode, duplicates, PSN ahead, opcode sequence and length "
+    "violations, bad keys and bounds, zero-length operations, RNR, "
+    "atomics, Send with Invalidate, PSN wrap, MSN after READs, packets "
+    "that must be dropped silently) and as requester toward a "
+    "misbehaving responder (lost ACK, Go-Back-N, RNR wait, lost READ "
+    "response, coalesced, duplicate, stale and impossible responses).",
     "Each test passes, fails (the script line, what came instead, and "
     "with `--pcap-dir` the frames in DIR/ID.pcapng) or is not "
     "applicable. `--self` runs the suite against the reference engine "

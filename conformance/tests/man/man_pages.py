@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The man pages agree with the commands, and render.
 
-For every page `ibwire man --list` names (the build writes them next to
-the ibwire binary):
+Every command `ibwire --help` lists has a page.  For every page `ibwire
+man --list` names (the build writes them next to the ibwire binary):
 - the built page is what `ibwire man NAME` prints now;
 - `man -l --warnings` renders it with no warning at 80 columns;
 - its OPTIONS are the options of the command's tables
@@ -105,6 +105,13 @@ def main():
     names = run([ibwire, 'man', '--list']).stdout.split()
     if sorted(names) != sorted(SOURCES):
         fail('ibwire man --list: %s, expected %s' % (names, sorted(SOURCES)))
+    # every command `ibwire --help` lists has its page
+    usage = run([ibwire, '--help']).stdout
+    listed = usage.split('commands:\n', 1)[-1].split('\n\n', 1)[0]
+    commands = sorted('ibwire-' + l.split()[0] for l in listed.splitlines()
+                      if l.strip())
+    if commands != sorted(n for n in names if n != 'ibwire'):
+        fail('ibwire --help lists %s, the pages are %s' % (commands, names))
     # the control: the check below can see an unknown option
     r = run([ibwire, 'check', UNKNOWN])
     if r.returncode != 2 or not unknown_reported(r.stderr, UNKNOWN):

@@ -49,6 +49,7 @@
 #include "replay.h"
 #include "report.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
 
@@ -162,56 +163,78 @@ static int frame_iface(const struct run *r, uint64_t n, char *buf, size_t len)
     return 1;
 }
 
+/* The options (tool_doc.h): the parser below, --help and ibwire-check(1). */
+enum {
+    CO_HELP = 1, CO_FORMAT, CO_ANNOTATE, CO_PMTU, CO_SKEW, CO_FLOW_IDLE,
+    CO_REORDER, CO_JOBS, CO_REPLAY, CO_REPORT, CO_IFACE, CO_FILTER,
+    CO_DURATION, CO_INTERVAL, CO_WRITE
+};
+
+const struct tool_opt check_opts[] = {
+    {CO_FORMAT, "--format", "text|json|junit",
+     "the output: text (default), JSON or JUnit XML",
+     "Text shows at most five findings of one rule per flow, then \"... and N "
+     "more\", and a per-packet rule once per flow (\"... and N more frames of "
+     "flow F with RULE\"), so that one bad sender does not bury the rest. JSON "
+     "(with `\"repeat\": true` on a per-packet rule's later findings on a flow), "
+     "JUnit and `--annotate` keep every finding.", NULL},
+    {CO_ANNOTATE, "--annotate", "OUT.pcapng",
+     "write the capture again with each finding as a packet comment",
+     "The comments show in Wireshark. Takes exactly one FILE.", NULL},
+    {CO_PMTU, "--pmtu", "N",
+     "the path MTU (256, 512, 1024, 2048 or 4096) when neither the CM REQ nor "
+     "full packets tell it", "The flow summary says where each flow's PMTU "
+     "came from.", NULL},
+    {CO_SKEW, "--skew", "US",
+     "how long a response recorded before its request waits for it "
+     "(microseconds, default 1000)",
+     "Host-side captures record one direction late; such frames are "
+     "reported once as CAP-SKEW rather than as errors.", NULL},
+    {CO_FLOW_IDLE, "--flow-idle", "S",
+     "a flow with no frame for S seconds of capture time has ended: it is "
+     "summarized and forgotten (default 60)",
+     "Memory follows the flows live at once, not the capture. A flow is also "
+     "settled a skew window after its connection's DREP, and so is an idle "
+     "CM exchange whose flows ended.", NULL},
+    {CO_REORDER, "--reorder", "MS",
+     "judge frames in timestamp order, waiting up to MS ms of capture time "
+     "for a frame recorded late (default 250; 0: file order)",
+     "A capture point may record a frame after frames that reached it later "
+     "(a veth receiver, a host-side capture); its timestamp says so. At most "
+     "65536 frames and 64 MiB wait.", NULL},
+    {CO_JOBS, "-j", "N",
+     "parse a file's frames on N threads (default 1); the verdict and its "
+     "output are the same for every N",
+     "One thread reads, the others parse (the ICRC is most of the work), and "
+     "one checker judges the frames in order: the output is byte for byte "
+     "that of `-j 1`.", NULL},
+    {CO_REPLAY, "--replay", NULL,
+     "feed each RC flow's requests to the reference responder and report "
+     "where the captured responses differ", NULL, NULL},
+    {CO_REPORT, "--report", "OUT.html",
+     "also write an HTML report: per flow a PSN/time chart with "
+     "retransmissions, NAKs, CNPs and findings marked", NULL, NULL},
+    TOOL_OPT_HELP(CO_HELP),
+    TOOL_OPT_END};
+
+const struct tool_opt check_live_opts[] = {
+    {CO_IFACE, "-i", "IFACE",
+     "check live traffic on IFACE (libpcap); findings as they come",
+     "Root or CAP_NET_RAW. Takes no FILE and no `--annotate` (use `-w`). "
+     "Stops at SIGINT or SIGTERM, or after `--duration`.", NULL},
+    {CO_FILTER, "-f", "BPF",
+     "the capture filter (default on Ethernet: \"" CAP_LIVE_FILTER "\")",
+     NULL, NULL},
+    {CO_DURATION, "--duration", "S", "stop after S seconds", NULL, NULL},
+    {CO_INTERVAL, "--interval", "S",
+     "print the per-flow summary every S seconds (text)", NULL, NULL},
+    {CO_WRITE, "-w", "OUT.pcapng", "save the frames checked as pcapng",
+     NULL, NULL},
+    TOOL_OPT_END};
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: ibwire check [--format text|json|junit] [--annotate "
-            "OUT.pcapng]\n"
-            "                    [--pmtu N] [--skew US] [--flow-idle S] "
-            "[--reorder MS]\n"
-            "                    [-j N] [--replay] [--report OUT.html] "
-            "[FILE...]\n"
-            "       ibwire check -i IFACE [-f BPF] [--duration S] "
-            "[--interval S]\n"
-            "                    [-w OUT.pcapng] [--format ...] [--pmtu N] "
-            "[--skew US]\n"
-            "\n"
-            "Check pcap/pcapng captures against the InfiniBand/RoCE rules "
-            "(conformance/rules.md).\n"
-            "Without FILE, check the bundled captures of pcaps/ against their "
-            "expected verdicts.\n"
-            "--pmtu N   the path MTU when neither CM nor full packets tell it\n"
-            "--skew US  how long a response recorded before its request waits "
-            "for it\n"
-            "           (host-side captures record one direction late; "
-            "default 1000)\n"
-            "--flow-idle S  a flow with no frame for S seconds of capture "
-            "time has ended:\n"
-            "           it is summarized and forgotten (default 60)\n"
-            "--reorder MS  judge frames in timestamp order, waiting up to MS "
-            "ms of\n"
-            "           capture time for a frame recorded late (default "
-            "250; 0: file order)\n"
-            "-j N       parse a file's frames on N threads (the verdict and "
-            "its output\n"
-            "           are the same for every N; default 1)\n"
-            "--report OUT.html  also write an HTML report: per flow a "
-            "PSN/time chart\n"
-            "           with retransmissions, NAKs, CNPs and findings marked\n"
-            "-i IFACE   check live traffic on IFACE (libpcap); findings as "
-            "they come\n"
-            "-f BPF     capture filter (default on Ethernet: \"%s\")\n"
-            "--duration S  stop after S seconds (default: at SIGINT or "
-            "SIGTERM)\n"
-            "--interval S  print the per-flow summary every S seconds "
-            "(text)\n"
-            "-w OUT     save the frames checked as pcapng\n"
-            "A pcapng with several interfaces (mixed link types) is one "
-            "timeline;\nits findings name the interface.\n"
-            "Exit 0 no errors (vantage-point warnings only), 1 errors found, "
-            "2 unreadable\ninput, an interface that cannot be opened, or "
-            "bad arguments.\n",
-            CAP_LIVE_FILTER);
+    tool_doc_help(&doc_check, f);
 }
 
 static void xml_str(FILE *o, const char *s)
@@ -1105,11 +1128,20 @@ int cmd_check(int argc, char **argv)
         }
         if (!strcmp(a, "--")) {
             only_files = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            continue;
+        }
+        const struct tool_opt *o = tool_doc_find(&doc_check, a);
+        if (!o || (o->arg && i + 1 >= argc)) {
+            fprintf(stderr, "ibwire check: unknown option '%s'\n", a);
+            usage(stderr);
+            return TOOL_EXIT_USAGE;
+        }
+        const char *v = o->arg ? argv[++i] : NULL;
+        switch (o->id) {
+        case CO_HELP:
             usage(stdout);
             return TOOL_EXIT_OK;
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            const char *v = argv[++i];
+        case CO_FORMAT:
             if (!strcmp(v, "text"))
                 r.fmt = FMT_TEXT;
             else if (!strcmp(v, "json"))
@@ -1120,84 +1152,99 @@ int cmd_check(int argc, char **argv)
                 fprintf(stderr, "ibwire check: unknown format '%s'\n", v);
                 return TOOL_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--annotate") && i + 1 < argc) {
-            r.annotate = argv[++i];
-        } else if (!strcmp(a, "--pmtu") && i + 1 < argc) {
+            break;
+        case CO_ANNOTATE:
+            r.annotate = v;
+            break;
+        case CO_PMTU: {
             char *end;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || !ibw_mtu_bytes_to_enum((uint32_t)v)) {
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || !ibw_mtu_bytes_to_enum((uint32_t)n)) {
                 fprintf(stderr, "ibwire check: --pmtu must be 256, 512, 1024, "
                                 "2048 or 4096\n");
                 return TOOL_EXIT_USAGE;
             }
-            r.pmtu = (uint32_t)v;
-        } else if (!strcmp(a, "--skew") && i + 1 < argc) {
+            r.pmtu = (uint32_t)n;
+            break;
+        }
+        case CO_SKEW: {
             char *end;
-            unsigned long long v = strtoull(argv[++i], &end, 10);
-            if (*end || v == 0 || v > 60000000ull) {
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end || n == 0 || n > 60000000ull) {
                 fprintf(stderr, "ibwire check: --skew takes microseconds, "
                                 "1..60000000\n");
                 return TOOL_EXIT_USAGE;
             }
-            r.skew_ns = v * 1000u;
-        } else if (!strcmp(a, "-j") && i + 1 < argc) {
+            r.skew_ns = n * 1000u;
+            break;
+        }
+        case CO_JOBS: {
             char *end;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || v < 1 || v > CHK_MAX_JOBS) {
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || n < 1 || n > CHK_MAX_JOBS) {
                 fprintf(stderr, "ibwire check: -j takes 1..%d threads\n",
                         CHK_MAX_JOBS);
                 return TOOL_EXIT_USAGE;
             }
-            r.jobs = (unsigned)v;
-        } else if (!strcmp(a, "--flow-idle") && i + 1 < argc) {
+            r.jobs = (unsigned)n;
+            break;
+        }
+        case CO_FLOW_IDLE: {
             char *end;
-            double v = strtod(argv[++i], &end);
-            if (*end || !(v > 0) || v > 1e9) {
+            double x = strtod(v, &end);
+            if (*end || !(x > 0) || x > 1e9) {
                 fprintf(stderr, "ibwire check: --flow-idle takes seconds, "
                                 "more than 0\n");
                 return TOOL_EXIT_USAGE;
             }
-            r.flow_idle_ns = (uint64_t)(v * 1e9);
+            r.flow_idle_ns = (uint64_t)(x * 1e9);
             if (!r.flow_idle_ns)
                 r.flow_idle_ns = 1;
-        } else if (!strcmp(a, "--reorder") && i + 1 < argc) {
+            break;
+        }
+        case CO_REORDER: {
             char *end;
-            double v = strtod(argv[++i], &end);
-            if (*end || !(v >= 0) || v > 60000) {
+            double x = strtod(v, &end);
+            if (*end || !(x >= 0) || x > 60000) {
                 fprintf(stderr, "ibwire check: --reorder takes milliseconds, "
                                 "0..60000\n");
                 return TOOL_EXIT_USAGE;
             }
-            uint64_t ns = (uint64_t)(v * 1e6);
+            uint64_t ns = (uint64_t)(x * 1e6);
             r.reorder_ns = ns ? ns : CHK_REORDER_NONE;
-        } else if (!strcmp(a, "--report") && i + 1 < argc) {
-            report_path = argv[++i];
-        } else if (!strcmp(a, "--replay")) {
+            break;
+        }
+        case CO_REPORT:
+            report_path = v;
+            break;
+        case CO_REPLAY:
             r.replay = 1;
-        } else if (!strcmp(a, "-i") && i + 1 < argc) {
-            r.iface = argv[++i];
-        } else if (!strcmp(a, "-f") && i + 1 < argc) {
-            r.filter = argv[++i];
-        } else if (!strcmp(a, "-w") && i + 1 < argc) {
-            r.write_path = argv[++i];
-        } else if ((!strcmp(a, "--duration") || !strcmp(a, "--interval")) &&
-                   i + 1 < argc) {
+            break;
+        case CO_IFACE:
+            r.iface = v;
+            break;
+        case CO_FILTER:
+            r.filter = v;
+            break;
+        case CO_WRITE:
+            r.write_path = v;
+            break;
+        case CO_DURATION:
+        case CO_INTERVAL: {
             char *end;
-            double v = strtod(argv[++i], &end);
-            if (*end || !(v > 0) || v > 1e9) {
+            double x = strtod(v, &end);
+            if (*end || !(x > 0) || x > 1e9) {
                 fprintf(stderr, "ibwire check: %s takes seconds, more than "
                                 "0\n", a);
                 return TOOL_EXIT_USAGE;
             }
-            uint64_t ns = (uint64_t)(v * 1e9);
-            if (a[2] == 'd')
+            uint64_t ns = (uint64_t)(x * 1e9);
+            if (o->id == CO_DURATION)
                 r.duration_ns = ns ? ns : 1;
             else
                 r.interval_ns = ns ? ns : 1;
-        } else {
-            fprintf(stderr, "ibwire check: unknown option '%s'\n", a);
-            usage(stderr);
-            return TOOL_EXIT_USAGE;
+            break;
+        }
         }
     }
     if (r.annotate && nfiles != 1) {

@@ -20,6 +20,7 @@
 #include "dump.h"
 #include "dump_view.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 enum dump_mode { MODE_TEXT, MODE_FIELDS, MODE_JSON };
 
@@ -36,22 +37,34 @@ struct dump_opts {
     const char *path;
 };
 
+/* The options (tool_doc.h): parse_args, --help and ibwire-dump(1). */
+enum { DO_HELP = 1, DO_LIST, DO_MODE, DO_FIELD, DO_E, DO_COUNT, DO_READ };
+
+const struct tool_opt dump_opts[] = {
+    {DO_MODE, "-T", "text|fields|json",
+     "text (default): every header field; fields: the -e fields one line per "
+     "frame, as tshark prints them; json: one object per frame (with -e: "
+     "just those fields)", NULL, NULL},
+    {DO_FIELD, "-e", "FIELD",
+     "a field to print, by its Wireshark name (repeat for more; "
+     "--list-fields lists them)",
+     "A field a frame lacks prints as nothing; several occurrences (stacked "
+     "VLAN tags) are joined by the aggregator.", NULL},
+    {DO_E, "-E", "header=y|n|separator=C|aggregator=C",
+     "as tshark's -E: a header line of field names, the character between "
+     "fields (default tab), the one between occurrences (default ',')",
+     "`/t` and `/s` spell a tab and a space.", NULL},
+    {DO_COUNT, "-c", "COUNT", "stop after COUNT frames", NULL, NULL},
+    {DO_READ, "-r", "FILE", "the capture (as tshark's -r; or just FILE)",
+     NULL, NULL},
+    {DO_LIST, "--list-fields", NULL,
+     "list every field name with its description, and exit", NULL, NULL},
+    TOOL_OPT_HELP(DO_HELP),
+    TOOL_OPT_END};
+
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: ibwire dump [-T text|fields|json] [-e FIELD]... "
-            "[-E header=y|n]\n"
-            "                   [-E separator=C] [-E aggregator=C] "
-            "[-c COUNT] FILE\n"
-            "       ibwire dump --list-fields\n"
-            "\n"
-            "Decode a pcap/pcapng capture (link types 1 Ethernet, 197 ERF, "
-            "247 InfiniBand,\n"
-            "252 exported PDU).  -T fields prints the -e fields (Wireshark "
-            "names, as tshark\n"
-            "prints them) one line per frame; -T text (default) every header "
-            "field; -T json\n"
-            "one object per frame (with -e: just those fields).\n");
+    tool_doc_help(&doc_dump, f);
 }
 
 static void list_one(const struct dump_field *f, void *arg)
@@ -105,21 +118,32 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 1;
+        const struct tool_opt *opt = tool_opt_find(dump_opts, a);
+        if (!opt && a[0] == '-' && a[1]) {
+            fprintf(stderr, "ibwire dump: unknown option %s\n", a);
+            usage(stderr);
+            return -1;
         }
-        if (!strcmp(a, "--list-fields")) {
-            dump_field_each(list_one, stdout);
-            return 1;
+        if (!opt) {
+            if (o->path) {
+                fprintf(stderr, "ibwire dump: one capture file at a time\n");
+                return -1;
+            }
+            o->path = a;
+            continue;
         }
-        int takes = !strcmp(a, "-T") || !strcmp(a, "-e") || !strcmp(a, "-E") ||
-                    !strcmp(a, "-c") || !strcmp(a, "-r");
-        if (takes && !v) {
+        if (opt->arg && !v) {
             fprintf(stderr, "ibwire dump: %s needs a value\n", a);
             return -1;
         }
-        if (!strcmp(a, "-T")) {
+        switch (opt->id) {
+        case DO_HELP:
+            usage(stdout);
+            return 1;
+        case DO_LIST:
+            dump_field_each(list_one, stdout);
+            return 1;
+        case DO_MODE:
             if (!strcmp(v, "text"))
                 o->mode = MODE_TEXT;
             else if (!strcmp(v, "fields"))
@@ -131,7 +155,8 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
                         v);
                 return -1;
             }
-        } else if (!strcmp(a, "-e")) {
+            break;
+        case DO_FIELD: {
             const struct dump_field *f = dump_field_find(v);
             if (!f) {
                 fprintf(stderr,
@@ -146,7 +171,9 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
                 return -1;
             }
             o->fields[o->nfields++] = f;
-        } else if (!strcmp(a, "-E")) {
+            break;
+        }
+        case DO_E:
             if (parse_E(o, v) != 0) {
                 fprintf(stderr,
                         "ibwire dump: -E %s: use header=y|n, separator=C or "
@@ -154,27 +181,22 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
                         v);
                 return -1;
             }
-        } else if (!strcmp(a, "-c")) {
+            break;
+        case DO_COUNT: {
             char *end;
             o->max_frames = strtoull(v, &end, 10);
             if (*end || !*v) {
                 fprintf(stderr, "ibwire dump: -c %s: not a number\n", v);
                 return -1;
             }
-        } else if (!strcmp(a, "-r")) {
-            o->path = v;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ibwire dump: unknown option %s\n", a);
-            usage(stderr);
-            return -1;
-        } else if (o->path) {
-            fprintf(stderr, "ibwire dump: one capture file at a time\n");
-            return -1;
-        } else {
-            o->path = a;
-            continue;
+            break;
         }
-        i++; /* the option's value */
+        case DO_READ:
+            o->path = v;
+            break;
+        }
+        if (opt->arg)
+            i++; /* the option's value */
     }
     if (!o->path) {
         usage(stderr);

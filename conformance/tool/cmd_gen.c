@@ -18,6 +18,7 @@
 
 #include "gen.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 /* The scenario families; each adds one line here. */
 static const struct gen_family *const families[] = {
@@ -86,26 +87,50 @@ static int write_one(const struct gen_scenario *sc, const char *path)
     return TOOL_EXIT_OK;
 }
 
+/* The options (tool_doc.h): cmd_gen, --help and ibwire-gen(1). */
+enum { GO_HELP = 1, GO_LIST, GO_EXPECT, GO_ALL, GO_WRITE };
+
+const struct tool_opt gen_opts[] = {
+    {GO_WRITE, "-w", "FILE",
+     "after SCENARIO: write its capture to FILE (pcap)", NULL, NULL},
+    {GO_LIST, "--list", NULL, "list the scenarios, each with a line on what "
+     "it shows", NULL, NULL},
+    {GO_EXPECT, "--expect", "SCENARIO",
+     "print the verdict `ibwire check` must give on the scenario's capture",
+     NULL, NULL},
+    {GO_ALL, "--all", "DIR",
+     "write every scenario's capture and expected verdict to DIR (as "
+     "pcaps/ holds them), the bug-NAME captures excepted", NULL, NULL},
+    TOOL_OPT_HELP(GO_HELP),
+    TOOL_OPT_END};
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ibwire gen SCENARIO -w FILE\n"
-               "       ibwire gen --list | --expect SCENARIO | --all DIR\n");
+    tool_doc_help(&doc_gen, f);
+}
+
+/* The option argv[k] names when argc is what it takes, else 0. */
+static int gen_opt(int argc, char **argv, int k)
+{
+    const struct tool_opt *o = k < argc ? tool_opt_find(gen_opts, argv[k]) : NULL;
+    return o && argc == k + (o->arg ? 2 : 1) ? o->id : 0;
 }
 
 int cmd_gen(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--list")) {
+    int opt = gen_opt(argc, argv, 1);
+    if (opt == GO_LIST) {
         for (unsigned f = 0; f < NFAMILIES; f++)
             for (unsigned i = 0; i < families[f]->n; i++)
                 printf("%-28s %s\n", families[f]->list[i].name,
                        families[f]->list[i].summary);
         return TOOL_EXIT_OK;
     }
-    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    if (opt == GO_HELP) {
         usage(stdout);
         return TOOL_EXIT_OK;
     }
-    if (argc == 3 && !strcmp(argv[1], "--expect")) {
+    if (opt == GO_EXPECT) {
         const struct gen_scenario *sc = find(argv[2]);
         if (!sc || !sc->expect) {
             fprintf(stderr, "ibwire gen: no expected verdict for '%s'\n",
@@ -115,7 +140,7 @@ int cmd_gen(int argc, char **argv)
         fputs(sc->expect, stdout);
         return TOOL_EXIT_OK;
     }
-    if (argc == 3 && !strcmp(argv[1], "--all")) {
+    if (opt == GO_ALL) {
         int st = TOOL_EXIT_OK;
         for (unsigned f = 0; f < NFAMILIES; f++)
             for (unsigned i = 0; families[f] != &gen_fault_family &&
@@ -139,7 +164,7 @@ int cmd_gen(int argc, char **argv)
             }
         return st;
     }
-    if (argc == 4 && !strcmp(argv[2], "-w")) {
+    if (gen_opt(argc, argv, 2) == GO_WRITE) {
         const struct gen_scenario *sc = find(argv[1]);
         if (!sc) {
             fprintf(stderr, "ibwire gen: unknown scenario '%s' (see --list)\n",

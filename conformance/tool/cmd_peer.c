@@ -11,54 +11,72 @@
 #include "peer.h"
 #include "perftest.h"
 #include "tool.h"
+#include "tool_doc.h"
+
+/* The options (tool_doc.h): cmd_peer's loop, --help and ibwire-peer(1). */
+enum {
+    PE_HELP = 1, PE_SERVER, PE_VERBOSE, PE_VALIDATE, PE_IPV6, PE_DUP_REQ,
+    PE_IFACE, PE_IP, PE_CLIENT, PE_PEER_MAC, PE_PORT, PE_COUNT, PE_SIZE,
+    PE_APP, PE_PERFTEST, PE_PCAP, PE_LOSS, PE_ACCEPT_DELAY, PE_TIMEOUT
+};
+
+static const char *const peer_apps[] = {"rping", "ucmatose", "agent",
+                                        "perftest", NULL};
+
+const struct tool_opt peer_opts[] = {
+    {PE_IFACE, "-i", "IFACE", "the interface", NULL, NULL},
+    {PE_IP, "--ip", "ADDR",
+     "the engine's address, IPv4 or IPv6 (RoCEv2 over it); the kernel of "
+     "IFACE must not own it (ARP or ND for it is answered here)",
+     "Without it, IFACE's own (its GID table): the first IPv4 address, or "
+     "with -6 (or an IPv6 -c) the first IPv6 one not link-local. The kernel "
+     "then owns it too and answers RoCEv2 frames with ICMP port unreachable "
+     "(harmless), and no rxe device may be bound to IFACE.", NULL},
+    {PE_IPV6, "-6", NULL, "without --ip: IFACE's IPv6 address", NULL, NULL},
+    {PE_CLIENT, "-c", "ADDR", "client: connect to the rping server there",
+     NULL, NULL},
+    {PE_SERVER, "-s", NULL, "server: accept one rping client", NULL, NULL},
+    {PE_APP, "--app", "APP", "the protocol on the connection (rping)",
+     "agent (client): ibwire-agent's regions, READ A and compare, WRITE R "
+     "and read it back on the agent's side channel (127.0.0.1:PORT); "
+     "perftest: the server of ib_write_bw/ib_read_bw/ib_send_bw -R, or (-c) "
+     "their client.", peer_apps},
+    {PE_PERFTEST, "--perftest", "write|read|send",
+     "perftest client: the test (write)", NULL, NULL},
+    {PE_PORT, "-p", "PORT",
+     "RDMA_PS_TCP port (rping 7174, ucmatose 7471, perftest 18515)", NULL,
+     NULL},
+    {PE_COUNT, "-C", "COUNT",
+     "rping: pings (client: 10; server: until the client leaves); ucmatose: "
+     "messages each way (10, at most 60); perftest: the client's -n, checked "
+     "(0: not checked)", NULL, NULL},
+    {PE_SIZE, "-S", "SIZE",
+     "rping buffer bytes (64); ucmatose message (100); perftest: the largest "
+     "message, -s (65536)", NULL, NULL},
+    {PE_VERBOSE, "-v", NULL, "print the ping data (as rping -V) and CM events",
+     NULL, NULL},
+    {PE_VALIDATE, "-V", NULL, "verify the data (client; as rping -v)", NULL,
+     NULL},
+    {PE_PEER_MAC, "--peer-mac", "MAC", "the other side's MAC (no ARP)", NULL,
+     NULL},
+    {PE_PCAP, "--pcap", "FILE", "record every RoCE frame in and out", NULL,
+     NULL},
+    {PE_LOSS, "--loss", "P",
+     "drop this share (0 to 1) of the engine's frames on their way out, MADs "
+     "excepted (a lossy wire where netem is not to be had)", NULL, NULL},
+    {PE_TIMEOUT, "--timeout", "SEC", "give up after SEC seconds (30)", NULL,
+     NULL},
+    {PE_ACCEPT_DELAY, "--accept-delay", "MS",
+     "server: answer the REQ MS late, an MRA first", NULL, NULL},
+    {PE_DUP_REQ, "--dup-req", NULL,
+     "client: send the REQ twice (a duplicate that reaches Linux's CM before "
+     "its application accepts draws an MRA)", NULL, NULL},
+    TOOL_OPT_HELP(PE_HELP),
+    TOOL_OPT_END};
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-        "usage: ibwire peer -i IFACE [--ip ADDR | -6] (-c SERVER_ADDR | -s) [options]\n"
-        "\n"
-        "The reference engine and its CM on a raw socket (root or CAP_NET_RAW),\n"
-        "RoCEv2 over IPv4 or IPv6 with its own address on IFACE (the kernel of\n"
-        "IFACE must not own it; ARP or ND for it is answered here), talking rping's\n"
-        "protocol through Linux's RDMA CM (annex A11's IP CM service).\n"
-        "\n"
-        "  -i IFACE          the interface\n"
-        "  --ip ADDR         the engine's address, IPv4 or IPv6 (RoCEv2 over it);\n"
-        "                    without it, IFACE's own (its GID table): the first\n"
-        "                    IPv4 address, or with -6 (or an IPv6 -c) the first\n"
-        "                    IPv6 one not link-local.  The kernel then owns it too\n"
-        "                    and answers RoCEv2 frames with ICMP port unreachable\n"
-        "                    (harmless), and no rxe device may be bound to IFACE\n"
-        "  -6                without --ip: IFACE's IPv6 address\n"
-        "  -c ADDR           client: connect to the rping server there\n"
-        "  -s                server: accept one rping client\n"
-        "  --app rping|ucmatose|agent|perftest  the protocol on the connection\n"
-        "                    (rping); agent (client): ibwire-agent's regions, READ A\n"
-        "                    and compare, WRITE R and read it back on the agent's\n"
-        "                    side channel (127.0.0.1:PORT); perftest: the server of\n"
-        "                    ib_write_bw/ib_read_bw/ib_send_bw -R, or (-c) their\n"
-        "                    client\n"
-        "  --perftest write|read|send  perftest client: the test (write)\n"
-        "  -p PORT           RDMA_PS_TCP port (rping 7174, ucmatose 7471,\n"
-        "                    perftest 18515)\n"
-        "  -C COUNT          rping: pings (client: 10; server: until the client\n"
-        "                    leaves); ucmatose: messages each way (10, <= 60);\n"
-        "                    perftest: the client's -n, checked (0: not checked)\n"
-        "  -S SIZE           rping buffer bytes (64); ucmatose message (100);\n"
-        "                    perftest: the largest message, -s (65536)\n"
-        "  -v                print the ping data (as rping -V) and CM events\n"
-        "  -V                verify the data (client; as rping -v)\n"
-        "  --peer-mac MAC    the other side's MAC (no ARP)\n"
-        "  --pcap FILE       every RoCE frame in and out\n"
-        "  --loss P          drop this share (0..1) of the engine's frames on\n"
-        "                    their way out, MADs excepted (a lossy wire)\n"
-        "  --timeout SEC     give up after SEC seconds (30)\n"
-        "  --accept-delay MS server: answer the REQ MS late, an MRA first\n"
-        "  --dup-req         client: send the REQ twice (a duplicate that reaches\n"
-        "                    Linux's CM before its application accepts draws an MRA)\n"
-        "\n"
-        "Exit: 0 the exchange completed and the connection was torn down,\n"
-        "1 it failed (the reason on stderr), 2 bad arguments.\n");
+    tool_doc_help(&doc_peer, out);
 }
 
 /* IFACE's own address, as Linux fills an RDMA device's GID table from its
@@ -153,68 +171,96 @@ int cmd_peer(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint32_t u;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return TOOL_EXIT_OK;
-        } else if (!strcmp(a, "-s")) {
-            role = PEER_SERVER;
-        } else if (!strcmp(a, "-v")) {
-            o.verbose = 1;
-        } else if (!strcmp(a, "-V")) {
-            o.validate = 1;
-        } else if (!strcmp(a, "-6")) {
-            want6 = 1;
-        } else if (!strcmp(a, "--dup-req")) {
-            o.dup_req = 1;
-        } else if (!v) {
+        const struct tool_opt *opt = tool_opt_find(peer_opts, a);
+        if ((!opt || opt->arg) && !v) {
             fprintf(stderr, "ibwire peer: %s: needs a value\n", a);
             return TOOL_EXIT_USAGE;
-        } else if (!strcmp(a, "-i")) {
-            o.iface = v;
+        }
+        if (!opt) {
+            fprintf(stderr, "ibwire peer: unknown option %s\n", a);
+            usage(stderr);
+            return TOOL_EXIT_USAGE;
+        }
+        if (opt->arg)
             i++;
-        } else if (!strcmp(a, "--ip")) {
+        switch (opt->id) {
+        case PE_HELP: {
+            usage(stdout);
+            return TOOL_EXIT_OK;
+        }
+        case PE_SERVER: {
+            role = PEER_SERVER;
+            break;
+        }
+        case PE_VERBOSE: {
+            o.verbose = 1;
+            break;
+        }
+        case PE_VALIDATE: {
+            o.validate = 1;
+            break;
+        }
+        case PE_IPV6: {
+            want6 = 1;
+            break;
+        }
+        case PE_DUP_REQ: {
+            o.dup_req = 1;
+            break;
+        }
+        case PE_IFACE: {
+            o.iface = v;
+            break;
+        }
+        case PE_IP: {
             if (parse_addr(v, &o.ip, o.ip6_addr, &o.ip6)) {
                 fprintf(stderr, "ibwire peer: --ip %s: not an IPv4 or IPv6 address\n", v);
                 return TOOL_EXIT_USAGE;
             }
             have_ip = 1;
-            i++;
-        } else if (!strcmp(a, "-c")) {
+            break;
+        }
+        case PE_CLIENT: {
             if (parse_addr(v, &o.remote_ip, o.remote_ip6, &remote6)) {
                 fprintf(stderr, "ibwire peer: -c %s: not an IPv4 or IPv6 address\n", v);
                 return TOOL_EXIT_USAGE;
             }
             role = PEER_CLIENT;
-            i++;
-        } else if (!strcmp(a, "--peer-mac")) {
+            break;
+        }
+        case PE_PEER_MAC: {
             if (parse_mac(v, o.remote_mac)) {
                 fprintf(stderr, "ibwire peer: --peer-mac %s: not a MAC\n", v);
                 return TOOL_EXIT_USAGE;
             }
             o.have_remote_mac = 1;
-            i++;
-        } else if (!strcmp(a, "-p")) {
+            break;
+        }
+        case PE_PORT: {
             if (parse_u32(v, 1, 65535, &u)) {
                 fprintf(stderr, "ibwire peer: -p %s: 1 ... 65535\n", v);
                 return TOOL_EXIT_USAGE;
             }
             o.port = (uint16_t)u;
             have_port = 1;
-            i++;
-        } else if (!strcmp(a, "-C")) {
+            break;
+        }
+        case PE_COUNT: {
             if (parse_u32(v, 1, 1000000000u, &o.count)) {
                 fprintf(stderr, "ibwire peer: -C %s: 1 ... 10^9\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else if (!strcmp(a, "-S")) {
+            break;
+        }
+        case PE_SIZE: {
             if (parse_u32(v, 32, 65536, &o.size)) {
                 fprintf(stderr, "ibwire peer: -S %s: 32 ... 65536\n", v);
                 return TOOL_EXIT_USAGE;
             }
             have_size = 1;
-            i++;
-        } else if (!strcmp(a, "--app")) {
+            break;
+        }
+        case PE_APP: {
             if (!strcmp(v, "rping")) {
                 o.app = PEER_APP_RPING;
             } else if (!strcmp(v, "ucmatose")) {
@@ -228,8 +274,9 @@ int cmd_peer(int argc, char **argv)
                         "perftest\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else if (!strcmp(a, "--perftest")) {
+            break;
+        }
+        case PE_PERFTEST: {
             if (!strcmp(v, "write")) {
                 o.perftest_verb = PT_WRITE;
             } else if (!strcmp(v, "read")) {
@@ -240,36 +287,37 @@ int cmd_peer(int argc, char **argv)
                 fprintf(stderr, "ibwire peer: --perftest %s: write, read or send\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else if (!strcmp(a, "--pcap")) {
+            break;
+        }
+        case PE_PCAP: {
             o.pcap = v;
-            i++;
-        } else if (!strcmp(a, "--loss")) {
+            break;
+        }
+        case PE_LOSS: {
             char *end;
             o.loss = strtod(v, &end);
             if (*end || !(o.loss >= 0 && o.loss < 1)) {
                 fprintf(stderr, "ibwire peer: --loss %s: 0 <= P < 1\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else if (!strcmp(a, "--accept-delay")) {
+            break;
+        }
+        case PE_ACCEPT_DELAY: {
             if (parse_u32(v, 0, 600000, &o.accept_delay_ms)) {
                 fprintf(stderr, "ibwire peer: --accept-delay %s: 0 ... 600000 ms\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else if (!strcmp(a, "--timeout")) {
+            break;
+        }
+        case PE_TIMEOUT: {
             char *end;
             o.timeout_s = strtod(v, &end);
             if (*end || !(o.timeout_s > 0)) {
                 fprintf(stderr, "ibwire peer: --timeout %s: seconds > 0\n", v);
                 return TOOL_EXIT_USAGE;
             }
-            i++;
-        } else {
-            fprintf(stderr, "ibwire peer: unknown option %s\n", a);
-            usage(stderr);
-            return TOOL_EXIT_USAGE;
+            break;
+        }
         }
     }
     if (!o.iface || role < 0) {

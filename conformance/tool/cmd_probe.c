@@ -15,58 +15,72 @@
 #include "probe.h"
 #include "statements.h"
 #include "tool.h"
+#include "tool_doc.h"
+
+/* The options (tool_doc.h): cmd_probe's loop, --help and ibwire-probe(1). */
+enum {
+    PO_HELP = 1, PO_LIST, PO_MARKDOWN, PO_SELF, PO_VERBOSE, PO_PCAP_ALL,
+    PO_ONLY, PO_PCAP_DIR, PO_SELF_BREAK, PO_FAULT, PO_IFACE, PO_ENGINE_ON,
+    PO_AGENT, PO_PROBE_IP, PO_WITHIN_SCALE, PO_CHOICE
+};
+
+const struct tool_opt probe_opts[] = {
+    {PO_LIST, "--list", NULL,
+     "the tests, each with the IBA statements it checks (tab-separated: id, "
+     "role, statements, summary [rule], the engine fault modes that must "
+     "make it fail or -)", NULL, NULL},
+    {PO_MARKDOWN, "--markdown", NULL,
+     "--list as the table of conformance/probe/README.md", NULL, NULL},
+    {PO_SELF, "--self", NULL,
+     "run the suite against ibwire's reference engine, in this process and "
+     "in virtual time (under a second)", NULL, NULL},
+    {PO_ONLY, "--only", "IDS",
+     "run only these tests (comma-separated; an ID ending in '*' is a prefix)",
+     NULL, NULL},
+    {PO_PCAP_DIR, "--pcap-dir", "DIR",
+     "write each failing test's frames to DIR/ID.pcapng", NULL, NULL},
+    {PO_PCAP_ALL, "--pcap-all", NULL, "... and every other test's too",
+     NULL, NULL},
+    {PO_SELF_BREAK, "--self-break", "NAME",
+     "break the engine's frames on purpose (the suite must then fail)",
+     NULL, probe_self_breaks},
+    {PO_FAULT, "--fault", "NAMES",
+     "run the engine with these fault modes (`ibwire sim --list-faults`): it "
+     "behaves as the buggy implementation did, and the tests --list names "
+     "the fault for must fail", NULL, NULL},
+    {PO_CHOICE, "--choice", "NAMES",
+     "with --self: the engine takes these open choices (`ibwire sim "
+     "--list-choices`, conformance/engine/choices.h); every test must still "
+     "pass", NULL, NULL},
+    {PO_VERBOSE, "-v", NULL, "print every frame as it passes", NULL, NULL},
+    TOOL_OPT_HELP(PO_HELP),
+    TOOL_OPT_END};
+
+const struct tool_opt probe_target_opts[] = {
+    {PO_IFACE, "-i", "IFACE",
+     "the device is on the wire at IFACE (AF_PACKET; root or CAP_NET_RAW), "
+     "in real time", NULL, NULL},
+    {PO_ENGINE_ON, "--engine-on", "IFACE2",
+     "... and it is the reference engine, on a raw socket on IFACE2 (the "
+     "other end of a veth pair), standing in for a device and its agent",
+     NULL, NULL},
+    {PO_AGENT, "--agent", "HOST:PORT",
+     "... and it is a real device, driven by ibwire-agent (its side channel "
+     "at HOST:PORT): a fresh QP per test", NULL, NULL},
+    {PO_PROBE_IP, "--probe-ip", "ADDR",
+     "with --agent: the probe's IPv4 address, the one the device sends to",
+     "Its host must reach it through IFACE's wire; the probe's MAC is "
+     "IFACE's.", NULL},
+    {PO_WITHIN_SCALE, "--within-scale", "N",
+     "the scripts' default time limits (50 ms for a frame or a completion) "
+     "times N (1 to 100), for a device on a slow (emulated) machine",
+     "Explicit limits stay; a default local ACK timeout (14) goes log2(N) "
+     "codes up.", NULL},
+    TOOL_OPT_END};
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: ibwire probe --list [--markdown]\n"
-            "       ibwire probe --self [--only ID[,ID...]] [--pcap-dir DIR] [-v]\n"
-            "                    [--self-break NAME] [--fault NAME[,NAME...]]\n"
-            "                    [--choice NAME[,NAME...]]\n"
-            "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
-            "       ibwire probe -i IFACE --agent HOST:PORT --probe-ip ADDR [--only ...]\n"
-            "                    [--pcap-dir DIR] [-v] [--within-scale N]\n"
-            "\n"
-            "  --list            the tests, each with the IBA statements it checks\n"
-            "                    (tab-separated: id, role, IBA sections, summary [rule],\n"
-            "                    the engine fault modes that must make it FAIL or -,\n"
-            "                    those that must make it QUALITY or -, the statements\n"
-            "                    of conformance/check/statements.h it provokes or -);\n"
-            "                    --markdown: as the table of conformance/probe/README.md\n"
-            "  --self            run the suite against ibwire's reference engine\n"
-            "  -i IFACE          the device is on the wire at IFACE (AF_PACKET; root or\n"
-            "                    CAP_NET_RAW), in real time\n"
-            "  --engine-on IF2   ... and it is the reference engine, on a raw socket on IF2\n"
-            "                    (the other end of a veth pair)\n"
-            "  --agent HOST:PORT ... and it is a real device, driven by ibwire-agent\n"
-            "                    (its side channel at HOST:PORT): a fresh QP per test\n"
-            "  --probe-ip ADDR   with --agent: the probe's IPv4 address, the one the\n"
-            "                    device sends to (its host must reach it through IFACE's\n"
-            "                    wire; the probe's MAC is IFACE's)\n"
-            "  --within-scale N  the default time limits of the scripts (50 ms for a\n"
-            "                    frame or a completion) times N, for a device on a slow\n"
-            "                    (emulated) machine; explicit limits stay; a default\n"
-            "                    local ACK timeout (14) goes log2(N) codes up\n"
-            "  --only IDS        run only these tests (an ID ending in '*' is a prefix)\n"
-            "  --pcap-dir DIR    write each failing test's frames to DIR/ID.pcapng\n"
-            "  --pcap-all        ... and every other test's too\n"
-            "  --self-break NAME break the engine's frames on purpose (the suite\n"
-            "                    must then fail); names:\n");
-    for (const char *const *b = probe_self_breaks; *b; b++)
-        fprintf(out, "                      %s\n", *b);
-    fprintf(out, "  --fault NAMES     run the engine with these fault modes (`ibwire sim\n"
-                 "                    --list-faults`): it behaves as the buggy implementation\n"
-                 "                    did, and the tests the --list names the fault for must\n"
-                 "                    fail\n");
-    fprintf(out, "  --choice NAMES    with --self: the engine takes these open choices\n"
-                 "                    (conformance/engine/choices.h); every test must\n"
-                 "                    still pass:");
-    for (unsigned k = 0; k < IBE_CHOICE_COUNT; k++)
-        fprintf(out, " %s", ibe_choice_table[k].name);
-    fprintf(out, "\n  -v                every frame, as it passes\n"
-                 "Verdicts: PASS; FAIL (a \"shall\" of the test's statements broken);\n"
-                 "QUALITY (every \"shall\" held, a bound the IBA does not set was\n"
-                 "missed: the figure measured); N/A; ERROR (the target's or script's).\n");
+    tool_doc_help(&doc_probe, out);
 }
 
 static int selected(const char *id, const char *only)
@@ -94,36 +108,41 @@ int cmd_probe(int argc, char **argv)
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--list")) list = 1;
-        else if (!strcmp(a, "--markdown")) markdown = list = 1;
-        else if (!strcmp(a, "--self")) self = 1;
-        else if (!strcmp(a, "-v")) o.verbose = 1;
-        else if (!strcmp(a, "--pcap-all")) o.pcap_all = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return TOOL_EXIT_OK;
-        } else if (i + 1 < argc && !strcmp(a, "--only")) only = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--pcap-dir")) o.pcap_dir = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--self-break")) brk = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--fault")) fault = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--choice")) choice = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "-i")) iface = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--agent")) agent = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--probe-ip")) probe_ip = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--within-scale")) {
-            char *end;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 100) {
-                fprintf(stderr, "ibwire probe: --within-scale %s: 1 ... 100\n", argv[i]);
-                return TOOL_EXIT_USAGE;
-            }
-            o.within_scale = (unsigned)v;
-        }
-        else {
+        const struct tool_opt *opt = tool_doc_find(&doc_probe, a);
+        if (!opt || (opt->arg && i + 1 >= argc)) {
             fprintf(stderr, "ibwire probe: unknown or incomplete option '%s'\n", a);
             usage(stderr);
             return TOOL_EXIT_USAGE;
+        }
+        const char *v = opt->arg ? argv[++i] : NULL;
+        switch (opt->id) {
+        case PO_LIST: list = 1; break;
+        case PO_MARKDOWN: markdown = list = 1; break;
+        case PO_SELF: self = 1; break;
+        case PO_VERBOSE: o.verbose = 1; break;
+        case PO_PCAP_ALL: o.pcap_all = 1; break;
+        case PO_HELP:
+            usage(stdout);
+            return TOOL_EXIT_OK;
+        case PO_ONLY: only = v; break;
+        case PO_PCAP_DIR: o.pcap_dir = v; break;
+        case PO_SELF_BREAK: brk = v; break;
+        case PO_FAULT: fault = v; break;
+        case PO_CHOICE: choice = v; break;
+        case PO_IFACE: iface = v; break;
+        case PO_ENGINE_ON: engine_on = v; break;
+        case PO_AGENT: agent = v; break;
+        case PO_PROBE_IP: probe_ip = v; break;
+        case PO_WITHIN_SCALE: {
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || n < 1 || n > 100) {
+                fprintf(stderr, "ibwire probe: --within-scale %s: 1 ... 100\n", v);
+                return TOOL_EXIT_USAGE;
+            }
+            o.within_scale = (unsigned)n;
+            break;
+        }
         }
     }
     /* every script must parse, whatever runs */

@@ -19,22 +19,31 @@
 
 #include "ibwire/registry.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 /* One more word than any record so that overflow is detectable. */
 enum { NUM_WORDS = IBW_RECORD_MAX_WORDS + 1 };
 
+/* The actions (tool_doc.h): cmd_record, --help and ibwire-record(1). */
+enum { RA_HELP = 1, RA_LIST, RA_DESCRIBE, RA_PACK, RA_UNPACK };
+
+const struct tool_opt record_actions[] = {
+    {RA_LIST, "list", NULL, "every record: NAME and width in bits, one a line",
+     NULL, NULL},
+    {RA_DESCRIBE, "describe", "NAME",
+     "the record's fields: FIELD, high bit and low bit, one a line", NULL,
+     NULL},
+    {RA_PACK, "pack", "NAME FIELD=VALUE...",
+     "the record with these fields set (the others 0) as its bus value in "
+     "hex, most significant digit first, ceil(width/4) digits", NULL, NULL},
+    {RA_UNPACK, "unpack", "NAME HEX", "every field of the bus value HEX as "
+     "FIELD=0xVALUE, one a line", NULL, NULL},
+    TOOL_OPT_HELP(RA_HELP),
+    TOOL_OPT_END};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: ibwire record list\n"
-            "       ibwire record describe NAME\n"
-            "       ibwire record pack NAME FIELD=VALUE...\n"
-            "       ibwire record unpack NAME HEX\n"
-            "\n"
-            "Records are little-endian arrays of 32-bit words, bit 0 = bit 0\n"
-            "of word 0 (a Verilog bus).  pack prints the bus value in hex,\n"
-            "most significant digit first; VALUE and HEX accept decimal or\n"
-            "0x-hex, '_' between digits allowed.\n");
+    tool_doc_help(&doc_record, out);
 }
 
 static int digit_value(char ch, unsigned base)
@@ -255,20 +264,20 @@ int cmd_record(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     const char *action = argv[1];
-    if (!strcmp(action, "--help") || !strcmp(action, "-h")) {
+    const struct tool_opt *act = tool_opt_find(record_actions, action);
+    int id = act ? act->id : 0;
+    if (id == RA_HELP) {
         usage(stdout);
         return TOOL_EXIT_OK;
     }
-    if (!strcmp(action, "list")) {
+    if (id == RA_LIST) {
         if (argc != 2) {
             fprintf(stderr, "ibwire record list: takes no arguments\n");
             return TOOL_EXIT_USAGE;
         }
         return do_list();
     }
-    int known = !strcmp(action, "describe") || !strcmp(action, "pack") ||
-                !strcmp(action, "unpack");
-    if (!known) {
+    if (!id) {
         fprintf(stderr, "ibwire record: unknown action '%s'\n", action);
         usage(stderr);
         return TOOL_EXIT_USAGE;
@@ -280,14 +289,14 @@ int cmd_record(int argc, char **argv)
     const struct ibw_format *fmt = find_record(action, argv[2]);
     if (!fmt)
         return TOOL_EXIT_USAGE;
-    if (!strcmp(action, "describe")) {
+    if (id == RA_DESCRIBE) {
         if (argc != 3) {
             fprintf(stderr, "ibwire record describe: takes one record name\n");
             return TOOL_EXIT_USAGE;
         }
         return do_describe(fmt);
     }
-    if (!strcmp(action, "pack"))
+    if (id == RA_PACK)
         return do_pack(fmt, argc - 3, argv + 3);
     if (argc != 4) {
         fprintf(stderr, "ibwire record unpack: expected NAME HEX\n");

@@ -13,35 +13,85 @@
 #include "sim.h"
 #include "sim_opts.h"
 #include "tool.h"
+#include "tool_doc.h"
+
+/* The options (tool_doc.h): sim_cli_parse, --help and ibwire-sim(1).
+ * The ids are not used: sim_opts.c and the own-option handlers below
+ * match by name, and the tables say which names exist. */
+const struct tool_opt sim_opts[] = {
+    {1, "--seed", "N", "the random seed (default 1): the same seed, the same run",
+     NULL, NULL},
+    {1, "--messages", "N", "how many messages (default 1000)", NULL, NULL},
+    {1, "--max-size", "B", "the largest message in bytes (default 4096)",
+     NULL, NULL},
+    {1, "--transport", "rc|uc|ud", "the transport (default rc)", NULL, NULL},
+    {1, "--ops", "LIST",
+     "the operations: send,send_imm,write,write_imm,read,cas,faa (default: "
+     "all the transport allows)", NULL, NULL},
+    {1, "--drop", "P", "the link drops a frame with probability P (0 to 1)",
+     NULL, NULL},
+    {1, "--dup", "P", "... duplicates one", NULL, NULL},
+    {1, "--reorder", "P", "... delivers one out of order", NULL, NULL},
+    {1, "--corrupt", "P", "... corrupts one (its CRC then fails)", NULL, NULL},
+    {1, "--ecn", "P",
+     "the link marks IP ECN CE (RoCEv2 only; the responder answers with "
+     "CNPs)", NULL, NULL},
+    {1, "--pmtu", "256..4096", "the path MTU (default 1024)", NULL, NULL},
+    {1, "--ib", NULL, "native InfiniBand framing (LRH) instead of RoCEv2",
+     NULL, NULL},
+    {1, "--latency", "LAT",
+     "module latencies in virtual time: \"documents\" (the cycles the HanGu "
+     "documents give, 2 ns each), \"none\" (the default) or Module=ns,... "
+     "with the trace's module names", NULL, NULL},
+    {1, "-w", "OUT.pcap", "write every frame on the link to a pcap", NULL,
+     NULL},
+    {1, "--trace", "OUT",
+     "write every engine record passed between modules, one a line", NULL,
+     NULL},
+    {1, "--fault", "NAME[,NAME...]",
+     "the side the fault names (requester or responder) behaves as the bug "
+     "zoo's implementation did, and the traffic is shaped to show it",
+     "The invariants it breaks are reported, and the exit status is 0. "
+     "`--list-faults` gives each fault's row, side and the rule that catches "
+     "it; `ibwire gen bug-NAME` writes the fault's capture.", NULL},
+    {1, "--traffic-of", "NAME[,NAME...]",
+     "the same traffic as --fault NAME, without the fault (the clean control "
+     "run)", NULL, NULL},
+    {1, "--choice", "NAME[,NAME...]",
+     "the engines take these open choices, where the IBA allows several "
+     "behaviours (--list-choices; conformance/engine/choices.h)", NULL, NULL},
+    TOOL_OPT_HELP(1),
+    TOOL_OPT_END};
+
+const struct tool_opt sim_cm_opts[] = {
+    {1, "--cm", NULL,
+     "connect QP pairs through CM MADs over QP1, carry verified traffic over "
+     "them and disconnect",
+     "Takes --seed, --drop, --dup, --reorder, --corrupt, --ib, -w, --fault "
+     "and --traffic-of as above, and the options below.", NULL},
+    {1, "--conns", "N", "how many connections (default 100)", NULL, NULL},
+    {1, "--size", "B", "the message size (default 4096)", NULL, NULL},
+    {1, "--cm-retries", "0..15", "the CM's Max CM Retries (default 15)", NULL,
+     NULL},
+    {1, "--cm-timeout", "0..31",
+     "the CM's Remote CM Response Timeout (default 8)", NULL, NULL},
+    TOOL_OPT_END};
+
+const struct tool_opt sim_list_opts[] = {
+    {1, "--list-faults", NULL,
+     "list the fault modes: name, bug zoo row, side, rule, what it does; "
+     "then the zoo rows no fault reproduces", NULL, NULL},
+    {1, "--markdown", NULL,
+     "with --list-faults: the zoo row, fault and rule table that "
+     "conformance/rules.md ends with", NULL, NULL},
+    {1, "--list-choices", NULL,
+     "list the engines' open choices: name, statement, side, traffic, what "
+     "the engine then does", NULL, NULL},
+    TOOL_OPT_END};
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: ibwire sim [--seed N] [--messages N] [--max-size B]\n"
-            "                  [--transport rc|uc|ud] [--ops LIST] [--drop P]\n"
-            "                  [--dup P] [--reorder P] [--corrupt P] [--ecn P]\n"
-            "                  [--pmtu 256..4096] [--ib] [--latency LAT]\n"
-            "                  [-w OUT.pcap] [--trace OUT]\n"
-            "                  [--fault NAME[,NAME...]] [--traffic-of NAME[,...]]\n"
-            "                  [--choice NAME[,NAME...]]\n"
-            "       ibwire sim --list-faults [--markdown]\n"
-            "       ibwire sim --list-choices\n"
-            "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
-            "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
-            "framing (LRH) instead of RoCEv2.  --ecn: the link marks IP ECN CE\n"
-            "(RoCEv2 only; the responder answers with CNPs).  LAT: module\n"
-            "latencies in virtual time,\n"
-            "\"documents\" (the cycles the HanGu documents give, 2 ns each), \"none\"\n"
-            "(the default) or Module=ns,... with the trace's module names.\n"
-            "--fault: the side the fault names (requester or responder) behaves as\n"
-            "the bug zoo's implementation did, and the traffic is shaped to show it;\n"
-            "the invariants it breaks are reported, exit 0.  --traffic-of: the same\n"
-            "traffic without the fault (the clean control run).\n"
-            "--choice: the engines take these open choices (where the IBA allows\n"
-            "several behaviours: conformance/engine/choices.h):");
-    for (unsigned k = 0; k < IBE_CHOICE_COUNT; k++)
-        fprintf(f, " %s", ibe_choice_table[k].name);
-    fprintf(f, "\n");
+    tool_doc_help(&doc_sim, f);
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
@@ -173,7 +223,7 @@ int cmd_sim(int argc, char **argv)
     const struct sim_cli cli = {
         "ibwire sim", usage, NULL,
         {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
-        sim_own_opt, &so};
+        sim_own_opt, &so, sim_opts, NULL};
     int done = sim_cli_parse(&cli, argc, argv);
     if (done >= 0)
         return done;

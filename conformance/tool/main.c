@@ -7,27 +7,42 @@
 #include "engine.h"
 #include "ibwire/base.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 static const struct {
     const char *name;
     int (*run)(int, char **);
-    const char *summary;
+    const struct tool_doc *doc;
 } commands[] = {
-    {"dump", cmd_dump, "decode a capture field by field (tshark-compatible names)"},
-    {"check", cmd_check, "judge a capture against the InfiniBand rules"},
-    {"record", cmd_record, "list, describe, pack and unpack engine records"},
-    {"sim", cmd_sim, "run two reference engines over a lossy link"},
-    {"gen", cmd_gen, "generate a scenario capture from the reference engine"},
-    {"probe", cmd_probe, "drive a device with the active conformance suite"},
-    {"peer", cmd_peer, "the reference engine on an interface, against Linux's RDMA CM"},
+    {"dump", cmd_dump, &doc_dump},
+    {"check", cmd_check, &doc_check},
+    {"record", cmd_record, &doc_record},
+    {"sim", cmd_sim, &doc_sim},
+    {"gen", cmd_gen, &doc_gen},
+    {"probe", cmd_probe, &doc_probe},
+    {"peer", cmd_peer, &doc_peer},
 };
+
+const struct tool_doc *const tool_docs[] = {
+    &doc_check, &doc_dump, &doc_probe, &doc_sim, &doc_gen, &doc_record,
+    &doc_peer, NULL};
+
+enum { MO_HELP = 1, MO_VERSION };
+
+/* ibwire's own options (tool_doc.h): main, --help and ibwire(1). */
+const struct tool_opt ibwire_opts[] = {
+    {0, "-h", NULL, NULL, NULL, NULL},
+    {MO_HELP, "--help", NULL, "print the commands, and exit", NULL, NULL},
+    {MO_VERSION, "--version", NULL, "print the version, and exit", NULL, NULL},
+    TOOL_OPT_END};
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: ibwire COMMAND [ARGS...]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n'ibwire COMMAND --help' for a command's options.\n");
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].doc->summary);
+    fprintf(out, "\n'ibwire COMMAND --help' for a command's options; "
+                 "'man ibwire-COMMAND' for the whole story.\n");
 }
 
 int main(int argc, char **argv)
@@ -36,11 +51,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return TOOL_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    const struct tool_opt *opt = tool_opt_find(ibwire_opts, argv[1]);
+    if (opt && opt->id == MO_HELP) {
         usage(stdout);
         return TOOL_EXIT_OK;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (opt && opt->id == MO_VERSION) {
         printf("ibwire %s\n", IBW_VERSION_STRING);
         return TOOL_EXIT_OK;
     }
@@ -52,6 +68,8 @@ int main(int argc, char **argv)
                         "none or Module=ns\n", at);
         return TOOL_EXIT_USAGE;
     }
+    if (!strcmp(argv[1], "man")) /* the man pages; not in the list */
+        return cmd_man(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 1, argv + 1);

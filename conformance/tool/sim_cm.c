@@ -13,15 +13,11 @@
 #include "faults.h"
 #include "sim_opts.h"
 #include "tool.h"
+#include "tool_doc.h"
 
 static void usage_cm(FILE *f)
 {
-    fprintf(f,
-            "usage: ibwire sim --cm [--seed N] [--conns N] [--size B]\n"
-            "                  [--cm-retries 0..15] [--cm-timeout 0..31]\n"
-            "                  [--drop P] [--dup P] [--reorder P] [--corrupt P]\n"
-            "                  [--ib] [-w OUT.pcap] [--fault NAME[,NAME...]]\n"
-            "                  [--traffic-of NAME[,NAME...]]\n");
+    tool_doc_help(&doc_sim, f);
 }
 
 /* The options only `ibwire sim --cm` has; see struct sim_cli. */
@@ -81,7 +77,7 @@ int cmd_sim_cm(int argc, char **argv)
     const struct sim_cli cli = {
         "ibwire sim --cm", usage_cm, "--cm",
         {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
-        cm_own_opt, &o};
+        cm_own_opt, &o, sim_cm_opts, sim_opts};
     int done = sim_cli_parse(&cli, argc, argv);
     if (done >= 0)
         return done;

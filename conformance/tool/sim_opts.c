@@ -52,8 +52,13 @@ int sim_cli_parse(const struct sim_cli *c, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
+        int known = tool_opt_find(c->opts, a) || tool_opt_find(c->opts2, a);
         if (c->skip && !strcmp(a, c->skip)) {
             continue;
+        } else if (!known) {
+            fprintf(stderr, "%s: unknown option '%s'\n", c->prog, a);
+            c->usage(stderr);
+            return TOOL_EXIT_USAGE;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             c->usage(stdout);
             return TOOL_EXIT_OK;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "tool_doc.h"
 
 /* Where the shared options land in the command's own option struct. */
 struct sim_link_opts {
@@ -29,6 +30,9 @@ struct sim_cli {
      * set) when a is one of them, 0 when a is unknown. */
     int (*own)(void *ctx, const char *a, const char *v, int *bad);
     void *ctx;
+    /* The documented options (tool_doc.h): a name in neither table is
+     * unknown, whatever the handlers above would do with it. */
+    const struct tool_opt *opts, *opts2;
 };
 
 /* Parses argv[1..argc-1]: returns -1 when the command should run, else the

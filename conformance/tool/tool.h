@@ -19,5 +19,6 @@ int cmd_sim_cm(int argc, char **argv); /* ibwire sim --cm (sim_cm.c) */
 int cmd_gen(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_peer(int argc, char **argv);
+int cmd_man(int argc, char **argv); /* ibwire man NAME (tool_doc.c) */
 
 #endif

@@ -177,7 +177,9 @@
       "CA17-2 (IEEE 802.3 3.2.3)",                                             \
       "The Ethernet source address of a RoCE frame is an individual address: " \
       "not all zeros, not a group (multicast, I/G bit set) and not the "       \
-      "broadcast address; NICs and bridges drop a frame with such a source.",  \
+      "broadcast address; NICs and bridges drop a frame with such a source.  " \
+      "Not judged on a capture whose source addresses are a capture "          \
+      "point's timestamps (CAP-ETH-SRC).",                                     \
       "IEEE 802.3 3.2.3 (source address: individual); RoCEv2 A17.3.1 "        \
       "(Ethernet framing)",                                                    \
       "eth.src")                                                               \
@@ -579,7 +581,22 @@
       "network did before the capture point shows in no timestamp and is "     \
       "not this note.",                                                        \
       "vantage point (pcap timestamps)",                                       \
-      "frames out of order, largest step back, first frame")
+      "frames out of order, largest step back, first frame")                  \
+    X(CAP_ETH_SRC, "CAP-ETH-SRC", WARNING, PACKET,                             \
+      "vantage point",                                                         \
+      "A capture point that writes a timestamp into the Ethernet source "      \
+      "address of every frame it records (ConnectX sniffers): per source "     \
+      "endpoint, consecutive frames never carry the same source address and "  \
+      "it grows with time (9 in 10 of at least 8 such pairs, on both "         \
+      "directions).  Said once per capture, and PKT-ETH-SRC is not judged: "   \
+      "the devices' addresses are not in the file.  Two frames of one "        \
+      "endpoint with the same source address show a capture that records "     \
+      "them (every frame judged, a device's group or zero source an error); "  \
+      "until one or the other shows (at most 64 frames, else the end of the " \
+      "capture: judged as recorded), frames from the first with a source "     \
+      "PKT-ETH-SRC refuses wait.",                                             \
+      "vantage point (capture-points.md: sniffers rewrite the source MAC)",    \
+      "pairs growing, endpoints, frames excused")
 
 /*
  * RoCEv2 annex A17's statements and how a capture decides each: the

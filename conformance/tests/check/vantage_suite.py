@@ -56,6 +56,15 @@ original:
         PSN the link loses is still in the capture (dropped after the tap,
         or recorded with a bad CRC, which the checker counts as network
         loss), so a UC gap here could only be one the checker made up.
+  l2    every Ethernet capture whose two first endpoints send 10 frames
+        with a BTH or more, with the source address of every frame
+        rewritten to a timestamp (growing with the frame's time, as a
+        ConnectX sniffer writes it; group bit set, then clear): one
+        CAP-ETH-SRC, no PKT-ETH-SRC, the original's errors and flows.  And
+        a device's own bad source, which stays an error (PKT-ETH-SRC, no
+        CAP-ETH-SRC): one frame with a group address among sane ones, an
+        endpoint whose every frame has the zero address, random group
+        addresses that keep no time, and timestamps on one direction only.
 
 --replay adds --replay to every check command line (REPLAY-* errors then
 count as errors like any other; KNOWN_OPEN_REPLAY joins KNOWN_OPEN).  Every failure prints what to run to see it
@@ -672,6 +681,113 @@ def mode_loss(pcaps, shared, work):
 
 
 # ---------------------------------------------------------------------------
+# l2: capture points that write a timestamp into the source address
+
+
+def bth_sources(cap):
+    """Frames with a BTH per source endpoint, in order of appearance."""
+    per = collections.OrderedDict()
+    for i, fr in enumerate(cap.frames):
+        src, _, b = capedit._locate(cap.linktype, fr.data)
+        if src is not None and b is not None:
+            per.setdefault(src, []).append(i)
+    return per
+
+
+def mac_bytes(v):
+    return (v & 0xFFFFFFFFFFFF).to_bytes(6, "big")
+
+
+def mode_l2(pcaps, shared, work):
+    tally = Tally()
+    tried = 0
+    for path, name, cap, rc0, base in judged_captures(pcaps, shared):
+        if cap.linktype != capedit.LT_ETHERNET:
+            continue
+        per = bth_sources(cap)
+        ends = list(per)
+        if len(ends) < 2 or min(len(per[e]) for e in ends[:2]) < 10:
+            continue
+        tried += 1
+        base_errs = error_rules(base)
+        base_errs.pop("PKT-ETH-SRC", None)
+        base_flows = flow_table(base)
+        # the frames' rank in time (the file may go back in time: a
+        # timestamp grows with time, not with the file's order)
+        rank = {i: k for k, i in enumerate(
+            sorted(range(len(cap.frames)), key=lambda i: cap.frames[i].ts_ns))}
+        out = os.path.join(work, name[:-5] + ".l2.pcap")
+
+        def run(fn, what):
+            capedit.write(capedit.set_eth_src(cap, fn), out)
+            rc, res = judge(out)
+            again = "(%s: %s, the file kept as %s)" % (name, what, out)
+            return rc, res, again
+
+        for high in (0x0143C7, 0x96F5C9):
+            what = "source addresses %02x:... stamped with the time" % (high >> 16)
+            rc, res, again = run(
+                lambda i, fr: mac_bytes(high << 24 | 0x10000 + rank[i] * 37), what)
+            r = rules(res)
+            bad = set()
+            if not check(r["CAP-ETH-SRC"] == 1 and not r["PKT-ETH-SRC"],
+                         "%s: CAP-ETH-SRC %d, PKT-ETH-SRC %d, expected 1, 0 %s"
+                         % (what, r["CAP-ETH-SRC"], r["PKT-ETH-SRC"], again)):
+                bad.add("CAP-ETH-SRC")
+            if not check(error_rules(res) == base_errs,
+                         "%s: errors %s, the original's %s [%s] %s"
+                         % (what, dict(error_rules(res)), dict(base_errs),
+                            show(res), again)):
+                bad |= set(error_rules(res)) ^ set(base_errs)
+            if not check(flow_table(res) == base_flows,
+                         "%s: flows differ from the original's %s" % (what, again)):
+                bad.add("(flows)")
+            tally.add(bad)
+
+        # a device's own bad source: still an error (on a capture that
+        # records the devices' addresses, and on a frame with nothing else
+        # to say: one with a bad CRC is judged by that alone)
+        if rules(base)["CAP-ETH-SRC"]:
+            continue
+        rnd = random.Random(name)
+        said = {f["frame"] for f in base["findings"]}
+        quiet = [i for i in per[ends[1]] if i + 1 not in said]
+        one = quiet[len(quiet) // 2] if quiet else None
+        zero_end = set(per[ends[0]])
+        first_end = set(per[ends[0]])
+        cases = [
+            ("frame %d with the group source 01:00:5e:00:00:01" % ((one or 0) + 1),
+             lambda i, fr: bytes.fromhex("01005e000001") if i == one else None,
+             (one or 0) + 1),
+            ("every frame of %s with the zero source" % capedit.ntoa(*ends[0]),
+             lambda i, fr: bytes(6) if i in zero_end else None, None),
+            ("random group sources",
+             lambda i, fr: mac_bytes(rnd.getrandbits(48) | 1 << 40), None),
+            ("timestamps on %s only" % capedit.ntoa(*ends[0]),
+             lambda i, fr: (mac_bytes(0x0143C7 << 24 | rank[i] * 37)
+                            if i in first_end else None), None),
+        ]
+        for what, fn, frame in cases:
+            if one is None and frame is not None:
+                continue  # (every frame of the endpoint has a finding)
+            rc, res, again = run(fn, what)
+            r = rules(res)
+            at = {f["frame"] for f in res["findings"] if f["rule"] == "PKT-ETH-SRC"}
+            ok = check(r["PKT-ETH-SRC"] >= 1 and not r["CAP-ETH-SRC"] and rc == 1,
+                       "%s: PKT-ETH-SRC %d, CAP-ETH-SRC %d, exit %d: a device's "
+                       "bad source is an error %s"
+                       % (what, r["PKT-ETH-SRC"], r["CAP-ETH-SRC"], rc, again))
+            if frame is not None:
+                ok = check(frame in at, "%s: PKT-ETH-SRC on frames %s %s"
+                           % (what, sorted(at)[:6], again)) and ok
+            tally.add(set() if ok else {"PKT-ETH-SRC"})
+        if os.path.exists(out):
+            os.remove(out)
+    check(tried >= 3, "l2: only %d captures with two endpoints" % tried)
+    tally.report("l2")
+
+
+# ---------------------------------------------------------------------------
 # sim
 
 SIM_CONFIGS = [(t, ib) for t in ("rc", "uc", "ud") for ib in (False, True)]
@@ -755,6 +871,8 @@ def main(argv):
         mode_loss(pcaps, shared, work)
     elif mode == "sim":
         mode_sim(work)
+    elif mode == "l2":
+        mode_l2(pcaps, shared, work)
     else:
         print("unknown mode", mode)
         return 2

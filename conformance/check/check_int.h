@@ -345,6 +345,11 @@ struct chk_flow {
     /* responses held for their requests */
     uint64_t skew_frame;    /* first response found recorded early */
     uint64_t unsent_frame;  /* first response to an unseen request */
+    uint64_t unsent_end;    /* ... of them, responses the end of the capture
+                               came within the skew window after (their
+                               requests may be recorded after it) */
+    uint8_t at_end;         /* releasing responses at the end of the capture
+                               within their skew window */
     uint64_t cut_frame;     /* first cut frame */
     uint8_t nindexed;       /* request PSNs in the pairing index */
     /* Tables read only up to their counts (ngaps, nseen, nout, nindexed):

@@ -283,7 +283,11 @@
       "A response recorded before its request (within the skew window) "      \
       "waits for it; the rest are said once per flow with their count, also " \
       "for responses no request flow could be paired with (no CM in the "      \
-      "capture, or several flows between the endpoints fit: left unpaired).", \
+      "capture, or several flows between the endpoints fit: left unpaired).  " \
+      "Not said beside CAP-LOSS (a flow whose capture point is shown to "      \
+      "lose requests: counted there), nor for responses recorded within the "  \
+      "skew window before the capture ended on a flow with CAP-SKEW (their "   \
+      "requests may come after the last frame: counted there).",              \
       "IBA Vol.1 9.7.5 (vantage: requests may be missing)",                  \
       "count of responses")                                                    \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
@@ -549,14 +553,18 @@
       "Responses recorded before the requests they answer (within the skew "   \
       "window, --skew, default 1 ms): one direction reached the capture "      \
       "late (host-side capture).  Each response is judged when its request "   \
-      "arrives; said once per flow with the largest skew.",                    \
+      "arrives; said once per flow with the largest skew, and the count of "   \
+      "responses still waiting when the capture ended (their requests may "    \
+      "have come after its last frame).",                                      \
       "vantage point (host-side capture records TX and RX by different paths)", \
       "largest skew")                                                          \
     X(CAP_LOSS, "CAP-LOSS", WARNING, FLOW,                                     \
       "vantage point",                                                         \
       "Request PSNs missing from the capture that the responder acknowledged " \
       "with no NAK and no resend were lost by the capture point, not the "     \
-      "network; said once per flow with the count and PSN ranges.",            \
+      "network; said once per flow with the count and PSN ranges, and the "    \
+      "count of responses naming PSNs the capture never saw sent (the same "   \
+      "loss: no FLOW-ACK-UNSENT beside it).",                                  \
       "vantage point (ibdump and host sniffers drop bursts)",                  \
       "count and PSN ranges")                                                  \
     X(CAP_CRC, "CAP-CRC", WARNING, PACKET,                                     \

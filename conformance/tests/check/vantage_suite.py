@@ -41,7 +41,9 @@ original:
         removed from the file where the responder acknowledges them later
         with no NAK in between and they are never resent: a CAP-LOSS note,
         no error, and no FLOW-PSN-GAP or FLOW-ACK-UNSENT beyond the
-        original's (the gap is explained).  And any one request removed
+        original's (the gap is explained); also with the flow's last
+        request removed besides, which only the ACK after it names (the
+        same capture loss: counted in CAP-LOSS, no FLOW-ACK-UNSENT).  And any one request removed
         from bad-flow-gbn / bad-flow-nak-psn still gives FLOW-GBN /
         FLOW-NAK-PSN.
   sim   `ibwire sim` (rc, uc, ud; RoCEv2 and --ib) with drop, dup, reorder
@@ -614,6 +616,31 @@ def loss_picks(cap):
     return picks
 
 
+def loss_tail(cap):
+    """{flow: index} of each flow's last request, when it is a SEND/WRITE
+    sent once that a later ACK covers with no NAK between: removed, no
+    later request shows a gap, and only the ACK names its PSN."""
+    v = [capedit.rdma(cap, i) for i in range(len(cap.frames))]
+    last = {}
+    for i, x in enumerate(v):
+        if x and x["opcode"] >> 5 == 0 and x["syndrome"] is None:
+            last[(x["src"], x["dst"], x["destqp"])] = i
+    out = {}
+    for k, i in last.items():
+        x = v[i]
+        if (x["opcode"] & 0x1F) not in SEND_WRITE or any(
+                y and y["syndrome"] is None and y["psn"] == x["psn"] and
+                (y["src"], y["dst"], y["destqp"]) == k for y in v[:i]):
+            continue
+        for y in v[i + 1:]:
+            if not y or y["syndrome"] is None or (y["src"], y["dst"]) != (x["dst"], x["src"]):
+                continue
+            if y["syndrome"] >> 5 == 0 and psn_le(x["psn"], y["psn"]):
+                out[k] = i
+            break
+    return out
+
+
 LOSS_CAPTURES = ("engine-", "crafted-", "rocev2-rc-mixed")
 
 
@@ -622,6 +649,7 @@ def mode_loss(pcaps, shared, work):
     names = [n for n in sorted(os.listdir(pcaps))
              if n.endswith(".pcap") and n.startswith(LOSS_CAPTURES)]
     tried = 0
+    tried_tail = False
     for name in names:
         path = os.path.join(pcaps, name)
         cap = capedit.read(path)
@@ -653,7 +681,40 @@ def mode_loss(pcaps, shared, work):
                       % (name, nums, lost))
             tally.add(bad)
             os.remove(out)
+        # the flow's last request lost by the capture too (only the ACK
+        # names it): on a flow the capture is shown to lose requests, the
+        # same loss, counted in CAP-LOSS, not a FLOW-ACK-UNSENT beside it
+        tails = loss_tail(cap)
+        for pick in loss_picks(cap):
+            x = capedit.rdma(cap, pick[0])
+            t = tails.get((x["src"], x["dst"], x["destqp"]))
+            if t is None or t in pick or t < max(pick):
+                continue
+            tried_tail = True
+            nums = [i + 1 for i in pick] + [t + 1]
+            out = os.path.join(work, "%s.loss.pcap" % name[:-5])
+            capedit.write(capedit.remove(cap, nums), out)
+            rc, res = judge(out)
+            r = rules(res)
+            again = "capedit.py remove %s %s X.pcap; %s" % (
+                ",".join(map(str, nums)), path, " ".join(check_cmd("X.pcap")))
+            bad = set(error_rules(res))
+            check(not bad, "%s without frames %s (the last one the flow's "
+                  "last request): errors [%s] (%s)" % (name, nums, show(res), again))
+            for w in ("CAP-LOSS",):
+                if not check(r[w] >= 1, "%s without frames %s: no %s (%s)"
+                             % (name, nums, w, again)):
+                    bad.add("(no CAP-LOSS)")
+            if not check(r["FLOW-ACK-UNSENT"] <= r0["FLOW-ACK-UNSENT"],
+                         "%s without frames %s (the last one the flow's last "
+                         "request): FLOW-ACK-UNSENT beside CAP-LOSS [%s] (%s)"
+                         % (name, nums, show(res, False), again)):
+                bad.add("FLOW-ACK-UNSENT")
+            tally.add(bad)
+            os.remove(out)
+            break
     check(tried >= 10, "loss: only %d removals found in %s" % (tried, names))
+    check(tried_tail, "loss: no flow whose last request could go too")
 
     # A real NAK violation stays one whatever request the capture missed.
     for name, rule in (("bad-flow-gbn.pcap", "FLOW-GBN"),

@@ -56,6 +56,8 @@ static void usage(FILE *out)
         "  --accept-delay MS server: answer the REQ MS late, an MRA first\n"
         "  --dup-req         client: send the REQ twice (a duplicate that reaches\n"
         "                    Linux's CM before its application accepts draws an MRA)\n"
+        "  --lose-rtu        client: each connection's first RTU is lost on the\n"
+        "                    wire (the server's REP resend draws it again)\n"
         "\n"
         "Exit: 0 the exchange completed and the connection was torn down,\n"
         "1 it failed (the reason on stderr), 2 bad arguments.\n");
@@ -166,6 +168,8 @@ int cmd_peer(int argc, char **argv)
             want6 = 1;
         } else if (!strcmp(a, "--dup-req")) {
             o.dup_req = 1;
+        } else if (!strcmp(a, "--lose-rtu")) {
+            o.lose_rtu = 1;
         } else if (!v) {
             fprintf(stderr, "ibwire peer: %s: needs a value\n", a);
             return TOOL_EXIT_USAGE;

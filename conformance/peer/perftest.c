@@ -309,13 +309,11 @@ static int pt_on_req(struct peer *p, void *st, uint32_t conn,
  * comm QP (its dests with values) while this side waits for the REP's
  * resend to draw the RTU again or for the first packet on the test QP,
  * which for send comes only after the exchange. */
-static void server_dest(struct pt_app *a, const struct peer_opts *o)
+static void own_dest(const struct pt_app *a, const struct peer_opts *o,
+                     uint32_t out_reads, struct pt_dest *d)
 {
-    if (a->srv.ready)
-        return;
-    struct pt_dest *d = &a->srv.dest;
     memset(d, 0, sizeof *d);
-    d->out_reads = 16; /* the REP's responder resources */
+    d->out_reads = out_reads;
     d->qpn = a->work_qpn;
     d->psn = a->work_psn;
     d->rkey = a->rkey;
@@ -323,6 +321,13 @@ static void server_dest(struct pt_app *a, const struct peer_opts *o)
     d->gid[10] = d->gid[11] = 0xFF;
     ibw_store_be32(d->gid + 12, o->ip);
     d->gid_index = 1;
+}
+
+static void server_dest(struct pt_app *a, const struct peer_opts *o)
+{
+    if (a->srv.ready)
+        return;
+    own_dest(a, o, 16, &a->srv.dest); /* 16: the REP's responder resources */
     a->srv.ready = 1;
 }
 
@@ -441,15 +446,7 @@ static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
 static void client_dest(struct peer *p, struct pt_app *a, struct pt_dest *d)
 {
     const struct peer_opts *o = peer_options(p);
-    memset(d, 0, sizeof *d);
-    d->out_reads = o->perftest_verb == PT_READ ? 16 : 1;
-    d->qpn = a->work_qpn;
-    d->psn = a->work_psn;
-    d->rkey = a->rkey;
-    d->vaddr = a->region;
-    d->gid[10] = d->gid[11] = 0xFF;
-    ibw_store_be32(d->gid + 12, o->ip);
-    d->gid_index = 1;
+    own_dest(a, o, o->perftest_verb == PT_READ ? 16 : 1, d);
 }
 
 /* the client's message of the current step */

@@ -59,9 +59,12 @@
  *   8192 while the reference waits at a hole) stops the flow
  *   (REPLAY-SKIPPED, once);
  * - lossy links: requests lost after the capture point are rewound over
- *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
+ *   (NAK, RNR NAK; a NAK again at a resend lost the same way, as the
+ *   checker's FLOW-GBN reads it; one too far back for the ring stops the
+ *   flow), duplicates it did not see are fed when their answer
  *   shows, corrupted frames are not fed and stand for the answer at their
- *   PSN.  A rewind restores the reference's whole world (QP, host memory,
+ *   PSN; the answers to copies of a request the requester sent again are
+ *   not missing while one copy was answered (answered_again()).  A rewind restores the reference's whole world (QP, host memory,
  *   CQs, time) from the incremental snapshot taken before the request it
  *   goes back to (engine.h); each request fed keeps one in the ring.
  */
@@ -858,7 +861,12 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
  * a PSN sequence NAK naming it (it was lost after the capture point).
  * Rewind the reference to its state before that request and feed it the
  * requests that came after again (`arrived`: the request did reach the
- * responder, so it re-armed the sequence NAK).  0 when rewound.
+ * responder, so it re-armed the sequence NAK).  The sequence NAK is armed
+ * either way: after an RNR NAK the responder takes requests again; and a
+ * sequence NAK naming a request the reference took shows the responder
+ * NAKed on the requests after it, also when the reference, at a resend
+ * the capture recorded and the responder never got (lost after the
+ * capture point again), had NAKed that PSN once already.  0 when rewound.
  */
 static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
 {
@@ -868,7 +876,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
         return -1;
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
-    refeed(f, at, 1, arrived, 0, 0, 0);
+    refeed(f, at, 1, 1, 0, 0, 0);
     return 0;
 }
 
@@ -1336,7 +1344,24 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * request out of sequence that caused it is not fed yet */
         if (ahead >= 0 && !final)
             return 0;
-        rewind_to(f, psn, 0);
+        if (rewind_to(f, psn, 0) && ahead < 0 &&
+            ((f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn) ||
+             exp_at(f, psn, 0))) {
+            /* The responder missed a request the capture recorded and the
+             * reference took: lost after the capture point (the vantage
+             * case FLOW-GBN knows, capture-points.md), but sent too long
+             * before this NAK for the reference to go back to it (it left
+             * the request ring).  Not the responder's doing: the
+             * reference stops here rather than answer what the responder
+             * never got. */
+            char why[200];
+            snprintf(why, sizeof why, "a PSN sequence NAK at 0x%06x shows "
+                     "the responder missed a request the capture recorded "
+                     "(lost after the capture point), sent too long before "
+                     "it to feed the reference again", psn);
+            skip_flow(rp, f, r->frame, why);
+            return 1;
+        }
     }
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
@@ -1592,6 +1617,31 @@ struct replay *replay_new(struct chk_opts *o)
     return rp;
 }
 
+/*
+ * Expectation k answers a request the requester sent more than once (the
+ * capture recorded copies at its PSN from other frames), and the capture
+ * has the responder's answer to one of them: a requester sends a request
+ * again only when no answer reached it, so a copy or an answer was lost
+ * in the network, where a capture point on either side may not see it
+ * (netem on an egress before the capture, a drop after it; a copy lost on
+ * the way, an answer lost on the way back): that an answer to one copy is
+ * missing says nothing of the responder.  (One that answers no copy at
+ * all still misses its answer.)
+ */
+static int answered_again(const struct rp_flow *f, size_t k)
+{
+    const struct rp_exp *x = &f->exp[k];
+    int other_copy = 0, answered = 0;
+    for (size_t j = 0; j < f->nexp && !(other_copy && answered); j++) {
+        const struct rp_exp *y = &f->exp[j];
+        if (j == k || y->psn != x->psn)
+            continue;
+        other_copy |= y->req_frame != x->req_frame;
+        answered |= y->matched == 1;
+    }
+    return other_copy && answered;
+}
+
 void replay_finish(struct replay *rp)
 {
     if (!rp || !rp->c)
@@ -1617,7 +1667,7 @@ void replay_finish(struct replay *rp)
                 continue;
             /* the capture point is shown to lose frames on this flow: a
              * response missing from it was as likely lost there */
-            if (f->lossy)
+            if (f->lossy || answered_again(f, k))
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "

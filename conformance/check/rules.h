@@ -435,7 +435,11 @@
       "response recorded late may have been sent before the request), and "    \
       "not on a flow where the capture lost requests the responder "           \
       "acknowledged (CAP-LOSS: that capture point drops frames, so a "         \
-      "response missing from it proves nothing of the responder).",            \
+      "response missing from it proves nothing of the responder), nor on "     \
+      "the copies of a request the requester sent more than once when the "    \
+      "capture has the answer to one copy (it sends again only when no "       \
+      "answer reached it: a copy or an answer was lost in the network, where " \
+      "a capture point on either side may not see it).",                      \
       "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
       "request frame, the reference's response")                               \
     X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \
@@ -475,7 +479,9 @@
       "forgotten when it needs more than its share), more than 2048 flows, "   \
       "a request cut inside its headers, requests the capture lost older "     \
       "than the reference's request ring, a READ split before the PMTU was "  \
-      "learnt that left the ring.",                                            \
+      "learnt that left the ring, a PSN sequence NAK naming a request the "    \
+      "capture recorded (lost after the capture point) sent more requests "    \
+      "before it than the ring holds.",                                        \
       "reference engine limits", "what could not be modelled")                 \
     X(FLOW_UDP_SPORT, "FLOW-UDP-SPORT", WARNING, FLOW,                       \
       "A17.3.2.1 (should)",                                                    \

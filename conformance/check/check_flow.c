@@ -395,12 +395,21 @@ static struct chk_gap *gap_add(struct chk *c, struct chk_flow *f, uint32_t lo,
 {
     f->s.gaps++;
     f->any_gap = 1;
-    if (f->ngaps == CHK_GAPS) {
+    unsigned at = f->ngaps;
+    /* full: a gap a resend round covered (lost in the network, recovered:
+     * its rules ran, the notes skip it) gives its slot to the new one, so
+     * that a long lossy run does not count its later gaps unexplained */
+    for (unsigned i = 0; at == CHK_GAPS && i < CHK_GAPS; i++)
+        if (f->gaps[i].resent == 1)
+            at = i;
+    if (at == CHK_GAPS) {
         f->gap_overflow += (uint32_t)chk_psn_diff(hi, lo);
         f->noted = 1;
         return NULL;
     }
-    struct chk_gap *g = &f->gaps[f->ngaps++];
+    if (at == f->ngaps)
+        f->ngaps++;
+    struct chk_gap *g = &f->gaps[at];
     memset(g, 0, sizeof *g);
     g->lo = lo;
     g->hi = hi;

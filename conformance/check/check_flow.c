@@ -1860,8 +1860,16 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     char lost[160] = "", open[160] = "";
     uint64_t nlost = 0, nopen = f->gap_overflow;
     uint64_t lost_frame = 0, open_frame = 0;
+    /* in PSN order (a slot given to a later gap breaks the table's) */
+    unsigned order[CHK_GAPS];
     for (unsigned i = 0; i < f->ngaps; i++) {
-        struct chk_gap *g = &f->gaps[i];
+        unsigned k = i;
+        for (; k > 0 && chk_psn_diff(f->gaps[order[k - 1]].lo, f->gaps[i].lo) > 0; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        struct chk_gap *g = &f->gaps[order[i]];
         uint32_t n = (uint32_t)chk_psn_diff(g->hi, g->lo);
         if (g->resent == 1 || g->naked)
             continue; /* lost in the network and recovered: the rules ran */

@@ -1618,28 +1618,58 @@ struct replay *replay_new(struct chk_opts *o)
 }
 
 /*
- * Expectation k answers a request the requester sent more than once (the
- * capture recorded copies at its PSN from other frames), and the capture
- * has the responder's answer to one of them: a requester sends a request
- * again only when no answer reached it, so a copy or an answer was lost
- * in the network, where a capture point on either side may not see it
- * (netem on an egress before the capture, a drop after it; a copy lost on
- * the way, an answer lost on the way back): that an answer to one copy is
- * missing says nothing of the responder.  (One that answers no copy at
- * all still misses its answer.)
+ * An answer to a request the requester sent more than once (the capture
+ * recorded copies at its PSN from other frames) while the capture has the
+ * responder's answer to one of them: a requester sends a request again
+ * only when no answer reached it, so a copy or an answer was lost in the
+ * network, where a capture point on either side may not see it (netem on
+ * an egress before the capture, a drop after it; a copy lost on the way,
+ * an answer lost on the way back): that an answer to one copy is missing
+ * says nothing of the responder.  (One that answers no copy at all still
+ * misses its answer.)  again[k] is set for each such expectation k: the
+ * expectations grouped by PSN (sorted, so a long flow costs n log n).
  */
-static int answered_again(const struct rp_flow *f, size_t k)
+struct rp_copy {
+    uint32_t psn;
+    uint32_t k;
+};
+
+static int copy_cmp(const void *a, const void *b)
 {
-    const struct rp_exp *x = &f->exp[k];
-    int other_copy = 0, answered = 0;
-    for (size_t j = 0; j < f->nexp && !(other_copy && answered); j++) {
-        const struct rp_exp *y = &f->exp[j];
-        if (j == k || y->psn != x->psn)
-            continue;
-        other_copy |= y->req_frame != x->req_frame;
-        answered |= y->matched == 1;
+    const struct rp_copy *x = a, *y = b;
+    if (x->psn != y->psn)
+        return x->psn < y->psn ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static uint8_t *answered_again(const struct rp_flow *f)
+{
+    struct rp_copy *v = malloc((f->nexp ? f->nexp : 1) * sizeof *v);
+    uint8_t *again = calloc(f->nexp ? f->nexp : 1, 1);
+    if (!v || !again) {
+        free(v);
+        free(again);
+        return NULL;
     }
-    return other_copy && answered;
+    for (size_t k = 0; k < f->nexp; k++) {
+        v[k].psn = f->exp[k].psn;
+        v[k].k = (uint32_t)k;
+    }
+    qsort(v, f->nexp, sizeof *v, copy_cmp);
+    for (size_t i = 0; i < f->nexp;) {
+        size_t j = i;
+        int copies = 0, answered = 0;
+        for (; j < f->nexp && v[j].psn == v[i].psn; j++) {
+            const struct rp_exp *y = &f->exp[v[j].k];
+            copies |= y->req_frame != f->exp[v[i].k].req_frame;
+            answered |= y->matched == 1;
+        }
+        for (size_t m = i; m < j; m++)
+            again[v[m].k] = (uint8_t)(copies && answered);
+        i = j;
+    }
+    free(v);
+    return again;
 }
 
 void replay_finish(struct replay *rp)
@@ -1661,13 +1691,14 @@ void replay_finish(struct replay *rp)
         for (size_t k = 0; k < f->nexp; k++)
             if (f->exp[k].matched == 1)
                 last_matched = k + 1;
+        uint8_t *again = f->lossy ? NULL : answered_again(f);
         for (size_t k = 0; k < f->nexp; k++) {
             struct rp_exp *x = &f->exp[k];
             if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
                 continue;
             /* the capture point is shown to lose frames on this flow: a
              * response missing from it was as likely lost there */
-            if (f->lossy || answered_again(f, k))
+            if (f->lossy || (again && again[k]))
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
@@ -1677,6 +1708,7 @@ void replay_finish(struct replay *rp)
                      x->has_aeth ? aeth_kind(x->syn) : "");
             rp_report(rp, x->req_frame, CHK_R_REPLAY_MISSING, m);
         }
+        free(again);
         rp->c->cur_flow = NULL;
     }
 }

@@ -1228,6 +1228,34 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 }
 
 /*
+ * The captured response r (MSN rel) compared with x, the reference's first
+ * unmatched answer at its PSN; when the requester sent that request again
+ * (a later copy the reference also answered) and r's MSN is not x's but
+ * that copy's answer's, r answers the copy: x's answer, or x's copy, was
+ * lost in the network where the capture may not see it (netem on an
+ * egress before the capture), which is why the requester sent it again.
+ * x then stays unanswered as the lost one (answered_again()).
+ */
+static struct rp_exp *copy_answered(struct rp_flow *f, struct rp_exp *x,
+                                    const struct rp_resp *r, uint32_t rel)
+{
+    int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST);
+    if (!x->has_aeth || x->any_msn || x->msn == rel ||
+        (read_first && rel == ((x->msn - 1) & CHK_PSN_MASK)))
+        return x;
+    for (size_t i = (size_t)(x - f->exp) + 1; i < f->nexp; i++) {
+        struct rp_exp *y = &f->exp[i];
+        if (y->matched || y->psn != x->psn || y->opcode != r->opcode ||
+            y->req_frame == x->req_frame || !y->has_aeth)
+            continue;
+        if (y->any_msn || y->msn == rel ||
+            (read_first && rel == ((y->msn - 1) & CHK_PSN_MASK)))
+            return y;
+    }
+    return x;
+}
+
+/*
  * A captured response at a PSN the reference took, which it did not
  * answer: the responder got the request again, a duplicate the capture did
  * not see (it was duplicated after the capture point, or it missed the
@@ -1391,6 +1419,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
     uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    if (x && r->has_aeth && f->have_off)
+        x = copy_answered(f, x, r, rel);
     cover_acks(f, psn, kind != 3);
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].tick < now &&

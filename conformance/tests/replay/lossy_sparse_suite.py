@@ -25,6 +25,8 @@ recomputed):
 - a READ or atomic sent two or three times and answered once (the
   requester sent it again because a copy or its answer was lost): no
   REPLAY-MISSING; sent twice and never answered: REPLAY-MISSING on both.
+  A READ answered only after it was sent again, with the MSN of then (a
+  WRITE between): the answer is the copy's, no REPLAY-DIFF.
 - capture loss on `ibwire sim` traffic (the reference engine both ends,
   every operation, pipelined): bursts of frames removed, both directions,
   and then one side recorded 10 or 100 us late: no REPLAY-* finding.
@@ -195,6 +197,26 @@ def main():
                   "%s sent %d times, %s: %s expected: %s" % (
                       kind, copies, "one answer" if answered else "no answer",
                       want or "no finding", out[-600:]))
+
+    # A READ whose response netem dropped before the capture, then a
+    # WRITE, then the READ sent again: the responder answers the duplicate
+    # with its current MSN (the WRITE counted).  The captured response
+    # answers the copy, not the original: no REPLAY finding.
+    c = rcgen.Conn(0x101, 0x2001, 0x345678, 49152)
+    w0 = c.write(0x1000, 0x77, 64)
+    read_psn = c.psn
+    (_, rreq), _lost = c.read(0x2000, 0x77, 512)
+    w1 = c.write(0x3000, 0x77, 64)
+    pl, pad = rcgen.padded(b"\0" * 512)
+    again = rcgen.frame(False, 49152, rcgen.bth(0x10, 0x101, read_psn, False, pad) +
+                        rcgen.aeth(0x1F, c.msn) + pl)
+    frames = [f for _, f in w0] + [rreq] + [f for _, f in w1] + [rreq, again]
+    path = os.path.join(work, "read-again.pcap")
+    rcgen.write_pcap(path, frames)
+    rc, got, out = run(ibwire, path)
+    check(rc == 0 and replay_findings(got) == [],
+          "READ answer lost, a WRITE, the READ sent again and answered with "
+          "the current MSN: no finding: %s" % out[-600:])
 
     # ---- capture loss on the reference engines' own traffic ----
     # `ibwire sim` (both ends the reference engine, a link that loses

@@ -31,6 +31,7 @@ void chk_free(struct chk *c)
         return;
     chk_flows_free(c);
     chk_order_free(c);
+    chk_l2_free(c);
     free(c->crc_held);
     free(c->pend);
     for (unsigned i = 0; i < c->ncrc_wait; i++)

@@ -395,12 +395,21 @@ static struct chk_gap *gap_add(struct chk *c, struct chk_flow *f, uint32_t lo,
 {
     f->s.gaps++;
     f->any_gap = 1;
-    if (f->ngaps == CHK_GAPS) {
+    unsigned at = f->ngaps;
+    /* full: a gap a resend round covered (lost in the network, recovered:
+     * its rules ran, the notes skip it) gives its slot to the new one, so
+     * that a long lossy run does not count its later gaps unexplained */
+    for (unsigned i = 0; at == CHK_GAPS && i < CHK_GAPS; i++)
+        if (f->gaps[i].resent == 1)
+            at = i;
+    if (at == CHK_GAPS) {
         f->gap_overflow += (uint32_t)chk_psn_diff(hi, lo);
         f->noted = 1;
         return NULL;
     }
-    struct chk_gap *g = &f->gaps[f->ngaps++];
+    if (at == f->ngaps)
+        f->ngaps++;
+    struct chk_gap *g = &f->gaps[at];
     memset(g, 0, sizeof *g);
     g->lo = lo;
     g->hi = hi;
@@ -786,7 +795,11 @@ static void drain(struct chk *c, struct chk_flow *f, int force)
                 break;
             }
         }
+        /* the capture ended before the skew window after it did: its
+         * request may come later than the capture's last frame */
+        f->at_end = (uint8_t)(force && !expired && c->finished);
         release(c, f);
+        f->at_end = 0;
     }
 }
 
@@ -1533,6 +1546,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
         f->noted = 1;
         if (!f->s.ack_unsent++)
             f->unsent_frame = c->frame;
+        f->unsent_end += f->at_end;
     }
     uint8_t syn = 0;
     const uint8_t *a = hdr(p, IBW_HDR_AETH);
@@ -1846,8 +1860,16 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     char lost[160] = "", open[160] = "";
     uint64_t nlost = 0, nopen = f->gap_overflow;
     uint64_t lost_frame = 0, open_frame = 0;
+    /* in PSN order (a slot given to a later gap breaks the table's) */
+    unsigned order[CHK_GAPS];
     for (unsigned i = 0; i < f->ngaps; i++) {
-        struct chk_gap *g = &f->gaps[i];
+        unsigned k = i;
+        for (; k > 0 && chk_psn_diff(f->gaps[order[k - 1]].lo, f->gaps[i].lo) > 0; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (unsigned i = 0; i < f->ngaps; i++) {
+        struct chk_gap *g = &f->gaps[order[i]];
         uint32_t n = (uint32_t)chk_psn_diff(g->hi, g->lo);
         if (g->resent == 1 || g->naked)
             continue; /* lost in the network and recovered: the rules ran */
@@ -1869,14 +1891,35 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
     f->s.unexplained = nopen;
     uint64_t saved = c->frame;
     c->cur_flow = f;
+    /* Responses naming PSNs the capture never saw sent: on a flow whose
+     * capture point is shown to lose requests (CAP-LOSS), the same loss
+     * (the responder's answer shows the requester sent them), counted in
+     * that note; recorded within the skew window before the capture ended
+     * on a flow with one direction late (CAP-SKEW), requests the capture
+     * ended before recording, counted in that one.  The rest stay
+     * FLOW-ACK-UNSENT. */
+    uint64_t unsent = f->s.ack_unsent, unsent_end = 0, unsent_lost = 0;
     if (nlost) {
+        unsent_lost = unsent;
+        unsent = 0;
+    } else if (f->s.skew_ns && f->unsent_end) {
+        unsent_end = f->unsent_end;
+        unsent -= unsent_end;
+    }
+    if (nlost) {
+        char more[160] = "";
+        if (unsent_lost)
+            snprintf(more, sizeof more, "; %llu response%s name%s request "
+                     "PSNs the capture never saw sent: lost by it too",
+                     (unsigned long long)unsent_lost,
+                     unsent_lost == 1 ? "" : "s", unsent_lost == 1 ? "s" : "");
         c->frame = lost_frame;
         chk_report(c, CHK_R_CAP_LOSS,
                    "%llu request PSN%s (%s) that the responder acknowledged "
                    "%s missing from the capture, never resent: lost by the "
-                   "capture point, not the network",
+                   "capture point, not the network%s",
                    (unsigned long long)nlost, nlost == 1 ? "" : "s", lost,
-                   nlost == 1 ? "is" : "are");
+                   nlost == 1 ? "is" : "are", more);
     }
     if (nopen) {
         c->frame = open_frame ? open_frame : f->s.first_frame;
@@ -1888,13 +1931,12 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
                                         "tell capture loss from network loss"
                                       : ", and not known to be acknowledged");
     }
-    if (f->s.ack_unsent) {
+    if (unsent) {
         c->frame = f->unsent_frame;
         chk_report(c, CHK_R_FLOW_ACK_UNSENT,
                    "%llu response%s name%s PSNs the capture never saw this "
-                   "flow's requester send%s", (unsigned long long)f->s.ack_unsent,
-                   f->s.ack_unsent == 1 ? "" : "s",
-                   f->s.ack_unsent == 1 ? "s" : "",
+                   "flow's requester send%s", (unsigned long long)unsent,
+                   unsent == 1 ? "" : "s", unsent == 1 ? "s" : "",
                    f->s.responses_only == 2
                        ? " (several request flows between these endpoints "
                          "could be theirs: left unpaired)"
@@ -1902,12 +1944,18 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
                                          : "");
     }
     if (f->s.skew_ns) {
+        char more[200] = "";
+        if (unsent_end)
+            snprintf(more, sizeof more, "; %llu response%s recorded within "
+                     "that window before the capture ended name%s requests "
+                     "it did not record yet", (unsigned long long)unsent_end,
+                     unsent_end == 1 ? "" : "s", unsent_end == 1 ? "s" : "");
         c->frame = f->skew_frame;
         chk_report(c, CHK_R_CAP_SKEW,
                    "responses recorded up to %llu.%03llu us before the requests "
-                   "they answer: one direction reached the capture late",
+                   "they answer: one direction reached the capture late%s",
                    (unsigned long long)(f->s.skew_ns / 1000),
-                   (unsigned long long)(f->s.skew_ns % 1000));
+                   (unsigned long long)(f->s.skew_ns % 1000), more);
     }
     c->frame = saved;
     c->cur_flow = NULL;

@@ -8,6 +8,7 @@
  *   check_pkt.c, check_expire.c, check_cm.c, check_flow.c (a flow's state
  *   and the dispatch of its packets), check_a17.c, the flow rule families
  *   that read that state (check_msn.c, check_retrans.c, check_respond.c),
+ *   check_l2.c (capture points that rewrite the Ethernet header),
  *   check_table.c, check_report.c, check_addr.c, rules.c
  * and replay.c (the reference responder) only check_table.c,
  * check_report.c and check_addr.c.  The flow table, the reporting and the
@@ -344,6 +345,11 @@ struct chk_flow {
     /* responses held for their requests */
     uint64_t skew_frame;    /* first response found recorded early */
     uint64_t unsent_frame;  /* first response to an unseen request */
+    uint64_t unsent_end;    /* ... of them, responses the end of the capture
+                               came within the skew window after (their
+                               requests may be recorded after it) */
+    uint8_t at_end;         /* releasing responses at the end of the capture
+                               within their skew window */
     uint64_t cut_frame;     /* first cut frame */
     uint8_t nindexed;       /* request PSNs in the pairing index */
     /* Tables read only up to their counts (ngaps, nseen, nout, nindexed):
@@ -521,6 +527,38 @@ struct chk_order {
     uint64_t late_judged;   /* of them, older than a frame already judged */
 };
 
+/* Capture points that rewrite the Ethernet source address (check_l2.c):
+ * what the capture has shown so far. */
+enum chk_l2_state {
+    CHK_L2_UNDECIDED = 0,
+    CHK_L2_DEVICE,      /* it records the devices' own addresses */
+    CHK_L2_STAMPED      /* it writes a timestamp into every source address */
+};
+#define CHK_L2_SOURCES 8 /* endpoints whose source addresses are followed */
+#define CHK_L2_PAIRS 8   /* consecutive-frame pairs of one endpoint (on two
+                            endpoints at least) that decide a timestamp */
+#define CHK_L2_HOLD 64   /* frames held at most while it is not decided */
+
+/* One endpoint's last source address. */
+struct chk_l2_src {
+    struct chk_addr addr;
+    uint64_t mac;
+    uint32_t pairs;
+};
+
+struct chk_l2 {
+    uint8_t state;          /* enum chk_l2_state */
+    struct chk_l2_src src[CHK_L2_SOURCES];
+    unsigned nsrc;
+    uint32_t pairs, rising; /* consecutive frames of an endpoint: all, and
+                               those whose source address grew */
+    uint32_t sources;       /* endpoints with such a pair */
+    uint64_t first_frame;   /* the first frame of the pattern */
+    uint64_t excused, excused_zero; /* refused sources not judged */
+    struct chk_order_frame *held; /* frames waiting for the decision */
+    unsigned nheld, capheld, taken;
+};
+
 /* Bounds of the hold besides its window: memory stays bounded at line
  * rate (a frame pushed out by them is judged, whatever its age). */
 #define CHK_REORDER_FRAMES 65536u
@@ -559,6 +597,7 @@ struct chk {
                                     CM message that causes them */
     struct chk_flow *cur_flow; /* flow of the packet being judged */
     struct chk_order order;    /* frames waiting to be judged in time order */
+    struct chk_l2 l2;          /* does the capture keep the source MACs? */
     /* frames cut by the capture */
     uint64_t cut_recorded, cut_first_frame;
     uint32_t snap_min, snap_max;
@@ -613,6 +652,26 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
 /* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
 void chk_order_finish(struct chk *c);
 void chk_order_free(struct chk *c);
+
+/* Capture points that rewrite L2 (check_l2.c).  chk_l2_feed: frame fr
+ * (its IBA bytes iba, its view p; NULL for a frame with none) before it is
+ * judged: 0 to judge it now; 1 when it was held, -1 when it could not be
+ * (no memory: judged now, after the released ones); the frames released
+ * since are then taken one by one, oldest first, with chk_l2_release()
+ * until it gives NULL. */
+int chk_l2_feed(struct chk *c, const struct chk_order_frame *fr,
+                const uint8_t *iba, const struct ibw_pkt *p);
+const struct chk_order_frame *chk_l2_release(struct chk *c);
+/* The end of the capture: what is still held is judged as recorded. */
+void chk_l2_end(struct chk *c);
+/* CAP-ETH-SRC, once, when the capture writes timestamps there. */
+void chk_l2_note(struct chk *c);
+void chk_l2_free(struct chk *c);
+/* A source address no receiver takes (zero, group, broadcast). */
+int chk_l2_src_refused(uint64_t mac);
+/* 1 when PKT-ETH-SRC is not judged on the frame's source address mac (the
+ * capture point wrote it); counted for CAP-ETH-SRC. */
+int chk_l2_src_excused(struct chk *c, uint64_t mac);
 
 /* A per-packet finding waiting for its frame's flow. */
 struct chk_pend {

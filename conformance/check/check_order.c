@@ -80,10 +80,10 @@ static void judge_other(struct chk *c, uint64_t frame, uint64_t ts)
 }
 
 /* Judge one frame now: the rules, in the order called.  caplen 0: the
- * recorded length is iba_len. */
-static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
-                        const uint8_t *iba, size_t iba_len, enum ibw_link link,
-                        int truncated, uint32_t caplen, const struct ibw_pkt *p)
+ * recorded length is iba_len; p NULL: not parsed yet. */
+static void judge_one(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                      const uint8_t *iba, size_t iba_len, enum ibw_link link,
+                      int truncated, uint32_t caplen, const struct ibw_pkt *p)
 {
     if (caplen > c->max_caplen)
         c->max_caplen = caplen;
@@ -98,6 +98,42 @@ static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
         p = &parsed;
     }
     judge_parsed(c, frame, ts_ns, p, iba_len, truncated);
+}
+
+/* The frames the L2 stage (check_l2.c) released, oldest first. */
+static void judge_l2_released(struct chk *c)
+{
+    const struct chk_order_frame *h;
+    while ((h = chk_l2_release(c)))
+        judge_one(c, h->frame, h->ts_ns, h->has_iba ? h->bytes : NULL,
+                  h->iba_len, (enum ibw_link)h->link, h->truncated, h->caplen,
+                  NULL);
+}
+
+/* Judge one frame, unless the capture's verdict on its Ethernet source
+ * address holds it (check_l2.c). */
+static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                        const uint8_t *iba, size_t iba_len, enum ibw_link link,
+                        int truncated, uint32_t caplen, const struct ibw_pkt *p)
+{
+    struct ibw_pkt parsed;
+    if (iba && !p) {
+        ibw_parse(iba, iba_len, link, &parsed);
+        p = &parsed;
+    }
+    struct chk_order_frame fr = {0};
+    fr.frame = frame;
+    fr.ts_ns = ts_ns;
+    fr.caplen = caplen;
+    fr.iba_len = iba ? (uint32_t)iba_len : 0;
+    fr.link = (uint8_t)link;
+    fr.truncated = (uint8_t)(truncated != 0);
+    fr.has_iba = iba != NULL;
+    int held = chk_l2_feed(c, &fr, iba, iba ? p : NULL);
+    if (held)
+        judge_l2_released(c);
+    if (held <= 0)
+        judge_one(c, frame, ts_ns, iba, iba_len, link, truncated, caplen, p);
 }
 
 /* ---- the stage ---- */
@@ -278,6 +314,9 @@ void chk_order_finish(struct chk *c)
     struct chk_order *o = &c->order;
     while (o->n)
         release_one(c);
+    chk_l2_end(c); /* what waited for the L2 verdict is judged as recorded */
+    judge_l2_released(c);
+    chk_l2_note(c);
     if (!o->late)
         return;
     uint64_t saved = c->frame;

@@ -59,9 +59,12 @@
  *   8192 while the reference waits at a hole) stops the flow
  *   (REPLAY-SKIPPED, once);
  * - lossy links: requests lost after the capture point are rewound over
- *   (NAK, RNR NAK), duplicates it did not see are fed when their answer
+ *   (NAK, RNR NAK; a NAK again at a resend lost the same way, as the
+ *   checker's FLOW-GBN reads it; one too far back for the ring stops the
+ *   flow), duplicates it did not see are fed when their answer
  *   shows, corrupted frames are not fed and stand for the answer at their
- *   PSN.  A rewind restores the reference's whole world (QP, host memory,
+ *   PSN; the answers to copies of a request the requester sent again are
+ *   not missing while one copy was answered (answered_again()).  A rewind restores the reference's whole world (QP, host memory,
  *   CQs, time) from the incremental snapshot taken before the request it
  *   goes back to (engine.h); each request fed keeps one in the ring.
  */
@@ -873,7 +876,12 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
  * a PSN sequence NAK naming it (it was lost after the capture point).
  * Rewind the reference to its state before that request and feed it the
  * requests that came after again (`arrived`: the request did reach the
- * responder, so it re-armed the sequence NAK).  0 when rewound.
+ * responder, so it re-armed the sequence NAK).  The sequence NAK is armed
+ * either way: after an RNR NAK the responder takes requests again; and a
+ * sequence NAK naming a request the reference took shows the responder
+ * NAKed on the requests after it, also when the reference, at a resend
+ * the capture recorded and the responder never got (lost after the
+ * capture point again), had NAKed that PSN once already.  0 when rewound.
  */
 static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
 {
@@ -883,7 +891,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
         return -1;
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
-    refeed(f, at, 1, arrived, 0, 0, 0);
+    refeed(f, at, 1, 1, 0, 0, 0);
     return 0;
 }
 
@@ -1235,6 +1243,34 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 }
 
 /*
+ * The captured response r (MSN rel) compared with x, the reference's first
+ * unmatched answer at its PSN; when the requester sent that request again
+ * (a later copy the reference also answered) and r's MSN is not x's but
+ * that copy's answer's, r answers the copy: x's answer, or x's copy, was
+ * lost in the network where the capture may not see it (netem on an
+ * egress before the capture), which is why the requester sent it again.
+ * x then stays unanswered as the lost one (answered_again()).
+ */
+static struct rp_exp *copy_answered(struct rp_flow *f, struct rp_exp *x,
+                                    const struct rp_resp *r, uint32_t rel)
+{
+    int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST);
+    if (!x->has_aeth || x->any_msn || x->msn == rel ||
+        (read_first && rel == ((x->msn - 1) & CHK_PSN_MASK)))
+        return x;
+    for (size_t i = (size_t)(x - f->exp) + 1; i < f->nexp; i++) {
+        struct rp_exp *y = &f->exp[i];
+        if (y->matched || y->psn != x->psn || y->opcode != r->opcode ||
+            y->req_frame == x->req_frame || !y->has_aeth)
+            continue;
+        if (y->any_msn || y->msn == rel ||
+            (read_first && rel == ((y->msn - 1) & CHK_PSN_MASK)))
+            return y;
+    }
+    return x;
+}
+
+/*
  * A captured response at a PSN the reference took, which it did not
  * answer: the responder got the request again, a duplicate the capture did
  * not see (it was duplicated after the capture point, or it missed the
@@ -1423,7 +1459,24 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * request out of sequence that caused it is not fed yet */
         if (ahead >= 0 && !final)
             return 0;
-        rewind_to(f, psn, 0);
+        if (rewind_to(f, psn, 0) && ahead < 0 &&
+            ((f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn) ||
+             exp_at(f, psn, 0))) {
+            /* The responder missed a request the capture recorded and the
+             * reference took: lost after the capture point (the vantage
+             * case FLOW-GBN knows, capture-points.md), but sent too long
+             * before this NAK for the reference to go back to it (it left
+             * the request ring).  Not the responder's doing: the
+             * reference stops here rather than answer what the responder
+             * never got. */
+            char why[200];
+            snprintf(why, sizeof why, "a PSN sequence NAK at 0x%06x shows "
+                     "the responder missed a request the capture recorded "
+                     "(lost after the capture point), sent too long before "
+                     "it to feed the reference again", psn);
+            skip_flow(rp, f, r->frame, why);
+            return 1;
+        }
     }
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
@@ -1459,6 +1512,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
     uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    if (x && r->has_aeth && f->have_off)
+        x = copy_answered(f, x, r, rel);
     cover_acks(f, psn, kind != 3);
     for (size_t i = 0; i < f->nexp; i++)
         if (!f->exp[i].matched && f->exp[i].tick < now &&
@@ -1689,6 +1744,61 @@ struct replay *replay_new(struct chk_opts *o)
     return rp;
 }
 
+/*
+ * An answer to a request the requester sent more than once (the capture
+ * recorded copies at its PSN from other frames) while the capture has the
+ * responder's answer to one of them: a requester sends a request again
+ * only when no answer reached it, so a copy or an answer was lost in the
+ * network, where a capture point on either side may not see it (netem on
+ * an egress before the capture, a drop after it; a copy lost on the way,
+ * an answer lost on the way back): that an answer to one copy is missing
+ * says nothing of the responder.  (One that answers no copy at all still
+ * misses its answer.)  again[k] is set for each such expectation k: the
+ * expectations grouped by PSN (sorted, so a long flow costs n log n).
+ */
+struct rp_copy {
+    uint32_t psn;
+    uint32_t k;
+};
+
+static int copy_cmp(const void *a, const void *b)
+{
+    const struct rp_copy *x = a, *y = b;
+    if (x->psn != y->psn)
+        return x->psn < y->psn ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static uint8_t *answered_again(const struct rp_flow *f)
+{
+    struct rp_copy *v = malloc((f->nexp ? f->nexp : 1) * sizeof *v);
+    uint8_t *again = calloc(f->nexp ? f->nexp : 1, 1);
+    if (!v || !again) {
+        free(v);
+        free(again);
+        return NULL;
+    }
+    for (size_t k = 0; k < f->nexp; k++) {
+        v[k].psn = f->exp[k].psn;
+        v[k].k = (uint32_t)k;
+    }
+    qsort(v, f->nexp, sizeof *v, copy_cmp);
+    for (size_t i = 0; i < f->nexp;) {
+        size_t j = i;
+        int copies = 0, answered = 0;
+        for (; j < f->nexp && v[j].psn == v[i].psn; j++) {
+            const struct rp_exp *y = &f->exp[v[j].k];
+            copies |= y->req_frame != f->exp[v[i].k].req_frame;
+            answered |= y->matched == 1;
+        }
+        for (size_t m = i; m < j; m++)
+            again[v[m].k] = (uint8_t)(copies && answered);
+        i = j;
+    }
+    free(v);
+    return again;
+}
+
 void replay_finish(struct replay *rp)
 {
     if (!rp || !rp->c)
@@ -1708,13 +1818,14 @@ void replay_finish(struct replay *rp)
         for (size_t k = 0; k < f->nexp; k++)
             if (f->exp[k].matched == 1)
                 last_matched = k + 1;
+        uint8_t *again = f->lossy ? NULL : answered_again(f);
         for (size_t k = 0; k < f->nexp; k++) {
             struct rp_exp *x = &f->exp[k];
             if (x->matched || x->optional || (!x->passed && k + 1 >= last_matched))
                 continue;
             /* the capture point is shown to lose frames on this flow: a
              * response missing from it was as likely lost there */
-            if (f->lossy)
+            if (f->lossy || (again && again[k]))
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "
@@ -1724,6 +1835,7 @@ void replay_finish(struct replay *rp)
                      x->has_aeth ? aeth_kind(x->syn) : "");
             rp_report(rp, x->req_frame, CHK_R_REPLAY_MISSING, m);
         }
+        free(again);
         rp->c->cur_flow = NULL;
     }
 }

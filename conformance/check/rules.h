@@ -177,7 +177,9 @@
       "CA17-2 (IEEE 802.3 3.2.3)",                                             \
       "The Ethernet source address of a RoCE frame is an individual address: " \
       "not all zeros, not a group (multicast, I/G bit set) and not the "       \
-      "broadcast address; NICs and bridges drop a frame with such a source.",  \
+      "broadcast address; NICs and bridges drop a frame with such a source.  " \
+      "Not judged on a capture whose source addresses are a capture "          \
+      "point's timestamps (CAP-ETH-SRC).",                                     \
       "IEEE 802.3 3.2.3 (source address: individual); RoCEv2 A17.3.1 "        \
       "(Ethernet framing)",                                                    \
       "eth.src")                                                               \
@@ -281,7 +283,11 @@
       "A response recorded before its request (within the skew window) "      \
       "waits for it; the rest are said once per flow with their count, also " \
       "for responses no request flow could be paired with (no CM in the "      \
-      "capture, or several flows between the endpoints fit: left unpaired).", \
+      "capture, or several flows between the endpoints fit: left unpaired).  " \
+      "Not said beside CAP-LOSS (a flow whose capture point is shown to "      \
+      "lose requests: counted there), nor for responses recorded within the "  \
+      "skew window before the capture ended on a flow with CAP-SKEW (their "   \
+      "requests may come after the last frame: counted there).",              \
       "IBA Vol.1 9.7.5 (vantage: requests may be missing)",                  \
       "count of responses")                                                    \
     X(FLOW_MSN, "FLOW-MSN", ERROR, FLOW,                                       \
@@ -431,7 +437,11 @@
       "response recorded late may have been sent before the request), and "    \
       "not on a flow where the capture lost requests the responder "           \
       "acknowledged (CAP-LOSS: that capture point drops frames, so a "         \
-      "response missing from it proves nothing of the responder).",            \
+      "response missing from it proves nothing of the responder), nor on "     \
+      "the copies of a request the requester sent more than once when the "    \
+      "capture has the answer to one copy (it sends again only when no "       \
+      "answer reached it: a copy or an answer was lost in the network, where " \
+      "a capture point on either side may not see it).",                      \
       "IBA Vol.1 9.7.5 (responder); reference engine (conformance/engine)",    \
       "request frame, the reference's response")                               \
     X(REPLAY_EXTRA, "REPLAY-EXTRA", ERROR, FLOW,                             \
@@ -474,7 +484,9 @@
       "forgotten when it needs more than its share), more than 2048 flows, "   \
       "a request cut inside its headers, requests the capture lost older "     \
       "than the reference's request ring, a READ split before the PMTU was "  \
-      "learnt that left the ring.",                                            \
+      "learnt that left the ring, a PSN sequence NAK naming a request the "    \
+      "capture recorded (lost after the capture point) sent more requests "    \
+      "before it than the ring holds.",                                        \
       "reference engine limits", "what could not be modelled")                 \
     X(FLOW_UDP_SPORT, "FLOW-UDP-SPORT", WARNING, FLOW,                       \
       "A17.3.2.1 (should)",                                                    \
@@ -552,14 +564,18 @@
       "Responses recorded before the requests they answer (within the skew "   \
       "window, --skew, default 1 ms): one direction reached the capture "      \
       "late (host-side capture).  Each response is judged when its request "   \
-      "arrives; said once per flow with the largest skew.",                    \
+      "arrives; said once per flow with the largest skew, and the count of "   \
+      "responses still waiting when the capture ended (their requests may "    \
+      "have come after its last frame).",                                      \
       "vantage point (host-side capture records TX and RX by different paths)", \
       "largest skew")                                                          \
     X(CAP_LOSS, "CAP-LOSS", WARNING, FLOW,                                     \
       "vantage point",                                                         \
       "Request PSNs missing from the capture that the responder acknowledged " \
       "with no NAK and no resend were lost by the capture point, not the "     \
-      "network; said once per flow with the count and PSN ranges.",            \
+      "network; said once per flow with the count and PSN ranges, and the "    \
+      "count of responses naming PSNs the capture never saw sent (the same "   \
+      "loss: no FLOW-ACK-UNSENT beside it).",                                  \
       "vantage point (ibdump and host sniffers drop bursts)",                  \
       "count and PSN ranges")                                                  \
     X(CAP_CRC, "CAP-CRC", WARNING, PACKET,                                     \
@@ -584,7 +600,22 @@
       "network did before the capture point shows in no timestamp and is "     \
       "not this note.",                                                        \
       "vantage point (pcap timestamps)",                                       \
-      "frames out of order, largest step back, first frame")
+      "frames out of order, largest step back, first frame")                  \
+    X(CAP_ETH_SRC, "CAP-ETH-SRC", WARNING, PACKET,                             \
+      "vantage point",                                                         \
+      "A capture point that writes a timestamp into the Ethernet source "      \
+      "address of every frame it records (ConnectX sniffers): per source "     \
+      "endpoint, consecutive frames never carry the same source address and "  \
+      "it grows with time (9 in 10 of at least 8 such pairs, on both "         \
+      "directions).  Said once per capture, and PKT-ETH-SRC is not judged: "   \
+      "the devices' addresses are not in the file.  Two frames of one "        \
+      "endpoint with the same source address show a capture that records "     \
+      "them (every frame judged, a device's group or zero source an error); "  \
+      "until one or the other shows (at most 64 frames, else the end of the " \
+      "capture: judged as recorded), frames from the first with a source "     \
+      "PKT-ETH-SRC refuses wait.",                                             \
+      "vantage point (capture-points.md: sniffers rewrite the source MAC)",    \
+      "pairs growing, endpoints, frames excused")
 
 /*
  * RoCEv2 annex A17's statements and how a capture decides each: the

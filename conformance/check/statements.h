@@ -298,7 +298,8 @@
       "of order, the reference's own limits) is said once as a note, never "  \
       "judged as an error.",                                                   \
       "", "CAP-TRUNCATED; FLOW-START-MID; FLOW-ACK-UNSENT; CAP-SKEW; "         \
-      "CAP-LOSS; CAP-CRC; CAP-TS-ORDER; CM-UNMATCHED; REPLAY-SKIPPED",         \
+      "CAP-LOSS; CAP-CRC; CAP-TS-ORDER; CAP-ETH-SRC; CM-UNMATCHED; "          \
+      "REPLAY-SKIPPED",                                                        \
       "-", "", "", "")
 
 #define IBW_STMT_ENUM(e, id, sec, req, open, rules, eng, ch, flt, pr)         \

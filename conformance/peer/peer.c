@@ -97,6 +97,8 @@ struct peer {
     uint64_t accept_at;          /* --accept-delay: when to answer the REQ */
     struct cmx_accept pending;   /* what to answer it with */
     int reqs_sent;
+    uint32_t rtus_lost[8];  /* --lose-rtu: connections whose RTU was lost */
+    unsigned nrtus_lost;
     uint16_t sport;
     /* rping */
     int rp;
@@ -355,6 +357,19 @@ static void engine_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     tx(p, b, len);
 }
 
+/* --lose-rtu: is this the first RTU of its connection (local
+ * communication ID)?  It is then lost; the REP resent draws another. */
+static int rtu_lost(struct peer *p, uint32_t comm_id)
+{
+    for (unsigned i = 0; i < p->nrtus_lost; i++)
+        if (p->rtus_lost[i] == comm_id)
+            return 0;
+    if (p->nrtus_lost == sizeof p->rtus_lost / sizeof p->rtus_lost[0])
+        return 0;
+    p->rtus_lost[p->nrtus_lost++] = comm_id;
+    return 1;
+}
+
 static void gmp_send(void *ctx, const uint8_t *mad_in)
 {
     struct peer *p = ctx;
@@ -411,6 +426,9 @@ static void gmp_send(void *ctx, const uint8_t *mad_in)
     size_t n = 0;
     if (ibw_build(&s, f, sizeof f, &n) != IBW_OK)
         return;
+    if (ibw_mad_hdr_get_attributeid(mad) == IBW_CM_ATTR_RTU && p->o->lose_rtu &&
+        rtu_lost(p, ibw_cm_rtu_get_localcommid(mad + IBW_CM_DATA_OFFSET)))
+        return; /* lost on the wire */
     tx(p, f, n);
     if (ibw_mad_hdr_get_attributeid(mad) == IBW_CM_ATTR_REQ && p->o->dup_req &&
         !p->reqs_sent++)

@@ -46,6 +46,9 @@ struct peer_opts {
                                  MRA whose service timeout covers the wait */
     int dup_req;              /* client: the REQ goes out twice (the
                                  duplicate a lost answer makes) */
+    int lose_rtu;             /* client: the first RTU of each connection
+                                 is not sent (the wire lost it; the
+                                 server's REP resend draws it again) */
     const char *pcap;         /* every frame in and out, or NULL */
     FILE *log;
 };

@@ -302,6 +302,35 @@ static int pt_on_req(struct peer *p, void *st, uint32_t conn,
     return CMX_ACCEPT;
 }
 
+/* The server's pingpong_dest, answered from now on: the test QP as the
+ * REP announced it.  Set when that QP is set up for the REP, not when the
+ * connection is established: under loss the client's RTU may be lost, and
+ * the client, established on the REP, goes on with the exchange on the
+ * comm QP (its dests with values) while this side waits for the REP's
+ * resend to draw the RTU again or for the first packet on the test QP,
+ * which for send comes only after the exchange. */
+static void own_dest(const struct pt_app *a, const struct peer_opts *o,
+                     uint32_t out_reads, struct pt_dest *d)
+{
+    memset(d, 0, sizeof *d);
+    d->out_reads = out_reads;
+    d->qpn = a->work_qpn;
+    d->psn = a->work_psn;
+    d->rkey = a->rkey;
+    d->vaddr = a->region;
+    d->gid[10] = d->gid[11] = 0xFF;
+    ibw_store_be32(d->gid + 12, o->ip);
+    d->gid_index = 1;
+}
+
+static void server_dest(struct pt_app *a, const struct peer_opts *o)
+{
+    if (a->srv.ready)
+        return;
+    own_dest(a, o, 16, &a->srv.dest); /* 16: the REP's responder resources */
+    a->srv.ready = 1;
+}
+
 static void pt_qp_init(struct peer *p, void *st, uint32_t qpn)
 {
     struct pt_app *a = st;
@@ -318,6 +347,8 @@ static void pt_qp_init(struct peer *p, void *st, uint32_t qpn)
     for (uint32_t i = 0; i < n; i++)
         post_recv(p, qpn, WR_WORK_RECV, a->region, a->recv_len, a->lkey);
     a->recvs_posted = n;
+    if (qpn == a->work_qpn && a->work_conn >= 0)
+        server_dest(a, o);
 }
 
 static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
@@ -332,17 +363,7 @@ static void pt_on_event(struct peer *p, void *st, const struct cmx_event *ev)
             a->work_up = 1;
         } else if (work) {
             a->work_up = 1;
-            struct pt_dest *d = &a->srv.dest;
-            memset(d, 0, sizeof *d);
-            d->out_reads = 16; /* the REP's responder resources */
-            d->qpn = a->work_qpn;
-            d->psn = a->work_psn;
-            d->rkey = a->rkey;
-            d->vaddr = a->region;
-            d->gid[10] = d->gid[11] = 0xFF;
-            ibw_store_be32(d->gid + 12, o->ip);
-            d->gid_index = 1;
-            a->srv.ready = 1;
+            server_dest(a, o);
         } else {
             a->comm_up = 1;
             a->comm_remote_qpn = ev->remote_qpn;
@@ -425,15 +446,7 @@ static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
 static void client_dest(struct peer *p, struct pt_app *a, struct pt_dest *d)
 {
     const struct peer_opts *o = peer_options(p);
-    memset(d, 0, sizeof *d);
-    d->out_reads = o->perftest_verb == PT_READ ? 16 : 1;
-    d->qpn = a->work_qpn;
-    d->psn = a->work_psn;
-    d->rkey = a->rkey;
-    d->vaddr = a->region;
-    d->gid[10] = d->gid[11] = 0xFF;
-    ibw_store_be32(d->gid + 12, o->ip);
-    d->gid_index = 1;
+    own_dest(a, o, o->perftest_verb == PT_READ ? 16 : 1, d);
 }
 
 /* the client's message of the current step */

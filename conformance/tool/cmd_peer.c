@@ -17,7 +17,8 @@
 enum {
     PE_HELP = 1, PE_SERVER, PE_VERBOSE, PE_VALIDATE, PE_IPV6, PE_DUP_REQ,
     PE_IFACE, PE_IP, PE_CLIENT, PE_PEER_MAC, PE_PORT, PE_COUNT, PE_SIZE,
-    PE_APP, PE_PERFTEST, PE_PCAP, PE_LOSS, PE_ACCEPT_DELAY, PE_TIMEOUT
+    PE_APP, PE_PERFTEST, PE_PCAP, PE_LOSS, PE_ACCEPT_DELAY, PE_TIMEOUT,
+    PE_LOSE_RTU
 };
 
 static const char *const peer_apps[] = {"rping", "ucmatose", "agent",
@@ -71,6 +72,9 @@ const struct tool_opt peer_opts[] = {
     {PE_DUP_REQ, "--dup-req", NULL,
      "client: send the REQ twice (a duplicate that reaches Linux's CM before "
      "its application accepts draws an MRA)", NULL, NULL},
+    {PE_LOSE_RTU, "--lose-rtu", NULL,
+     "client: each connection's first RTU is lost on the wire (the server's "
+     "REP resend draws it again)", NULL, NULL},
     TOOL_OPT_HELP(PE_HELP),
     TOOL_OPT_END};
 
@@ -206,6 +210,10 @@ int cmd_peer(int argc, char **argv)
         }
         case PE_DUP_REQ: {
             o.dup_req = 1;
+            break;
+        }
+        case PE_LOSE_RTU: {
+            o.lose_rtu = 1;
             break;
         }
         case PE_IFACE: {

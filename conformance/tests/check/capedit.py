@@ -35,6 +35,11 @@ Operations (each returns a new Capture; frames keep their bytes unless said):
                           late); keep_ts=False: it takes the timestamp of
                           frame `after`, so the file's timestamps still never
                           go back (reordering before the capture point).
+  set_eth_src(cap, fn)    Ethernet frames (link type 1) whose fn(i, frame)
+                          returns 6 bytes get them as their source address
+                          (what a sniffer that writes a timestamp there
+                          does, or a device with a bad source); None keeps
+                          it.
   rdma(cap, i)            a light view of frame i's BTH (and AETH) for the
                           tests to choose frames with: source, destination,
                           opcode, PSN, dest QP, AckReq, AETH syndrome.
@@ -371,6 +376,17 @@ def late(cap, n, after, keep_ts=True):
         moved = Frame(frames[after - 2].ts_ns, data, moved.origlen)
     frames.insert(after - 1, moved)
     return cap.copy(frames)
+
+
+def set_eth_src(cap, fn):
+    if cap.linktype != LT_ETHERNET:
+        raise ValueError("set_eth_src: link type %d is not Ethernet" % cap.linktype)
+    out = []
+    for i, fr in enumerate(cap.frames):
+        mac = fn(i, fr) if len(fr.data) >= 12 else None
+        data = fr.data if mac is None else fr.data[:6] + bytes(mac) + fr.data[12:]
+        out.append(Frame(fr.ts_ns, data, fr.origlen))
+    return cap.copy(out)
 
 
 def _parse_src(text):

@@ -199,14 +199,29 @@ REAL = {
                "acks 0x017c39 sent in frame 46): one skew note per flow, "
                "no FLOW-ACK-UNSENT or FLOW-MSN",
         "findings": [(14, "CAP-SKEW"), (45, "CAP-SKEW")], "pmtu": {"cm"}},
+    "mlx-sniffer-rc-write-tsmac.pcap": {
+        "why": "a ConnectX sniffer that writes its timestamp into every "
+               "frame's Ethernet source address (all 21 with the group bit "
+               "set, growing with time on each of the two endpoints): said "
+               "once (CAP-ETH-SRC), not 21 PKT-ETH-SRC, and the frames join "
+               "their flow; no wire ICRCs (CAP-CRC); the ACKs are recorded "
+               "up to 1 us before their WRITEs (CAP-SKEW), and the last ACK "
+               "(frame 21, PSN 0xa6af78), 1 us after the last WRITE, names "
+               "two WRITEs the capture ended before recording: counted in "
+               "that note, no FLOW-ACK-UNSENT",
+        "findings": [(1, "CAP-ETH-SRC"), (1, "CAP-CRC"), (19, "CAP-SKEW")],
+        "flows": 1, "paired": {"psn"}},
     "mlx-uccl-uc-write-imm-snapped.pcap": {
         "why": "489 frames cut to 243 bytes with the cut recorded as the "
                "original length (said once); the 20 whole RoCE frames all "
                "carry ICRCs that do not match although the RC WRITE was "
                "ACKed: the sniffer does not record wire ICRCs (said once); "
                "the ACK of frame 12 precedes its WRITE (frame 19) by 22 us; "
-               "21 UC QPs tracked through the cut frames",
-        "findings": [(12, "CAP-SKEW"), (12, "CAP-CRC"), (13, "CAP-TRUNCATED")],
+               "21 UC QPs tracked through the cut frames; the source MAC "
+               "is the sniffer's timestamp (none with the group bit): said "
+               "once (CAP-ETH-SRC)",
+        "findings": [(12, "CAP-SKEW"), (12, "CAP-CRC"), (13, "CAP-TRUNCATED"),
+                     (12, "CAP-ETH-SRC")],
         "flows": 22},
     "roce-vectors-cx4.pcap": {
         "why": "three unrelated scapy vectors: the RoCEv1 ACK (PSN "
@@ -375,7 +390,7 @@ def formats(ibwire, pcaps, work):
 
 
 # Per-capture notes are said once per file, whatever its length.
-ONCE_PER_FILE = ("CAP-TRUNCATED", "CAP-CRC", "CAP-TS-ORDER")
+ONCE_PER_FILE = ("CAP-TRUNCATED", "CAP-CRC", "CAP-TS-ORDER", "CAP-ETH-SRC")
 FLOW_KEYS = ("transport", "requester", "requester_qpn", "responder",
              "responder_qpn", "requests", "responses", "messages",
              "retransmissions", "gaps", "naks", "rnr_naks", "pmtu",
@@ -406,6 +421,13 @@ def capture_paths(pcaps, caps, exts=(".pcap",)):
     return paths
 
 
+# Captures that end within the skew window after a response whose request
+# was not recorded yet (CAP-SKEW counts it): in the first copy the capture
+# goes on past that window, so the response names a request that never
+# came (FLOW-ACK-UNSENT, one more warning on its flow).
+IDLE_END_WINDOW = {"mlx-sniffer-rc-write-tsmac.pcap": {"FLOW-ACK-UNSENT": 1}}
+
+
 def idle(ibwire, pcaps, caps, work):
     os.makedirs(work, exist_ok=True)
     paths = capture_paths(pcaps, caps)
@@ -433,14 +455,19 @@ def idle(ibwire, pcaps, caps, work):
                 if (f["rule"] in ONCE_PER_FILE) == once:
                     c[f["rule"]] = c.get(f["rule"], 0) + 1
             return c
-        check(rules(two, False) == {k: 2 * v for k, v in rules(one, False).items()},
+        extra = IDLE_END_WINDOW.get(name, {})
+        want = {k: 2 * v for k, v in rules(one, False).items()}
+        for k, v in extra.items():
+            want[k] = want.get(k, 0) + v
+        check(rules(two, False) == want,
               "%s twice: findings %s, once %s" % (name, rules(two, False),
                                                   rules(one, False)))
         check(rules(two, True) == rules(one, True),
               "%s twice: per-file notes %s, once %s" % (name, rules(two, True),
                                                         rules(one, True)))
         def flows(doc):
-            return sorted(tuple(str(fl.get(k)) for k in FLOW_KEYS)
+            keys = [k for k in FLOW_KEYS if not (extra and k == "warnings")]
+            return sorted(tuple(str(fl.get(k)) for k in keys)
                           for fl in doc["flows"])
         check(flows(two) == sorted(flows(one) * 2),
               "%s twice: flows\n  %s\nonce\n  %s" % (name, flows(two), flows(one)))

@@ -41,7 +41,9 @@ original:
         removed from the file where the responder acknowledges them later
         with no NAK in between and they are never resent: a CAP-LOSS note,
         no error, and no FLOW-PSN-GAP or FLOW-ACK-UNSENT beyond the
-        original's (the gap is explained).  And any one request removed
+        original's (the gap is explained); also with the flow's last
+        request removed besides, which only the ACK after it names (the
+        same capture loss: counted in CAP-LOSS, no FLOW-ACK-UNSENT).  And any one request removed
         from bad-flow-gbn / bad-flow-nak-psn still gives FLOW-GBN /
         FLOW-NAK-PSN.
   sim   `ibwire sim` (rc, uc, ud; RoCEv2 and --ib) with drop, dup, reorder
@@ -56,6 +58,15 @@ original:
         PSN the link loses is still in the capture (dropped after the tap,
         or recorded with a bad CRC, which the checker counts as network
         loss), so a UC gap here could only be one the checker made up.
+  l2    every Ethernet capture whose two first endpoints send 10 frames
+        with a BTH or more, with the source address of every frame
+        rewritten to a timestamp (growing with the frame's time, as a
+        ConnectX sniffer writes it; group bit set, then clear): one
+        CAP-ETH-SRC, no PKT-ETH-SRC, the original's errors and flows.  And
+        a device's own bad source, which stays an error (PKT-ETH-SRC, no
+        CAP-ETH-SRC): one frame with a group address among sane ones, an
+        endpoint whose every frame has the zero address, random group
+        addresses that keep no time, and timestamps on one direction only.
 
 --replay adds --replay to every check command line (REPLAY-* errors then
 count as errors like any other; KNOWN_OPEN_REPLAY joins KNOWN_OPEN).  Every failure prints what to run to see it
@@ -605,6 +616,31 @@ def loss_picks(cap):
     return picks
 
 
+def loss_tail(cap):
+    """{flow: index} of each flow's last request, when it is a SEND/WRITE
+    sent once that a later ACK covers with no NAK between: removed, no
+    later request shows a gap, and only the ACK names its PSN."""
+    v = [capedit.rdma(cap, i) for i in range(len(cap.frames))]
+    last = {}
+    for i, x in enumerate(v):
+        if x and x["opcode"] >> 5 == 0 and x["syndrome"] is None:
+            last[(x["src"], x["dst"], x["destqp"])] = i
+    out = {}
+    for k, i in last.items():
+        x = v[i]
+        if (x["opcode"] & 0x1F) not in SEND_WRITE or any(
+                y and y["syndrome"] is None and y["psn"] == x["psn"] and
+                (y["src"], y["dst"], y["destqp"]) == k for y in v[:i]):
+            continue
+        for y in v[i + 1:]:
+            if not y or y["syndrome"] is None or (y["src"], y["dst"]) != (x["dst"], x["src"]):
+                continue
+            if y["syndrome"] >> 5 == 0 and psn_le(x["psn"], y["psn"]):
+                out[k] = i
+            break
+    return out
+
+
 LOSS_CAPTURES = ("engine-", "crafted-", "rocev2-rc-mixed")
 
 
@@ -613,6 +649,7 @@ def mode_loss(pcaps, shared, work):
     names = [n for n in sorted(os.listdir(pcaps))
              if n.endswith(".pcap") and n.startswith(LOSS_CAPTURES)]
     tried = 0
+    tried_tail = False
     for name in names:
         path = os.path.join(pcaps, name)
         cap = capedit.read(path)
@@ -644,7 +681,40 @@ def mode_loss(pcaps, shared, work):
                       % (name, nums, lost))
             tally.add(bad)
             os.remove(out)
+        # the flow's last request lost by the capture too (only the ACK
+        # names it): on a flow the capture is shown to lose requests, the
+        # same loss, counted in CAP-LOSS, not a FLOW-ACK-UNSENT beside it
+        tails = loss_tail(cap)
+        for pick in loss_picks(cap):
+            x = capedit.rdma(cap, pick[0])
+            t = tails.get((x["src"], x["dst"], x["destqp"]))
+            if t is None or t in pick or t < max(pick):
+                continue
+            tried_tail = True
+            nums = [i + 1 for i in pick] + [t + 1]
+            out = os.path.join(work, "%s.loss.pcap" % name[:-5])
+            capedit.write(capedit.remove(cap, nums), out)
+            rc, res = judge(out)
+            r = rules(res)
+            again = "capedit.py remove %s %s X.pcap; %s" % (
+                ",".join(map(str, nums)), path, " ".join(check_cmd("X.pcap")))
+            bad = set(error_rules(res))
+            check(not bad, "%s without frames %s (the last one the flow's "
+                  "last request): errors [%s] (%s)" % (name, nums, show(res), again))
+            for w in ("CAP-LOSS",):
+                if not check(r[w] >= 1, "%s without frames %s: no %s (%s)"
+                             % (name, nums, w, again)):
+                    bad.add("(no CAP-LOSS)")
+            if not check(r["FLOW-ACK-UNSENT"] <= r0["FLOW-ACK-UNSENT"],
+                         "%s without frames %s (the last one the flow's last "
+                         "request): FLOW-ACK-UNSENT beside CAP-LOSS [%s] (%s)"
+                         % (name, nums, show(res, False), again)):
+                bad.add("FLOW-ACK-UNSENT")
+            tally.add(bad)
+            os.remove(out)
+            break
     check(tried >= 10, "loss: only %d removals found in %s" % (tried, names))
+    check(tried_tail, "loss: no flow whose last request could go too")
 
     # A real NAK violation stays one whatever request the capture missed.
     for name, rule in (("bad-flow-gbn.pcap", "FLOW-GBN"),
@@ -669,6 +739,113 @@ def mode_loss(pcaps, shared, work):
             tally.add(set() if ok else {"(lost %s)" % rule})
             os.remove(out)
     tally.report("loss")
+
+
+# ---------------------------------------------------------------------------
+# l2: capture points that write a timestamp into the source address
+
+
+def bth_sources(cap):
+    """Frames with a BTH per source endpoint, in order of appearance."""
+    per = collections.OrderedDict()
+    for i, fr in enumerate(cap.frames):
+        src, _, b = capedit._locate(cap.linktype, fr.data)
+        if src is not None and b is not None:
+            per.setdefault(src, []).append(i)
+    return per
+
+
+def mac_bytes(v):
+    return (v & 0xFFFFFFFFFFFF).to_bytes(6, "big")
+
+
+def mode_l2(pcaps, shared, work):
+    tally = Tally()
+    tried = 0
+    for path, name, cap, rc0, base in judged_captures(pcaps, shared):
+        if cap.linktype != capedit.LT_ETHERNET:
+            continue
+        per = bth_sources(cap)
+        ends = list(per)
+        if len(ends) < 2 or min(len(per[e]) for e in ends[:2]) < 10:
+            continue
+        tried += 1
+        base_errs = error_rules(base)
+        base_errs.pop("PKT-ETH-SRC", None)
+        base_flows = flow_table(base)
+        # the frames' rank in time (the file may go back in time: a
+        # timestamp grows with time, not with the file's order)
+        rank = {i: k for k, i in enumerate(
+            sorted(range(len(cap.frames)), key=lambda i: cap.frames[i].ts_ns))}
+        out = os.path.join(work, name[:-5] + ".l2.pcap")
+
+        def run(fn, what):
+            capedit.write(capedit.set_eth_src(cap, fn), out)
+            rc, res = judge(out)
+            again = "(%s: %s, the file kept as %s)" % (name, what, out)
+            return rc, res, again
+
+        for high in (0x0143C7, 0x96F5C9):
+            what = "source addresses %02x:... stamped with the time" % (high >> 16)
+            rc, res, again = run(
+                lambda i, fr: mac_bytes(high << 24 | 0x10000 + rank[i] * 37), what)
+            r = rules(res)
+            bad = set()
+            if not check(r["CAP-ETH-SRC"] == 1 and not r["PKT-ETH-SRC"],
+                         "%s: CAP-ETH-SRC %d, PKT-ETH-SRC %d, expected 1, 0 %s"
+                         % (what, r["CAP-ETH-SRC"], r["PKT-ETH-SRC"], again)):
+                bad.add("CAP-ETH-SRC")
+            if not check(error_rules(res) == base_errs,
+                         "%s: errors %s, the original's %s [%s] %s"
+                         % (what, dict(error_rules(res)), dict(base_errs),
+                            show(res), again)):
+                bad |= set(error_rules(res)) ^ set(base_errs)
+            if not check(flow_table(res) == base_flows,
+                         "%s: flows differ from the original's %s" % (what, again)):
+                bad.add("(flows)")
+            tally.add(bad)
+
+        # a device's own bad source: still an error (on a capture that
+        # records the devices' addresses, and on a frame with nothing else
+        # to say: one with a bad CRC is judged by that alone)
+        if rules(base)["CAP-ETH-SRC"]:
+            continue
+        rnd = random.Random(name)
+        said = {f["frame"] for f in base["findings"]}
+        quiet = [i for i in per[ends[1]] if i + 1 not in said]
+        one = quiet[len(quiet) // 2] if quiet else None
+        zero_end = set(per[ends[0]])
+        first_end = set(per[ends[0]])
+        cases = [
+            ("frame %d with the group source 01:00:5e:00:00:01" % ((one or 0) + 1),
+             lambda i, fr: bytes.fromhex("01005e000001") if i == one else None,
+             (one or 0) + 1),
+            ("every frame of %s with the zero source" % capedit.ntoa(*ends[0]),
+             lambda i, fr: bytes(6) if i in zero_end else None, None),
+            ("random group sources",
+             lambda i, fr: mac_bytes(rnd.getrandbits(48) | 1 << 40), None),
+            ("timestamps on %s only" % capedit.ntoa(*ends[0]),
+             lambda i, fr: (mac_bytes(0x0143C7 << 24 | rank[i] * 37)
+                            if i in first_end else None), None),
+        ]
+        for what, fn, frame in cases:
+            if one is None and frame is not None:
+                continue  # (every frame of the endpoint has a finding)
+            rc, res, again = run(fn, what)
+            r = rules(res)
+            at = {f["frame"] for f in res["findings"] if f["rule"] == "PKT-ETH-SRC"}
+            ok = check(r["PKT-ETH-SRC"] >= 1 and not r["CAP-ETH-SRC"] and rc == 1,
+                       "%s: PKT-ETH-SRC %d, CAP-ETH-SRC %d, exit %d: a device's "
+                       "bad source is an error %s"
+                       % (what, r["PKT-ETH-SRC"], r["CAP-ETH-SRC"], rc, again))
+            if frame is not None:
+                ok = check(frame in at, "%s: PKT-ETH-SRC on frames %s %s"
+                           % (what, sorted(at)[:6], again)) and ok
+            tally.add(set() if ok else {"PKT-ETH-SRC"})
+        if os.path.exists(out):
+            os.remove(out)
+    check(tried >= 3, "l2: only %d captures with two endpoints" % tried)
+    tally.report("l2")
 
 
 # ---------------------------------------------------------------------------
@@ -755,6 +932,8 @@ def main(argv):
         mode_loss(pcaps, shared, work)
     elif mode == "sim":
         mode_sim(work)
+    elif mode == "l2":
+        mode_l2(pcaps, shared, work)
     else:
         print("unknown mode", mode)
         return 2

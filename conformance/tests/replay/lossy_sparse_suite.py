@@ -17,6 +17,16 @@ recomputed):
   with and without their responses, several holes: no REPLAY-* finding;
   a responder fault right after a hole (an ACK's MSN one too high, a READ
   response one word short) is still found, at its frame, once.
+- requests lost after the capture point (recorded, never received), once
+  or again in resend rounds, at the requester's and the responder's port:
+  the responder's sequence NAKs are no REPLAY finding; one sent too long
+  before its NAK for the reference to go back stops the flow
+  (REPLAY-SKIPPED), not an error.
+- a READ or atomic sent two or three times and answered once (the
+  requester sent it again because a copy or its answer was lost): no
+  REPLAY-MISSING; sent twice and never answered: REPLAY-MISSING on both.
+  A READ answered only after it was sent again, with the MSN of then (a
+  WRITE between): the answer is the copy's, no REPLAY-DIFF.
 - capture loss on `ibwire sim` traffic (the reference engine both ends,
   every operation, pipelined): bursts of frames removed, both directions,
   and then one side recorded 10 or 100 us late: no REPLAY-* finding.
@@ -139,6 +149,74 @@ def main():
     check(rc == 1 and (renumber(k), "REPLAY-DIFF") in replay_findings(got) and
           len(replay_findings(got)) == 1,
           "short READ response after a hole: found at frame %d: %s" % (renumber(k), got))
+
+    # ---- requests lost after the capture point ----
+    # The capture recorded a request the responder never got (dropped
+    # after the capture point: netem on the egress after tcpdump, a full
+    # backlog): the responder's sequence NAK is right, and so is its NAK
+    # again when the resend is lost the same way; at either port.  Replay
+    # follows it (no REPLAY finding); when the request was sent more
+    # requests before the NAK than the reference can go back over, the
+    # flow is not replayed further (REPLAY-SKIPPED), not an error.
+    for at_req in (True, False):
+        port = "requester" if at_req else "responder"
+        for n, rounds, skipped in ((10, 1, False), (10, 2, False),
+                                   (40, 3, False), (1200, 1, at_req)):
+            path = os.path.join(work, "lost-after.pcap")
+            rcgen.write_pcap(path, rcgen.lost_after_capture(n, 3, rounds, at_req))
+            rc, got, out = run(ibwire, path)
+            errs = [g for g in replay_findings(got) if g[1] != "REPLAY-SKIPPED"]
+            check(rc == 0 and errs == [] and
+                  ("REPLAY-SKIPPED" in [r_ for _, r_ in got]) == skipped,
+                  "at the %s's port, %d WRITEs, PSN 3 lost after the capture "
+                  "point in %d round(s): %s: %s" % (
+                      port, n, rounds,
+                      "REPLAY-SKIPPED, no error" if skipped else "no finding",
+                      out[-700:]))
+
+    # ---- a request sent again with its answer lost in the network ----
+    # The requester sends a READ or an atomic again when no answer reached
+    # it: one copy (or its answer) was lost where the capture may not see
+    # it.  One answer for the copies is no REPLAY-MISSING; no answer to any
+    # copy still is.
+    for kind in ("read", "fetch_add"):
+        for copies, answered in ((2, True), (3, True), (2, False)):
+            c = rcgen.Conn(0x101, 0x2001, 0x654321, 49152)
+            first = c.write(0x1000, 0x77, 64)
+            (_, req), (_, resp) = (c.read(0x2000, 0x77, 512) if kind == "read"
+                                   else c.fetch_add(0x3000, 0x77, 5))
+            after = c.write(0x4000, 0x77, 64)
+            frames = ([f for _, f in first] + [req] * copies +
+                      ([resp] if answered else []) + [f for _, f in after])
+            path = os.path.join(work, "sent-again.pcap")
+            rcgen.write_pcap(path, frames)
+            rc, got, out = run(ibwire, path)
+            want = [] if answered else [(3 + i, "REPLAY-MISSING")
+                                        for i in range(copies)]
+            check(replay_findings(got) == want and rc == (0 if answered else 1),
+                  "%s sent %d times, %s: %s expected: %s" % (
+                      kind, copies, "one answer" if answered else "no answer",
+                      want or "no finding", out[-600:]))
+
+    # A READ whose response netem dropped before the capture, then a
+    # WRITE, then the READ sent again: the responder answers the duplicate
+    # with its current MSN (the WRITE counted).  The captured response
+    # answers the copy, not the original: no REPLAY finding.
+    c = rcgen.Conn(0x101, 0x2001, 0x345678, 49152)
+    w0 = c.write(0x1000, 0x77, 64)
+    read_psn = c.psn
+    (_, rreq), _lost = c.read(0x2000, 0x77, 512)
+    w1 = c.write(0x3000, 0x77, 64)
+    pl, pad = rcgen.padded(b"\0" * 512)
+    again = rcgen.frame(False, 49152, rcgen.bth(0x10, 0x101, read_psn, False, pad) +
+                        rcgen.aeth(0x1F, c.msn) + pl)
+    frames = [f for _, f in w0] + [rreq] + [f for _, f in w1] + [rreq, again]
+    path = os.path.join(work, "read-again.pcap")
+    rcgen.write_pcap(path, frames)
+    rc, got, out = run(ibwire, path)
+    check(rc == 0 and replay_findings(got) == [],
+          "READ answer lost, a WRITE, the READ sent again and answered with "
+          "the current MSN: no finding: %s" % out[-600:])
 
     # ---- capture loss on the reference engines' own traffic ----
     # `ibwire sim` (both ends the reference engine, a link that loses

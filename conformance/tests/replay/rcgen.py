@@ -143,3 +143,38 @@ def sparse(nconn, nmsg, nkeys=4, span_bits=40, seed=1, first_word=True):
                 fr = c.fetch_add(word[1], word[0], m + 1)
             out += [(i, k, f) for k, f in fr]
     return conns, out
+
+
+def lost_after_capture(n, lost, rounds, at_requester, psn=0x123456):
+    """n RDMA WRITE ONLYs (AckReq) on one connection, request `lost` lost
+    after the capture point in `rounds` resend rounds (the first send
+    included), then a round that gets through.  The responder (IBA 9.7.5.1:
+    ePSN, sequence NAK on a later PSN, out-of-sequence requests dropped)
+    NAKs `lost` in each lossy round on the request after it and ACKs every
+    request of the last round.  at_requester: recorded at the requester's
+    port (each round sent whole before the responses to it come back);
+    else at the responder's (each response right after its request).
+    Returns the frames."""
+    c = Conn(0x101, 0x2001, psn, 49152)
+    reqs, acks = [], []
+    for i in range(n):
+        (_, rq), (_, ack) = c.write(0x10000 + 64 * i, 0x1000, 32)
+        reqs.append(rq)
+        acks.append(ack)
+    nak = frame(False, 49152, bth(0x11, 0x101, psn + lost) + aeth(0x60, lost))
+    out = []
+    for r in range(rounds + 1):
+        first = 0 if r == 0 else lost
+        if at_requester:
+            out += reqs[first:n]
+            if r == 0:
+                out += acks[:lost]
+            out += [nak] if r < rounds else acks[lost:]
+            continue
+        for i in range(first, n):
+            out.append(reqs[i])
+            if r == rounds or i < lost:
+                out.append(acks[i])   # in sequence
+            elif i == lost + 1:
+                out.append(nak)       # the first request after the loss
+    return out

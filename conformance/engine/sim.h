@@ -34,6 +34,13 @@ struct ibe_sim_opts {
      * is shaped so that the capture shows them (IBE_FT_*): traffic_of
      * alone is the clean control run of a fault's traffic. */
     uint64_t faults, traffic_of;
+    /* Where a fault's traffic puts its special frames (a variant of the
+     * fault, `ibwire sim --variants`): the special message (IBE_FT_ZLREAD,
+     * VAWRAP, SENDINV) is message fault_at (0: the middle one), and each
+     * chosen loss (IBE_FT_LOSS*) strikes the loss_nth frame of its kind
+     * (0 or 1: the first). */
+    uint32_t fault_at;
+    uint32_t loss_nth;
 };
 
 struct ibe_sim_result {

@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "                  [--pmtu 256..4096] [--ib] [--latency LAT]\n"
             "                  [-w OUT.pcap] [--trace OUT]\n"
             "                  [--fault NAME[,NAME...]] [--traffic-of NAME[,...]]\n"
+            "                  [--fault-at I] [--loss-nth K]\n"
+            "       ibwire sim --fault NAME --variants N [--seed S]\n"
             "       ibwire sim --list-faults [--markdown]\n"
             "LIST: send,send_imm,write,write_imm,read,cas,faa (default: all the\n"
             "transport allows).  P: a probability 0..1.  --ib: native InfiniBand\n"
@@ -33,11 +35,18 @@ static void usage(FILE *f)
             "--fault: the side the fault names (requester or responder) behaves as\n"
             "the bug zoo's implementation did, and the traffic is shaped to show it;\n"
             "the invariants it breaks are reported, exit 0.  --traffic-of: the same\n"
-            "traffic without the fault (the clean control run).\n");
+            "traffic without the fault (the clean control run).  --fault-at: the\n"
+            "fault's special message is message I (default: the middle one);\n"
+            "--loss-nth: its chosen loss strikes the K-th frame of its kind.\n"
+            "--variants: N random variants of one fault (operations, sizes, PMTU,\n"
+            "transport, position, loss around it), each printed as the command\n"
+            "that reproduces it, run with the fault and as its clean control, both\n"
+            "judged by ibwire check: exit 0 when the fault's rule caught every\n"
+            "variant and every control is clean.\n");
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
-struct sim_own { struct ibe_sim_opts *o; const char **tpath; };
+struct sim_own { struct ibe_sim_opts *o; const char **tpath; uint32_t *variants; };
 
 static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
 {
@@ -78,6 +87,15 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
         if (*bad)
             fprintf(stderr, "ibwire sim: %s: unknown fault at '%s' (see "
                             "--list-faults)\n", a, at);
+    } else if (!strcmp(a, "--fault-at")) {
+        *bad = sim_parse_num(v, 10000000, &u);
+        o->fault_at = (uint32_t)u;
+    } else if (!strcmp(a, "--loss-nth")) {
+        *bad = sim_parse_num(v, 1000000, &u);
+        o->loss_nth = (uint32_t)u;
+    } else if (!strcmp(a, "--variants")) {
+        *bad = sim_parse_num(v, 100000, &u) || !u;
+        *so->variants = (uint32_t)u;
     } else if (!strcmp(a, "--trace")) {
         *so->tpath = v;
     } else {
@@ -144,7 +162,8 @@ int cmd_sim(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--cm"))
             return cmd_sim_cm(argc, argv);
-    struct sim_own so = {&o, &tpath};
+    uint32_t variants = 0;
+    struct sim_own so = {&o, &tpath, &variants};
     const struct sim_cli cli = {
         "ibwire sim", usage, NULL,
         {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
@@ -152,6 +171,14 @@ int cmd_sim(int argc, char **argv)
     int done = sim_cli_parse(&cli, argc, argv);
     if (done >= 0)
         return done;
+    if (variants) {
+        if (!o.faults || (o.faults & (o.faults - 1)) || o.traffic_of || wpath || tpath) {
+            fprintf(stderr, "ibwire sim: --variants takes one --fault and no "
+                            "--traffic-of, -w or --trace\n");
+            return TOOL_EXIT_USAGE;
+        }
+        return sim_variants_run((unsigned)__builtin_ctzll(o.faults), o.seed, variants);
+    }
     uint32_t allowed = o.transport == IBE_RC ? 0x7F : o.transport == IBE_UC ? 0x0F : 0x03;
     if (o.ops && (o.ops & ~allowed)) {
         fprintf(stderr, "ibwire sim: --ops names an operation the transport lacks\n");

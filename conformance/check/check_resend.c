@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * check_resend.c - the requester's resends, each justified (rule
+ * FLOW-RESEND-UNJUSTIFIED).  An RC requester goes back to a PSN it sent
+ * for one of four reasons (IBA 9.7.5.1, 9.7.5.2, 9.7.6.1.1): a PSN sequence
+ * error NAK, an RNR NAK whose timer ran out, READ responses with a gap, or
+ * its local ACK timer.  A resend round (check_flow.c: a resend from a PSN
+ * before the one resent last, or the first after new PSNs) that none of
+ * them explains is an error.  What the capture point may hide keeps it
+ * from being one:
+ *   - a NAK recorded after the round, within the skew the flow leaves
+ *     possible, may have reached the requester first: the round waits that
+ *     long for one (rj_open) before it is judged;
+ *   - a timeout is any time from the PSN's copy before to the round at
+ *     least the shortest timeout the requester may use: the CM REQ's local
+ *     ACK timeout when the capture holds it, else IBA's shortest nonzero
+ *     one, 4.096 us x 2^1 (chk_ack_timeout_min).  That is the longest the
+ *     timer can have run (it restarts, never starts earlier, at a send);
+ *   - an RDMA READ or atomic request resent: a gap in its responses (a
+ *     later response or ACK while its own is missing, lost before the
+ *     capture or after) is reason enough;
+ *   - the copy right after the same PSN's (no other request between): the
+ *     network may duplicate a frame (netem duplicate on a path before the
+ *     capture point);
+ *   - a flow whose capture missed requests (FLOW-GBN's condition: a PSN it
+ *     never saw while later ones came) may have missed its NAKs as well:
+ *     not judged; nor is anything but RC.
+ * The statement and its sources are in rules.h (FLOW_RESEND_UNJUSTIFIED).
+ */
+#include "check_int.h"
+
+/* The round open on f, judged (whether the capture misses requests was
+ * asked when it opened: what the flow shows later may be the checker's
+ * reading of the resends themselves, a READ's span among them). */
+static void resend_report(struct chk *c, struct chk_flow *f)
+{
+    f->rj_open = 0;
+    uint64_t saved = c->frame;
+    c->frame = f->rj_frame;
+    if (f->rj_gap_ns == UINT64_MAX)
+        chk_report(c, CHK_R_FLOW_RESEND_UNJUSTIFIED,
+                   "PSN 0x%06x resent with no NAK, no RNR NAK and no READ "
+                   "response gap before it", f->rj_psn);
+    else
+        chk_report(c, CHK_R_FLOW_RESEND_UNJUSTIFIED,
+                   "PSN 0x%06x resent %llu.%03llu us after its copy before, with "
+                   "no NAK, no RNR NAK and no READ response gap before it; the "
+                   "shortest local ACK timeout is %llu.%03llu us%s",
+                   f->rj_psn, (unsigned long long)(f->rj_gap_ns / 1000),
+                   (unsigned long long)(f->rj_gap_ns % 1000),
+                   (unsigned long long)(chk_ack_timeout_min(f) / 1000),
+                   (unsigned long long)(chk_ack_timeout_min(f) % 1000),
+                   f->ack_to_ns ? " (the CM REQ's)" : " (4.096 us x 2^1)");
+    c->frame = saved;
+}
+
+void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
+                      uint64_t gap_ns, int nak_pending, int dup_of_last,
+                      uint8_t opcode)
+{
+    if (f->rj_open)
+        chk_resend_due(c, f, 1); /* a round before: judged now */
+    if (f->tr != IBW_TR_RC || f->any_gap || nak_pending || dup_of_last)
+        return;
+    uint8_t op = opcode & 0x1F;
+    if (op == (IBW_OP_RC_RDMA_READ_REQUEST & 0x1F) ||
+        op == (IBW_OP_RC_COMPARE_SWAP & 0x1F) || op == (IBW_OP_RC_FETCH_ADD & 0x1F))
+        return; /* a gap in its responses: a later response or ACK came
+                   while its own did not (9.7.5.1.x: an implied NAK) */
+    if (gap_ns != UINT64_MAX && gap_ns >= chk_ack_timeout_min(f))
+        return; /* the local ACK timer may have run out */
+    f->rj_open = 1;
+    f->rj_psn = psn;
+    f->rj_ts = c->ts_ns;
+    f->rj_frame = c->frame;
+    f->rj_gap_ns = gap_ns;
+}
+
+void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns)
+{
+    if (f->rj_open && ts_ns >= f->rj_ts && ts_ns - f->rj_ts <= window_ns)
+        f->rj_open = 0; /* the NAK may have come first */
+}
+
+void chk_resend_due(struct chk *c, struct chk_flow *f, int force)
+{
+    if (!f->rj_open)
+        return;
+    if (!force && c->ts_ns <= f->rj_ts + chk_skew_window(c))
+        return;
+    resend_report(c, f);
+}

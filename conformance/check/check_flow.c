@@ -953,6 +953,7 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
 static void nak_after_round(struct chk *c, struct chk_flow *f)
 {
     chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0));
+    chk_resend_recovery(f, f->next_psn);
     f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
                    chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&
                    sent_after(c, f, f->round_ts, c->ts_ns) > 0;
@@ -1283,6 +1284,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
 /* A response acknowledging up to r; aeth: its AETH (NULL: none). */
 static void note_ack(struct chk_flow *f, uint32_t r, const uint8_t *aeth)
 {
+    chk_resend_acked(f, r);
     if (!f->have_ack || chk_psn_diff(r, f->last_ack) > 0) {
         f->have_ack = 1;
         f->last_ack = r;

@@ -344,6 +344,10 @@ struct chk_flow {
                                (check_resend.c): */
     uint32_t rj_psn;        /* ... the PSN it resent from, */
     uint64_t rj_ts, rj_frame, rj_gap_ns; /* ... when, and since its copy */
+    uint8_t rj_recovering;  /* a NAK, RNR NAK or resend round came, and the
+                               responder has not yet acknowledged every PSN
+                               sent by then (up to rj_recover_end) */
+    uint32_t rj_recover_end;
     uint64_t ack_to_ns;     /* the requester's local ACK timeout, from the
                                CM REQ (client's requests only): 0 unknown,
                                UINT64_MAX none (code 0: infinite) */
@@ -471,6 +475,11 @@ void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
 /* A NAK or RNR NAK recorded at ts_ns: it may have come before a round
  * recorded up to window_ns earlier. */
 void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns);
+/* Recovery begins (a NAK or RNR NAK recorded, a resend round opened) on a
+ * flow that has sent up to next_psn (exclusive); an acknowledgement of PSN
+ * r ends it once r covers every PSN sent by then. */
+void chk_resend_recovery(struct chk_flow *f, uint32_t next_psn);
+void chk_resend_acked(struct chk_flow *f, uint32_t r);
 /* The round still open, judged once the skew window after it has passed
  * (force: now, at the end or before the next round). */
 void chk_resend_due(struct chk *c, struct chk_flow *f, int force);

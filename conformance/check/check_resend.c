@@ -22,6 +22,13 @@
  *   - the copy right after the same PSN's (no other request between): the
  *     network may duplicate a frame (netem duplicate on a path before the
  *     capture point);
+ *   - during a recovery (from a NAK, an RNR NAK or a resend round until the
+ *     responder has acknowledged every PSN sent by then) a requester may
+ *     resend again for what the capture cannot show: a response the
+ *     network duplicated or delayed after the capture point, an implied
+ *     NAK (an ACK past a READ or atomic whose response it lacks), its own
+ *     Go-Back-N resumed after new PSNs: only the round that begins one is
+ *     judged;
  *   - a flow whose capture missed requests (FLOW-GBN's condition: a PSN it
  *     never saw while later ones came) may have missed its NAKs as well:
  *     not judged; nor is anything but RC.
@@ -60,7 +67,9 @@ void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
 {
     if (f->rj_open)
         chk_resend_due(c, f, 1); /* a round before: judged now */
-    if (f->tr != IBW_TR_RC || f->any_gap || nak_pending || dup_of_last)
+    int recovering = f->rj_recovering;
+    chk_resend_recovery(f, f->next_psn);
+    if (f->tr != IBW_TR_RC || f->any_gap || nak_pending || dup_of_last || recovering)
         return;
     uint8_t op = opcode & 0x1F;
     if (op == (IBW_OP_RC_RDMA_READ_REQUEST & 0x1F) ||
@@ -89,4 +98,17 @@ void chk_resend_due(struct chk *c, struct chk_flow *f, int force)
     if (!force && c->ts_ns <= f->rj_ts + chk_skew_window(c))
         return;
     resend_report(c, f);
+}
+
+void chk_resend_recovery(struct chk_flow *f, uint32_t next_psn)
+{
+    f->rj_recovering = 1;
+    f->rj_recover_end = next_psn;
+}
+
+void chk_resend_acked(struct chk_flow *f, uint32_t r)
+{
+    if (f->rj_recovering &&
+        chk_psn_diff(r, chk_psn_add(f->rj_recover_end, CHK_PSN_MASK)) >= 0)
+        f->rj_recovering = 0;
 }

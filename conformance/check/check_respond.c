@@ -203,6 +203,15 @@ void chk_ack_read_ack(struct chk_flow *f, uint32_t r, uint32_t msn,
         if (o->kind != IBW_OPK_READ || o->answered || o->reissued || !o->len ||
             o->len == 0x7FFFFFFFu || chk_psn_diff(r, o->psn) < 0)
             continue;
+        /* a re-issue is an entry of its own: with another READ covering its
+         * PSN, it (or that one) was requested again */
+        int again = 0;
+        for (unsigned j = 0; j < f->nout && !again; j++) {
+            const struct chk_outst *x = chk_outst_at(f, j);
+            again = j != k && x->kind == IBW_OPK_READ && chk_outst_covers(x, o->psn);
+        }
+        if (again)
+            continue;
         f->ar_open = 1;
         f->ar_before = o->resp_seen;
         f->ar_after = 0;

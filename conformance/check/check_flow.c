@@ -991,6 +991,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     unsigned pos = oi->flags & POS_MASK;
     uint64_t since = f->req_frame; /* the request before this one */
     f->req_frame = c->frame;
+    f->last_req_ts = c->ts_ns;
+    f->last_req_frame = c->frame;
     f->s.requests++;
     if (f->nmsn_wait)
         chk_msn_due(c, f, 0); /* before this request counts */
@@ -2087,9 +2089,10 @@ void chk_flow_settle(struct chk *c, struct chk_flow *f)
         gbn_report(c, f);
         c->cur_flow = NULL;
     }
-    if (f->rj_open) {
+    if (f->rj_open || f->in_retrans) {
         c->cur_flow = f;
         chk_resend_due(c, f, 1);
+        chk_resend_quiet(c, f, c->order.newest_ts);
         c->cur_flow = NULL;
     }
     if (!f->dead && (f->s.requests || f->s.responses))
@@ -2115,9 +2118,10 @@ void chk_flows_finish(struct chk *c)
         }
     }
     for (uint32_t i = 0; i < c->nflows; i++)
-        if (c->flows[i].live && c->flows[i].rj_open) {
+        if (c->flows[i].live && (c->flows[i].rj_open || c->flows[i].in_retrans)) {
             c->cur_flow = &c->flows[i];
             chk_resend_due(c, &c->flows[i], 1);
+            chk_resend_quiet(c, &c->flows[i], c->order.newest_ts);
             c->cur_flow = NULL;
         }
     /* a skip nothing later explained */

@@ -344,6 +344,7 @@ struct chk_flow {
                                (check_resend.c): */
     uint32_t rj_psn;        /* ... the PSN it resent from, */
     uint64_t rj_ts, rj_frame, rj_gap_ns; /* ... when, and since its copy */
+    uint64_t last_req_ts, last_req_frame; /* the flow's last request */
     uint8_t rj_recovering;  /* a NAK, RNR NAK or resend round came, and the
                                responder has not yet acknowledged every PSN
                                sent by then (up to rj_recover_end) */
@@ -480,6 +481,11 @@ void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns);
  * r ends it once r covers every PSN sent by then. */
 void chk_resend_recovery(struct chk_flow *f, uint32_t next_psn);
 void chk_resend_acked(struct chk_flow *f, uint32_t r);
+/* FLOW-GBN-QUIET, at the end of the flow or the capture: its last
+ * requests were a resend round that stopped short of what was sent, and
+ * nothing came from the requester since, for longer than any local ACK
+ * timeout (then_ns: the capture's last time). */
+void chk_resend_quiet(struct chk *c, struct chk_flow *f, uint64_t then_ns);
 /* The round still open, judged once the skew window after it has passed
  * (force: now, at the end or before the next round). */
 void chk_resend_due(struct chk *c, struct chk_flow *f, int force);

@@ -112,3 +112,53 @@ void chk_resend_acked(struct chk_flow *f, uint32_t r)
         chk_psn_diff(r, chk_psn_add(f->rj_recover_end, CHK_PSN_MASK)) >= 0)
         f->rj_recovering = 0;
 }
+
+/* ---- FLOW-GBN-QUIET: a Go-Back-N that stops short and goes quiet ----
+ * A resend round resends from where it starts up to the last PSN sent
+ * (9.7.5.2: Go-Back-N).  One that stops before that, after which the
+ * requester sends nothing while the capture goes on, leaves requests
+ * neither acknowledged nor resent: the requester's transport timer would
+ * resend them, so it is said once the capture has run past the longest
+ * local ACK timeout it may use after its last request (the CM REQ's when
+ * the capture holds it, else IBA's longest, 4.096 us x 2^31), plus an RNR
+ * NAK's timer if one is pending.  Not judged on a flow closed through CM
+ * (the application may destroy a QP with work outstanding: its WRs flush),
+ * nor where the capture missed requests, nor while a READ's span is not
+ * known (where the round ends is then not known). */
+#define CHK_MAX_ACK_TIMEOUT_NS (4096ull << 31)
+
+void chk_resend_quiet(struct chk *c, struct chk_flow *f, uint64_t then_ns)
+{
+    if (f->tr != IBW_TR_RC || f->any_gap || f->closing || f->span_unknown ||
+        !f->in_retrans || !f->s.requests || f->dead ||
+        chk_psn_diff(f->next_psn, f->prev_end) <= 0)
+        return;
+    uint32_t last = chk_psn_add(f->next_psn, CHK_PSN_MASK);
+    if (f->have_ack && chk_psn_diff(f->last_ack, last) >= 0)
+        return; /* everything acknowledged after all */
+    uint64_t bound = f->ack_to_ns && f->ack_to_ns != UINT64_MAX
+                         ? f->ack_to_ns : CHK_MAX_ACK_TIMEOUT_NS;
+    if (f->ack_to_ns == UINT64_MAX)
+        return; /* no transport timer: nothing would resend */
+    if (f->pending == CHK_PEND_RNR)
+        bound += (uint64_t)f->pend_rnr_us * 1000u;
+    if (then_ns <= f->last_req_ts || then_ns - f->last_req_ts <= bound)
+        return;
+    uint32_t from = f->prev_end;
+    if (f->have_ack && chk_psn_diff(f->last_ack, from) >= 0)
+        from = chk_psn_add(f->last_ack, 1);
+    uint64_t saved = c->frame, quiet = then_ns - f->last_req_ts;
+    c->frame = f->last_req_frame;
+    chk_report(c, CHK_R_FLOW_GBN_QUIET,
+               "resend round from 0x%06x stopped at 0x%06x with 0x%06x-0x%06x "
+               "sent and not acknowledged; no request for %llu.%03llu ms while "
+               "the capture went on, past the longest local ACK timeout "
+               "(%llu.%03llu ms%s)", f->round_start,
+               chk_psn_add(f->prev_end, CHK_PSN_MASK), from, last,
+               (unsigned long long)(quiet / 1000000),
+               (unsigned long long)(quiet / 1000 % 1000),
+               (unsigned long long)(bound / 1000000),
+               (unsigned long long)(bound / 1000 % 1000),
+               f->ack_to_ns ? ", the CM REQ's" : ", 4.096 us x 2^31");
+    c->frame = saved;
+}

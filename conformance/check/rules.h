@@ -283,10 +283,29 @@
       "capture holds it, else 4.096 us x 2^1, IBA's shortest nonzero one).  "   \
       "A copy right after the same PSN's is a duplicate the network may have "  \
       "made, and a flow whose capture has shown it misses requests may miss "   \
-      "NAKs too: neither is judged (check_resend.c).",                          \
+      "NAKs too: neither is judged.  Only the round that begins a recovery "    \
+      "is: from a NAK, an RNR NAK or a resend round until the responder has "   \
+      "acknowledged every PSN sent by then, a requester may resend again for "  \
+      "what the capture cannot show (responses duplicated or delayed after "   \
+      "the capture point, an implied NAK: an ACK past a READ or atomic whose "  \
+      "response it lacks) (check_resend.c).",                                   \
       "IBA Vol.1 9.7.5.1 (requester retry on NAK), 9.7.5.2.8 (RNR), "           \
       "9.7.6.1.1 (local ACK timeout), 12.7.34 (CM REQ local ACK timeout)",      \
       "time since the PSN's copy before vs the shortest timeout")              \
+    X(FLOW_GBN_QUIET, "FLOW-GBN-QUIET", ERROR, FLOW,                           \
+      "9.7.5.2; 9.7.6.1.1",                                                     \
+      "A Go-Back-N resend round resends every PSN from where it starts up to "  \
+      "the last one sent.  A round that stops short, with PSNs after it sent "  \
+      "and not acknowledged, after which the requester sends nothing while "    \
+      "the capture goes on, is an error once the capture has run past the "     \
+      "longest local ACK timeout the requester may use after its last request " \
+      "(the CM REQ's when the capture holds it, else 4.096 us x 2^31; plus a "  \
+      "pending RNR NAK's timer): its transport timer would have resent them "   \
+      "(zoo row 28's kind).  Not judged on a flow closed through CM (an "       \
+      "application may destroy a QP with work outstanding), one whose capture " \
+      "missed requests, or with a READ whose span is not known.",               \
+      "IBA Vol.1 9.7.5.2 (Go-Back-N), 9.7.6.1.1 (local ACK timeout); bug zoo "  \
+      "row 28", "the round's end vs the last PSN sent, and the quiet time")    \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
       "9.7.5.2.8",                                                             \
       "After an RNR NAK the requester waits the RNR timer before resending.",  \

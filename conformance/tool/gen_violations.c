@@ -658,7 +658,8 @@ static void bad_retrans_diff(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 32); /* resent with another length */
 }
 
-static void bad_gbn(struct gen_out *o)
+/* SENDs 0-3 (frames 1-4), ACK 0 (5), sequence NAK naming 1 (6). */
+static void sends_then_nak1(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
@@ -666,6 +667,11 @@ static void bad_gbn(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
     ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
     ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+}
+
+static void bad_gbn(struct gen_out *o)
+{
+    sends_then_nak1(o); /* 1-6 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 7 resends from 2, not 1 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 8 */
 }
@@ -674,12 +680,7 @@ static void bad_gbn(struct gen_out *o)
  * after the NAK naming 1 only PSN 1 comes again, then a new PSN. */
 static void bad_gbn_stop(struct gen_out *o)
 {
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
-    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    sends_then_nak1(o); /* 1-6 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 8 new: 2-3 never resent */
     o->ts_ns += 1000000; /* (after the new PSN whatever the skew) */
@@ -706,12 +707,7 @@ static void bad_resend_unjustified(struct gen_out *o)
  * on: past 4.096 us x 2^31 (8796 s), the longest local ACK timeout. */
 static void bad_gbn_quiet(struct gen_out *o)
 {
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
-    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    sends_then_nak1(o); /* 1-6 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent, and no more */
     ack(o, V2, B, 1, SYN_ACK, 2);              /* 8 */
     o->ts_ns += 9000000000000ull;

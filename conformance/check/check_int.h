@@ -349,6 +349,8 @@ struct chk_flow {
                                responder has not yet acknowledged every PSN
                                sent by then (up to rj_recover_end) */
     uint32_t rj_recover_end;
+    uint8_t rj_have_nak;    /* a NAK or RNR NAK was recorded, at: */
+    uint64_t rj_nak_ts;
     uint64_t ack_to_ns;     /* the requester's local ACK timeout, from the
                                CM REQ (client's requests only): 0 unknown,
                                UINT64_MAX none (code 0: infinite) */

@@ -67,7 +67,13 @@ void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
 {
     if (f->rj_open)
         chk_resend_due(c, f, 1); /* a round before: judged now */
-    int recovering = f->rj_recovering;
+    /* The checker pairs a NAK with the first round recorded after it; when
+     * rounds follow each other closely that one may have had another
+     * cause and a later one answered the NAK: a NAK recorded less than the
+     * shortest local ACK timeout before the round may be its reason. */
+    int after_nak = f->rj_have_nak && c->ts_ns >= f->rj_nak_ts &&
+                    c->ts_ns - f->rj_nak_ts < chk_ack_timeout_min(f);
+    int recovering = f->rj_recovering || after_nak;
     chk_resend_recovery(f, f->next_psn);
     if (f->tr != IBW_TR_RC || f->any_gap || nak_pending || dup_of_last || recovering)
         return;
@@ -87,6 +93,8 @@ void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
 
 void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns)
 {
+    f->rj_have_nak = 1;
+    f->rj_nak_ts = ts_ns;
     if (f->rj_open && ts_ns >= f->rj_ts && ts_ns - f->rj_ts <= window_ns)
         f->rj_open = 0; /* the NAK may have come first */
 }

@@ -51,6 +51,8 @@ struct chk_cm {
     uint8_t tr;             /* the REQ's service type (enum ibw_transport) */
     uint8_t tr_known;       /* enum cm_tr */
     uint32_t pmtu;          /* the REQ's path MTU in bytes, 0 if not valid */
+    uint64_t ack_to_ns;     /* the REQ's primary local ACK timeout: 0 not
+                               captured, UINT64_MAX code 0 (none) */
     /* life: an exchange idle for the idle time whose flows ended (or that
      * never got that far) is forgotten and its slot reused */
     uint64_t last_ts;
@@ -317,6 +319,8 @@ static void bind_direction(struct chk *c, const struct chk_cm *e, int psns,
     if (!f)
         return;
     cm_flow(c, f, e);
+    if (src == &e->client)
+        f->ack_to_ns = e->ack_to_ns;
     if (!f->have_psn && psns) {
         f->cm_psn_pending = 1;
         f->cm_start_psn = src_psn;
@@ -385,6 +389,10 @@ static void on_req(struct chk *c, const struct chk_addr *src,
                                          : UINT64_MAX;
     e->pmtu = mtu && m->pppmtu >= 1 && m->pppmtu <= 5
                   ? ibw_mtu_enum_to_bytes(m->pppmtu) : 0;
+    /* the client's requester's transport timer (12.7.34, 9.7.6.1.1) */
+    e->ack_to_ns = !HAS(prim_localacktout) ? 0
+                   : m->prim_localacktout ? ibw_cm_timeout_ns(m->prim_localacktout)
+                                          : UINT64_MAX;
     e->state = CM_REQ_SENT;
     struct chk_key k;
     cm_key(&k, src, m->localcommid, CHK_KEY_CM);

@@ -943,7 +943,16 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
         f->gbn_x = x;
         f->gbn_frame = f->round_frame;
     }
-    if (pending == CHK_PEND_RNR && x == e)
+    /* A round recorded before the RNR NAK (judged here because the NAK
+     * may have reached the requester first, its direction recorded late)
+     * came before it when neither direction is late (d = 0, which nothing
+     * rules out).  It then answered no NAK: a resend only the local ACK
+     * timer explains, which it does when the PSN's copy before was sent a
+     * timeout or more earlier (the shortest the requester may use:
+     * chk_ack_timeout_min), and the NAK answered one of the two copies.
+     * Broken for every d only when no timeout explains it. */
+    if (pending == CHK_PEND_RNR && x == e &&
+        (f->round_ts > nak_ts || f->round_gap_ns < chk_ack_timeout_min(f)))
         rnr_wait(c, sent_after(c, f, f->round_ts, nak_ts), rnr_us,
                  f->round_frame);
 }
@@ -956,6 +965,8 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
  * it leaves the NAK to the next round, as it would if recorded after it. */
 static void nak_after_round(struct chk *c, struct chk_flow *f)
 {
+    chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0));
+    chk_resend_recovery(f, f->next_psn);
     f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
                    chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&
                    sent_after(c, f, f->round_ts, c->ts_ns) > 0;
@@ -993,11 +1004,16 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     unsigned pos = oi->flags & POS_MASK;
     uint64_t since = f->req_frame; /* the request before this one */
     f->req_frame = c->frame;
+    f->last_req_ts = c->ts_ns;
+    f->last_req_frame = c->frame;
     f->s.requests++;
     if (f->nmsn_wait)
         chk_msn_due(c, f, 0); /* before this request counts */
     if (f->pend_back)
         back_settle(c, f, 0);
+    if (f->rj_open)
+        chk_resend_due(c, f, 0);
+
     if (!f->have_pkey) {
         f->have_pkey = 1;
         f->pkey = pkey;
@@ -1059,6 +1075,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     if (d < 0) {
         /* Back to a PSN already sent: a retransmission. */
         f->s.retransmissions++;
+        chk_ack_read_reissue(f, psn);
         f->retx_ts = c->ts_ns;
         f->have_retx = 1;
         if (f->rr_pend && c->ts_ns <= f->rr_p_due)
@@ -1116,6 +1133,12 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_open = 1;
             f->round_ts = c->ts_ns;
             f->round_frame = c->frame;
+            const struct chk_hist *was = hist_at(f, psn);
+            f->round_gap_ns = was && c->ts_ns >= was->copy_ts
+                                  ? c->ts_ns - was->copy_ts : UINT64_MAX;
+            chk_resend_round(c, f, psn, f->round_gap_ns,
+                             f->pending != CHK_PEND_NONE || f->pend_back,
+                             psn == f->prev_psn, ibw_bth_get_opcode(b));
             if (f->pending != CHK_PEND_NONE &&
                 sent_after(c, f, c->ts_ns, f->pend_ts) > 0) {
                 f->round_open = 0;
@@ -1276,6 +1299,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
 /* A response acknowledging up to r; aeth: its AETH (NULL: none). */
 static void note_ack(struct chk_flow *f, uint32_t r, const uint8_t *aeth)
 {
+    chk_resend_acked(f, r);
     if (!f->have_ack || chk_psn_diff(r, f->last_ack) > 0) {
         f->have_ack = 1;
         f->last_ack = r;
@@ -1361,6 +1385,9 @@ static void read_response(struct chk *c, struct chk_flow *f,
         char w[200];
         if (!read_resp_fits(o, off, oi, p->payload_wire_len, pmtu, w, sizeof w)) {
             f->read_ok = 1;
+            if (f->ar_open)
+                chk_ack_read_resp(c, f, o, r, hdr(p, IBW_HDR_AETH));
+            o->resp_seen = 1;
             if (oi->flags & IBW_OPF_LAST) {
                 o->answered = 1;
                 if (!o->span)
@@ -1572,6 +1599,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     switch (oi->kind) {
     case IBW_OPK_ACK:
         if (kind == IBW_AETH_ACK) {
+            chk_ack_read_ack(f, r, ibw_aeth_get_msn(a), c->frame);
             note_ack(f, r, a);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;
@@ -2109,6 +2137,12 @@ void chk_flow_settle(struct chk *c, struct chk_flow *f)
         gbn_report(c, f);
         c->cur_flow = NULL;
     }
+    if (f->rj_open || f->in_retrans) {
+        c->cur_flow = f;
+        chk_resend_due(c, f, 1);
+        chk_resend_quiet(c, f, c->order.newest_ts);
+        c->cur_flow = NULL;
+    }
     if (!f->dead && (f->s.requests || f->s.responses))
         flow_notes(c, f);
 }
@@ -2131,6 +2165,13 @@ void chk_flows_finish(struct chk *c)
             c->cur_flow = NULL;
         }
     }
+    for (uint32_t i = 0; i < c->nflows; i++)
+        if (c->flows[i].live && (c->flows[i].rj_open || c->flows[i].in_retrans)) {
+            c->cur_flow = &c->flows[i];
+            chk_resend_due(c, &c->flows[i], 1);
+            chk_resend_quiet(c, &c->flows[i], c->order.newest_ts);
+            c->cur_flow = NULL;
+        }
     /* a skip nothing later explained */
     for (uint32_t i = 0; i < c->nflows; i++)
         if (c->flows[i].live && c->flows[i].gbn_suspect &&

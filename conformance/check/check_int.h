@@ -129,6 +129,9 @@ struct chk_outst {
     uint32_t len;       /* READ: DMA length */
     uint8_t kind;       /* IBW_OPK_READ or IBW_OPK_ATOMIC */
     uint8_t answered;
+    uint8_t resp_seen;  /* READ: a response of it was recorded */
+    uint8_t reissued;   /* READ: requested again (its responses replayed
+                           carry the responder's MSN of then) */
     uint8_t have_va;    /* READ: va and rkey known (an original with RETH) */
     uint8_t have_orig;  /* atomic: an ATOMIC ACKNOWLEDGE answered it */
     uint32_t msgs;      /* messages completed with it (it counts: C9-148) */
@@ -329,6 +332,29 @@ struct chk_flow {
     int64_t lat_min;        /* least (response - request) recorded time, ns */
     uint8_t round_open;     /* the last resend round, no NAK judged yet */
     uint64_t round_ts, round_frame;
+    uint64_t round_gap_ns;  /* ... the time since the PSN it resent from
+                               was last recorded (UINT64_MAX: never seen) */
+    uint8_t ar_open;        /* FLOW-ACK-READ (check_respond.c): an ACK
+                               covered a READ none or not all of whose
+                               responses were recorded: */
+    uint8_t ar_before;      /* ... some were, before the ACK */
+    uint8_t ar_after;       /* ... its responses recorded since */
+    uint32_t ar_read_psn, ar_span, ar_ack_psn, ar_msn;
+    uint64_t ar_frame;      /* ... the ACK's frame */
+    uint8_t rj_open;        /* a resend round nothing justified yet
+                               (check_resend.c): */
+    uint32_t rj_psn;        /* ... the PSN it resent from, */
+    uint64_t rj_ts, rj_frame, rj_gap_ns; /* ... when, and since its copy */
+    uint64_t last_req_ts, last_req_frame; /* the flow's last request */
+    uint8_t rj_recovering;  /* a NAK, RNR NAK or resend round came, and the
+                               responder has not yet acknowledged every PSN
+                               sent by then (up to rj_recover_end) */
+    uint32_t rj_recover_end;
+    uint8_t rj_have_nak;    /* a NAK or RNR NAK was recorded, at: */
+    uint64_t rj_nak_ts;
+    uint64_t ack_to_ns;     /* the requester's local ACK timeout, from the
+                               CM REQ (client's requests only): 0 unknown,
+                               UINT64_MAX none (code 0: infinite) */
     uint8_t pmtu_src;       /* enum chk_pmtu_src */
     uint8_t any_gap;        /* request PSNs were missed (or the flow started
                                mid-stream): counts from requests are lower
@@ -381,6 +407,15 @@ static inline struct chk_hist *chk_hist_get_mut(struct chk_flow *f, uint32_t psn
     return h->valid && h->psn == psn ? h : NULL;
 }
 
+/* The shortest local ACK timeout the flow's requester may use (ns): the
+ * CM REQ's when the capture holds it, else IBA's shortest nonzero one,
+ * 4.096 us x 2^1 (9.7.6.1.1; the CM field's encoding, 12.7.34). */
+#define CHK_MIN_ACK_TIMEOUT_NS 8192u
+static inline uint64_t chk_ack_timeout_min(const struct chk_flow *f)
+{
+    return f->ack_to_ns ? f->ack_to_ns : CHK_MIN_ACK_TIMEOUT_NS;
+}
+
 static inline uint32_t chk_read_span(uint32_t len, uint32_t pmtu)
 {
     if (!pmtu)
@@ -428,6 +463,40 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
 /* check_msn.c: before a request is counted, judge the responses whose skew
  * window has passed; all = 1 at the flow's end. */
 void chk_msn_due(struct chk *c, struct chk_flow *f, int all);
+
+/* check_respond.c (FLOW-ACK-READ): an ACK at PSN r with MSN msn; a READ
+ * response of READ o at r (aeth NULL for a MIDDLE); a request resent at
+ * psn (a READ re-issued is answered again, with replayed responses). */
+void chk_ack_read_ack(struct chk_flow *f, uint32_t r, uint32_t msn,
+                      uint64_t frame);
+void chk_ack_read_resp(struct chk *c, struct chk_flow *f,
+                       const struct chk_outst *o, uint32_t r,
+                       const uint8_t *aeth);
+void chk_ack_read_reissue(struct chk_flow *f, uint32_t psn);
+
+/* check_resend.c (FLOW-RESEND-UNJUSTIFIED): a resend round from psn opens,
+ * gap_ns after the PSN's copy before (UINT64_MAX: none seen); nak_pending:
+ * a NAK or RNR NAK came before it; dup_of_last: the request just before
+ * was the same PSN; opcode: the resent packet's. */
+void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
+                      uint64_t gap_ns, int nak_pending, int dup_of_last,
+                      uint8_t opcode);
+/* A NAK or RNR NAK recorded at ts_ns: it may have come before a round
+ * recorded up to window_ns earlier. */
+void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns);
+/* Recovery begins (a NAK or RNR NAK recorded, a resend round opened) on a
+ * flow that has sent up to next_psn (exclusive); an acknowledgement of PSN
+ * r ends it once r covers every PSN sent by then. */
+void chk_resend_recovery(struct chk_flow *f, uint32_t next_psn);
+void chk_resend_acked(struct chk_flow *f, uint32_t r);
+/* FLOW-GBN-QUIET, at the end of the flow or the capture: its last
+ * requests were a resend round that stopped short of what was sent, and
+ * nothing came from the requester since, for longer than any local ACK
+ * timeout (then_ns: the capture's last time). */
+void chk_resend_quiet(struct chk *c, struct chk_flow *f, uint64_t then_ns);
+/* The round still open, judged once the skew window after it has passed
+ * (force: now, at the end or before the next round). */
+void chk_resend_due(struct chk *c, struct chk_flow *f, int force);
 
 /* check_retrans.c: the digests of request p's extension headers and of
  * its payload; 0 when the capture cut it (no digest), else 1. */

@@ -2,7 +2,8 @@
 /* check_respond.c - what a responder owes the requests the capture saw:
  * FLOW-INVALID-ACCEPTED (a request it must reject is not accepted),
  * FLOW-NAK-INVALID (an Invalid Request NAK only for a request the capture
- * cannot show valid), FLOW-ZERO-LEN (C9-88: zero-length READ/WRITE need no
+ * cannot show valid), FLOW-ACK-READ (an ACK covers an RDMA READ only once
+ * its responses were sent), FLOW-ZERO-LEN (C9-88: zero-length READ/WRITE need no
  * valid R_Key or VA) and FLOW-DUP-ATOMIC (a duplicate atomic returns the
  * saved original value).
  *
@@ -171,4 +172,93 @@ void chk_dup_atomic(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
     }
     o->have_orig = 1;
     o->orig = v;
+}
+
+/* ---- FLOW-ACK-READ: an ACK covering a READ before its responses ----
+ * An ACK at PSN r acknowledges every request up to r (9.7.5.1.2, C9-105),
+ * so one that covers an RDMA READ says the READ was done: its responses
+ * were all sent before it (zoo row 6a: rxe ACKed a duplicate WRITE with
+ * the PSN of a later READ still being answered).  Any PSN from the READ's
+ * own to beyond its span covers it.  The READ's responses recorded after
+ * such an ACK prove it was sent before them when the capture point cannot
+ * have swapped them:
+ *   - a response with a higher MSN than the ACK's (the responder's MSN never
+ *     goes back, C9-148), or
+ *   - the ACK's PSN inside the READ's span before its last PSN: an ACK sent
+ *     after the READ's responses names the last PSN or later, or
+ *   - on a flow whose responses the path has not shown reordered (a lower
+ *     MSN after a higher one, as FLOW-NAK-PSN), two responses or more of a
+ *     READ none of whose responses came before the ACK: the network would
+ *     have to delay each of them past it.
+ * A READ re-issued, before the ACK or after it, is answered again: its
+ * replayed responses carry the responder's MSN of then (rxe), and prove
+ * nothing. */
+void chk_ack_read_ack(struct chk_flow *f, uint32_t r, uint32_t msn,
+                      uint64_t frame)
+{
+    if (f->ar_open)
+        return; /* the one pending is judged first */
+    for (unsigned k = 0; k < f->nout; k++) {
+        const struct chk_outst *o = chk_outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || o->answered || o->reissued || !o->len ||
+            o->len == 0x7FFFFFFFu || chk_psn_diff(r, o->psn) < 0)
+            continue;
+        /* a re-issue is an entry of its own: with another READ covering its
+         * PSN, it (or that one) was requested again */
+        int again = 0;
+        for (unsigned j = 0; j < f->nout && !again; j++) {
+            const struct chk_outst *x = chk_outst_at(f, j);
+            again = j != k && x->kind == IBW_OPK_READ && chk_outst_covers(x, o->psn);
+        }
+        if (again)
+            continue;
+        f->ar_open = 1;
+        f->ar_before = o->resp_seen;
+        f->ar_after = 0;
+        f->ar_read_psn = o->psn;
+        f->ar_span = o->span;
+        f->ar_ack_psn = r;
+        f->ar_msn = msn;
+        f->ar_frame = frame;
+        return;
+    }
+}
+
+void chk_ack_read_resp(struct chk *c, struct chk_flow *f,
+                       const struct chk_outst *o, uint32_t r,
+                       const uint8_t *aeth)
+{
+    (void)r;
+    if (o->psn != f->ar_read_psn)
+        return;
+    f->ar_after++;
+    int32_t dm = aeth ? chk_psn_diff(ibw_aeth_get_msn(aeth), f->ar_msn) : 0;
+    uint32_t span = o->span ? o->span : f->ar_span;
+    int inside = span > 1 &&
+                 chk_psn_diff(f->ar_ack_psn, chk_psn_add(o->psn, span - 1)) < 0;
+    int unswapped = !f->resp_msn_back && !f->ar_before && f->ar_after >= 2;
+    if (!(dm > 0 || inside || unswapped))
+        return;
+    f->ar_open = 0;
+    uint64_t saved = c->frame;
+    c->frame = f->ar_frame;
+    chk_report(c, CHK_R_FLOW_ACK_READ,
+               "ACK of PSN 0x%06x (MSN %u) covers the RDMA READ at 0x%06x, whose "
+               "responses were not all sent: %s", f->ar_ack_psn, f->ar_msn,
+               o->psn, dm > 0 ? "one with a higher MSN came after it"
+               : inside ? "its PSN lies inside the READ's span, before its last"
+                        : "they came after it");
+    c->frame = saved;
+}
+
+void chk_ack_read_reissue(struct chk_flow *f, uint32_t psn)
+{
+    for (unsigned k = 0; k < f->nout; k++) {
+        struct chk_outst *o = chk_outst_at(f, k);
+        if (o->kind != IBW_OPK_READ || !chk_outst_covers(o, psn))
+            continue;
+        o->reissued = 1;
+        if (f->ar_open && o->psn == f->ar_read_psn)
+            f->ar_open = 0; /* answered again */
+    }
 }

@@ -257,6 +257,57 @@
       "looks like.",                                                           \
       "IBA Vol.1 9.7.4 (requester retry); HanGu RDMA engine design "           \
       "§3.4.5.1.3", "first resent PSN vs E")                                   \
+    X(FLOW_ACK_READ, "FLOW-ACK-READ", ERROR, FLOW,                             \
+      "9.7.5.1.2; C9-105; C9-148",                                              \
+      "An ACK acknowledges every request up to its PSN, so one covering an "    \
+      "RDMA READ (any PSN from the READ's own on) is sent only after the "      \
+      "READ's responses.  Responses of that READ recorded after such an ACK "   \
+      "prove it was sent before them when the capture cannot have swapped "     \
+      "them: a response with a higher MSN (the MSN never goes back, C9-148); " \
+      "the ACK's PSN inside the READ's span, before its last PSN (an ACK "     \
+      "after the responses names the last or later); or, on a flow whose "     \
+      "responses were not seen reordered, two responses or more of a READ "    \
+      "none of whose responses came before the ACK.  A READ re-issued after "  \
+      "the ACK is answered again: its responses then prove nothing.  Zoo "     \
+      "row 6a (rxe, fixed by 4e4c53df5677).",                                  \
+      "IBA Vol.1 9.7.5.1.2 (coalesced acknowledges), 9.7.6 (MSN); bug zoo "     \
+      "row 6a", "ACK PSN and MSN vs the READ's responses after it")            \
+    X(FLOW_RESEND_UNJUSTIFIED, "FLOW-RESEND-UNJUSTIFIED", ERROR, FLOW,         \
+      "9.7.5.1; 9.7.5.2; 9.7.6.1.1",                                            \
+      "An RC requester resends a PSN only for a reason: a PSN sequence error "  \
+      "NAK, an RNR NAK (after its timer: FLOW-RNR-WAIT), a gap in an RDMA "     \
+      "READ's responses, or its local ACK timer running out.  A resend round " \
+      "with none of them before it is an error: no NAK or RNR NAK recorded "    \
+      "before it or within the skew window after it (the responses' "           \
+      "direction may be recorded late), not a READ request, and sooner after " \
+      "the PSN's copy before than the shortest local ACK timeout the "          \
+      "requester may use (the CM REQ's primary local ACK timeout when the "     \
+      "capture holds it, else 4.096 us x 2^1, IBA's shortest nonzero one).  "   \
+      "A copy right after the same PSN's is a duplicate the network may have "  \
+      "made, and a flow whose capture has shown it misses requests may miss "   \
+      "NAKs too: neither is judged.  Only the round that begins a recovery "    \
+      "is: from a NAK, an RNR NAK or a resend round until the responder has "   \
+      "acknowledged every PSN sent by then, a requester may resend again for "  \
+      "what the capture cannot show (responses duplicated or delayed after "   \
+      "the capture point, an implied NAK: an ACK past a READ or atomic whose "  \
+      "response it lacks) (check_resend.c).",                                   \
+      "IBA Vol.1 9.7.5.1 (requester retry on NAK), 9.7.5.2.8 (RNR), "           \
+      "9.7.6.1.1 (local ACK timeout), 12.7.34 (CM REQ local ACK timeout)",      \
+      "time since the PSN's copy before vs the shortest timeout")              \
+    X(FLOW_GBN_QUIET, "FLOW-GBN-QUIET", ERROR, FLOW,                           \
+      "9.7.5.2; 9.7.6.1.1",                                                     \
+      "A Go-Back-N resend round resends every PSN from where it starts up to "  \
+      "the last one sent.  A round that stops short, with PSNs after it sent "  \
+      "and not acknowledged, after which the requester sends nothing while "    \
+      "the capture goes on, is an error once the capture has run past the "     \
+      "longest local ACK timeout the requester may use after its last request " \
+      "(the CM REQ's when the capture holds it, else 4.096 us x 2^31; plus a "  \
+      "pending RNR NAK's timer): its transport timer would have resent them "   \
+      "(zoo row 28's kind).  Not judged on a flow closed through CM (an "       \
+      "application may destroy a QP with work outstanding), one whose capture " \
+      "missed requests, or with a READ whose span is not known.",               \
+      "IBA Vol.1 9.7.5.2 (Go-Back-N), 9.7.6.1.1 (local ACK timeout); bug zoo "  \
+      "row 28", "the round's end vs the last PSN sent, and the quiet time")    \
     X(FLOW_RNR_WAIT, "FLOW-RNR-WAIT", ERROR, FLOW,                             \
       "9.7.5.2.8",                                                             \
       "After an RNR NAK the requester waits the RNR timer before resending.",  \

@@ -92,7 +92,7 @@
       "(coalescing), AckReq asks for one but the ACK may come later, a "      \
       "duplicate SEND/WRITE is answered with its own PSN or a later one "      \
       "already executed.",                                                     \
-      "REPLAY-DIFF; REPLAY-MISSING; FLOW-ACK-UNSENT",                          \
+      "REPLAY-DIFF; REPLAY-MISSING; FLOW-ACK-UNSENT; FLOW-ACK-READ",           \
       "an ACK for every request with AckReq, at its PSN; a duplicate "        \
       "SEND/WRITE ACKed at ePSN - 1 (the replay accepts any later ACK as "    \
       "covering one it sends)",                                                \
@@ -147,15 +147,17 @@
       "Exceeded.",                                                             \
       "How long after the timeout the resend goes (timer granularity): a "     \
       "quality figure.",                                                       \
-      "FLOW-RETRANS-DIFF; FLOW-GBN",                                           \
+      "FLOW-RETRANS-DIFF; FLOW-GBN; FLOW-RESEND-UNJUSTIFIED",                  \
       "resends at the timeout, the same bytes", "",                           \
-      "resend-payload; resend-short; ack-timer-tick; read-gap-dropped",        \
+      "resend-payload; resend-short; ack-timer-tick; read-gap-dropped; "      \
+      "resend-early",                                                          \
       "req-lost-ack; req-retry-exceeded")                                      \
     X(GO_BACK_N, "GO-BACK-N", "9.7.5.2",                                       \
       "After a PSN sequence NAK naming P the requester sends again every "    \
       "request from P that was outstanding, in order; what came before P is " \
       "complete.",                                                             \
-      "", "FLOW-GBN", "Go-Back-N at once on the NAK", "", "gbn-stops",        \
+      "", "FLOW-GBN; FLOW-GBN-QUIET", "Go-Back-N at once on the NAK", "",     \
+      "gbn-stops",                                                             \
       "req-nak-seq-gbn")                                                       \
     /* ---- the statements the rules' spec column cites ---- */               \
     X(READ_RESPONSES, "READ-RESPONSES", "9.4; 9.7.5",                          \
@@ -163,7 +165,8 @@
       "FIRST, MIDDLE..., LAST or ONLY, the LAST with the rest of L; an "      \
       "atomic by one ATOMIC ACKNOWLEDGE at its PSN; a response answers a "     \
       "request of its kind at its PSN.",                                       \
-      "", "FLOW-READ-RESP; FLOW-RESP-MATCH; REPLAY-DIFF; REPLAY-MISSING; "     \
+      "", "FLOW-READ-RESP; FLOW-RESP-MATCH; FLOW-ACK-READ; REPLAY-DIFF; "      \
+      "REPLAY-MISSING; "                                                       \
       "REPLAY-EXTRA",                                                          \
       "responses cut by the PMTU", "", "ack-covers-read",                      \
       "resp-read-only; resp-read-multi; resp-psn-wrap-read; req-read; "        \

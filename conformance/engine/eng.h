@@ -396,6 +396,7 @@ struct eng_qp_rrc {
     uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
     uint32_t rnr_psn;       /* where to resume after the RNR timer */
     uint8_t rd_retx_valid;  /* a lost read response was already acted on */
+    uint8_t early_done;     /* faults.h resend-early: fired on this QP */
     uint32_t rd_retx_psn;   /* ... for the read at this PSN */
     uint8_t fault_rnr_naks; /* fault RNR_RETRY_FINITE (faults.h): RNR
                                NAKs since the last progress */

@@ -422,9 +422,10 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
         q->ee.rcache[q->ee.rcache_next].valid = 1;
         q->ee.rcache_next = (q->ee.rcache_next + 1) % ENG_READ_CACHE;
         /* faults.h, zoo row 6a: an ACK covering the READ before its
-         * responses */
+         * responses, at any PSN of its span (drawn at random) */
         if (n > 1 && ENG_FAULT(e, ACK_COVERS_READ))
-            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn_add(h->psn, n - 1),
+            respond(e, q, IBW_OP_RC_ACKNOWLEDGE,
+                    psn_add(h->psn, (uint32_t)(ibe_rand(e->w) % n)),
                     ack_syndrome(e, q), NULL, 0, 0);
         read_responses(e, q, h->psn, h->va, h->dmalen);
         return;

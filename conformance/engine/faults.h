@@ -62,9 +62,10 @@ enum {
       IBE_FN_CHECK, 0, "MSN advanced for every request packet, not per message") \
     X(MSN_NO_WRITE, "msn-no-write", "5", IBE_FS_RESP, "REPLAY-DIFF",         \
       IBE_FN_REPLAY, 0, "MSN not advanced for an RDMA WRITE without immediate")               \
-    X(ACK_COVERS_READ, "ack-covers-read", "6a", IBE_FS_RESP, "REPLAY-DIFF",   \
-      IBE_FN_REPLAY, IBE_FT_READS,                                              \
-      "an ACK carrying a multi-packet READ's last PSN sent before its responses") \
+    X(ACK_COVERS_READ, "ack-covers-read", "6a", IBE_FS_RESP, "FLOW-ACK-READ",  \
+      IBE_FN_CHECK, IBE_FT_READS,                                               \
+      "an ACK carrying a PSN of a multi-packet READ's span (drawn at random) "  \
+      "sent before its responses")                                             \
     X(NAK_AFTER_DUP_READ, "nak-after-dup-read", "6b", IBE_FS_RESP,             \
       "REPLAY-DIFF", IBE_FN_REPLAY, IBE_FT_LOSS_READ | IBE_FT_READS,            \
       "after a duplicate READ, the next Send/Write packet NAKed Invalid Request") \
@@ -159,6 +160,12 @@ enum {
       IBE_FN_CHECK, 0,                                                         \
       "a SEND longer than the posted receive completes it with Local QP "      \
       "Operation Error, not Local Length Error (Linux 6.1 rxe; docs/probe.md)") \
+    X(RESEND_EARLY, "resend-early", "-", IBE_FS_REQ,                          \
+      "FLOW-RESEND-UNJUSTIFIED", IBE_FN_CHECK, 0,                              \
+      "once, after a new Send/Write packet sent with three PSNs or more "     \
+      "before it unacknowledged, everything outstanding is resent at once "   \
+      "(Go-Back-N from the oldest): no NAK, no timeout (issue 31: a "         \
+      "requester-side resend misbehaviour outside the zoo)")                  \
     X(ACK_TIMER_TICK, "ack-timer-tick", "-", IBE_FS_REQ, "-", IBE_FN_CHECK,    \
       IBE_FT_LOSS,                                                             \
       "the local ACK timer counts 4 ms ticks (jiffies at HZ 250) and fires "   \

@@ -15,6 +15,23 @@
 static int serve_eng_upsn(struct ibe_engine *e, const struct eng_qp *q,
                           uint32_t *psn);
 static void serve_rtc_resume(struct ibe_engine *e, struct eng_qp *q);
+static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
+                                      uint32_t psn);
+
+/* faults.h resend-early: once per QP, after a new Send/Write message sent
+ * (drawn at random, 1 in 16) while three PSNs or more before it are
+ * unacknowledged, the oldest a Send/Write packet: everything outstanding
+ * resent at once (Go-Back-N from the oldest), no NAK, no timeout. */
+static void early_resend(struct ibe_engine *e, struct eng_qp *q)
+{
+    uint32_t up;
+    if (!ENG_FAULT(e, RESEND_EARLY) || q->rrc.early_done ||
+        serve_eng_upsn(e, q, &up) != 1 || psn_diff(q->rtc.npsn, up) < 4 ||
+        eng_uniform(e->w) >= 1.0 / 16)
+        return;
+    q->rrc.early_done = 1;
+    serve_rtc_retransmit_from(e, q, up);
+}
 
 
 
@@ -344,6 +361,7 @@ static void resume(struct ibe_engine *e, struct eng_qp *q)
         arm_loss_timer(e, q);
     }
     finish_seg(e, q);
+    early_resend(e, q);
 }
 
 static bool serve_rtc_can_issue(struct ibe_engine *e, struct eng_qp *q,

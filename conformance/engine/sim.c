@@ -40,6 +40,7 @@ struct sim {
     uint64_t ud_dups;
     uint32_t traffic;           /* IBE_FT_* of the faults' traffic */
     uint8_t lost[3];            /* the chosen losses done (sim_drop) */
+    uint32_t loss_seen[3];      /* frames of each chosen loss's kind seen */
     uint32_t sends_seen;        /* Send ONLY frames seen (sim_drop) */
     uint32_t runts_seen;        /* the same, for IBE_FT_RUNT */
     uint8_t cut;                /* IBE_FT_SHORT done */
@@ -102,7 +103,7 @@ static int sim_drop(void *ctx, int dir, uint8_t *pkt, size_t *lenp)
             }
         }
     }
-    if (k < 0 || s->lost[k])
+    if (k < 0 || s->lost[k] || ++s->loss_seen[k] < s->o->loss_nth)
         return 0;
     s->lost[k] = 1;
     return 1;
@@ -208,7 +209,8 @@ static int post_one(struct sim *s, uint32_t mask)
         m->len %= 5; /* frames under 65 bytes */
     /* a fault's traffic (faults.h): the special message in the middle */
     bool special = s->traffic && s->o->transport == IBE_RC &&
-                   i == s->o->messages / 2;
+                   i == (s->o->fault_at && s->o->fault_at < s->o->messages
+                             ? s->o->fault_at : s->o->messages / 2);
     uint64_t wrap_va = 0;
     if (special && (s->traffic & (IBE_FT_ZLREAD | IBE_FT_ZLBADKEY))) {
         m->op = IBE_WR_RDMA_READ;

@@ -37,6 +37,13 @@ struct ibe_sim_opts {
     /* Open choices (choices.h) both engines take: the other behaviour a
      * statement allows; never a rule broken. */
     uint64_t choices;
+    /* Where a fault's traffic puts its special frames (a variant of the
+     * fault, `ibwire sim --variants`): the special message (IBE_FT_ZLREAD,
+     * VAWRAP, SENDINV) is message fault_at (0: the middle one), and each
+     * chosen loss (IBE_FT_LOSS*) strikes the loss_nth frame of its kind
+     * (0 or 1: the first). */
+    uint32_t fault_at;
+    uint32_t loss_nth;
 };
 
 struct ibe_sim_result {

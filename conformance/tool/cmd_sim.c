@@ -57,6 +57,24 @@ const struct tool_opt sim_opts[] = {
     {1, "--traffic-of", "NAME[,NAME...]",
      "the same traffic as --fault NAME, without the fault (the clean control "
      "run)", NULL, NULL},
+    {1, "--fault-at", "I",
+     "the fault's special message (a zero-length READ, a VA wrap, a Send "
+     "with Invalidate) is message I (default: the middle one)", NULL, NULL},
+    {1, "--loss-nth", "K",
+     "the fault's chosen loss strikes the K-th frame of its kind (default: "
+     "the first)", NULL, NULL},
+    {1, "--variants", "N",
+     "with --fault NAME: N random variants of the fault, each run with the "
+     "fault and as its clean control and judged by ibwire check",
+     "A variant is drawn from the seed and its index: operations, single- "
+     "and multi-packet sizes, PMTU, transport where the fault is not "
+     "RC-only, where its special message and chosen loss fall, and loss, "
+     "duplication or reordering around it or none. Each is printed as the "
+     "`ibwire sim` command that reproduces it, and judged by `ibwire check` "
+     "(`--replay` where the fault is judged by replay): whether the rule "
+     "caught it, whether the control is clean. Exit 0 when every variant "
+     "was caught and every control clean; a fault no capture can decide "
+     "says so and is held to its controls only.", NULL},
     {1, "--choice", "NAME[,NAME...]",
      "the engines take these open choices, where the IBA allows several "
      "behaviours (--list-choices; conformance/engine/choices.h)", NULL, NULL},
@@ -95,7 +113,7 @@ static void usage(FILE *f)
 }
 
 /* The options only `ibwire sim` has; see struct sim_cli. */
-struct sim_own { struct ibe_sim_opts *o; const char **tpath; };
+struct sim_own { struct ibe_sim_opts *o; const char **tpath; uint32_t *variants; };
 
 static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
 {
@@ -142,6 +160,15 @@ static int sim_own_opt(void *ctx, const char *a, const char *v, int *bad)
         if (*bad)
             fprintf(stderr, "ibwire sim: --choice: unknown choice at '%s' "
                             "(see --help)\n", at);
+    } else if (!strcmp(a, "--fault-at")) {
+        *bad = sim_parse_num(v, 10000000, &u);
+        o->fault_at = (uint32_t)u;
+    } else if (!strcmp(a, "--loss-nth")) {
+        *bad = sim_parse_num(v, 1000000, &u);
+        o->loss_nth = (uint32_t)u;
+    } else if (!strcmp(a, "--variants")) {
+        *bad = sim_parse_num(v, 100000, &u) || !u;
+        *so->variants = (uint32_t)u;
     } else if (!strcmp(a, "--trace")) {
         *so->tpath = v;
     } else {
@@ -219,7 +246,8 @@ int cmd_sim(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--cm"))
             return cmd_sim_cm(argc, argv);
-    struct sim_own so = {&o, &tpath};
+    uint32_t variants = 0;
+    struct sim_own so = {&o, &tpath, &variants};
     const struct sim_cli cli = {
         "ibwire sim", usage, NULL,
         {&o.seed, &o.drop, &o.dup, &o.reorder, &o.corrupt, &o.framing, &wpath},
@@ -227,6 +255,14 @@ int cmd_sim(int argc, char **argv)
     int done = sim_cli_parse(&cli, argc, argv);
     if (done >= 0)
         return done;
+    if (variants) {
+        if (!o.faults || (o.faults & (o.faults - 1)) || o.traffic_of || wpath || tpath) {
+            fprintf(stderr, "ibwire sim: --variants takes one --fault and no "
+                            "--traffic-of, -w or --trace\n");
+            return TOOL_EXIT_USAGE;
+        }
+        return sim_variants_run((unsigned)__builtin_ctzll(o.faults), o.seed, variants);
+    }
     uint32_t allowed = o.transport == IBE_RC ? 0x7F : o.transport == IBE_UC ? 0x0F : 0x03;
     if (o.ops && (o.ops & ~allowed)) {
         fprintf(stderr, "ibwire sim: --ops names an operation the transport lacks\n");

@@ -658,7 +658,8 @@ static void bad_retrans_diff(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 32); /* resent with another length */
 }
 
-static void bad_gbn(struct gen_out *o)
+/* SENDs 0-3 (frames 1-4), ACK 0 (5), sequence NAK naming 1 (6). */
+static void sends_then_nak1(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
@@ -666,6 +667,11 @@ static void bad_gbn(struct gen_out *o)
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
     ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
     ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+}
+
+static void bad_gbn(struct gen_out *o)
+{
+    sends_then_nak1(o); /* 1-6 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 7 resends from 2, not 1 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 8 */
 }
@@ -674,16 +680,53 @@ static void bad_gbn(struct gen_out *o)
  * after the NAK naming 1 only PSN 1 comes again, then a new PSN. */
 static void bad_gbn_stop(struct gen_out *o)
 {
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
-    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
-    ack(o, V2, B, 0, SYN_ACK, 1);              /* 5 */
-    ack(o, V2, B, 1, SYN_NAK_SEQ, 1);          /* 6 expected PSN 1 */
+    sends_then_nak1(o); /* 1-6 */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent */
     req(o, V2, A, IBW_OP_RC_SEND_ONLY, 4, 64); /* 8 new: 2-3 never resent */
     o->ts_ns += 1000000; /* (after the new PSN whatever the skew) */
     ack(o, V2, B, 2, SYN_NAK_SEQ, 2);          /* 9 expects 2 still */
+}
+
+/* Issue 31: PSN 0 resent 4 us after it was sent (the frames 1 us apart),
+ * sooner than any local ACK timeout (4.096 us x 2^1), with no NAK. */
+static void bad_resend_unjustified(struct gen_out *o)
+{
+    uint64_t step = o->step_ns;
+    o->step_ns = 1000;
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 1 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 2 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 2, 64); /* 3 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 3, 64); /* 4 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 0, 64); /* 5 resent at once */
+    o->step_ns = step;
+    ack(o, V2, B, 3, SYN_ACK, 4);              /* 6 */
+}
+
+/* Issue 31: after the NAK naming 1 only PSN 1 is resent (and ACKed), then
+ * the requester sends nothing for 9000 s while another QP's traffic goes
+ * on: past 4.096 us x 2^31 (8796 s), the longest local ACK timeout. */
+static void bad_gbn_quiet(struct gen_out *o)
+{
+    sends_then_nak1(o); /* 1-6 */
+    req(o, V2, A, IBW_OP_RC_SEND_ONLY, 1, 64); /* 7 resent, and no more */
+    ack(o, V2, B, 1, SYN_ACK, 2);              /* 8 */
+    o->ts_ns += 9000000000000ull;
+    struct ibw_build_spec s;                   /* 9 another QP's SEND */
+    rc(&s, V2, A, IBW_OP_RC_SEND_ONLY, 0x100);
+    s.bth.destqp ^= 0x40;
+    pl(&s, 64);
+    gen_put(o, &s);
+}
+
+/* Zoo row 6a at a PSN other than the READ's last: an ACK naming PSN 1,
+ * inside a 3-packet READ's span, sent before the READ's responses. */
+static void bad_ack_read(struct gen_out *o)
+{
+    read_req(o, V2, A, 0, 3 * 1024);                                 /* 1 */
+    ack(o, V2, B, 1, SYN_ACK, 1);                                    /* 2 */
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST, 0, 1024, 1);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 1, 1024, 1);
+    read_resp(o, V2, B, IBW_OP_RC_RDMA_READ_RESPONSE_LAST, 2, 1024, 1);
 }
 
 static void bad_resend_unseen(struct gen_out *o)
@@ -968,6 +1011,14 @@ static const struct gen_scenario scenarios[] = {
        "finding 7 FLOW-GBN\nexit 1\n"),
     SC("bad-flow-gbn-stop", "a Go-Back-N that resends one PSN and goes on",
        ETHERNET, bad_gbn_stop, "finding 8 FLOW-GBN\nexit 1\n"),
+    SC("bad-flow-resend-unjustified", "a resend with no NAK, sooner than "
+       "any local ACK timeout", ETHERNET, bad_resend_unjustified,
+       "finding 5 FLOW-RESEND-UNJUSTIFIED\nexit 1\n"),
+    SC("bad-flow-gbn-quiet", "a Go-Back-N that resends one PSN and goes "
+       "quiet", ETHERNET, bad_gbn_quiet, "finding 7 FLOW-GBN-QUIET\nexit 1\n"),
+    SC("bad-flow-ack-read", "an ACK inside a READ's span before its "
+       "responses", ETHERNET, bad_ack_read,
+       "finding 2 FLOW-ACK-READ\nexit 1\n"),
     SC("bad-flow-resend-unseen", "a resend of a PSN before the flow's first",
        ETHERNET, bad_resend_unseen, "finding 3 FLOW-PSN-GAP\nexit 0\n"),
     SC("bad-flow-read-reissue", "an RDMA READ re-issued mid-response for "

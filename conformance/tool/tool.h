@@ -16,6 +16,9 @@ int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_sim_cm(int argc, char **argv); /* ibwire sim --cm (sim_cm.c) */
+/* ibwire sim --fault F --variants N (sim_variants.c): fault k's N variants
+ * of seed, each run with the fault and as its clean control and judged. */
+int sim_variants_run(unsigned k, uint64_t seed, uint32_t n);
 int cmd_gen(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_peer(int argc, char **argv);

@@ -26,6 +26,7 @@ struct run {
     uint8_t bytes[MAXFR][MAXLEN];
     size_t len[MAXFR];
     size_t cut[MAXFR]; /* bytes recorded, 0 = all */
+    uint64_t ts[MAXFR]; /* capture time (ns), 0 = 1 ms x frame number */
     /* findings */
     unsigned nf;
     uint64_t frame[64];
@@ -164,7 +165,7 @@ static void expect(const char *name, const unsigned *want)
     struct chk *k = chk_new(&o);
     TU_CHECK(k != NULL);
     for (unsigned i = 0; i < R.n; i++)
-        chk_bytes(k, i + 1, 1000000ull * (i + 1), R.bytes[i],
+        chk_bytes(k, i + 1, R.ts[i] ? R.ts[i] : 1000000ull * (i + 1), R.bytes[i],
                   R.cut[i] ? R.cut[i] : R.len[i], IBW_LINK_ETHERNET,
                   R.cut[i] != 0);
     chk_finish(k);
@@ -455,6 +456,77 @@ static void gbn_cases(void)
     expect("gbn whole", (const unsigned[]){END});
 }
 
+/* The frames built so far recorded at us[k] microseconds. */
+static void times_us(const double *us)
+{
+    for (unsigned i = 0; i < R.n; i++)
+        R.ts[i] = (uint64_t)(us[i] * 1000.0);
+}
+
+static void resend_cases(void)
+{
+    /* SENDs 0-3 at 1-4 us, 0 resent at 5 us: 4 us after its copy, sooner
+     * than any local ACK timeout (8.192 us), no NAK before it */
+    for (unsigned v = 0; v < 4; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);                 /* 1-4 */
+        if (v == 1)
+            nak(0, IBW_NAK_PSN_SEQ_ERROR, 0);        /* 5, at 4.5 us */
+        req(SEND_ONLY, v == 2 ? 3 : 0, 64, 0);      /* the resend */
+        ack(3, 4);
+        if (v == 3) /* the resend 20 us after its copy: a timeout may */
+            times_us((const double[]){1, 2, 3, 4, 21, 22});
+        else if (v == 1)
+            times_us((const double[]){1, 2, 3, 4, 4.5, 5, 6});
+        else
+            times_us((const double[]){1, 2, 3, 4, 5, 6});
+        if (v == 0)
+            expect("resend unjustified",
+                   (const unsigned[]){CHK_R_FLOW_RESEND_UNJUSTIFIED, 5, END});
+        else /* after a NAK; the last PSN again (a network duplicate); late */
+            expect("resend justified", (const unsigned[]){END});
+    }
+    /* SENDs 0-3, NAK naming 1, only 1 resent and ACKed, then nothing from
+     * the requester while the capture goes on (another QP's SEND) until
+     * 9000 s (past 4.096 us x 2^31 = 8796 s, the longest local ACK
+     * timeout) or 100 s (not past it); or 2 and 3 ACKed: nothing left */
+    for (unsigned v = 0; v < 3; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);                 /* 1-4 */
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1);            /* 5 */
+        req(SEND_ONLY, 1, 64, 0);                    /* 6 */
+        ack(v == 2 ? 3 : 1, v == 2 ? 4 : 2);         /* 7 */
+        struct ibw_build_spec o;                     /* 8: another QP's */
+        spec(&o, A, SEND_ONLY, 0x500);
+        o.bth.destqp = 0x33;
+        put(&o);
+        times_us((const double[]){1, 2, 3, 4, 5, 6, 7, v == 1 ? 100e6 : 9000e6});
+        if (v == 0)
+            expect("gbn quiet", (const unsigned[]){CHK_R_FLOW_GBN_QUIET, 6, END});
+        else
+            expect("gbn quiet not yet", (const unsigned[]){END});
+    }
+    /* READ of 3 PMTUs at 0, an ACK naming 1 (inside its span) before its
+     * responses (FLOW-ACK-READ at the ACK), or after them (clean) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(256);
+        read_req(0, 0x10000, 3 * 256);               /* 1 */
+        if (v == 0)
+            ack(1, 1);                               /* 2 */
+        resp(RR_FIRST, 0, 256, 1);
+        resp(RR_MIDDLE, 1, 256, 1);
+        resp(RR_LAST, 2, 256, 1);
+        if (v == 1)
+            ack(2, 1);
+        if (v == 0)
+            expect("ack covers read", (const unsigned[]){CHK_R_FLOW_ACK_READ, 2, END});
+        else
+            expect("ack after read", (const unsigned[]){END});
+    }
+}
+
 static void respond_cases(void)
 {
     /* duplicate atomics: the same value is right, another is not */
@@ -566,5 +638,6 @@ int main(void)
     nak_psn_cases();
     gbn_cases();
     respond_cases();
+    resend_cases();
     return tu_done("check_flow_rules");
 }

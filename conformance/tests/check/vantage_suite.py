@@ -405,6 +405,20 @@ SKEW_REPLAY_UNCOMPARED = {
 }
 
 
+# Captures whose errors a late direction may legitimately take away (the
+# check is then only that it adds none).  bad-flow-rnr-wait resends 20 us
+# after the original and 10 us after the RNR NAK: once the responder's
+# direction may be recorded late, the resend may have come before the NAK,
+# where only the local ACK timer explains it - and a timeout as short as
+# 8.192 us (IBA's shortest nonzero one, 4.096 us x 2^1) does.  Broken for
+# every skew only when the resend is not recorded after the NAK and came
+# sooner than that after the original (skew_directed's case at 6 us).
+SKEW_MAY_CLEAR = {
+    "bad-flow-rnr-wait.pcap": "a resend recorded before the NAK is one a "
+                              "local ACK timeout of 8.192 us explains",
+}
+
+
 def skew_rules(res, name):
     got = error_rules(res)
     if REPLAY and name in SKEW_REPLAY_UNCOMPARED:
@@ -428,7 +442,13 @@ def mode_skew(pcaps, shared, work):
                 got = skew_rules(res, name)
                 again = "capedit.py delay %s %d %s X.pcap; %s" % (
                     capedit.ntoa(*src), us, path, " ".join(check_cmd("X.pcap")))
-                ok = check(rc == rc0 and got == want,
+                if name in SKEW_MAY_CLEAR and us >= 10 and src == capedit.sources(cap)[1]:
+                    ok_rules = not (got - want)
+                    ok_rc = rc in (0, rc0)
+                else:
+                    ok_rules = got == want
+                    ok_rc = rc == rc0
+                ok = check(ok_rc and ok_rules,
                            "%s, %s %d us late: exit %d (was %d), errors %s (were %s) [%s] (%s)"
                            % (name, capedit.ntoa(*src), us, rc, rc0, dict(got),
                               dict(want), show(res), again))
@@ -460,11 +480,17 @@ def skew_directed(pcaps, work):
     cases = [
         # responder 100 us late: SEND 0, resend 20, NAK 110 -> the NAK may
         # be 110 late, so the resend came at most 20 - 110 + 110 = 20 us
-        # after it (the resend is frame 2 once re-sorted)
-        ("rnr-wait, 10.0.0.2 100 us late", capedit.delay(rnr, resp, 100),
-         [(2, "FLOW-RNR-WAIT", "resent after 20 us at most")]),
-        ("rnr-wait, 10.0.0.2 500 us late", capedit.delay(rnr, resp, 500),
-         [(2, "FLOW-RNR-WAIT", "resent after 20 us at most")]),
+        # after it - or before it (no skew), 20 us after the SEND, which a
+        # local ACK timeout of 8.192 us (IBA's shortest) explains: no error
+        ("rnr-wait, 10.0.0.2 100 us late", capedit.delay(rnr, resp, 100), []),
+        ("rnr-wait, 10.0.0.2 500 us late", capedit.delay(rnr, resp, 500), []),
+        # SEND 0, NAK 3, resend 6, the responder 100 us late: SEND 0,
+        # resend 6, NAK 103.  The resend came 6 us after the SEND, sooner
+        # than any timeout: it followed the NAK (at most 6 - 103 + 103 =
+        # 6 us after it) whatever the skew
+        ("rnr-wait, resend 6 us after the SEND, 10.0.0.2 100 us late",
+         capedit.delay(retime(rnr, [0, 3, 6]), resp, 100),
+         [(2, "FLOW-RNR-WAIT", "resent after 6 us at most")]),
         # NAK 100 us after the SEND: up to 100 us of it may be skew, so a
         # resend 1051 us after the NAK may have waited 1151 < 1152 ...
         ("rnr-wait, NAK at 100, resend at 1151", retime(rnr, [0, 100, 1151]),

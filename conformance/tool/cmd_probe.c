@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "fuzz.h"
 #include "probe.h"
 #include "tool.h"
 
@@ -23,6 +24,8 @@ static void usage(FILE *out)
             "       ibwire probe -i IFACE --engine-on IFACE2 [--only ...] [--pcap-dir DIR] [-v]\n"
             "       ibwire probe -i IFACE --agent HOST:PORT --probe-ip ADDR [--only ...]\n"
             "                    [--pcap-dir DIR] [-v] [--within-scale N]\n"
+            "       ibwire probe TARGET --script FILE\n"
+            "       ibwire probe TARGET --fuzz N [--seed S] [--out DIR] [--time-limit SECS]\n"
             "\n"
             "  --list            the tests, each with the IBA statements it checks\n"
             "                    (tab-separated: id, role, statements, summary [rule],\n"
@@ -53,6 +56,16 @@ static void usage(FILE *out)
                  "                    --list-faults`): it behaves as the buggy implementation\n"
                  "                    did, and the tests the --list names the fault for must\n"
                  "                    fail\n");
+    fprintf(out, "  --script FILE     run one script file (README.md's format; a fuzzer's\n"
+                 "                    minimized DIR/ID.probe) instead of the suite\n"
+                 "  --fuzz N          N random episodes, each on the device and on the\n"
+                 "                    reference engine, judged; each divergence shrunk to\n"
+                 "                    a script (README.md, \"Fuzzing\")\n"
+                 "  --seed S          the fuzzer's seed (0): episode i of seed S is always\n"
+                 "                    the same\n"
+                 "  --out DIR         the fuzzer's scripts (DIR/ID.probe) and corpus\n"
+                 "                    (DIR/corpus, run first the next time)\n"
+                 "  --time-limit SECS stop fuzzing after SECS seconds\n");
     fprintf(out, "  -v                every frame, as it passes\n");
 }
 
@@ -71,11 +84,99 @@ static int selected(const char *id, const char *only)
     return 0;
 }
 
+/* A script file's text, or NULL with the reason said; it must parse (the
+ * error names the line). */
+static char *probe_read_script(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    size_t cap = 1 << 20, n;
+    char *b = malloc(cap);
+    n = b ? fread(b, 1, cap - 1, f) : 0;
+    int big = b && n == cap - 1 && fgetc(f) != EOF;
+    fclose(f);
+    if (!b || big) {
+        fprintf(stderr, "ibwire probe: %s: %s\n", path, b ? "too long" : "out of memory");
+        free(b);
+        return NULL;
+    }
+    b[n] = 0;
+    char err[512];
+    if (probe_script_check(b, err, sizeof err)) {
+        fprintf(stderr, "ibwire probe: %s: %s\n", path, err);
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static int run_script(const char *path, const char *text, struct probe_target *tg,
+                      const struct probe_opts *o)
+{
+    static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR"};
+    const char *id = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    struct probe_test t = {id, PROBE_RESPONDER, "", "", "", text};
+    struct probe_result r;
+    probe_run(&t, tg, o, &r);
+    printf("%s  %s%s%s\n", vname[r.verdict], id, r.why[0] ? "  " : "", r.why);
+    return r.verdict == PROBE_FAIL || r.verdict == PROBE_ERROR ? TOOL_EXIT_FINDINGS
+                                                              : TOOL_EXIT_OK;
+}
+
+static int run_fuzz(unsigned long long n, unsigned long long seed, const char *out,
+                    double time_limit, const char *fault, const char *where,
+                    struct probe_target *tg, const struct probe_opts *po)
+{
+    struct probe_target *ref = probe_self_target(NULL);
+    if (!ref)
+        return TOOL_EXIT_USAGE;
+    char name[256];
+    snprintf(name, sizeof name, "%s%s%s", where, fault ? " --fault " : "",
+             fault ? fault : "");
+    struct fz_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.episodes = n;
+    fo.seed = seed;
+    fo.out_dir = out;
+    fo.time_limit = time_limit;
+    fo.dev = tg;
+    fo.dev_name = name;
+    fo.ref = ref;
+    fo.popts = po;
+    fo.progress = stderr;
+    fo.out = stdout;
+    fo.verbose = po->verbose;
+    long d = fz_run(&fo);
+    probe_self_target_free(ref);
+    return d < 0 ? TOOL_EXIT_USAGE : d ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
+}
+
+static void free_target(int self, int agent, struct probe_target *tg,
+                        struct probe_agent *ag)
+{
+    if (self) {
+        probe_self_target_free(tg);
+    } else {
+        probe_raw_target_free(tg);
+        if (agent)
+            probe_agent_client_free(ag);
+        else
+            probe_engine_raw_agent_free(ag);
+    }
+}
+
 int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
     const char *fault = NULL, *agent = NULL, *probe_ip = NULL;
+    const char *script = NULL, *fuzz_out = NULL;
+    unsigned long long fuzz_n = 0, fuzz_seed = 0;
+    double time_limit = 0;
+    int fuzz = 0;
     uint64_t faults = 0;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
@@ -97,6 +198,21 @@ int cmd_probe(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(a, "--engine-on")) engine_on = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--agent")) agent = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--probe-ip")) probe_ip = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--script")) script = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--out")) fuzz_out = argv[++i];
+        else if (i + 1 < argc && (!strcmp(a, "--fuzz") || !strcmp(a, "--seed") ||
+                                  !strcmp(a, "--time-limit"))) {
+            char *end;
+            const char *v = argv[++i];
+            double d = strtod(v, &end);
+            if (*end || d < 0 || (a[2] != 't' && d != (double)(unsigned long long)d)) {
+                fprintf(stderr, "ibwire probe: %s %s: not a number\n", a, v);
+                return TOOL_EXIT_USAGE;
+            }
+            if (a[2] == 'f') { fuzz = 1; fuzz_n = (unsigned long long)d; }
+            else if (a[2] == 's') fuzz_seed = (unsigned long long)d;
+            else time_limit = d;
+        }
         else if (i + 1 < argc && !strcmp(a, "--within-scale")) {
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 10);
@@ -152,6 +268,17 @@ int cmd_probe(int argc, char **argv)
         }
         return TOOL_EXIT_OK;
     }
+    if (script && fuzz) {
+        fprintf(stderr, "ibwire probe: --script and --fuzz do not go together\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if ((fuzz_out || time_limit > 0 || fuzz_seed) && !fuzz) {
+        fprintf(stderr, "ibwire probe: --seed, --out and --time-limit go with --fuzz\n");
+        return TOOL_EXIT_USAGE;
+    }
+    char *script_text = NULL;
+    if (script && !(script_text = probe_read_script(script)))
+        return TOOL_EXIT_USAGE;
     if (self == !!iface) {
         fprintf(stderr, "ibwire probe: say --self or -i IFACE (or --list)\n");
         usage(stderr);
@@ -217,6 +344,15 @@ int cmd_probe(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
+    if (script_text || fuzz) {
+        int rc = script_text ? run_script(script, script_text, tg, &o)
+                             : run_fuzz(fuzz_n, fuzz_seed, fuzz_out, time_limit, fault,
+                                        self ? "self" : agent ? agent : engine_on,
+                                        tg, &o);
+        free(script_text);
+        free_target(self, agent != NULL, tg, ag);
+        return rc;
+    }
     size_t n[4] = {0, 0, 0, 0}, ran = 0;
     static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR"};
     for (size_t i = 0; i < probe_ntests; i++) {
@@ -235,15 +371,7 @@ int cmd_probe(int argc, char **argv)
                r.why[0] ? "  " : "", r.why, say_agent ? " -- " : "",
                say_agent ? aerr : "");
     }
-    if (self) {
-        probe_self_target_free(tg);
-    } else {
-        probe_raw_target_free(tg);
-        if (agent)
-            probe_agent_client_free(ag);
-        else
-            probe_engine_raw_agent_free(ag);
-    }
+    free_target(self, agent != NULL, tg, ag);
     if (!ran) {
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;

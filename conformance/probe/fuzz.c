@@ -448,6 +448,7 @@ long fz_run(const struct fz_opts *o)
     long divergences = 0;
     uint64_t skipped = 0, ran = 0, corpus_ran = 0;
     const char *found[64];
+    unsigned best[64], tries[64];
     int nfound = 0;
     double first_at = -1;
     uint64_t first_ep = 0;
@@ -519,14 +520,23 @@ long fz_run(const struct fz_opts *o)
                 first_at = wall() - t0;
                 first_ep = ran;
             }
-            int seen = 0;
-            for (int k = 0; k < nfound; k++)
-                seen |= !strcmp(found[k], v.key);
-            if (!seen && nfound < 64) {
-                found[nfound++] = v.key;
+            /* the first divergence of each judgement is shrunk, and the
+             * next ones too (three at most) while its script is long */
+            int k = 0;
+            while (k < nfound && strcmp(found[k], v.key))
+                k++;
+            if (k == nfound && nfound < 64) {
+                found[nfound] = v.key;
+                tries[nfound] = 0;
+                best[nfound++] = ~0u;
+            }
+            if (k < nfound && tries[k] < 3 && best[k] > 15) {
                 unsigned lines;
                 int ok;
+                tries[k]++;
                 report(o, id, moves, &v, &lines, &ok);
+                if (ok && lines < best[k])
+                    best[k] = lines;
             }
         }
         double now = wall();

@@ -93,6 +93,11 @@ struct fz_verdict {
 void fz_judge(const char *script, const struct fz_obs *dev,
               const struct fz_obs *ref, struct fz_verdict *v);
 
+/* `ibwire check` on an observation's frames: the first error finding on a
+ * frame sent in direction dir (1: by the device, 0: by the probe, -1:
+ * either): 1 with "RULE: frame N: message" in why, 0 when there is none. */
+int fz_check_dir(const struct fz_obs *o, int dir, char *why, size_t cap);
+
 /* The script of a divergence: the moves, with every `~` window replaced by
  * the engine's frames as expectations, then its completions and the
  * memory it ended with where it or the device changed something.  Its

@@ -98,6 +98,7 @@ static const struct fz_stmt stmts[] = {
     {"req-lose", "9.7.4; 9.7.6", "FLOW-RETRANS-DIFF", 4},
     {"req-seq-nak", "9.7.5.2; 9.7.4", "FLOW-GBN", 3},
     {"req-rnr", "9.7.5.2.8", "FLOW-RNR-WAIT", 3},
+    {"req-rnr-repeat", "9.7.5.2.8; 9.7.4", "FLOW-RNR-WAIT", 2},
     {"req-err-nak", "9.7.5.2; 9.9", "", 1},
     {"req-dup-ack", "9.7.6", "", 2},
     {"req-stale-ack", "9.7.6", "FLOW-RESP-MATCH", 2},
@@ -107,6 +108,7 @@ static const struct fz_stmt stmts[] = {
     {"req-slow", "9.7.6", "", 2},
     {"req-wrap", "9.7.1", "FLOW-PSN-GAP", 2},
     /* the oracle's judgements (fuzz_judge.c) */
+    {"judge-frame", "CA17-22; 9.2", "PKT-ICRC", 0},
     {"judge-runner", "9.2; A17.4", "PKT-QP01-UD", 0},
     {"judge-cqe", "9.9; 11.4.2", "", 0},
     {"judge-memory", "9.4; 9.7.5", "REPLAY-DIFF", 0},
@@ -497,6 +499,7 @@ static void answer(struct gen *G, const struct post *p, int coalesced)
 
 static const char *const req_moves[] = {
     "req-ack", "req-coalesce", "req-lose", "req-seq-nak", "req-rnr",
+    "req-rnr-repeat",
     "req-err-nak", "req-dup-ack", "req-stale-ack", "req-ack-beyond",
     "req-read-gap", "req-read-dup", "req-slow"};
 #define NREQ (sizeof req_moves / sizeof req_moves[0])
@@ -573,6 +576,13 @@ static void requester(struct gen *G, char *setup, size_t scap)
                 uint32_t code = 1 + fz_below(G->g, 16);
                 put(G, "> ACK psn=S+%u aeth=rnr timer=%u msn=%u\n~ within=%uus\n",
                     p->first, code, G->msn - 1, rnr_us[code] * 2 + 100);
+            } else if (!strcmp(key, "req-rnr-repeat")) {
+                /* RNR NAKs again and again: past a finite RNR retry count
+                 * (7 is infinite, 9.7.5.2.8) */
+                uint32_t code = 1 + fz_below(G->g, 4), times = 2 + fz_below(G->g, 9);
+                for (uint32_t t = 0; t < times; t++)
+                    put(G, "> ACK psn=S+%u aeth=rnr timer=%u msn=%u\n~ within=%uus\n",
+                        p->first, code, G->msn - 1, rnr_us[code] * 2 + 100);
             } else if (!strcmp(key, "req-err-nak")) {
                 static const char *const e[] = {"nak-inv", "nak-acc", "nak-op"};
                 put(G, "> ACK psn=S+%u aeth=%s msn=%u\n~ within=200us\n", p->first,

@@ -527,6 +527,8 @@ static int judge_memory(const struct fz_obs *dev, const struct fz_obs *ref,
 struct rules_seen {
     uint8_t hit[CHK_RULE_COUNT];
     char first[CHK_RULE_COUNT][160];
+    const struct fz_obs *o;
+    int dir; /* only findings on frames of this direction; -1: all */
 };
 
 static void on_finding(void *user, const struct chk_finding *f)
@@ -534,14 +536,19 @@ static void on_finding(void *user, const struct chk_finding *f)
     struct rules_seen *s = user;
     if (f->severity != CHK_ERROR || f->rule >= CHK_RULE_COUNT || s->hit[f->rule])
         return;
+    if (s->dir >= 0 && (f->frame < 1 || f->frame > s->o->nfr ||
+                        s->o->fr[f->frame - 1].dir != s->dir))
+        return;
     s->hit[f->rule] = 1;
     snprintf(s->first[f->rule], sizeof s->first[0], "frame %llu: %s",
              (unsigned long long)f->frame, f->message);
 }
 
-static void check_frames(const struct fz_obs *o, struct rules_seen *s)
+static void check_frames(const struct fz_obs *o, struct rules_seen *s, int dir)
 {
     memset(s, 0, sizeof *s);
+    s->o = o;
+    s->dir = dir;
     struct chk_opts co;
     memset(&co, 0, sizeof co);
     co.report = on_finding;
@@ -564,8 +571,8 @@ static int judge_check(const struct fz_obs *dev, const struct fz_obs *ref,
     struct rules_seen *s = malloc(2 * sizeof *s);
     if (!s)
         return 0;
-    check_frames(dev, &s[0]);
-    check_frames(ref, &s[1]);
+    check_frames(dev, &s[0], -1);
+    check_frames(ref, &s[1], -1);
     int found = 0;
     for (unsigned r = 0; r < CHK_RULE_COUNT && !found; r++)
         if (s[0].hit[r] && !s[1].hit[r]) {
@@ -573,6 +580,22 @@ static int judge_check(const struct fz_obs *dev, const struct fz_obs *ref,
                     s[0].first[r]);
             v->rule = chk_rule(r)->id;
             v->stmt = chk_rule(r)->spec;
+            found = 1;
+        }
+    free(s);
+    return found;
+}
+
+int fz_check_dir(const struct fz_obs *o, int dir, char *why, size_t cap)
+{
+    struct rules_seen *s = malloc(sizeof *s);
+    if (!s)
+        return 0;
+    check_frames(o, s, dir);
+    int found = 0;
+    for (unsigned r = 0; r < CHK_RULE_COUNT && !found; r++)
+        if (s->hit[r]) {
+            snprintf(why, cap, "%s: %s", chk_rule(r)->id, s->first[r]);
             found = 1;
         }
     free(s);
@@ -593,6 +616,21 @@ void fz_judge(const char *script, const struct fz_obs *dev,
     if (dev->verdict != PROBE_PASS) {
         verdict(v, "judge-runner", "%.480s", dev->why);
         return;
+    }
+    /* a frame from the device that does not parse or has a bad ICRC: the
+     * other judgements cannot see it */
+    for (size_t i = 0; i < dev->nfr; i++) {
+        struct probe_rx rx;
+        if (dev->fr[i].dir != 1)
+            continue;
+        probe_decode(dev->fr[i].b, dev->fr[i].len, &rx);
+        if (!rx.ok) {
+            char desc[256];
+            probe_describe(&rx, desc, sizeof desc);
+            verdict(v, "judge-frame", "frame %zu from the device is broken (it "
+                    "does not parse, or its ICRC is wrong): %s", i + 1, desc);
+            return;
+        }
     }
     if (is_requester(script)
             ? judge_requester(setup_val(script, "spsn", 0x2000), dev, ref, v)

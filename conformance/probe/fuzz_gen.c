@@ -122,6 +122,7 @@ static const struct fz_stmt stmts[] = {
     {"judge-request", "9.4; 9.7.4", "FLOW-RETRANS-DIFF", 0},
     {"judge-request-set", "9.7.1; 9.7.4", "FLOW-PSN-GAP", 0},
     {"judge-resend", "9.7.4", "FLOW-RETRANS-DIFF", 0},
+    {"judge-gbn", "9.7.5.2; 9.7.4", "FLOW-GBN", 0},
     {"judge-timer", "9.7.6.1.3; 9.7.5.2.8", "FLOW-RNR-WAIT", 0},
     {"judge-check", "", "", 0},
 };

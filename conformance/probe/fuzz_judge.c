@@ -415,9 +415,55 @@ static void requests(const struct fz_obs *o, uint32_t base, struct req_at *t,
     }
 }
 
+/* The PSNs of the requests the device sent after the probe's n-th PSN
+ * sequence error NAK, up to the probe's next frame (0: there is no n-th). */
+static int after_seq_nak(const struct fz_obs *o, int n, uint32_t *psns, int cap,
+                         int *count)
+{
+    int seen = 0;
+    *count = 0;
+    for (size_t i = 0; i < o->nfr; i++) {
+        struct probe_rx rx;
+        if (o->fr[i].dir != 0)
+            continue;
+        probe_decode(o->fr[i].b, o->fr[i].len, &rx);
+        if (!rx.ok || !rx.has_aeth || rx.syndrome != 0x60 || seen++ != n)
+            continue;
+        for (size_t j = i + 1; j < o->nfr && o->fr[j].dir == 1; j++) {
+            probe_decode(o->fr[j].b, o->fr[j].len, &rx);
+            if (rx.ok && ibw_opcode_is_request(rx.opcode) && *count < cap)
+                psns[(*count)++] = rx.psn;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Go-Back-N (9.7.5.2, 9.7.4): after a PSN sequence error NAK the requester
+ * sends again from the PSN it names, every request after it in order. */
+static int judge_gbn(uint32_t S, const struct fz_obs *dev, const struct fz_obs *ref,
+                     struct fz_verdict *v)
+{
+    for (int n = 0;; n++) {
+        uint32_t a[64], b[64];
+        int na, nb;
+        if (!after_seq_nak(dev, n, a, 64, &na) || !after_seq_nak(ref, n, b, 64, &nb))
+            return 0;
+        for (int i = 0; i < na || i < nb; i++)
+            if (i >= na || i >= nb || a[i] != b[i])
+                return verdict(v, "judge-gbn", "after the probe's PSN sequence "
+                               "NAK %d the device sent %d requests%s, the engine %d "
+                               "(from S%+d)", n + 1, na,
+                               i < na && i < nb ? " in another order" : "", nb,
+                               nb ? (int32_t)(((b[0] - S) & 0xFFFFFFu) << 8) >> 8 : 0);
+    }
+}
+
 static int judge_requester(uint32_t S, const struct fz_obs *dev,
                            const struct fz_obs *ref, struct fz_verdict *v)
 {
+    if (judge_gbn(S, dev, ref, v))
+        return 1;
     struct req_at *d = calloc(2 * SPAN, sizeof *d), *r = d + SPAN;
     if (!d)
         return 0;

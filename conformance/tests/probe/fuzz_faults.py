@@ -109,6 +109,8 @@ def main():
                 sys.exit(f"unknown fault modes: {sorted(unknown)}")
             names = [(n, s) for n, s in names if n in only]
         rows = []
+        if a.episodes == 0:
+            names = []
         for name, side in names:
             r = run(a.ibwire, name, a.episodes, a.seed, a.time_limit,
                     os.path.join(tmp, name))

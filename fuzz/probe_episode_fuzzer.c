@@ -18,6 +18,7 @@
  *   - replay: the same episode on a fresh engine gives the same frames at
  *     the same virtual times, completions and memory (the oracle stands on
  *     it: a divergence must be the device's, never the engine's chance);
+ *   - the oracle finds nothing between those two runs;
  *   - the script of the episode with the engine's own frames, completions
  *     and memory as expectations (what a divergence is written as) passes
  *     on the engine.
@@ -80,6 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!same(&a, &b))
         fprintf(stderr, "episode:\n%s\n", moves);
     FUZZ_CHECK(same(&a, &b));
+    struct fz_verdict v;
+    fz_judge(moves, &a, &b, &v);
+    if (v.diverged)
+        fprintf(stderr, "episode:\n%s\nthe oracle: %s\n", moves, v.why);
+    FUZZ_CHECK(!v.diverged && !v.skip);
     if (fz_script_of(moves, &a, NULL, script, sizeof script)) {
         struct probe_test t = {"episode", PROBE_RESPONDER, "", "", "", script};
         struct probe_result r;

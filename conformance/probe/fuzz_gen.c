@@ -228,6 +228,7 @@ struct pkt {
     char s[200];
 };
 
+/* p has room for np + 1 packets (a duplicate) and at most MAXPKT */
 static void emit_pkts(struct gen *G, struct pkt *p, int np)
 {
     /* the probe's own loss, duplication and reordering */
@@ -309,7 +310,7 @@ static void resp_send_write(struct gen *G, int write)
     struct pkt p[MAXPKT];
     int np = 0;
     const char *base = write ? "WRITE" : "SEND";
-    for (uint32_t i = 0; i < n && np < MAXPKT; i++) {
+    for (uint32_t i = 0; i < n && np < MAXPKT - 1; i++) {
         uint32_t plen = len - i * P < P ? len - i * P : P;
         const char *pos = n == 1 ? "ONLY" : i == 0 ? "FIRST"
                         : i == n - 1 ? "LAST" : "MIDDLE";
@@ -339,7 +340,7 @@ static void resp_read(struct gen *G)
     if (!len && chance(G, "resp-zero", 4))
         snprintf(rkey, sizeof rkey, "bad");
     uint32_t dmalen = chance(G, "resp-2g", 32) ? 0x80000000u + fz_below(G->g, 64) : len;
-    struct pkt p[1];
+    struct pkt p[2]; /* room for the packet sent twice */
     snprintf(p[0].s, sizeof p[0].s, "READ_REQUEST psn=E+%u va=%s rkey=%s dmalen=%u",
              G->cur, va, rkey, dmalen);
     G->cur += npkts(dmalen > 0x10000 ? 1 : dmalen, G->pmtu);
@@ -350,7 +351,7 @@ static void resp_atomic(struct gen *G)
 {
     char va[48], rkey[16];
     pick_target(G, 8, 1, va, rkey, sizeof va);
-    struct pkt p[1];
+    struct pkt p[2]; /* room for the packet sent twice */
     if (fz_below(G->g, 2)) {
         /* compare with what is there (when A+off is known) or not */
         uint64_t cmp = 0x1122334455667788ull;

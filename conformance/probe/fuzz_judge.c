@@ -265,8 +265,8 @@ static int judge_responder(uint32_t E, const struct fz_obs *dev,
             goto out;
         }
         if ((a->kinds ^ b->kinds) & K_READ) {
-            verdict(v, "judge-read", "E%+d: the device %s a READ response, the "
-                    "engine %s", off, a->kinds & K_READ ? "sent" : "sent no",
+            verdict(v, "judge-read", "E%+d: the device %s READ response, the "
+                    "engine %s", off, a->kinds & K_READ ? "sent a" : "sent no",
                     b->kinds & K_READ ? "did" : "did not");
             goto out;
         }
@@ -280,8 +280,8 @@ static int judge_responder(uint32_t E, const struct fz_obs *dev,
             goto out;
         }
         if ((a->kinds ^ b->kinds) & K_ATOMIC) {
-            verdict(v, "judge-atomic", "E%+d: the device %s an ATOMIC ACKNOWLEDGE, "
-                    "the engine %s", off, a->kinds & K_ATOMIC ? "sent" : "sent no",
+            verdict(v, "judge-atomic", "E%+d: the device %s ATOMIC ACKNOWLEDGE, "
+                    "the engine %s", off, a->kinds & K_ATOMIC ? "sent an" : "sent no",
                     b->kinds & K_ATOMIC ? "did" : "did not");
             goto out;
         }

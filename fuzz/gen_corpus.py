@@ -405,10 +405,26 @@ def gen_engine():
     put("engine", bytes([0]) + recvs + bytes([0, len(raw) // 4]) + raw)
 
 
+def gen_probe_episode():
+    """probe_episode_fuzzer: every draw of the episode grammar takes the
+    next byte (two for draws over 256), so an input is a path through
+    fuzz_gen.c.  Byte 0 even: the device as responder, odd: as requester;
+    the seeds are pseudo-random streams of a few lengths, both sides."""
+    x = 0x9E3779B9
+    for side in (0, 1):
+        for n in (16, 64, 256, 1024):
+            for _ in range(3):
+                out = bytearray([side])
+                for _ in range(n):
+                    x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+                    out.append(x >> 24)
+                put("probe_episode", bytes(out))
+
+
 GENERATORS = {"wire": gen_wire, "packet": gen_packet, "mad": gen_mad,
               "records": gen_records, "host": gen_host,
               "capture": gen_capture, "check": gen_check,
-              "engine": gen_engine}
+              "engine": gen_engine, "probe_episode": gen_probe_episode}
 
 if __name__ == "__main__":
     for n in sys.argv[1:] or GENERATORS:

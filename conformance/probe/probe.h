@@ -252,6 +252,17 @@ struct probe_opts {
                               that leaves the local ACK timeout at its
                               default gets log2 of it more (4: 16, 268 ms),
                               so that the probe still answers in time. */
+    /* The fuzzer's view of a run (fuzz.c; NULL: none).  on_frame: every
+     * frame as the runner keeps it (dir 0: probe to device, 1: device to
+     * probe), with the script line it belongs to; on_step: each step's
+     * line as it starts, with the target's clock; at_end: once the script
+     * is over (whatever the verdict), before the target is closed, so the
+     * device's completions and memory can still be read. */
+    void (*on_frame)(void *user, int dir, int line, uint64_t at,
+                     const uint8_t *f, size_t len);
+    void (*on_step)(void *user, int line, uint64_t now);
+    void (*at_end)(void *user, struct probe_target *tg);
+    void *user;
 };
 
 /* Check a script without running it: 0, or -1 with the line and the

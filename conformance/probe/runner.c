@@ -96,6 +96,8 @@ static void keep(struct run *r, uint64_t at, int dir, int fault,
         return;
     memcpy(c, b, len);
     r->log[r->nlog++] = (struct logged){at, dir, r->line, fault, len, c};
+    if (r->o && r->o->on_frame)
+        r->o->on_frame(r->o->user, dir, r->line, at, b, len);
     if (r->o && r->o->verbose) {
         struct probe_rx rx;
         char desc[256];
@@ -1069,6 +1071,8 @@ static int interpret(struct run *r)
         /* the line is read without a target first: a script error is an
          * ERROR, not the device's FAIL */
         struct probe_target *tg = r->tg;
+        if (tg && r->o && r->o->on_step)
+            r->o->on_step(r->o->user, r->line, tg->now(tg->ctx));
         uint32_t recv_off = r->recv_off;
         for (int pass = tg ? 0 : 1; pass < 2; pass++) {
             r->tg = pass ? tg : NULL;
@@ -1150,6 +1154,8 @@ void probe_run(const struct probe_test *t, struct probe_target *tg,
     if (v == PROBE_FAIL || v == PROBE_ERROR || v == PROBE_QUALITY ||
         (o && o->pcap_all))
         write_pcap(&r);
+    if (o && o->at_end && r.d.qpn)
+        o->at_end(o->user, tg);
     tg->close(tg->ctx);
     for (size_t i = 0; i < r.nlog; i++)
         free(r.log[i].b);

@@ -12,6 +12,7 @@
 
 #include "choices.h"
 #include "faults.h"
+#include "fuzz.h"
 #include "probe.h"
 #include "statements.h"
 #include "tool.h"
@@ -21,7 +22,8 @@
 enum {
     PO_HELP = 1, PO_LIST, PO_MARKDOWN, PO_SELF, PO_VERBOSE, PO_PCAP_ALL,
     PO_ONLY, PO_PCAP_DIR, PO_SELF_BREAK, PO_FAULT, PO_IFACE, PO_ENGINE_ON,
-    PO_AGENT, PO_PROBE_IP, PO_WITHIN_SCALE, PO_CHOICE
+    PO_AGENT, PO_PROBE_IP, PO_WITHIN_SCALE, PO_CHOICE, PO_SCRIPT, PO_FUZZ,
+    PO_SEED, PO_OUT, PO_TIME_LIMIT
 };
 
 const struct tool_opt probe_opts[] = {
@@ -52,6 +54,27 @@ const struct tool_opt probe_opts[] = {
      "with --self: the engine takes these open choices (`ibwire sim "
      "--list-choices`, conformance/engine/choices.h); every test must still "
      "pass", NULL, NULL},
+    {PO_SCRIPT, "--script", "FILE",
+     "run one script file (conformance/probe/README.md's format; a fuzzer's "
+     "minimized DIR/ID.probe) against the target instead of the suite",
+     NULL, NULL},
+    {PO_FUZZ, "--fuzz", "N",
+     "N random episodes, each run on the device and on the reference engine "
+     "in virtual time and judged; each divergence shrunk to a script",
+     "Where the IBA leaves no choice (memory, completions and their status, "
+     "response opcodes, PSNs, MSN, NAK codes) the device must match the "
+     "engine; where it allows several behaviours the device's frames are "
+     "judged by `ibwire check`'s rules. A divergence (the device fails, the "
+     "engine passes) is minimized by delta debugging and written to "
+     "DIR/ID.probe (conformance/probe/README.md, \"Fuzzing\").", NULL},
+    {PO_SEED, "--seed", "S",
+     "the fuzzer's seed (0): episode i of seed S is always the same", NULL,
+     NULL},
+    {PO_OUT, "--out", "DIR",
+     "the fuzzer's minimized scripts (DIR/ID.probe) and corpus (DIR/corpus, "
+     "run first the next time)", NULL, NULL},
+    {PO_TIME_LIMIT, "--time-limit", "SECS", "stop fuzzing after SECS seconds",
+     NULL, NULL},
     {PO_VERBOSE, "-v", NULL, "print every frame as it passes", NULL, NULL},
     TOOL_OPT_HELP(PO_HELP),
     TOOL_OPT_END};
@@ -98,12 +121,101 @@ static int selected(const char *id, const char *only)
     return 0;
 }
 
+/* A script file's text, or NULL with the reason said; it must parse (the
+ * error names the line). */
+static char *probe_read_script(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    size_t cap = 1 << 20, n;
+    char *b = malloc(cap);
+    n = b ? fread(b, 1, cap - 1, f) : 0;
+    int big = b && n == cap - 1 && fgetc(f) != EOF;
+    fclose(f);
+    if (!b || big) {
+        fprintf(stderr, "ibwire probe: %s: %s\n", path, b ? "too long" : "out of memory");
+        free(b);
+        return NULL;
+    }
+    b[n] = 0;
+    char err[512];
+    if (probe_script_check(b, err, sizeof err)) {
+        fprintf(stderr, "ibwire probe: %s: %s\n", path, err);
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static int run_script(const char *path, const char *text, struct probe_target *tg,
+                      const struct probe_opts *o)
+{
+    static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR",
+                                        "QUALITY"};
+    const char *id = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    struct probe_test t = {id, PROBE_RESPONDER, "", "", "", text};
+    struct probe_result r;
+    probe_run(&t, tg, o, &r);
+    printf("%s  %s%s%s\n", vname[r.verdict], id, r.why[0] ? "  " : "", r.why);
+    return r.verdict == PROBE_FAIL || r.verdict == PROBE_ERROR ? TOOL_EXIT_FINDINGS
+                                                              : TOOL_EXIT_OK;
+}
+
+static int run_fuzz(unsigned long long n, unsigned long long seed, const char *out,
+                    double time_limit, const char *fault, const char *where,
+                    struct probe_target *tg, const struct probe_opts *po)
+{
+    struct probe_target *ref = probe_self_target(NULL);
+    if (!ref)
+        return TOOL_EXIT_USAGE;
+    char name[256];
+    snprintf(name, sizeof name, "%s%s%s", where, fault ? " --fault " : "",
+             fault ? fault : "");
+    struct fz_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.episodes = n;
+    fo.seed = seed;
+    fo.out_dir = out;
+    fo.time_limit = time_limit;
+    fo.dev = tg;
+    fo.dev_name = name;
+    fo.ref = ref;
+    fo.popts = po;
+    fo.progress = stderr;
+    fo.out = stdout;
+    fo.verbose = po->verbose;
+    long d = fz_run(&fo);
+    probe_self_target_free(ref);
+    return d < 0 ? TOOL_EXIT_USAGE : d ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
+}
+
+static void free_target(int self, int agent, struct probe_target *tg,
+                        struct probe_agent *ag)
+{
+    if (self) {
+        probe_self_target_free(tg);
+    } else {
+        probe_raw_target_free(tg);
+        if (agent)
+            probe_agent_client_free(ag);
+        else
+            probe_engine_raw_agent_free(ag);
+    }
+}
+
 int cmd_probe(int argc, char **argv)
 {
     int list = 0, self = 0, markdown = 0;
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
     const char *fault = NULL, *agent = NULL, *probe_ip = NULL, *choice = NULL;
     uint64_t faults = 0, choices = 0;
+    const char *script = NULL, *fuzz_out = NULL;
+    unsigned long long fuzz_n = 0, fuzz_seed = 0;
+    double time_limit = 0;
+    int fuzz = 0;
     struct probe_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
@@ -129,6 +241,28 @@ int cmd_probe(int argc, char **argv)
         case PO_SELF_BREAK: brk = v; break;
         case PO_FAULT: fault = v; break;
         case PO_CHOICE: choice = v; break;
+        case PO_SCRIPT: script = v; break;
+        case PO_OUT: fuzz_out = v; break;
+        case PO_FUZZ:
+        case PO_SEED:
+        case PO_TIME_LIMIT: {
+            char *end;
+            double d = strtod(v, &end);
+            if (*end || d < 0 ||
+                (opt->id != PO_TIME_LIMIT && d != (double)(unsigned long long)d)) {
+                fprintf(stderr, "ibwire probe: %s %s: not a number\n", a, v);
+                return TOOL_EXIT_USAGE;
+            }
+            if (opt->id == PO_FUZZ) {
+                fuzz = 1;
+                fuzz_n = (unsigned long long)d;
+            } else if (opt->id == PO_SEED) {
+                fuzz_seed = (unsigned long long)d;
+            } else {
+                time_limit = d;
+            }
+            break;
+        }
         case PO_IFACE: iface = v; break;
         case PO_ENGINE_ON: engine_on = v; break;
         case PO_AGENT: agent = v; break;
@@ -194,6 +328,17 @@ int cmd_probe(int argc, char **argv)
         }
         return TOOL_EXIT_OK;
     }
+    if (script && fuzz) {
+        fprintf(stderr, "ibwire probe: --script and --fuzz do not go together\n");
+        return TOOL_EXIT_USAGE;
+    }
+    if ((fuzz_out || time_limit > 0 || fuzz_seed) && !fuzz) {
+        fprintf(stderr, "ibwire probe: --seed, --out and --time-limit go with --fuzz\n");
+        return TOOL_EXIT_USAGE;
+    }
+    char *script_text = NULL;
+    if (script && !(script_text = probe_read_script(script)))
+        return TOOL_EXIT_USAGE;
     if (self == !!iface) {
         fprintf(stderr, "ibwire probe: say --self or -i IFACE (or --list)\n");
         usage(stderr);
@@ -273,6 +418,15 @@ int cmd_probe(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
+    if (script_text || fuzz) {
+        int rc = script_text ? run_script(script, script_text, tg, &o)
+                             : run_fuzz(fuzz_n, fuzz_seed, fuzz_out, time_limit, fault,
+                                        self ? "self" : agent ? agent : engine_on,
+                                        tg, &o);
+        free(script_text);
+        free_target(self, agent != NULL, tg, ag);
+        return rc;
+    }
     size_t n[5] = {0, 0, 0, 0, 0}, ran = 0;
     static const char *const vname[] = {"PASS", "FAIL", "N/A ", "ERROR", "QUALITY"};
     for (size_t i = 0; i < probe_ntests; i++) {
@@ -291,15 +445,7 @@ int cmd_probe(int argc, char **argv)
                r.why[0] ? "  " : "", r.why, say_agent ? " -- " : "",
                say_agent ? aerr : "");
     }
-    if (self) {
-        probe_self_target_free(tg);
-    } else {
-        probe_raw_target_free(tg);
-        if (agent)
-            probe_agent_client_free(ag);
-        else
-            probe_engine_raw_agent_free(ag);
-    }
+    free_target(self, agent != NULL, tg, ag);
     if (!ran) {
         fprintf(stderr, "ibwire probe: --only '%s' selects no test\n", only);
         return TOOL_EXIT_USAGE;

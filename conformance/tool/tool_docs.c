@@ -231,7 +231,9 @@ const struct tool_doc doc_probe = {
     " [--self-break NAME] [--fault NAMES] [--choice NAMES]\n"
     "-i IFACE --engine-on IFACE2 [--only IDS] [--pcap-dir DIR] [-v]\n"
     "-i IFACE --agent HOST:PORT --probe-ip ADDR [--within-scale N]\n"
-    " [--only IDS] [--pcap-dir DIR] [-v]",
+    " [--only IDS] [--pcap-dir DIR] [-v]\n"
+    "TARGET --script FILE\n"
+    "TARGET --fuzz N [--seed S] [--out DIR] [--time-limit SECS]",
     NULL,
     {{NULL, probe_opts}, {"The device on a wire", probe_target_opts}, {NULL, NULL}},
     doc_probe_description,

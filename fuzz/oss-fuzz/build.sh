@@ -56,6 +56,8 @@ cflags_for() {
     capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
     check) echo "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
     engine) echo "-I$IBW/conformance/engine" ;;
+    probe_episode) echo "-I$IBW/conformance/probe -I$IBW/conformance/engine" \
+                        "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
     lib) echo "-I$IBW/lib -I$IBW/conformance/fields -I$IBW/conformance/check" \
               "-I$IBW/conformance/capture $PCAP_CFLAGS -DIBWIRE_LIB_VERSION=\"fuzz\"" ;;
     esac
@@ -69,6 +71,13 @@ sources_for() {
                 "conformance/check/check_table.c conformance/check/check_report.c" \
                 "conformance/check/check_addr.c" ;;
     engine) echo conformance/engine/*.c ;;
+    # the probe's runner, self target and fuzzer; the engine; the checker
+    probe_episode) echo conformance/probe/tests.c conformance/probe/runner.c \
+                        conformance/probe/craft.c conformance/probe/engdev.c \
+                        conformance/probe/target_self.c conformance/probe/fuzz*.c \
+                        conformance/engine/*.c conformance/check/rules.c \
+                        conformance/check/check*.c conformance/check/replay.c \
+                        conformance/capture/*.c ;;
     # libibwire whole: its own files and the libraries it links
     lib) echo lib/*.c conformance/fields/*.c conformance/capture/*.c \
               conformance/check/rules.c conformance/check/check*.c ;;
@@ -77,7 +86,7 @@ sources_for() {
 libs_for() {
     case "$1" in
     capture) echo "$PCAP_LIBS" ;;
-    lib) echo "$PCAP_LIBS -lpthread" ;;
+    lib|probe_episode) echo "$PCAP_LIBS -lpthread" ;;
     esac
 }
 
@@ -88,7 +97,8 @@ python3 fuzz/pcap_seeds.py "$SEEDS" pcaps >/dev/null
 for src in fuzz/*_fuzzer.c; do
     fuzzer=$(basename "$src" .c)
     name=${fuzzer%_fuzzer}
-    if { [ "$name" = capture ] || [ "$name" = lib ]; } && [ "$have_pcap" = 0 ]; then
+    if { [ "$name" = capture ] || [ "$name" = lib ] || [ "$name" = probe_episode ]; } &&
+        [ "$have_pcap" = 0 ]; then
         echo "build.sh: skipping $fuzzer (no libpcap built with $SANITIZER)" >&2
         continue
     fi

@@ -116,11 +116,13 @@
       "A duplicate request (PSN behind the expected one) is not executed "    \
       "again: a SEND or WRITE is acknowledged again, a READ executed again "   \
       "(READ-DUP-OPCODE), an atomic answered with the original value saved "   \
-      "from its execution.",                                                   \
+      "from its execution.  (The requester sends a duplicate only when a "   \
+      "NAK, timer or gap asked for it: FLOW-RESEND-UNJUSTIFIED; "             \
+      "resp-dup-write's probe sends one on purpose.)",                        \
       "The ACK's PSN for a duplicate SEND/WRITE (its own or a later one "      \
       "executed, ACK-COALESCE); a duplicate whose saved atomic result was "    \
       "already released may be dropped.",                                      \
-      "FLOW-DUP-ATOMIC; REPLAY-DIFF",                                          \
+      "FLOW-DUP-ATOMIC; REPLAY-DIFF; FLOW-RESEND-UNJUSTIFIED",                 \
       "re-ACK at ePSN - 1, READ re-executed, atomic answered from a cache "   \
       "of 16", "",                                                             \
       "atomic-dup-reexec; nak-after-dup-read",                                 \

@@ -385,6 +385,7 @@ struct eng_qp_rtc {
     uint32_t seg_off, seg_i, seg_n;
     uint32_t taken;         /* WQEs DataPack handed over */
     uint8_t wait_take;      /* the scheduler waits for the next one */
+    uint8_t early_done;     /* faults.h resend-early: fired on this QP */
 };
 /* owner: req_recv.c - RequesterRecvControl (HanGu RDMA engine design
  * §3.4.5): the RNR wait, the held bad request, NAK retries, the highest
@@ -396,7 +397,6 @@ struct eng_qp_rrc {
     uint32_t acked_psn; uint8_t acked_valid; /* highest PSN an ACK covered */
     uint32_t rnr_psn;       /* where to resume after the RNR timer */
     uint8_t rd_retx_valid;  /* a lost read response was already acted on */
-    uint8_t early_done;     /* faults.h resend-early: fired on this QP */
     uint32_t rd_retx_psn;   /* ... for the read at this PSN */
     uint8_t fault_rnr_naks; /* fault RNR_RETRY_FINITE (faults.h): RNR
                                NAKs since the last progress */

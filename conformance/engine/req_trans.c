@@ -25,11 +25,11 @@ static void serve_rtc_retransmit_from(struct ibe_engine *e, struct eng_qp *q,
 static void early_resend(struct ibe_engine *e, struct eng_qp *q)
 {
     uint32_t up;
-    if (!ENG_FAULT(e, RESEND_EARLY) || q->rrc.early_done ||
+    if (!ENG_FAULT(e, RESEND_EARLY) || q->rtc.early_done ||
         serve_eng_upsn(e, q, &up) != 1 || psn_diff(q->rtc.npsn, up) < 4 ||
         eng_uniform(e->w) >= 1.0 / 16)
         return;
-    q->rrc.early_done = 1;
+    q->rtc.early_done = 1;
     serve_rtc_retransmit_from(e, q, up);
 }
 

@@ -161,7 +161,7 @@ const struct probe_test probe_tests[] = {
  "< ACK psn=E aeth=ack\n"
  "cqe none\n"
  "mem L+4096 len=64 init\n"},
-{"resp-dup-write", RESP, "9.7.5; C9-105", "",
+{"resp-dup-write", RESP, "9.7.5; C9-105", "FLOW-RESEND-UNJUSTIFIED",
  "a duplicate RDMA WRITE is acknowledged again (the ACK names the "
  "duplicate's PSN or a later one) and not executed again: a later WRITE to "
  "the same bytes stays",

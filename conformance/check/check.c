@@ -60,7 +60,7 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
     chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
-                  fr->link, fr->truncated, fr->caplen, NULL);
+                  fr->link, fr->truncated, fr->caplen - fr->outer_len, NULL);
 }
 
 void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
@@ -68,7 +68,8 @@ void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
     chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
-                  fr->link, fr->truncated, fr->caplen, fr->iba ? p : NULL);
+                  fr->link, fr->truncated, fr->caplen - fr->outer_len,
+                  fr->iba ? p : NULL);
 }
 
 void chk_finish(struct chk *c)

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Captures recorded through encapsulations (encap_gen.py) against the
+plain captures they were made from.
+
+  same IBWIRE GEN CAPTURES SCRATCH
+      every real Ethernet capture in CAPTURES, in every form of encap_gen.py:
+      `ibwire check --format json` gives the same frame counts, findings
+      (rule, frame, message) and flows as on the plain file.  Passes with
+      nothing to do when CAPTURES is absent.
+  tshark IBWIRE GEN CAPTURES SCRATCH TSHARK
+      on every form, `ibwire dump -T fields` equals `tshark -T fields` for
+      the IBA and outer-layer fields (tshark decodes the tunnels itself).
+  mirror IBWIRE GEN CAPTURES SCRATCH
+      a mirror capture (each frame twice, long frames cut with the ERSPAN
+      T bit): no error the plain file does not have, CAP-MIRROR-DUP and
+      CAP-TRUNCATED said once with their counts.
+  bad IBWIRE SCRATCH
+      malformed outer headers: dump names the frame and the field and exits
+      1 or 2, never crashes.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+FORMS = ["sll", "sll2", "erspan2", "erspan3", "gre", "greip", "vxlan",
+         "geneve", "mpls", "mplsip"]
+
+# Forms whose carried frame has no Ethernet header: the rules that read the
+# MAC addresses have nothing to read there (a Linux cooked capture keeps
+# the source MAC aside, a tunnel of IP none).
+NO_ETH = {"sll", "sll2", "greip", "mpls", "mplsip"}
+ETH_RULES = {"PKT-ETH-SRC", "CAP-ETH-SRC"}
+# A ConnectX sniffer writes its timestamp into the Ethernet source address
+# (reference/capture-points.md); the checker knows that capture point by
+# that address, which the NO_ETH forms do not carry.
+ETH_SIGNATURE = {"mlx-sniffer-rc-write-tsmac.pcap"}
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       check=False)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), \
+        p.stderr.decode("utf-8", "replace")
+
+
+def linktype(path):
+    with open(path, "rb") as f:
+        h = f.read(24)
+    if len(h) < 24:
+        return None
+    if h[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return struct.unpack("<I", h[20:24])[0]
+    if h[:4] in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return struct.unpack(">I", h[20:24])[0]
+    return None
+
+
+def ethernet_captures(folder):
+    if not os.path.isdir(folder):
+        return []
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.endswith(".pcap") and
+                  linktype(os.path.join(folder, f)) == 1)
+
+
+def check_json(ibwire, path):
+    rc, out, err = run([ibwire, "check", "--format", "json", path])
+    if rc not in (0, 1):
+        raise SystemExit(f"ibwire check {path}: exit {rc}: {err}")
+    return json.loads(out)["files"][0]
+
+
+def summary(doc, drop_eth):
+    # CAP-TRUNCATED names the carried frame's cut length, which a form that
+    # adds or takes off a tag or the Ethernet header changes: rule and
+    # frame only
+    finds = sorted((f.get("rule"), f.get("frame"),
+                    "" if f.get("rule") == "CAP-TRUNCATED"
+                    else f.get("message"))
+                   for f in doc["findings"]
+                   if not (drop_eth and f.get("rule") in ETH_RULES))
+    flows = [{k: v for k, v in fl.items() if k not in ("errors", "warnings")}
+             for fl in doc["flows"]]
+    return {"frames": doc["frames"], "findings": finds, "flows": flows}
+
+
+def gen(args, form, src, dst):
+    rc, _, err = run([sys.executable, args[1], form, src, dst])
+    if rc != 0:
+        raise SystemExit(f"encap_gen {form} {src}: {err}")
+
+
+def mode_same(args):
+    ibwire, _, captures, scratch = args[:4]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        plain = check_json(ibwire, cap)
+        for form in FORMS:
+            if form in NO_ETH and os.path.basename(cap) in ETH_SIGNATURE:
+                continue
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            want = summary(plain, form in NO_ETH)
+            got = summary(check_json(ibwire, out), form in NO_ETH)
+            for k in want:
+                if want[k] != got[k]:
+                    bad += 1
+                    print(f"FAIL {os.path.basename(cap)} {form}: {k} differ")
+                    print(f"  plain: {json.dumps(want[k])[:1500]}")
+                    print(f"  {form}: {json.dumps(got[k])[:1500]}")
+    print(f"{len(caps)} captures x {len(FORMS)} forms, {bad} differences")
+    return 1 if bad else 0
+
+
+# IBA fields (the transport as tshark decodes it inside the tunnel) and the
+# outer layers' own fields, compared on every form.
+TSHARK_FIELDS = """frame.number infiniband.bth.opcode infiniband.bth.destqp
+infiniband.bth.psn infiniband.bth.padcnt infiniband.bth.p_key
+infiniband.reth.va infiniband.reth.r_key infiniband.reth.dmalen
+infiniband.aeth.syndrome infiniband.aeth.msn infiniband.deth.q_key
+infiniband.deth.srcqp infiniband.immdt infiniband.invariant.crc
+infiniband.grh.sgid infiniband.grh.dgid
+sll.pkttype sll.hatype sll.halen sll.etype sll.ifindex
+gre.proto gre.key gre.sequence_number
+erspan.version erspan.vlan erspan.cos erspan.truncated erspan.spanid
+erspan.index erspan.timestamp erspan.gra
+vxlan.vni geneve.version geneve.proto_type geneve.vni geneve.option.class
+geneve.option.type geneve.option.length
+mpls.label mpls.exp mpls.bottom mpls.ttl""".split()
+
+
+def mode_tshark(args):
+    ibwire, _, captures, scratch, tshark = args[:5]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    diff = os.path.join(here, "..", "dump", "tshark_diff.py")
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        for form in FORMS:
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            rc, o, e = run([sys.executable, diff, "--ibwire", ibwire,
+                            "--tshark", tshark, "--fields",
+                            ",".join(TSHARK_FIELDS),
+                            "--tshark-arg=-d",
+                            "--tshark-arg=udp.port==69,infiniband", out])
+            if rc == 77:
+                print("tshark not installed")
+                return 77
+            if rc != 0:
+                bad += 1
+                print(f"FAIL {os.path.basename(cap)} {form}:\n{o[:3000]}{e}")
+    print(f"{len(caps)} captures x {len(FORMS)} forms, {bad} differ")
+    return 1 if bad else 0
+
+
+def mode_mirror(args):
+    ibwire, _, captures, scratch = args[:4]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        out = os.path.join(scratch, os.path.basename(cap) + ".mirror")
+        gen(args, "--mirror", cap, out)
+        plain = check_json(ibwire, cap)
+        doc = check_json(ibwire, out)
+        plain_errors = {f["rule"] for f in plain["findings"]
+                        if f.get("severity") == "error"}
+        errors = [f for f in doc["findings"] if f.get("severity") == "error"
+                  and f["rule"] not in plain_errors]
+        rules = [f["rule"] for f in doc["findings"]]
+        name = os.path.basename(cap)
+        if errors:
+            bad += 1
+            print(f"FAIL {name}: errors the plain file has not: "
+                  f"{json.dumps(errors)[:2000]}")
+        if doc["frames"] != 2 * plain["frames"]:
+            bad += 1
+            print(f"FAIL {name}: {doc['frames']} frames, want "
+                  f"{2 * plain['frames']}")
+        if rules.count("CAP-MIRROR-DUP") != 1:
+            bad += 1
+            print(f"FAIL {name}: CAP-MIRROR-DUP said "
+                  f"{rules.count('CAP-MIRROR-DUP')} times")
+    print(f"{len(caps)} mirror captures, {bad} failures")
+    return 1 if bad else 0
+
+
+def mode_bad(args):
+    ibwire, scratch = args[0], args[3]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import encap_gen as g
+    frame = bytes.fromhex("02000000000102000000000208004500001c0000400040"
+                          "11000000000000000000000012b712b70008000000")
+    cases = []
+    # ERSPAN II of version 3 (not 1): erspan.version
+    e2 = bytearray(g.erspan2(7))
+    e2[0] = (e2[0] & 0x0F) | 0x30
+    body = g.gre(0x88BE, seq=1) + bytes(e2) + frame
+    cases.append(("erspan.version", g.eth(0x0800) + g.ipv4(47, len(body), 1)
+                  + body))
+    # VXLAN without the I flag
+    body = b"\0" * 8 + frame
+    u = g.udp(1000, 4789, len(body))
+    cases.append(("vxlan.flags", g.eth(0x0800) + g.ipv4(17, len(u) +
+                                                         len(body), 2)
+                  + u + body))
+    # Geneve whose option runs past the options length
+    gh = bytearray(g.geneve(1, 0x6558))
+    gh[4 + 8 + 3] = 31
+    body = bytes(gh) + frame
+    u = g.udp(1000, 6081, len(body))
+    cases.append(("geneve_opt.length", g.eth(0x0800) +
+                  g.ipv4(17, len(u) + len(body), 3) + u + body))
+    # a UDP length past the IP packet under VXLAN
+    body = g.vxlan(3) + frame
+    u = bytearray(g.udp(1000, 4789, len(body)))
+    u[4:6] = struct.pack("!H", 4000)
+    cases.append(("udp.length", g.eth(0x0800) +
+                  g.ipv4(17, len(u) + len(body), 4) + bytes(u) + body))
+    # an MPLS stack that never reaches its bottom
+    cases.append(("mpls", g.eth(0x8847) + struct.pack("!I", 16 << 12) * 3))
+    bad = 0
+    for i, (field, rec) in enumerate(cases, 1):
+        path = os.path.join(scratch, f"bad{i}.pcap")
+        g.write_pcap(path, 1, [(1, 0, rec, len(rec))])
+        rc, out, err = run([ibwire, "dump", path])
+        text = out + err
+        if rc not in (1, 2) or field not in text or "frame 1" not in text:
+            bad += 1
+            print(f"FAIL case {i} ({field}): exit {rc}\n{text}")
+        rc, out, err = run([ibwire, "check", path])
+        if rc not in (0, 1, 2) or rc < 0:
+            bad += 1
+            print(f"FAIL case {i}: check exit {rc} {err}")
+    print(f"{len(cases)} malformed captures, {bad} failures")
+    return 1 if bad else 0
+
+
+def main():
+    mode, args = sys.argv[1], sys.argv[2:]
+    return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
+            "bad": mode_bad}[mode](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -269,6 +269,8 @@ def main():
                 t = ns + delay
                 out.append((sec + t // 1000000000, t % 1000000000, rec,
                             len(rec)))
+        # a collector stamps on arrival: its file is in time order
+        out.sort(key=lambda r: (r[0], r[1]))
         write_pcap(dst, 1, out)
         return
     for i, (sec, ns, frame, orig) in enumerate(recs):

@@ -211,6 +211,9 @@ def mode_mirror(args):
             bad += 1
             print(f"FAIL {name}: {doc['frames']} frames, want "
                   f"{2 * plain['frames']}")
+        if "CAP-TS-ORDER" in rules:
+            bad += 1
+            print(f"FAIL {name}: CAP-TS-ORDER on a capture in time order")
         if rules.count("CAP-MIRROR-DUP") != 1:
             bad += 1
             print(f"FAIL {name}: CAP-MIRROR-DUP said "

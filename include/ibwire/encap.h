@@ -207,6 +207,29 @@ struct ibw_encap {
     const char *err_field;    /* and its field, or NULL */
 };
 
+/* The format of an outer layer of kind k (enum ibw_encap_kind; IPv4 and
+ * Geneve by their fixed part, GRE and ERSPAN III without their optional
+ * words), or NULL for an unknown kind. */
+static inline const struct ibw_format *ibw_encap_format(unsigned k)
+{
+    switch (k) {
+    case IBW_ENC_SLL: return ibw_sll_format();
+    case IBW_ENC_SLL2: return ibw_sll2_format();
+    case IBW_ENC_ETH: return ibw_eth_format();
+    case IBW_ENC_VLAN: return ibw_vlan_format();
+    case IBW_ENC_IPV4: return ibw_ipv4_format();
+    case IBW_ENC_IPV6: return ibw_ipv6_format();
+    case IBW_ENC_UDP: return ibw_udp_format();
+    case IBW_ENC_GRE: return ibw_gre_format();
+    case IBW_ENC_ERSPAN2: return ibw_erspan2_format();
+    case IBW_ENC_ERSPAN3: return ibw_erspan3_format();
+    case IBW_ENC_VXLAN: return ibw_vxlan_format();
+    case IBW_ENC_GENEVE: return ibw_geneve_format();
+    case IBW_ENC_MPLS: return ibw_mpls_format();
+    default: return NULL;
+    }
+}
+
 /* Where ibw_decap() starts (pcap link types). */
 enum ibw_outer_link {
     IBW_OUTER_ETHERNET = 1,

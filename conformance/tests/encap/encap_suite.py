@@ -117,9 +117,8 @@ def mode_same(args):
     return 1 if bad else 0
 
 
-# The IBA fields as tshark decodes them inside the tunnel, compared on
-# every form.  (The outer layers' own fields, erspan.* vxlan.* geneve.*
-# mpls.* sll.* gre.*, are not yet in `ibwire dump`.)
+# The IBA fields as tshark decodes them inside the tunnel, and the outer
+# layers' own fields, compared on every form.
 TSHARK_FIELDS = """frame.number infiniband.bth.opcode infiniband.bth.se
 infiniband.bth.m infiniband.bth.destqp infiniband.bth.a
 infiniband.bth.psn infiniband.bth.padcnt infiniband.bth.p_key
@@ -128,7 +127,16 @@ infiniband.aeth.syndrome infiniband.aeth.msn infiniband.deth.q_key
 infiniband.deth.srcqp infiniband.immdt infiniband.ieth
 infiniband.atomiceth.swapdt infiniband.atomiceth.cmpdt
 infiniband.atomicacketh.origremdt infiniband.invariant.crc
-infiniband.grh.sgid infiniband.grh.dgid infiniband.grh.paylen""".split()
+infiniband.grh.sgid infiniband.grh.dgid infiniband.grh.paylen
+sll.pkttype sll.hatype sll.halen sll.etype sll.ifindex
+gre.proto gre.key gre.sequence_number gre.flags.key
+gre.flags.sequence_number gre.flags.checksum gre.flags.version
+erspan.version erspan.vlan erspan.cos erspan.encap erspan.bso
+erspan.truncated erspan.spanid erspan.index erspan.timestamp erspan.sgt
+erspan.ft erspan.hw erspan.direction erspan.gra erspan.o
+vxlan.vni geneve.version geneve.flags.oam geneve.flags.critical
+geneve.proto_type geneve.vni geneve.option.class geneve.option.type
+mpls.label mpls.exp mpls.bottom mpls.ttl""".split()
 
 
 # Differences seen on one form only, not yet explained: tshark 4.0 shows

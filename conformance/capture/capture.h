@@ -145,10 +145,18 @@ int cap_interface_linktype(const struct cap_reader *r, uint32_t i);
  * and RoCEv1, and what may carry them to a collector: GRE (ERSPAN, GRE
  * bridging, IP in GRE), VXLAN, Geneve, MPLS.  (BPF cannot look inside a
  * tunnel cheaply; ibwire decapsulates and counts the rest "other".)
+ * The tunnels are looked for behind up to two VLAN tags too (a collector
+ * port is often a trunk).  libpcap's `vlan` moves the offsets of what
+ * follows it, so it comes last; MPLS is kept by its EtherTypes (BPF reads
+ * no IP behind a label stack of unknown depth).
  * Link types 247 and 252 are not filtered (IBA only). */
+#define CAP_LIVE_TUNNELS                                                     \
+    "udp port 4791 or ip proto 47 or ip6 proto 47 or udp dst port 4789 "    \
+    "or udp dst port 6081"
 #define CAP_LIVE_FILTER                                                      \
-    "udp port 4791 or ether proto 0x8915 or ip proto 47 or ip6 proto 47 "   \
-    "or udp dst port 4789 or udp dst port 6081 or mpls"
+    CAP_LIVE_TUNNELS " or ether proto 0x8915 or ether proto 0x8847 or "     \
+    "ether proto 0x8848 or (vlan and (" CAP_LIVE_TUNNELS " or (vlan and ("   \
+    CAP_LIVE_TUNNELS "))))"
 
 /* cap_next() on a live reader: nothing arrived within the timeout (or a
  * signal came); call again. */

@@ -15,6 +15,9 @@ plain captures they were made from.
       a mirror capture (each frame twice, long frames cut with the ERSPAN
       T bit): no error the plain file does not have, CAP-MIRROR-DUP and
       CAP-TRUNCATED said once with their counts.
+  bpf IBWIRE GEN CAPTURES SCRATCH LIVE_FILTER
+      the live capture's default BPF filter keeps every IBA frame of every
+      Ethernet form.
   bad IBWIRE GEN CAPTURES SCRATCH
       malformed outer headers: dump names the frame and the field, neither
       dump nor check crashes.
@@ -230,6 +233,32 @@ def mode_mirror(args):
     return 1 if bad else 0
 
 
+def mode_bpf(args):
+    """The live default filter keeps every frame that carries IBA in every
+    Ethernet form (the IP-only forms keep ARP unencapsulated: not kept)."""
+    ibwire, _, captures, scratch, exe = args[:5]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        for form in [f for f in FORMS if f not in ("sll", "sll2")]:
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            rc, o, e = run([exe, out])
+            if rc != 0:
+                raise SystemExit(f"live_filter: {e}")
+            kept = int(o.split()[1])
+            rc, o, e = run([ibwire, "check", out])
+            m = [ln for ln in o.splitlines() if " frames (" in ln][0]
+            iba = int(m.split(" frames (")[1].split()[0])
+            if kept < iba:
+                bad += 1
+                print(f"FAIL {os.path.basename(cap)} {form}: the filter "
+                      f"keeps {kept} frames of {iba} IBA")
+    print(f"{len(caps)} captures, {bad} failures")
+    return 1 if bad else 0
+
+
 def mode_bad(args):
     ibwire, scratch = args[0], args[3]
     os.makedirs(scratch, exist_ok=True)
@@ -288,7 +317,7 @@ def mode_bad(args):
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
-            "bad": mode_bad}[mode](args)
+            "bad": mode_bad, "bpf": mode_bpf}[mode](args)
 
 
 if __name__ == "__main__":

@@ -296,6 +296,33 @@ def mode_bad(args):
     # an MPLS stack that never reaches its bottom
     cases.append(("mpls", g.eth(0x8847) + struct.pack("!I", 16 << 12) * 3))
     bad = 0
+    # random damage to the outer headers of every form: one file of 400
+    # records, each a frame of some form with 1 to 3 bytes of its outer
+    # part (or its length) changed; dump and check must not crash
+    import random
+    rnd = random.Random(33)
+    plain = bytes.fromhex(
+        "0200000000010200000000020800450000340000400040110000c0a80001c0a8"
+        "000212b712b70020000004000000000000000000000000000000000000000000")
+    recs = []
+    for k in range(400):
+        form = rnd.choice([f for f in FORMS if f not in ("sll", "sll2")])
+        rec, _ = g.encap(form, k, 1, 0, plain, len(plain))
+        rec = bytearray(rec)
+        outer = max(1, len(rec) - len(plain))
+        for _ in range(rnd.randint(1, 3)):
+            rec[rnd.randrange(outer)] = rnd.randrange(256)
+        if rnd.random() < 0.3:
+            rec = rec[:rnd.randrange(len(rec))]
+        recs.append((1, k, bytes(rec), len(rec)))
+    path = os.path.join(scratch, "mutated.pcap")
+    g.write_pcap(path, 1, recs)
+    for cmd in (["dump"], ["dump", "-T", "json"], ["check"]):
+        rc, out, err = run([ibwire] + cmd + [path])
+        if rc not in (0, 1, 2):
+            bad += 1
+            print(f"FAIL mutated outer headers: ibwire {cmd} exit {rc}\n"
+                  f"{err[-2000:]}")
     for i, (field, rec) in enumerate(cases, 1):
         path = os.path.join(scratch, f"bad{i}.pcap")
         g.write_pcap(path, 1, [(1, 0, rec, len(rec))])

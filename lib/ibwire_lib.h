@@ -12,7 +12,11 @@
  *
  * Conventions, the same in every function:
  *   - link: the pcap link type of a frame (1 Ethernet, 197 ERF, 247
- *     InfiniBand from the LRH, 252 Wireshark exported PDU);
+ *     InfiniBand from the LRH, 252 Wireshark exported PDU, 113 and 276
+ *     Linux cooked v1 and v2); a frame inside ERSPAN, GRE, VXLAN, Geneve
+ *     or MPLS (ibwire/encap.h) is parsed as the frame it carries, its
+ *     outer layers readable by their names too ("erspan.spanid",
+ *     "vxlan.vni", "mpls.label", "sll.ifindex");
  *   - names: a frame's fields are named as `ibwire dump -T fields` names
  *     them (Wireshark's names, "infiniband.bth.psn", "ip.src", and ibwire.*
  *     for what Wireshark lacks); a record is named by its registry name

@@ -106,7 +106,9 @@ IBWIRE_API int ibwire_field_type(int id)
 static int link_known(int link)
 {
     return link == CAP_LINKTYPE_ETHERNET || link == CAP_LINKTYPE_ERF ||
-           link == CAP_LINKTYPE_INFINIBAND || link == CAP_LINKTYPE_EXPORTED_PDU;
+           link == CAP_LINKTYPE_INFINIBAND ||
+           link == CAP_LINKTYPE_EXPORTED_PDU ||
+           link == CAP_LINKTYPE_LINUX_SLL || link == CAP_LINKTYPE_LINUX_SLL2;
 }
 
 int lib_frame_describe(struct cap_frame *cf, const uint8_t *frame,

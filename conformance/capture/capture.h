@@ -14,6 +14,12 @@
  *   252 exported PDU (Wireshark)    -> when the PROTO_NAME (or heuristic
  *                                      name) tag says "infiniband": from the
  *                                      LRH; otherwise "not IBA"
+ *   113 Linux cooked (SLL)          -> from the protocol field (link
+ *                                      IBW_LINK_ETHERTYPE)
+ *   276 Linux cooked v2 (SLL2)      -> the IP packet after the header
+ * On Ethernet, SLL and SLL2 (and ERF Ethernet records) the frame carried by
+ * a tunnel or mirror (ERSPAN, GRE, VXLAN, Geneve, MPLS: ibwire/encap.h) is
+ * the one returned, its outer layers in cap_frame.encap.
  * Each frame comes back with its number (from 1), time, lengths and a
  * pointer to where ibw_parse() should start, or the reason it is not IBA.
  *
@@ -33,14 +39,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibwire/encap.h"
 #include "ibwire/packet.h"
 
 /* pcap link types this code knows. */
 enum {
     CAP_LINKTYPE_ETHERNET = 1,
+    CAP_LINKTYPE_LINUX_SLL = 113,
     CAP_LINKTYPE_ERF = 197,
     CAP_LINKTYPE_INFINIBAND = 247,
-    CAP_LINKTYPE_EXPORTED_PDU = 252
+    CAP_LINKTYPE_EXPORTED_PDU = 252,
+    CAP_LINKTYPE_LINUX_SLL2 = 276
 };
 
 /* ERF record types looked at (the low 7 bits of the ERF type byte). */
@@ -81,6 +90,16 @@ struct cap_frame {
     size_t iba_len;        /* bytes from iba to the end of the record */
     enum ibw_link link;    /* how to parse iba */
     const char *not_iba;   /* why iba is NULL (static string) */
+    uint32_t outer_len;    /* bytes of the record before iba that are
+                              link or encapsulation headers (SLL, ERSPAN,
+                              ...); caplen - outer_len is the carried
+                              frame's captured length */
+    int mirror_cut;        /* an ERSPAN mirror truncated the frame (also
+                              sets truncated) */
+    struct ibw_encap encap;/* the outer layers (encap.n 0: none); when
+                              encap.err is set the record's outer headers
+                              are malformed: iba is NULL and not_iba says
+                              "malformed encapsulation" */
 };
 
 struct cap_reader;
@@ -123,8 +142,21 @@ int cap_interface_linktype(const struct cap_reader *r, uint32_t i);
 /* ------------------------------------------------------------------------ */
 
 /* What a live capture keeps on Ethernet when no filter is given: RoCEv2
- * and RoCEv1.  Link types 247 and 252 are not filtered (IBA only). */
-#define CAP_LIVE_FILTER "udp port 4791 or ether proto 0x8915"
+ * and RoCEv1, and what may carry them to a collector: GRE (ERSPAN, GRE
+ * bridging, IP in GRE), VXLAN, Geneve, MPLS.  (BPF cannot look inside a
+ * tunnel cheaply; ibwire decapsulates and counts the rest "other".)
+ * The tunnels are looked for behind up to two VLAN tags too (a collector
+ * port is often a trunk).  libpcap's `vlan` moves the offsets of what
+ * follows it, so it comes last; MPLS is kept by its EtherTypes (BPF reads
+ * no IP behind a label stack of unknown depth).
+ * Link types 247 and 252 are not filtered (IBA only). */
+#define CAP_LIVE_TUNNELS                                                     \
+    "udp port 4791 or ip proto 47 or ip6 proto 47 or udp dst port 4789 "    \
+    "or udp dst port 6081"
+#define CAP_LIVE_FILTER                                                      \
+    CAP_LIVE_TUNNELS " or ether proto 0x8915 or ether proto 0x8847 or "     \
+    "ether proto 0x8848 or (vlan and (" CAP_LIVE_TUNNELS " or (vlan and ("   \
+    CAP_LIVE_TUNNELS "))))"
 
 /* cap_next() on a live reader: nothing arrived within the timeout (or a
  * signal came); call again. */

@@ -29,6 +29,8 @@ const char *cap_linktype_name(int linktype)
     case CAP_LINKTYPE_ERF: return "ERF";
     case CAP_LINKTYPE_INFINIBAND: return "InfiniBand";
     case CAP_LINKTYPE_EXPORTED_PDU: return "exported PDU";
+    case CAP_LINKTYPE_LINUX_SLL: return "Linux cooked";
+    case CAP_LINKTYPE_LINUX_SLL2: return "Linux cooked v2";
     default: return "unknown";
     }
 }
@@ -37,7 +39,9 @@ int cap_linktype_supported(int linktype)
 {
     return linktype == CAP_LINKTYPE_ETHERNET || linktype == CAP_LINKTYPE_ERF ||
            linktype == CAP_LINKTYPE_INFINIBAND ||
-           linktype == CAP_LINKTYPE_EXPORTED_PDU;
+           linktype == CAP_LINKTYPE_EXPORTED_PDU ||
+           linktype == CAP_LINKTYPE_LINUX_SLL ||
+           linktype == CAP_LINKTYPE_LINUX_SLL2;
 }
 
 static void unsupported(char *err, size_t errlen, const char *path, int lt)
@@ -45,7 +49,8 @@ static void unsupported(char *err, size_t errlen, const char *path, int lt)
     const char *name = pcap_datalink_val_to_name(lt);
     snprintf(err, errlen,
              "%s: link type %d (%s) not supported; ibwire reads 1 "
-             "(Ethernet), 197 (ERF), 247 (InfiniBand), 252 (exported PDU)",
+             "(Ethernet), 113 (LINUX_SLL), 197 (ERF), 247 (InfiniBand), "
+             "252 (exported PDU), 276 (LINUX_SLL2)",
              path, lt, name ? name : "unknown");
 }
 
@@ -213,6 +218,58 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
     return r;
 }
 
+/* The frame a tunnel or mirror carries inside fr->iba (read on `link`):
+ * fr->iba moves to it, what was before it counts in outer_len.  Malformed
+ * outer headers leave no IBA bytes and the reason in not_iba; the
+ * ERSPAN III timestamp refines a coarser record time. */
+static void decap(struct cap_frame *fr, enum ibw_outer_link link)
+{
+    struct ibw_encap *e = &fr->encap;
+    ibw_decap(fr->iba, fr->iba_len, link, e);
+    if (e->err) {
+        /* a record cut inside an outer header by the snap length is a
+         * cut frame whose IBA part was not captured */
+        fr->not_iba = e->err == IBW_E_TRUNCATED && fr->truncated
+                          ? "record cut inside an encapsulation header"
+                          : "malformed encapsulation header";
+        fr->iba = NULL;
+        fr->iba_len = 0;
+        return;
+    }
+    if (!e->n)
+        return;
+    fr->outer_len += e->inner_off;
+    fr->iba += e->inner_off;
+    fr->iba_len = e->inner_len;
+    fr->link = (enum ibw_link)e->inner_link;
+    if (e->mirror_cut) {
+        fr->mirror_cut = 1;
+        fr->truncated = 1;
+    }
+    if (e->outer_cut)
+        fr->truncated = 1;
+    if (e->has_ts && e->ts_gra == 1) {
+        /* 100 ns units modulo 2^32 (a 429 s period): the value nearest the
+         * record's time, when the record's clock is coarser (whole
+         * microseconds) and within a microsecond of it */
+        const uint64_t period = (uint64_t)100u << 32;
+        uint64_t t = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+        if (fr->ts_sec >= 0 && fr->ts_nsec % 1000u == 0 && t >= period) {
+            uint64_t mirror = (uint64_t)e->ts * 100u;
+            uint64_t base = t - t % period;
+            uint64_t best = base + mirror;
+            if (best > t + period / 2)
+                best -= period;
+            else if (best + period / 2 < t)
+                best += period;
+            if (best + 1000u > t && best < t + 1000u) {
+                fr->ts_sec = (int64_t)(best / 1000000000u);
+                fr->ts_nsec = (uint32_t)(best % 1000000000u);
+            }
+        }
+    }
+}
+
 /* ERF: 16-byte record header (timestamp 8, type 1, flags 1, rlen 2, lctr 2,
  * wlen 2), then 8-byte extension headers while the previous type byte has
  * its top bit set, then the payload. */
@@ -269,6 +326,8 @@ static void locate_erf(struct cap_frame *fr)
         fr->truncated = 1;
     fr->iba = raw + off;
     fr->iba_len = avail;
+    if (fr->link == IBW_LINK_ETHERNET)
+        decap(fr, IBW_OUTER_ETHERNET);
 }
 
 static int name_is_infiniband(const uint8_t *v, size_t n)
@@ -326,10 +385,25 @@ void cap_locate_iba(struct cap_frame *fr)
     fr->link = IBW_LINK_ETHERNET;
     fr->wire_len = fr->origlen;
     fr->truncated = fr->caplen < fr->origlen;
+    fr->outer_len = 0;
+    fr->mirror_cut = 0;
+    fr->encap.n = 0;
+    fr->encap.err = IBW_OK;
     switch (fr->linktype) {
     case CAP_LINKTYPE_ETHERNET:
         fr->iba = fr->raw;
         fr->iba_len = fr->caplen;
+        decap(fr, IBW_OUTER_ETHERNET);
+        break;
+    case CAP_LINKTYPE_LINUX_SLL:
+        fr->iba = fr->raw;
+        fr->iba_len = fr->caplen;
+        decap(fr, IBW_OUTER_SLL);
+        break;
+    case CAP_LINKTYPE_LINUX_SLL2:
+        fr->iba = fr->raw;
+        fr->iba_len = fr->caplen;
+        decap(fr, IBW_OUTER_SLL2);
         break;
     case CAP_LINKTYPE_INFINIBAND:
         fr->link = IBW_LINK_IB;

@@ -60,16 +60,25 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, NULL)) {
+        chk_order_add(c, fr->number, ts, NULL, 0, fr->link, 0, 0, NULL);
+        return;
+    }
     chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
-                  fr->link, fr->truncated, fr->caplen, NULL);
+                  fr->link, fr->truncated, fr->caplen - fr->outer_len, NULL);
 }
 
 void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
                       const struct ibw_pkt *p)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, p)) {
+        chk_order_add(c, fr->number, ts, NULL, 0, fr->link, 0, 0, NULL);
+        return;
+    }
     chk_order_add(c, fr->number, ts, fr->iba, fr->iba ? fr->iba_len : 0,
-                  fr->link, fr->truncated, fr->caplen, fr->iba ? p : NULL);
+                  fr->link, fr->truncated, fr->caplen - fr->outer_len,
+                  fr->iba ? p : NULL);
 }
 
 void chk_finish(struct chk *c)
@@ -77,6 +86,7 @@ void chk_finish(struct chk *c)
     if (c->finished)
         return;
     chk_order_finish(c); /* every frame judged before the end settles */
+    chk_mirror_finish(c);
     c->finished = 1;
     chk_crc_wait_finish(c);
     chk_cm_finish(c);

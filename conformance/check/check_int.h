@@ -633,7 +633,20 @@ struct chk_l2 {
 #define CHK_REORDER_FRAMES 65536u
 #define CHK_REORDER_BYTES (64u << 20)
 
+/* CAP-MIRROR-DUP (check_mirror.c): the carried frames seen last, to know
+ * a second copy of one that a mirror took on two ports. */
+enum { CHK_MIRROR_RING = 16 };
+struct chk_mirror {
+    uint64_t hash[CHK_MIRROR_RING];
+    uint64_t ts[CHK_MIRROR_RING];
+    uint64_t frame[CHK_MIRROR_RING];
+    unsigned next;
+    uint64_t dups, first_dup, first_of;  /* copies, the first and its twin */
+    uint64_t cut, first_cut;             /* frames an ERSPAN mirror cut */
+};
+
 struct chk {
+    struct chk_mirror mirror;
     struct chk_opts o;
     struct chk_stats st;
     uint64_t frame;
@@ -720,6 +733,14 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
                    int truncated, uint32_t caplen, const struct ibw_pkt *p);
 /* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
 void chk_order_finish(struct chk *c);
+
+/* CAP-MIRROR-DUP (check_mirror.c): 1 when frame fr (its carried frame
+ * parsed in p, or NULL) is a second copy of a frame a mirror or tunnel
+ * delivered just before: it is counted, not judged.  Also counts the
+ * frames an ERSPAN mirror cut.  chk_mirror_finish() says it once. */
+int chk_mirror_dup(struct chk *c, const struct cap_frame *fr,
+                   const struct ibw_pkt *p);
+void chk_mirror_finish(struct chk *c);
 void chk_order_free(struct chk *c);
 
 /* Capture points that rewrite L2 (check_l2.c).  chk_l2_feed: frame fr

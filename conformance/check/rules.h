@@ -637,6 +637,20 @@
       "inserted or after it is stripped): said once, and PKT-ICRC/PKT-VCRC "   \
       "are not judged.  One frame with a good CRC makes every bad one count.", \
       "vantage point", "count of frames")                                     \
+    X(CAP_MIRROR_DUP, "CAP-MIRROR-DUP", WARNING, PACKET,                       \
+      "vantage point",                                                         \
+      "A frame carried by a mirror or tunnel (ERSPAN, GRE, VXLAN, Geneve, "    \
+      "MPLS) whose bytes from its IP header (or GRH) on, hop count and IPv4 "  \
+      "checksum aside, equal those of one of the 16 carried frames before "    \
+      "it, within 50 us, is a second copy: a switch mirroring two ports "      \
+      "copies a frame on each port it crosses.  The copy is counted, not "     \
+      "judged (it is no resend: a device's resend comes after a timeout or "   \
+      "a NAK, not microseconds after the original with nothing between).  "    \
+      "Said once per capture with the count, the first copy and the frames "   \
+      "an ERSPAN mirror truncated (its T bit; those are judged as cut "        \
+      "frames, CAP-TRUNCATED).",                                               \
+      "vantage point (switch port mirror, ERSPAN)",                            \
+      "copies, first copy, frames the mirror cut")                             \
     X(CAP_TS_ORDER, "CAP-TS-ORDER", WARNING, PACKET,                           \
       "vantage point",                                                         \
       "Frames recorded after a frame with a later timestamp: the capture "     \

@@ -136,10 +136,57 @@ static unsigned at_vlan(const struct dump_frame *fr, const struct dump_layer *l,
     return n;
 }
 
+/* The outer layers (encap.h) the frame came in, from the capture reader's
+ * view: every layer of kind l->arg, outermost first.  Their offsets count
+ * from where the decapsulation started, inner_off before the frame. */
+static unsigned at_outer(const struct dump_frame *fr,
+                         const struct dump_layer *l, size_t need,
+                         const uint8_t **at)
+{
+    const struct cap_frame *c = fr->cap;
+    unsigned n = 0;
+    if (!c->iba || !c->encap.n)
+        return 0;
+    const uint8_t *base = c->iba - c->encap.inner_off;
+    for (unsigned i = 0; i < c->encap.n && n < DUMP_MAX_OCC; i++)
+        if (c->encap.layer[i].kind == l->arg && need <= c->encap.layer[i].len)
+            at[n++] = base + c->encap.layer[i].off;
+    return n;
+}
+
+/* The options of every Geneve header, in order. */
+static unsigned at_geneve_opt(const struct dump_frame *fr,
+                              const struct dump_layer *l, size_t need,
+                              const uint8_t **at)
+{
+    const uint8_t *g[DUMP_MAX_OCC];
+    struct dump_layer gl = *l;
+    gl.arg = IBW_ENC_GENEVE;
+    unsigned ng = at_outer(fr, &gl, ibw_geneve_SIZE, g), n = 0;
+    (void)need;
+    for (unsigned k = 0; k < ng; k++) {
+        size_t end = ibw_geneve_SIZE + 4u * ibw_geneve_get_optlen(g[k]);
+        for (size_t o = ibw_geneve_SIZE; o < end && n < DUMP_MAX_OCC;
+             o += ibw_geneve_opt_SIZE +
+                  4u * ibw_geneve_opt_get_length(g[k] + o))
+            at[n++] = g[k] + o; /* ibw_decap checked that they tile */
+    }
+    return n;
+}
+
 /* The framing and transport headers tshark dissects, in its order. */
 #define WIRE_LAYER(fmt, at, h)                                                \
     {.format = (fmt), .locate = (at), .arg = (h), .naming = DUMP_NAMES_WIRE}
 static const struct dump_layer wire_layers[] = {
+    WIRE_LAYER(ibw_sll_format, at_outer, IBW_ENC_SLL),
+    WIRE_LAYER(ibw_sll2_format, at_outer, IBW_ENC_SLL2),
+    WIRE_LAYER(ibw_mpls_format, at_outer, IBW_ENC_MPLS),
+    WIRE_LAYER(ibw_gre_format, at_outer, IBW_ENC_GRE),
+    WIRE_LAYER(ibw_erspan2_format, at_outer, IBW_ENC_ERSPAN2),
+    WIRE_LAYER(ibw_erspan3_format, at_outer, IBW_ENC_ERSPAN3),
+    WIRE_LAYER(ibw_vxlan_format, at_outer, IBW_ENC_VXLAN),
+    WIRE_LAYER(ibw_geneve_format, at_outer, IBW_ENC_GENEVE),
+    WIRE_LAYER(ibw_geneve_opt_format, at_geneve_opt, 0),
     WIRE_LAYER(ibw_eth_format, at_hdr, IBW_HDR_ETH),
     WIRE_LAYER(ibw_vlan_format, at_vlan, IBW_HDR_VLAN),
     WIRE_LAYER(ibw_ipv4_format, at_hdr, IBW_HDR_IPV4),
@@ -227,6 +274,57 @@ static const struct tshark_diff tshark_diffs[] = {
      * bytes, shown twice */
     {"immdt", "imm", .as = AS(DT_BYTES), .twice = 1},
     {"ieth", "rkey", .as = AS(DT_BYTES), .twice = 1},
+    /* the outer layers (encap.h): Wireshark's names are its dissectors',
+     * so every field is listed; SLL v1 and v2 share theirs */
+    {"sll", "pkttype", .name = "sll.pkttype"},
+    {"sll", "hatype", .name = "sll.hatype"},
+    {"sll", "halen", .name = "sll.halen"},
+    {"sll", "protocol", .name = "sll.etype", .as = AS(DT_HEX16)},
+    {"sll2", "protocol", .name = "sll.etype", .as = AS(DT_HEX16)},
+    {"sll2", "ifindex", .name = "sll.ifindex"},
+    {"sll2", "hatype", .name = "sll.hatype"},
+    {"sll2", "pkttype", .name = "sll.pkttype", .as = AS(DT_DEC)},
+    {"sll2", "halen", .name = "sll.halen", .as = AS(DT_DEC)},
+    {"mpls", "label", .name = "mpls.label"},
+    {"mpls", "tc", .name = "mpls.exp"},
+    {"mpls", "s", .name = "mpls.bottom", .as = AS(DT_DEC)},
+    {"mpls", "ttl", .name = "mpls.ttl"},
+    {"gre", "csum_present", .name = "gre.flags.checksum"},
+    {"gre", "routing_present", .name = "gre.flags.routing"},
+    {"gre", "key_present", .name = "gre.flags.key"},
+    {"gre", "seq_present", .name = "gre.flags.sequence_number"},
+    {"gre", "version", .name = "gre.flags.version"},
+    {"gre", "protocol", .name = "gre.proto", .as = AS(DT_HEX16)},
+    {"erspan2", "ver", .name = "erspan.version"},
+    {"erspan2", "vlan", .name = "erspan.vlan"},
+    {"erspan2", "cos", .name = "erspan.cos"},
+    {"erspan2", "en", .name = "erspan.encap"},
+    {"erspan2", "t", .name = "erspan.truncated", .as = AS(DT_DEC)},
+    {"erspan2", "session", .name = "erspan.spanid"},
+    {"erspan2", "index", .name = "erspan.index"},
+    {"erspan3", "ver", .name = "erspan.version"},
+    {"erspan3", "vlan", .name = "erspan.vlan"},
+    {"erspan3", "cos", .name = "erspan.cos"},
+    {"erspan3", "bso", .name = "erspan.bso"},
+    {"erspan3", "t", .name = "erspan.truncated", .as = AS(DT_DEC)},
+    {"erspan3", "session", .name = "erspan.spanid"},
+    {"erspan3", "timestamp", .name = "erspan.timestamp"},
+    {"erspan3", "sgt", .name = "erspan.sgt"},
+    {"erspan3", "p", .name = "erspan.p", .as = AS(DT_DEC)},
+    {"erspan3", "ft", .name = "erspan.ft"},
+    {"erspan3", "hw", .name = "erspan.hw"},
+    {"erspan3", "d", .name = "erspan.direction"},
+    {"erspan3", "gra", .name = "erspan.gra"},
+    {"erspan3", "o", .name = "erspan.o", .as = AS(DT_DEC)},
+    {"vxlan", "vni", .name = "vxlan.vni"},
+    {"geneve", "ver", .name = "geneve.version"},
+    {"geneve", "oam", .name = "geneve.flags.oam"},
+    {"geneve", "critical", .name = "geneve.flags.critical"},
+    {"geneve", "protocol", .name = "geneve.proto_type", .as = AS(DT_HEX16)},
+    {"geneve", "vni", .name = "geneve.vni", .as = AS(DT_HEX24)},
+    {"geneve_opt", "opt_class", .name = "geneve.option.class",
+     .as = AS(DT_HEX16)},
+    {"geneve_opt", "type", .name = "geneve.option.type", .as = AS(DT_HEX8)},
     /* what tshark 4.0 does not dissect, under ibwire's names */
     {"bth", "fecn", .name = "ibwire.bth.fecn"},
     {"bth", "becn", .name = "ibwire.bth.becn"},
@@ -936,7 +1034,39 @@ static unsigned get_wire_len(const struct dump_frame *fr, struct dump_val *v)
 
 /* What no descriptor holds: the capture's own fields, tshark's items after
  * the headers, the AETH syndrome's parts, ibwire's verdicts. */
+/* GRE's optional words (RFC 2890): the key, then the sequence number,
+ * after the checksum word when there is one; of every GRE layer. */
+static unsigned gre_word(const struct dump_frame *fr, struct dump_val *v,
+                         int seq)
+{
+    static const struct dump_layer gl = {.arg = IBW_ENC_GRE};
+    const uint8_t *g[DUMP_MAX_OCC];
+    unsigned n = at_outer(fr, &gl, ibw_gre_SIZE, g), k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!(seq ? ibw_gre_get_seq_present(g[i])
+                  : ibw_gre_get_key_present(g[i])))
+            continue;
+        size_t at = ibw_gre_SIZE + 4u * ibw_gre_get_csum_present(g[i]) +
+                    (seq ? 4u * ibw_gre_get_key_present(g[i]) : 0u);
+        dump_put_u(&v[k++], ibw_load_be32(g[i] + at));
+    }
+    return k;
+}
+
+static unsigned get_gre_key(const struct dump_frame *fr, struct dump_val *v)
+{
+    return gre_word(fr, v, 0);
+}
+
+static unsigned get_gre_seq(const struct dump_frame *fr, struct dump_val *v)
+{
+    return gre_word(fr, v, 1);
+}
+
 static const struct dump_field computed[] = {
+    DUMP_COMPUTED("gre.key", DT_HEX32, get_gre_key, "GRE key (RFC 2890)"),
+    DUMP_COMPUTED("gre.sequence_number", DT_DEC, get_gre_seq,
+                  "GRE sequence number (RFC 2890)"),
     DUMP_COMPUTED("frame.number", DT_DEC, get_frame_number, "frame number, from 1"),
     DUMP_COMPUTED("frame.len", DT_DEC, get_frame_len, "frame length on the wire"),
     DUMP_COMPUTED("frame.cap_len", DT_DEC, get_frame_cap_len, "bytes captured"),

@@ -62,6 +62,17 @@ enum dump_frame_status dump_frame_read(struct dump_frame *fr,
                               : cf->caplen - (uint32_t)CAP_ERF_HEADER_LEN;
     }
     fr->rep_len = 0;
+    if (!cf->iba && cf->encap.err && cf->encap.err != IBW_E_LINKTYPE &&
+        !(cf->encap.err == IBW_E_TRUNCATED && cf->truncated)) {
+        /* an outer header (ERSPAN, VXLAN, ...) the frame cannot be taken
+         * out of: named like a parse error */
+        snprintf(fr->err, sizeof fr->err, "%s%s%s: %s (outer header)",
+                 cf->encap.err_hdr ? cf->encap.err_hdr : "frame",
+                 cf->encap.err_field ? "." : "",
+                 cf->encap.err_field ? cf->encap.err_field : "",
+                 ibw_strerror(cf->encap.err));
+        return DUMP_FRAME_ERROR;
+    }
     if (!cf->iba)
         return DUMP_FRAME_OK;
     /* ERF's wire length counts the packet alone; origlen the whole

@@ -109,6 +109,45 @@ static void crc_text(struct dump_out *o, const char *name, uint8_t status,
                         (unsigned)wire, digits, (unsigned)calc);
 }
 
+/* The outer layer i of frame c (encap.h), described in *v; 0 when it has
+ * no format. */
+static int outer_layer(const struct cap_frame *c, unsigned i,
+                       struct hdr_view *v)
+{
+    const struct ibw_encap_layer *l = &c->encap.layer[i];
+    v->fmt = ibw_encap_format(l->kind);
+    if (!v->fmt || !c->iba)
+        return 0;
+    v->base = c->iba - c->encap.inner_off + l->off;
+    v->avail = l->len;
+    return 1;
+}
+
+/* The outer layers, one line each, before the carried frame's headers. */
+static void outer_text(struct dump_out *o, const struct cap_frame *c)
+{
+    char val[128];
+    struct hdr_view v;
+    if (!c->encap.n || !c->iba)
+        return;
+    dump_out_printf(o, "  %-12s %u layers, the frame at byte %u\n", "outer",
+                    (unsigned)c->encap.n, (unsigned)c->encap.inner_off);
+    for (unsigned i = 0; i < c->encap.n; i++) {
+        if (!outer_layer(c, i, &v))
+            continue;
+        dump_out_printf(o, "  %-12s", v.fmt->name);
+        for (size_t k = 0; k < v.fmt->nfields; k++) {
+            field_text(v.fmt, &v.fmt->fields[k], v.base, v.avail, val,
+                       sizeof val);
+            dump_out_printf(o, " %s=%s", v.fmt->fields[k].name, val);
+        }
+        dump_out_char(o, '\n');
+    }
+    if (c->mirror_cut)
+        dump_out_printf(o, "  %-12s the mirror truncated the frame (T bit)\n",
+                        "outer");
+}
+
 void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
 {
     const struct cap_frame *c = fr->cap;
@@ -131,6 +170,7 @@ void dump_view_text(struct dump_out *o, const struct dump_frame *fr)
                         c->not_iba ? c->not_iba : "no IBA framing");
         return;
     }
+    outer_text(o, c);
     struct hdr_view v;
     for (unsigned h = 0; next_header(p, &h, &v); h++) {
         dump_out_printf(o, "  %-12s", ibw_hdr_name(h));
@@ -262,10 +302,27 @@ void dump_view_json(struct dump_out *o, const struct dump_frame *fr)
         dump_out_str(o, "}\n");
         return;
     }
+    struct hdr_view v;
+    if (c->encap.n) {
+        /* offsets from the record's first byte (after an ERF header);
+         * the frame's own headers count from inner_offset */
+        json_key(o, "inner_offset", &first);
+        dump_out_dec(o, c->encap.inner_off);
+        json_key(o, "outer", &first);
+        dump_out_char(o, '[');
+        for (unsigned i = 0, n = 0; i < c->encap.n; i++) {
+            if (!outer_layer(c, i, &v))
+                continue;
+            if (n++)
+                dump_out_char(o, ',');
+            dump_json_layer(o, v.fmt->name, c->encap.layer[i].off, v.fmt,
+                            v.base, v.avail, header_json_str);
+        }
+        dump_out_char(o, ']');
+    }
     json_key(o, "headers", &first);
     dump_out_char(o, '[');
     int first_hdr = 1;
-    struct hdr_view v;
     for (unsigned h = 0; next_header(p, &h, &v); h++) {
         if (!first_hdr)
             dump_out_char(o, ',');

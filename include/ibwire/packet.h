@@ -35,6 +35,15 @@ extern "C" {
 /* Where the bytes handed to ibw_parse() start. */
 enum ibw_link {
     IBW_LINK_ETHERNET = 1, /* Ethernet II (RoCEv1, RoCEv2, VLAN tags) */
+    IBW_LINK_ETHERTYPE = 2,/* Ethernet without its addresses: the bytes
+                              start at the EtherType (a Linux cooked
+                              capture's protocol field, encap.h) */
+    IBW_LINK_ROCEV1 = 3,   /* a RoCEv1 packet from its GRH: what follows
+                              EtherType 0x8915 (a Linux cooked v2 capture
+                              keeps the EtherType apart, encap.h) */
+    IBW_LINK_IP = 101,     /* an IP packet, IPv4 or IPv6 by its version
+                              (pcap's LINKTYPE_RAW; IP carried by a tunnel
+                              without an Ethernet header, encap.h) */
     IBW_LINK_IB = 247      /* native InfiniBand, starting at the LRH */
 };
 
@@ -651,15 +660,26 @@ static inline int ibw__parse_ipv6(struct ibw_pkt *pkt, size_t off,
                           IBW_TK_ROCE_V2_IP6, flags);
 }
 
-/* Ethernet II, up to two VLAN tags, then IPv4 / IPv6 / RoCEv1. */
+/* Ethernet II (or, on link ETHERTYPE, its EtherType alone), up to two
+ * VLAN tags, then IPv4 / IPv6 / RoCEv1. */
 static inline int ibw__parse_eth(struct ibw_pkt *pkt, unsigned flags)
 {
     const uint8_t *d = pkt->data;
-    if (pkt->len < ibw_eth_SIZE)
-        return ibw__cut_hdr(pkt, IBW_HDR_ETH, 0);
-    ibw__mark(pkt, IBW_HDR_ETH, 0);
-    size_t off = ibw_eth_SIZE;
-    uint16_t et = ibw_eth_get_ethertype(d);
+    size_t off;
+    uint16_t et;
+    if (pkt->link == IBW_LINK_ETHERTYPE) {
+        if (pkt->len < 2)
+            return ibw__fail(pkt, IBW_E_TRUNCATED, IBW_HDR_COUNT,
+                             "ethertype");
+        et = ibw_load_be16(d);
+        off = 2;
+    } else {
+        if (pkt->len < ibw_eth_SIZE)
+            return ibw__cut_hdr(pkt, IBW_HDR_ETH, 0);
+        ibw__mark(pkt, IBW_HDR_ETH, 0);
+        off = ibw_eth_SIZE;
+        et = ibw_eth_get_ethertype(d);
+    }
     while ((et == IBW_ETHERTYPE_VLAN || et == IBW_ETHERTYPE_QINQ) &&
            pkt->nvlan < 2) {
         unsigned h = pkt->nvlan ? IBW_HDR_VLAN2 : IBW_HDR_VLAN;
@@ -726,7 +746,20 @@ static inline int ibw_parse_flags(const uint8_t *data, size_t len,
         return ibw__fail(pkt, IBW_E_RANGE, IBW_HDR_COUNT, "len");
     switch (link) {
     case IBW_LINK_ETHERNET:
+    case IBW_LINK_ETHERTYPE:
         ibw__parse_eth(pkt, flags);
+        break;
+    case IBW_LINK_ROCEV1:
+        pkt->iba_end = (uint32_t)len;
+        ibw__parse_rocev1(pkt, 0, flags);
+        break;
+    case IBW_LINK_IP:
+        /* by the version nibble; neither 4 nor 6 is no IP packet */
+        pkt->iba_end = (uint32_t)len;
+        if (len > 0 && (data[0] >> 4) == 4)
+            ibw__parse_ipv4(pkt, 0, flags);
+        else if (len > 0 && (data[0] >> 4) == 6)
+            ibw__parse_ipv6(pkt, 0, flags);
         break;
     case IBW_LINK_IB:
         ibw__parse_ib(pkt, flags);

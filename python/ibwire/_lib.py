@@ -182,8 +182,9 @@ FT_UINT, FT_BOOL, FT_BYTES, FT_ETHER, FT_IPV4, FT_IPV6, FT_STRING, \
 INTEGER_TYPES = (FT_UINT, FT_BOOL, FT_TIME)
 
 # pcap link types with a name, for messages.
-LINK_NAMES = {1: "Ethernet", 197: "ERF", 247: "InfiniBand", 252:
-              "exported PDU"}
+LINK_NAMES = {1: "Ethernet", 113: "Linux cooked", 197: "ERF",
+              247: "InfiniBand", 252: "exported PDU",
+              276: "Linux cooked v2"}
 
 
 def text(raw):

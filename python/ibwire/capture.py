@@ -12,7 +12,11 @@ def read_capture(path):
     """Iterate over the frames of a pcap or pcapng file as
     (link, ts_ns, frame, orig_len): the frame's pcap link type, its time
     in nanoseconds since the epoch, its captured bytes and its length on
-    the wire.  OSError when the file cannot be opened or is damaged."""
+    the wire.  ibwire.parse(frame, link, ts_ns, orig_len) reads the frame;
+    a frame a mirror or tunnel carried (ERSPAN, GRE, VXLAN, Geneve, MPLS,
+    Linux cooked headers) is parsed as the frame inside, its outer headers
+    under their tshark names ("erspan.spanid", "vxlan.vni", ...).  OSError
+    when the file cannot be opened or is damaged."""
     err = ctypes.create_string_buffer(512)
     handle = _c.ibwire_capture_open(_lib.encode(str(path)), err, len(err))
     if not handle:

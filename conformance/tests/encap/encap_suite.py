@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Captures recorded through encapsulations (encap_gen.py) against the
+plain captures they were made from.
+
+  same IBWIRE GEN CAPTURES SCRATCH
+      every real Ethernet capture in CAPTURES, in every form of encap_gen.py:
+      `ibwire check --format json` gives the same frame counts, findings
+      (rule, frame, message) and flows as on the plain file.  Passes with
+      nothing to do when CAPTURES is absent.
+  tshark IBWIRE GEN CAPTURES SCRATCH TSHARK
+      on every form, `ibwire dump -T fields` equals `tshark -T fields` for
+      the IBA and outer-layer fields (tshark decodes the tunnels itself).
+  mirror IBWIRE GEN CAPTURES SCRATCH
+      a mirror capture (each frame twice, long frames cut with the ERSPAN
+      T bit): no error the plain file does not have, CAP-MIRROR-DUP and
+      CAP-TRUNCATED said once with their counts.
+  bpf IBWIRE GEN CAPTURES SCRATCH LIVE_FILTER
+      the live capture's default BPF filter keeps every IBA frame of every
+      Ethernet form.
+  bad IBWIRE GEN CAPTURES SCRATCH
+      malformed outer headers: dump names the frame and the field, neither
+      dump nor check crashes.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+FORMS = ["sll", "sll2", "erspan2", "erspan3", "gre", "greip", "vxlan",
+         "geneve", "mpls", "mplsip"]
+
+# Forms whose carried frame has no Ethernet header: the rules that read the
+# MAC addresses have nothing to read there (a Linux cooked capture keeps
+# the source MAC aside, a tunnel of IP none).
+NO_ETH = {"sll", "sll2", "greip", "mpls", "mplsip"}
+ETH_RULES = {"PKT-ETH-SRC", "CAP-ETH-SRC"}
+# A ConnectX sniffer writes its timestamp into the Ethernet source address
+# (reference/capture-points.md); the checker knows that capture point by
+# that address, which the NO_ETH forms do not carry.
+ETH_SIGNATURE = {"mlx-sniffer-rc-write-tsmac.pcap"}
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       check=False)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), \
+        p.stderr.decode("utf-8", "replace")
+
+
+def linktype(path):
+    with open(path, "rb") as f:
+        h = f.read(24)
+    if len(h) < 24:
+        return None
+    if h[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return struct.unpack("<I", h[20:24])[0]
+    if h[:4] in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return struct.unpack(">I", h[20:24])[0]
+    return None
+
+
+def ethernet_captures(folder):
+    if not os.path.isdir(folder):
+        return []
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.endswith(".pcap") and
+                  linktype(os.path.join(folder, f)) == 1)
+
+
+def check_json(ibwire, path):
+    rc, out, err = run([ibwire, "check", "--format", "json", path])
+    if rc not in (0, 1):
+        raise SystemExit(f"ibwire check {path}: exit {rc}: {err}")
+    return json.loads(out)["files"][0]
+
+
+def summary(doc, drop_eth):
+    # CAP-TRUNCATED names the carried frame's cut length, which a form that
+    # adds or takes off a tag or the Ethernet header changes: rule and
+    # frame only
+    finds = sorted((f.get("rule"), f.get("frame"),
+                    "" if f.get("rule") == "CAP-TRUNCATED"
+                    else f.get("message"))
+                   for f in doc["findings"]
+                   if not (drop_eth and f.get("rule") in ETH_RULES))
+    flows = [{k: v for k, v in fl.items() if k not in ("errors", "warnings")}
+             for fl in doc["flows"]]
+    return {"frames": doc["frames"], "findings": finds, "flows": flows}
+
+
+def gen(args, form, src, dst):
+    rc, _, err = run([sys.executable, args[1], form, src, dst])
+    if rc != 0:
+        raise SystemExit(f"encap_gen {form} {src}: {err}")
+
+
+def mode_same(args):
+    ibwire, _, captures, scratch = args[:4]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        plain = check_json(ibwire, cap)
+        for form in FORMS:
+            if form in NO_ETH and os.path.basename(cap) in ETH_SIGNATURE:
+                continue
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            want = summary(plain, form in NO_ETH)
+            got = summary(check_json(ibwire, out), form in NO_ETH)
+            for k in want:
+                if want[k] != got[k]:
+                    bad += 1
+                    print(f"FAIL {os.path.basename(cap)} {form}: {k} differ")
+                    print(f"  plain: {json.dumps(want[k])[:1500]}")
+                    print(f"  {form}: {json.dumps(got[k])[:1500]}")
+    print(f"{len(caps)} captures x {len(FORMS)} forms, {bad} differences")
+    return 1 if bad else 0
+
+
+# The IBA fields as tshark decodes them inside the tunnel, and the outer
+# layers' own fields, compared on every form.
+TSHARK_FIELDS = """frame.number infiniband.bth.opcode infiniband.bth.se
+infiniband.bth.m infiniband.bth.destqp infiniband.bth.a
+infiniband.bth.psn infiniband.bth.padcnt infiniband.bth.p_key
+infiniband.reth.va infiniband.reth.r_key infiniband.reth.dmalen
+infiniband.aeth.syndrome infiniband.aeth.msn infiniband.deth.q_key
+infiniband.deth.srcqp infiniband.immdt infiniband.ieth
+infiniband.atomiceth.swapdt infiniband.atomiceth.cmpdt
+infiniband.atomicacketh.origremdt infiniband.invariant.crc
+infiniband.grh.sgid infiniband.grh.dgid infiniband.grh.paylen
+sll.pkttype sll.hatype sll.halen sll.etype sll.ifindex
+gre.proto gre.key gre.sequence_number gre.flags.key
+gre.flags.sequence_number gre.flags.checksum gre.flags.version
+erspan.version erspan.vlan erspan.cos erspan.encap erspan.bso
+erspan.truncated erspan.spanid erspan.index erspan.timestamp erspan.sgt
+erspan.ft erspan.hw erspan.direction erspan.gra erspan.o
+vxlan.vni geneve.version geneve.flags.oam geneve.flags.critical
+geneve.proto_type geneve.vni geneve.option.class geneve.option.type
+mpls.label mpls.exp mpls.bottom mpls.ttl""".split()
+
+
+# Differences seen on one form only, not yet explained: tshark 4.0 shows
+# no ICRC for this frame under a Linux cooked header (it shows it in the
+# plain capture and in every tunnel); ibwire's value is the plain file's.
+KNOWN = {("roce-vectors-cx4.pcap", "sll"):
+         ["frame 2 infiniband.invariant.crc: ibwire '0xe3d856bb' tshark ''"]}
+
+
+def tshark_differences(args, diff, ibwire, tshark, path):
+    """tshark_diff.py's lines naming a frame where the two decoders
+    differ (the exit code 77 when tshark is missing)."""
+    rc, o, e = run([sys.executable, diff, "--ibwire", ibwire,
+                    "--tshark", tshark, "--fields", ",".join(TSHARK_FIELDS),
+                    "--tshark-arg=-d", "--tshark-arg=udp.port==69,infiniband",
+                    path])
+    if rc == 77:
+        return 77
+    if rc not in (0, 1):
+        raise SystemExit(f"tshark_diff {path}: exit {rc}: {o}{e}")
+    return [ln for ln in o.splitlines() if ln.startswith("frame ")]
+
+
+def mode_tshark(args):
+    """A frame where tshark and ibwire already differ on the plain capture
+    (tshark leaves the ICRC of some frames undecoded) differs the same way
+    in every form; no other difference is allowed."""
+    ibwire, _, captures, scratch, tshark = args[:5]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    diff = os.path.join(here, "..", "dump", "tshark_diff.py")
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        want = tshark_differences(args, diff, ibwire, tshark, cap)
+        if want == 77:
+            print("tshark not installed")
+            return 77
+        for form in FORMS:
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            got = tshark_differences(args, diff, ibwire, tshark, out)
+            got = [ln for ln in got if ln not in
+                   KNOWN.get((os.path.basename(cap), form), [])]
+            if got != want:
+                bad += 1
+                extra = [ln for ln in got if ln not in want][:20]
+                gone = [ln for ln in want if ln not in got][:5]
+                print(f"FAIL {os.path.basename(cap)} {form}: "
+                      f"{len(got)} differences, plain {len(want)}")
+                for ln in extra:
+                    print("  new:  " + ln)
+                for ln in gone:
+                    print("  gone: " + ln)
+    print(f"{len(caps)} captures x {len(FORMS)} forms, {bad} differ")
+    return 1 if bad else 0
+
+
+def mode_mirror(args):
+    ibwire, _, captures, scratch = args[:4]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        out = os.path.join(scratch, os.path.basename(cap) + ".mirror")
+        gen(args, "--mirror", cap, out)
+        plain = check_json(ibwire, cap)
+        doc = check_json(ibwire, out)
+        plain_errors = {f["rule"] for f in plain["findings"]
+                        if f.get("severity") == "error"}
+        errors = [f for f in doc["findings"] if f.get("severity") == "error"
+                  and f["rule"] not in plain_errors]
+        rules = [f["rule"] for f in doc["findings"]]
+        name = os.path.basename(cap)
+        if errors:
+            bad += 1
+            print(f"FAIL {name}: errors the plain file has not: "
+                  f"{json.dumps(errors)[:2000]}")
+        if doc["frames"] != 2 * plain["frames"]:
+            bad += 1
+            print(f"FAIL {name}: {doc['frames']} frames, want "
+                  f"{2 * plain['frames']}")
+        if "CAP-TS-ORDER" in rules:
+            bad += 1
+            print(f"FAIL {name}: CAP-TS-ORDER on a capture in time order")
+        if rules.count("CAP-MIRROR-DUP") != 1:
+            bad += 1
+            print(f"FAIL {name}: CAP-MIRROR-DUP said "
+                  f"{rules.count('CAP-MIRROR-DUP')} times")
+    print(f"{len(caps)} mirror captures, {bad} failures")
+    return 1 if bad else 0
+
+
+def mode_bpf(args):
+    """The live default filter keeps every frame that carries IBA in every
+    Ethernet form (the IP-only forms keep ARP unencapsulated: not kept)."""
+    ibwire, _, captures, scratch, exe = args[:5]
+    os.makedirs(scratch, exist_ok=True)
+    bad = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        for form in [f for f in FORMS if f not in ("sll", "sll2")]:
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            rc, o, e = run([exe, out])
+            if rc != 0:
+                raise SystemExit(f"live_filter: {e}")
+            kept = int(o.split()[1])
+            rc, o, e = run([ibwire, "check", out])
+            m = [ln for ln in o.splitlines() if " frames (" in ln][0]
+            iba = int(m.split(" frames (")[1].split()[0])
+            if kept < iba:
+                bad += 1
+                print(f"FAIL {os.path.basename(cap)} {form}: the filter "
+                      f"keeps {kept} frames of {iba} IBA")
+    print(f"{len(caps)} captures, {bad} failures")
+    return 1 if bad else 0
+
+
+def mode_bad(args):
+    ibwire, scratch = args[0], args[3]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import encap_gen as g
+    frame = bytes.fromhex("02000000000102000000000208004500001c0000400040"
+                          "11000000000000000000000012b712b70008000000")
+    cases = []
+    # ERSPAN II of version 3 (not 1): erspan.version
+    e2 = bytearray(g.erspan2(7))
+    e2[0] = (e2[0] & 0x0F) | 0x30
+    body = g.gre(0x88BE, seq=1) + bytes(e2) + frame
+    cases.append(("erspan.version", g.eth(0x0800) + g.ipv4(47, len(body), 1)
+                  + body))
+    # VXLAN without the I flag
+    body = b"\0" * 8 + frame
+    u = g.udp(1000, 4789, len(body))
+    cases.append(("vxlan.flags", g.eth(0x0800) + g.ipv4(17, len(u) +
+                                                         len(body), 2)
+                  + u + body))
+    # Geneve whose option runs past the options length
+    gh = bytearray(g.geneve(1, 0x6558))
+    gh[8 + 3] = 31  # the first option's length: 31 words
+    body = bytes(gh) + frame
+    u = g.udp(1000, 6081, len(body))
+    cases.append(("geneve_opt.length", g.eth(0x0800) +
+                  g.ipv4(17, len(u) + len(body), 3) + u + body))
+    # a UDP length past the IP packet under VXLAN
+    body = g.vxlan(3) + frame
+    u = bytearray(g.udp(1000, 4789, len(body)))
+    u[4:6] = struct.pack("!H", 4000)
+    cases.append(("udp.length", g.eth(0x0800) +
+                  g.ipv4(17, len(u) + len(body), 4) + bytes(u) + body))
+    # an MPLS stack that never reaches its bottom
+    cases.append(("mpls", g.eth(0x8847) + struct.pack("!I", 16 << 12) * 3))
+    bad = 0
+    # random damage to the outer headers of every form: one file of 400
+    # records, each a frame of some form with 1 to 3 bytes of its outer
+    # part (or its length) changed; dump and check must not crash
+    import random
+    rnd = random.Random(33)
+    plain = bytes.fromhex(
+        "0200000000010200000000020800450000340000400040110000c0a80001c0a8"
+        "000212b712b70020000004000000000000000000000000000000000000000000")
+    recs = []
+    for k in range(400):
+        form = rnd.choice([f for f in FORMS if f not in ("sll", "sll2")])
+        rec, _ = g.encap(form, k, 1, 0, plain, len(plain))
+        rec = bytearray(rec)
+        outer = max(1, len(rec) - len(plain))
+        for _ in range(rnd.randint(1, 3)):
+            rec[rnd.randrange(outer)] = rnd.randrange(256)
+        if rnd.random() < 0.3:
+            rec = rec[:rnd.randrange(len(rec))]
+        recs.append((1, k, bytes(rec), len(rec)))
+    path = os.path.join(scratch, "mutated.pcap")
+    g.write_pcap(path, 1, recs)
+    for cmd in (["dump"], ["dump", "-T", "json"], ["check"]):
+        rc, out, err = run([ibwire] + cmd + [path])
+        if rc not in (0, 1, 2):
+            bad += 1
+            print(f"FAIL mutated outer headers: ibwire {cmd} exit {rc}\n"
+                  f"{err[-2000:]}")
+    for i, (field, rec) in enumerate(cases, 1):
+        path = os.path.join(scratch, f"bad{i}.pcap")
+        g.write_pcap(path, 1, [(1, 0, rec, len(rec))])
+        rc, out, err = run([ibwire, "dump", path])
+        text = out + err
+        # dump shows every frame and exits 0 on a malformed one (check
+        # judges); the message must name the frame and the field
+        if rc != 0 or f"frame 1: {field}" not in text:
+            bad += 1
+            print(f"FAIL case {i} ({field}): exit {rc}\n{text}")
+        rc, out, err = run([ibwire, "check", path])
+        if rc not in (0, 1, 2):
+            bad += 1
+            print(f"FAIL case {i}: check exit {rc} {err}")
+    print(f"{len(cases)} malformed captures, {bad} failures")
+    return 1 if bad else 0
+
+
+def main():
+    mode, args = sys.argv[1], sys.argv[2:]
+    return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
+            "bad": mode_bad, "bpf": mode_bpf}[mode](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Frames carried by mirrors and tunnels, read through read_capture() and
+parse(): the frame inside reads as the plain capture's frame, the outer
+headers under tshark's names, with the values the generator wrote
+(conformance/tests/encap/encap_gen.py, from the RFC layouts)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import support  # noqa: F401 (puts the package on the path)
+import ibwire
+
+ROOT = os.environ.get("IBWIRE_SOURCE_ROOT",
+                      os.path.join(os.path.dirname(__file__), "..", ".."))
+GEN = os.path.join(ROOT, "conformance", "tests", "encap", "encap_gen.py")
+CAPTURES = os.environ.get("IBWIRE_CAPTURES",
+                          os.path.join(ROOT, "..", "shared", "captures"))
+PLAIN = os.path.join(CAPTURES, "rxe-rping-cm-send-read-write.pcap")
+FIELDS = ["infiniband.bth.opcode", "infiniband.bth.psn",
+          "infiniband.bth.destqp", "ip.src", "ip.dst"]
+# the outer fields each form carries and what encap_gen.py put there
+OUTER = {"erspan2": {"erspan.spanid": 7, "erspan.version": 1},
+         "erspan3": {"erspan.spanid": 9, "erspan.version": 2,
+                     "gre.key": 0x1234},
+         "vxlan": {"vxlan.vni": 5001},
+         "geneve": {"geneve.vni": 77, "geneve.option.class": 0x0103},
+         "mpls": {"mpls.label": 16001},
+         "sll": {"sll.hatype": 1, "sll.halen": 6},
+         "sll2": {"sll.hatype": 1}}
+
+
+@unittest.skipUnless(os.path.exists(PLAIN), "no shared captures")
+class Encapsulated(unittest.TestCase):
+    def frames(self, path):
+        return [ibwire.parse(f, link, ts, orig)
+                for link, ts, f, orig in ibwire.read_capture(path)]
+
+    def test_forms(self):
+        plain = self.frames(PLAIN)
+        with tempfile.TemporaryDirectory() as d:
+            for form, outer in OUTER.items():
+                path = os.path.join(d, form + ".pcap")
+                subprocess.run([sys.executable, GEN, form, PLAIN, path],
+                               check=True)
+                got = self.frames(path)
+                self.assertEqual(len(got), len(plain), form)
+                for a, b in zip(plain, got):
+                    for name in FIELDS:
+                        self.assertEqual(a[name], b[name], (form, name))
+                    for name, want in outer.items():
+                        self.assertEqual(b[name], want, (form, name))
+                    self.assertIsNone(b.error, form)
+
+
+if __name__ == "__main__":
+    unittest.main()

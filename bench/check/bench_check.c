@@ -52,6 +52,7 @@ static int write_capture(const char *path, unsigned long n)
         memcpy(is_ack ? s.ip_dst : s.ip_src, a, 4);
         memcpy(is_ack ? s.ip_src : s.ip_dst, b, 4);
         s.ttl = 64;
+        bench_spec_l2l3(&s);
         s.udp_sport = (uint16_t)(0xC000 + q);
         s.bth.pkey = 0xFFFF;
         s.bth.psn = psn[q];

@@ -47,6 +47,7 @@ struct cap_reader {
      * capture_read.c) */
     const uint8_t *map;
     size_t map_len, map_off;
+    size_t map_dropped;     /* pages before it given back (map_forget) */
     int map_swap, map_nano;
     int map_tail;           /* libpcap reads the rest (the map stays) */
     uint32_t map_snap;

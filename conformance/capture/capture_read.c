@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #if defined(__has_include)
 #if __has_include(<stdio_ext.h>)
 #include <stdio_ext.h>
@@ -273,6 +274,25 @@ static void map_drop(struct cap_reader *r)
     r->map = NULL;
 }
 
+/* The pages read are counted in the process's resident size while they
+ * stay mapped, so that a large file would look like a checker whose memory
+ * grows with the capture: pages more than MAP_KEEP behind the reading
+ * point are given back, MAP_STEP at a time.  A frame held from there (the
+ * reorder stage holds up to 64 MiB) is still valid: its page is read again
+ * from the file. */
+#define MAP_KEEP ((size_t)32 << 20)
+#define MAP_STEP ((size_t)8 << 20)
+
+static void map_forget(struct cap_reader *r)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = (r->map_off - MAP_KEEP) / page * page;
+    if (end > r->map_dropped)
+        (void)madvise((void *)(uintptr_t)(r->map + r->map_dropped),
+                      end - r->map_dropped, MADV_DONTNEED);
+    r->map_dropped = end;
+}
+
 /* The next record from the map: 1, 0 at the end, -1 when libpcap takes
  * over from here (positioned at this record). */
 static int map_next(struct cap_reader *r, struct cap_frame *fr)
@@ -284,6 +304,8 @@ static int map_next(struct cap_reader *r, struct cap_frame *fr)
         uint32_t caplen = map_u32(r, off + 8);
         if (caplen <= r->map_snap && caplen <= r->map_len - off - 16) {
             r->map_off = off + 16 + caplen;
+            if (r->map_off - r->map_dropped >= MAP_KEEP + MAP_STEP)
+                map_forget(r);
             r->count++;
             fr->number = r->count;
             fr->ts_sec = (int64_t)map_u32(r, off);

@@ -19,6 +19,17 @@ SETUP_ARGS="" run_build build/plain env CC=gcc
 SETUP_ARGS="-Db_sanitize=address,undefined -Db_lundef=false" \
     run_build build/san env CC=clang CXX=clang++
 
+# Benchmarks in a release build (gcc -O3, warnings as errors): the ratio
+# table of bench/check/ratios.sh, median of five runs.  The figures are
+# printed for reading; only a crash or a wrong count fails it.
+if [ ! -f build/release/build.ninja ]; then
+    CC=gcc meson setup build/release --werror --buildtype=release >/dev/null
+fi
+bench_res=OK
+meson compile -C build/release >/dev/null &&
+    bench/check/ratios.sh build/release 5 || bench_res=FAIL
+echo "{\"name\": \"bench/check/ratios.sh\", \"result\": \"$bench_res\"}" >build/release/benchlog.json
+
 # Bounded libFuzzer runs: one result line per harness in build/fuzz/fuzzlog.json.
 mkdir -p build/fuzz
 scripts/fuzz.sh || echo '{"name": "scripts/fuzz.sh", "result": "FAIL"}' >>build/fuzz/fuzzlog.json
@@ -36,4 +47,4 @@ esac
 echo "{\"name\": \"scripts/rxe-vm.sh --quick\", \"result\": \"$rxe_res\"}" >build/rxe-vm/rxelog.json
 
 python3 scripts/tally.py build/plain/meson-logs/testlog.json build/san/meson-logs/testlog.json \
-    build/fuzz/fuzzlog.json build/rxe-vm/rxelog.json
+    build/fuzz/fuzzlog.json build/rxe-vm/rxelog.json build/release/benchlog.json

@@ -16,13 +16,24 @@
  * the best time of each is compared: on a busy machine noise only ever
  * adds time, so the minimum is the steadiest estimate of either side.
  *
+ * With --tool IBWIRE the same runs also time, as processes with their
+ * output thrown away, `IBWIRE check FILE`, `IBWIRE check -j J FILE`,
+ * `IBWIRE check --replay FILE` and, when it is on PATH, `tshark -n -r FILE`;
+ * the table at the end gives each as a ratio of times to the bare loop
+ * (median of the runs), and --replay's to `check`'s.  Only a crash (or a
+ * wrong count) fails the run then: the figures are for reading.
+ *
  * FILE is (re)written first: 16 RC connections, each a SEND ONLY of 64..1024
  * bytes then an ACK, PSNs advancing, fixed timestamps.
  */
+#include <fcntl.h>
 #include <pcap/pcap.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_capture.h"
 #include "check.h"
@@ -52,6 +63,7 @@ static int write_capture(const char *path, unsigned long n)
         memcpy(is_ack ? s.ip_dst : s.ip_src, a, 4);
         memcpy(is_ack ? s.ip_src : s.ip_dst, b, 4);
         s.ttl = 64;
+        bench_spec_l2l3(&s);
         s.udp_sport = (uint16_t)(0xC000 + q);
         s.bth.pkey = 0xFFFF;
         s.bth.psn = psn[q];
@@ -121,6 +133,31 @@ static double check_loop(const char *path, unsigned jobs, unsigned long *count,
     return now() - t0;
 }
 
+extern char **environ;
+
+/* Time one process, argv[0] looked up on PATH, its output to /dev/null;
+ * -1 when it cannot start, -2 when it dies of a signal (a crash). */
+static double spawn_time(char *const argv[])
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    double t0 = now();
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc)
+        return -1;
+    int st;
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    double t = now() - t0;
+    if (WIFSIGNALED(st))
+        return -2;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -1 : t;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -142,6 +179,7 @@ int main(int argc, char **argv)
     double min_ratio = 0, min_jobs = 0;
     unsigned jobs = 2;
     int keep = 0; /* --keep 1: leave FILE for other tools to time */
+    const char *tool = NULL; /* --tool IBWIRE: time the tool too */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_check FILE [--packets N] [--runs N] [--min-ratio R] [--jobs J] [--min-jobs-speedup S]\n");
         return 2;
@@ -159,6 +197,8 @@ int main(int argc, char **argv)
             jobs = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--min-jobs-speedup"))
             min_jobs = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--tool"))
+            tool = argv[i + 1];
     }
     if (write_capture(argv[1], n)) {
         fprintf(stderr, "bench_check: cannot write %s\n", argv[1]);
@@ -170,6 +210,8 @@ int main(int argc, char **argv)
     }
     unsigned long nb = 0, nc = 0, nj = 0, findings = 0, findings_j = 0;
     double tb[MAX_RUNS], tc[MAX_RUNS], tj[MAX_RUNS];
+    enum { NTOOL = 4 };
+    double tt[NTOOL][MAX_RUNS];
     for (int rep = 0; rep < runs; rep++) {
         /* Alternate the order so that neither side always inherits the
          * other's cache state or a clock ramp. */
@@ -181,6 +223,22 @@ int main(int argc, char **argv)
             tj[rep] = jobs > 1 ? check_loop(argv[1], jobs, &nj, &findings_j) : 1;
             tc[rep] = check_loop(argv[1], 1, &nc, &findings);
             tb[rep] = bare_loop(argv[1], &nb);
+        }
+        if (tool) {
+            char jarg[16];
+            snprintf(jarg, sizeof jarg, "%u", jobs);
+            char *cmd[][6] = {
+                {(char *)tool, "check", argv[1], NULL},
+                {(char *)tool, "check", "-j", jarg, argv[1], NULL},
+                {(char *)tool, "check", "--replay", argv[1], NULL},
+                {"tshark", "-n", "-r", argv[1], NULL}};
+            for (int k = 0; k < NTOOL; k++) {
+                tt[k][rep] = spawn_time(cmd[k]);
+                if (tt[k][rep] == -2) {
+                    fprintf(stderr, "bench_check: %s crashed\n", cmd[k][0]);
+                    return 2;
+                }
+            }
         }
         if (tb[rep] < 0 || tc[rep] < 0 || tj[rep] < 0) {
             fprintf(stderr, "bench_check: cannot read %s\n", argv[1]);
@@ -194,6 +252,36 @@ int main(int argc, char **argv)
         best_j = tj[rep] < best_j ? tj[rep] : best_j;
     }
     double med_b = median(tb, runs), med_c = median(tc, runs);
+    if (tool) {
+        static const char *name[NTOOL] = {"ibwire check", "ibwire check -j",
+                                          "ibwire check --replay",
+                                          "tshark -n -r"};
+        double med[NTOOL];
+        printf("ratios of times, median of %d runs (lower is faster):\n", runs);
+        printf("  %-24s %8.3f s  1.00 (baseline)\n", "bare libpcap loop", med_b);
+        printf("  %-24s %8.3f s  %.2f x bare\n", "check (in process)", med_c,
+               med_c / med_b);
+        for (int k = 0; k < NTOOL; k++) {
+            int ok_runs = 1;
+            for (int rep = 0; rep < runs; rep++)
+                ok_runs = ok_runs && tt[k][rep] >= 0;
+            if (!ok_runs) {
+                printf("  %-24s (not run: not found)\n", name[k]);
+                med[k] = -1;
+                continue;
+            }
+            med[k] = median(tt[k], runs);
+            printf("  %-24s %8.3f s  %.2f x bare\n", name[k], med[k],
+                   med[k] / med_b);
+        }
+        if (med[0] > 0 && med[1] > 0)
+            printf("  check -j %u / check:       %.2f (speed-up %.2f x)\n", jobs,
+                   med[1] / med[0], med[0] / med[1]);
+        if (med[0] > 0 && med[2] > 0)
+            printf("  check --replay / check:   %.2f\n", med[2] / med[0]);
+        if (med[0] > 0 && med[3] > 0)
+            printf("  tshark / check:           %.2f\n", med[3] / med[0]);
+    }
     double ratio = best_b / best_c; /* checker speed / bare speed */
     printf("bare libpcap loop: %lu packets, best of %d %.3f s (%.1f ns/packet), "
            "median %.3f s\n", nb, runs, best_b, best_b * 1e9 / (double)nb, med_b);

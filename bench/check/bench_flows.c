@@ -64,6 +64,7 @@ static int put(struct cap_writer *w, uint64_t ts, const struct conn *k,
     memcpy(is_ack ? s.ip_dst : s.ip_src, a, 4);
     memcpy(is_ack ? s.ip_src : s.ip_dst, b, 4);
     s.ttl = 64;
+    bench_spec_l2l3(&s);
     s.udp_sport = (uint16_t)(0xC000 | (k->req_qpn & 0x3FFF));
     s.bth.pkey = 0xFFFF;
     s.bth.psn = k->psn;

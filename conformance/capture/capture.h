@@ -188,6 +188,11 @@ const char *cap_linktype_name(int linktype);
  * fr->raw, fr->caplen, fr->origlen.  Exposed for tests and fuzzers. */
 void cap_locate_iba(struct cap_frame *fr);
 
+/* Whether frame fr, just returned by cap_next(r), keeps its bytes until
+ * cap_close(r) (a mapped classic pcap file), so that a consumer may hold
+ * it without a copy; 0: valid until the next cap_next only. */
+int cap_frame_stable(const struct cap_reader *r, const struct cap_frame *fr);
+
 /* ------------------------------------------------------------------------ */
 /* Writer                                                                   */
 /* ------------------------------------------------------------------------ */

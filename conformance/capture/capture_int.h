@@ -42,6 +42,15 @@ struct cap_reader {
     uint32_t nifs, capifs;
     uint8_t *buf;           /* the current block's body */
     size_t bufcap;
+    /* classic pcap from a regular file: the file mapped, records walked
+     * here (libpcap only opened it); map NULL when not (map_next in
+     * capture_read.c) */
+    const uint8_t *map;
+    size_t map_len, map_off;
+    size_t map_dropped;     /* pages before it given back (map_forget) */
+    int map_swap, map_nano;
+    int map_tail;           /* libpcap reads the rest (the map stays) */
+    uint32_t map_snap;
     char path[512];
     char err[PCAP_ERRBUF_SIZE + 600];
 };

@@ -577,6 +577,8 @@ struct chk_order_frame {
     struct ibw_pkt pkt;
     uint8_t *bytes;         /* owned by the slot, reused */
     size_t bytes_cap;
+    const uint8_t *borrowed; /* or the frame's bytes where the reader keeps
+                                them (chk_order.borrow): not copied */
 };
 
 /* The reorder stage: held frames oldest first, and what
@@ -587,6 +589,8 @@ struct chk_order {
     uint32_t *spare;        /* pool indices not held */
     uint32_t cap, head, n, nspare; /* cap a power of two */
     size_t bytes;           /* IBA bytes held */
+    int borrow;             /* the frame being fed keeps its bytes until
+                               chk_order_unborrow (chk_feed, a mapped file) */
     uint64_t newest_ts;     /* latest timestamp fed */
     uint64_t judged_ts;     /* latest timestamp judged */
     int fed_any, judged_any;
@@ -731,6 +735,9 @@ static inline uint64_t chk_reorder_window(const struct chk *c)
 void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
                    const uint8_t *iba, size_t iba_len, enum ibw_link link,
                    int truncated, uint32_t caplen, const struct ibw_pkt *p);
+/* Copy the bytes of the held frames that borrow them (chk_feed, before its
+ * reader's frames may go away). */
+void chk_order_unborrow(struct chk *c);
 /* Judge every held frame and say CAP-TS-ORDER (chk_finish). */
 void chk_order_finish(struct chk *c);
 

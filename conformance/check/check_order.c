@@ -190,7 +190,8 @@ static void judge_now(struct chk *c, uint64_t frame, uint64_t ts_ns,
 
 static void judge_held(struct chk *c, struct chk_order_frame *h)
 {
-    judge_now(c, h->frame, h->ts_ns, h->has_iba ? h->bytes : NULL, h->iba_len,
+    const uint8_t *b = h->borrowed ? h->borrowed : h->bytes;
+    judge_now(c, h->frame, h->ts_ns, h->has_iba ? b : NULL, h->iba_len,
               (enum ibw_link)h->link, h->truncated, h->caplen,
               h->parsed ? &h->pkt : NULL);
 }
@@ -257,7 +258,10 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
     }
     uint32_t k = o->spare[o->nspare - 1];
     struct chk_order_frame *h = &o->pool[k];
-    if (iba && iba_len > h->bytes_cap) {
+    /* a frame whose bytes the reader keeps is held where it is: the common
+     * case, a frame in order, costs no copy (only its place in the ring) */
+    h->borrowed = o->borrow && iba ? iba : NULL;
+    if (iba && !h->borrowed && iba_len > h->bytes_cap) {
         uint8_t *nb = realloc(h->bytes, iba_len);
         if (!nb) {
             while (o->n)
@@ -277,11 +281,12 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
     h->has_iba = iba != NULL;
     h->iba_len = iba ? (uint32_t)iba_len : 0;
     h->parsed = p != NULL;
-    if (iba && iba_len) /* (an empty frame has no buffer to copy into) */
+    if (iba && iba_len && !h->borrowed) /* (an empty frame has no buffer) */
         memcpy(h->bytes, iba, iba_len);
     if (p) {
         h->pkt = *p;
-        h->pkt.data = h->bytes; /* the view's offsets are from data */
+        /* the view's offsets are from data */
+        h->pkt.data = h->borrowed ? h->borrowed : h->bytes;
     }
     o->nspare--;
     uint32_t mask = o->cap - 1, at = o->n++;
@@ -299,6 +304,32 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
         *here = t;
     }
     release_before(c, o->newest_ts);
+}
+
+void chk_order_unborrow(struct chk *c)
+{
+    struct chk_order *o = &c->order;
+    o->borrow = 0;
+    for (uint32_t i = 0; i < o->n; i++) {
+        struct chk_order_frame *h = held_at(o, i);
+        if (!h->borrowed)
+            continue;
+        if (h->iba_len > h->bytes_cap) {
+            uint8_t *nb = realloc(h->bytes, h->iba_len);
+            if (!nb) { /* no memory to hold them: judged now */
+                while (o->n)
+                    release_one(c);
+                return;
+            }
+            h->bytes = nb;
+            h->bytes_cap = h->iba_len;
+        }
+        if (h->iba_len)
+            memcpy(h->bytes, h->borrowed, h->iba_len);
+        h->borrowed = NULL;
+        if (h->parsed)
+            h->pkt.data = h->bytes;
+    }
 }
 
 void chk_release(struct chk *c, uint64_t now_ns)

@@ -37,6 +37,8 @@ struct batch {
     struct ibw_pkt pkt[BATCH];
     size_t raw_at[BATCH];      /* while it fills: where raw is in bytes, */
     size_t iba_at[BATCH];      /* and iba from raw (SIZE_MAX: none) */
+    uint8_t stable[BATCH];     /* raw is the reader's, kept until the end
+                                  (cap_frame_stable): not copied */
     uint8_t *bytes;
     size_t used, cap;
 };
@@ -80,8 +82,14 @@ static void set_state(struct pipe *p, struct batch *x, int st)
 
 /* Copy frame fr into batch x; its pointers are set when the batch is
  * full (the arena may move while it fills). */
-static int batch_add(struct batch *x, const struct cap_frame *fr)
+static int batch_add(struct batch *x, const struct cap_frame *fr, int stable)
 {
+    if (stable) {
+        unsigned i = x->n++;
+        x->fr[i] = *fr;
+        x->stable[i] = 1;
+        return 0;
+    }
     if (x->used + fr->caplen > x->cap) {
         size_t n = x->cap ? x->cap * 2 : 256 * 1024;
         while (n < x->used + fr->caplen)
@@ -94,7 +102,9 @@ static int batch_add(struct batch *x, const struct cap_frame *fr)
     }
     unsigned i = x->n++;
     x->fr[i] = *fr;
-    memcpy(x->bytes + x->used, fr->raw, fr->caplen);
+    x->stable[i] = 0;
+    if (fr->caplen) /* (raw may be NULL for 0 bytes) */
+        memcpy(x->bytes + x->used, fr->raw, fr->caplen);
     x->raw_at[i] = x->used;
     x->iba_at[i] = fr->iba ? (size_t)(fr->iba - fr->raw) : SIZE_MAX;
     x->used += fr->caplen;
@@ -105,6 +115,8 @@ static void batch_seal(struct batch *x)
 {
     for (unsigned i = 0; i < x->n; i++) {
         struct cap_frame *f = &x->fr[i];
+        if (x->stable[i])
+            continue;
         f->raw = x->bytes + x->raw_at[i];
         f->iba = x->iba_at[i] == SIZE_MAX ? NULL : f->raw + x->iba_at[i];
     }
@@ -132,7 +144,7 @@ static void *read_loop(void *arg)
         x->last = 0;
         while (x->n < BATCH) {
             int rc = cap_next(p->rd, &fr);
-            if (rc != 1 || batch_add(x, &fr)) {
+            if (rc != 1 || batch_add(x, &fr, cap_frame_stable(p->rd, &fr))) {
                 p->err = rc != 0; /* read under mu by the caller, after */
                 done = 1;
                 break;
@@ -179,8 +191,10 @@ static int feed_serial(struct chk *c, struct cap_reader *rd,
     while ((rc = cap_next(rd, &fr)) == 1) {
         if (on_frame)
             on_frame(user, &fr);
+        c->order.borrow = cap_frame_stable(rd, &fr);
         chk_frame(c, &fr);
     }
+    chk_order_unborrow(c);
     return rc < 0 ? -1 : 0;
 }
 
@@ -241,6 +255,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
             for (unsigned i = 0; i < x->n; i++) {
                 if (on_frame)
                     on_frame(user, &x->fr[i]);
+                c->order.borrow = x->stable[i];
                 chk_frame_parsed(c, &x->fr[i], x->fr[i].iba ? &x->pkt[i] : NULL);
             }
             int last = x->last;
@@ -249,6 +264,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 break;
         }
     }
+    chk_order_unborrow(c); /* before the batches, and the reader, go */
     pthread_mutex_lock(&p.mu);
     p.stop = 1;
     pthread_cond_broadcast(&p.cv);

@@ -128,7 +128,10 @@ int cmx_hcr_modify_qp(struct cmx_hcr *h, uint16_t opcode, uint32_t qpn,
     w.go = 1;
     w.t = h->toggle;
     w.opcode = opcode;
-    uint8_t img[ibw_hcr_SIZE];
+    /* The encoder sets each field by read-modify-write of the bytes it
+     * spans: they must hold a value before it reads them (gcc -O3 sees the
+     * read of uninitialised bytes, -Wmaybe-uninitialized). */
+    uint8_t img[ibw_hcr_SIZE] = {0};
     ibw_hcr_encode(&w, img, sizeof img);
     for (unsigned off = 0; off < ibw_hcr_SIZE; off += 4)
         cmx_hcr_write32(h, off, ibw_load_be32(img + off));

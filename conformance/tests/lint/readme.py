@@ -16,7 +16,7 @@ import sys
 
 MAX_LINES = 75
 # Linked before it exists: another branch writes it (drop once merged).
-WRITTEN_ELSEWHERE = {'docs/performance.md'}
+WRITTEN_ELSEWHERE = set()
 
 
 def main():

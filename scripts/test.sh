@@ -21,13 +21,15 @@ SETUP_ARGS="-Db_sanitize=address,undefined -Db_lundef=false" \
 
 # Benchmarks in a release build (gcc -O3, warnings as errors): the ratio
 # table of bench/check/ratios.sh, median of five runs.  The figures are
-# printed for reading; only a crash or a wrong count fails it.
+# printed for reading; only a crash or a wrong count fails it.  --replay's
+# figure is left out here: on the 1M-frame file it takes minutes a run
+# (docs/performance.md), too long for the suite's budget.
 if [ ! -f build/release/build.ninja ]; then
     CC=gcc meson setup build/release --werror --buildtype=release >/dev/null
 fi
 bench_res=OK
 meson compile -C build/release >/dev/null &&
-    bench/check/ratios.sh build/release 5 || bench_res=FAIL
+    BENCH_REPLAY=0 bench/check/ratios.sh build/release 5 || bench_res=FAIL
 echo "{\"name\": \"bench/check/ratios.sh\", \"result\": \"$bench_res\"}" >build/release/benchlog.json
 
 # Bounded libFuzzer runs: one result line per harness in build/fuzz/fuzzlog.json.

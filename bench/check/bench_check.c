@@ -6,7 +6,8 @@
  * --min-ratio R fails when checker/bare < R.
  *
  *   bench_check FILE [--packets N] [--runs N] [--min-ratio R]
- *               [--jobs J] [--min-jobs-speedup S]
+ *               [--jobs J] [--min-jobs-speedup S] [--tool IBWIRE]
+ *               [--replay 0|1] [--keep 0|1]
  *
  * With --jobs J (default 2) the checker also runs with J threads
  * (chk_feed: the parsing spread over J - 1 workers), same file, same run;
@@ -20,7 +21,8 @@
  * output thrown away, `IBWIRE check FILE`, `IBWIRE check -j J FILE`,
  * `IBWIRE check --replay FILE` and, when it is on PATH, `tshark -n -r FILE`;
  * the table at the end gives each as a ratio of times to the bare loop
- * (median of the runs), and --replay's to `check`'s.  Only a crash (or a
+ * (median of the runs), and --replay's to `check`'s (--replay 0 leaves
+ * that one out).  Only a crash (or a
  * wrong count) fails the run then: the figures are for reading.
  *
  * FILE is (re)written first: 16 RC connections, each a SEND ONLY of 64..1024
@@ -180,6 +182,7 @@ int main(int argc, char **argv)
     unsigned jobs = 2;
     int keep = 0; /* --keep 1: leave FILE for other tools to time */
     const char *tool = NULL; /* --tool IBWIRE: time the tool too */
+    int no_replay = 0;       /* --replay 0: leave `check --replay` out */
     if (argc < 2) {
         fprintf(stderr, "usage: bench_check FILE [--packets N] [--runs N] [--min-ratio R] [--jobs J] [--min-jobs-speedup S]\n");
         return 2;
@@ -197,6 +200,8 @@ int main(int argc, char **argv)
             jobs = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--min-jobs-speedup"))
             min_jobs = strtod(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--replay"))
+            no_replay = !atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--tool"))
             tool = argv[i + 1];
     }
@@ -233,6 +238,10 @@ int main(int argc, char **argv)
                 {(char *)tool, "check", "--replay", argv[1], NULL},
                 {"tshark", "-n", "-r", argv[1], NULL}};
             for (int k = 0; k < NTOOL; k++) {
+                if (k == 2 && no_replay) {
+                    tt[k][rep] = -1; /* reported as not run */
+                    continue;
+                }
                 tt[k][rep] = spawn_time(cmd[k]);
                 if (tt[k][rep] == -2) {
                     fprintf(stderr, "bench_check: %s crashed\n", cmd[k][0]);
@@ -266,7 +275,8 @@ int main(int argc, char **argv)
             for (int rep = 0; rep < runs; rep++)
                 ok_runs = ok_runs && tt[k][rep] >= 0;
             if (!ok_runs) {
-                printf("  %-24s (not run: not found)\n", name[k]);
+                printf("  %-24s (not run: %s)\n", name[k],
+                       k == 2 && no_replay ? "--replay 0" : "not found");
                 med[k] = -1;
                 continue;
             }

@@ -8,7 +8,8 @@
 # `ibwire check`, `check -j 2`, `check --replay` and tshark; bench_flows the
 # per-frame rate of 200,000 short connections against one long flow.
 # Medians of RUNS (default 5) runs; the figures are printed, and only a
-# crash or wrong counts fail it.
+# crash or wrong counts fail it.  BENCH_REPLAY=0 leaves `check --replay`
+# out (on the 1M-frame file it takes minutes a run: docs/performance.md).
 set -eu
 build=${1:?usage: ratios.sh BUILD_DIR [RUNS]}
 runs=${2:-5}
@@ -16,6 +17,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "load: $(cat /proc/loadavg)  cores: $(nproc)"
 "$build/bench/check/bench_check" "$tmp/bench_check.pcap" --runs "$runs" \
-    --jobs 2 --tool "$build/conformance/tool/ibwire"
+    --jobs 2 --replay "${BENCH_REPLAY:-1}" --tool "$build/conformance/tool/ibwire"
 "$build/bench/check/bench_flows" "$tmp" --connections 200000 --runs "$runs"
 echo "load after: $(cat /proc/loadavg)"

@@ -142,7 +142,7 @@ static void test_all_mads(void)
         TU_CHECK(v.attr_fmt != NULL);
         /* every CM message re-encodes to the captured bytes */
         if (v.kind == IBW_MAD_KIND_CM) {
-            uint8_t again[232];
+            uint8_t again[232] = {0};
             TU_EQ(ibw_cm_encode(&v.attr.cm, again, sizeof again), IBW_OK);
             TU_MEMEQ(again, mad + 24, 232);
         }
@@ -290,7 +290,7 @@ static void test_cm(void)
         const uint8_t *mad = mad_of(reqs[i].frame);
         if (!mad)
             continue;
-        struct ibw_cm_req r;
+        struct ibw_cm_req r = {0};
         TU_EQ(ibw_cm_req_mad_decode(mad, 256, &r), IBW_OK);
         TU_EQ(ibw_mad_hdr_get_transactionid(mad), reqs[i].tid);
         TU_EQ(ibw_mad_hdr_get_classversion(mad), 2);
@@ -341,7 +341,7 @@ static void test_cm(void)
     }
     const uint8_t *f7 = mad_of(7);
     if (f7) {
-        struct ibw_cm_req r;
+        struct ibw_cm_req r = {0};
         TU_EQ(ibw_cm_req_mad_decode(f7, 256, &r), IBW_OK);
         /* infiniband.cm.req.private starts 000004050000fff4 */
         static const uint8_t priv[8] = {0x00, 0x00, 0x04, 0x05,
@@ -363,7 +363,7 @@ static void test_cm(void)
         const uint8_t *mad = mad_of(reps[i].frame);
         if (!mad)
             continue;
-        struct ibw_cm_rep r;
+        struct ibw_cm_rep r = {0};
         TU_EQ(ibw_cm_rep_mad_decode(mad, 256, &r), IBW_OK);
         TU_EQ(r.localcommid, reps[i].localcommid);
         TU_EQ(r.remotecommid, reps[i].remotecommid);

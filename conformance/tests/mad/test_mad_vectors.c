@@ -599,7 +599,7 @@ static void test_classportinfo(void)
     TU_EQ(c.traphl, 0x40);
     TU_EQ(c.trapqp, 1);
     TU_EQ(c.trapqkey, IBW_QP1_QKEY);
-    uint8_t rec[72];
+    uint8_t rec[72] = {0};
     TU_EQ(ibw_classportinfo_encode(&c, rec, sizeof rec), IBW_OK);
     TU_MEMEQ(rec, mad + 24, 72);
     check_tiling(ibw_classportinfo_format(), 0, 72 * 8);
@@ -680,7 +680,7 @@ static void test_notice(void)
     TU_EQ(nt.datadetails[53], 0x5A);
     TU_EQ(nt.issuergid[0], 0xFE);
     TU_EQ(nt.issuergid[15], 0x05);
-    uint8_t back[80];
+    uint8_t back[80] = {0};
     TU_EQ(ibw_notice_encode(&nt, back, sizeof back), IBW_OK);
     TU_MEMEQ(back, sa + 56, 80);
     TU_CHECK(strcmp(ibw_mad_attr_name(0x01, IBW_SMP_ATTR_NOTICE), "Notice") == 0);

@@ -67,7 +67,7 @@ static void test_grh(void)
     TU_EQ(h.sgid[15], 0x01);
     TU_EQ(h.dgid[15], 0x02);
     TU_EQ(ibw_grh_get_dgid(v)[1], 0x80);
-    uint8_t out[40];
+    uint8_t out[40] = {0}; /* the setters read-modify-write */
     TU_EQ(ibw_grh_encode(&h, out, sizeof out), IBW_OK);
     TU_MEMEQ(out, v, sizeof v);
     TU_EQ(ibw_grh_decode(v, 39, &h), IBW_E_TRUNCATED);
@@ -198,7 +198,7 @@ static void test_small_eths(void)
     TU_EQ(f.sel, 1);
     TU_EQ(f.plt, 2);
     TU_EQ(f.resv, 0);
-    uint8_t o4[4];
+    uint8_t o4[4] = {0}; /* the setters read-modify-write */
     TU_EQ(ibw_feth_encode(&f, o4, 4), IBW_OK);
     TU_MEMEQ(o4, feth, 4);
 }

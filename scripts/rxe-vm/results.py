@@ -257,7 +257,26 @@ def main():
             accel = f.read().strip()
     except OSError:
         pass
-    out = ["# rxe-vm results: mode %s, seed %s, %s" % (a.mode, a.seed, accel), "",
+    # the guest kernel as the guest itself said it (init's first log line),
+    # and the Debian suite it came from (rxe-vm.sh wrote DIR/kernel)
+    kernel = ""
+    try:
+        with open(os.path.join(a.dir, "guest.log")) as f:
+            first = f.readline().split()
+            if first[:1] == ["kernel"] and len(first) > 1:
+                kernel = first[1]
+    except OSError:
+        pass
+    suite = ""
+    try:
+        with open(os.path.join(a.dir, "kernel")) as f:
+            parts = f.read().split()
+            suite = parts[0] if parts else ""
+            kernel = kernel or (parts[1] if len(parts) > 1 else "")
+    except OSError:
+        pass
+    out = ["# rxe-vm results: mode %s, seed %s, %s, Debian %s, Linux %s"
+           % (a.mode, a.seed, accel, suite or "?", kernel or "?"), "",
            "| workload | netem | MTU | frames a / b | tool rc (client, server) "
            "| ibwire veth_a (file) | ibwire veth_b (file) | live veth_a | live = file |",
            "|---|---|---|---|---|---|---|---|---|"]
@@ -282,7 +301,8 @@ def main():
     with open(os.path.join(a.dir, "results.md"), "w") as f:
         f.write(text)
     with open(os.path.join(a.dir, "results.json"), "w") as f:
-        json.dump({"mode": a.mode, "seed": a.seed, "accel": accel, "rows": rows,
+        json.dump({"mode": a.mode, "seed": a.seed, "accel": accel, "suite": suite,
+                   "kernel": kernel, "rows": rows,
                    "not_clean": bad}, f, indent=1)
     sys.stdout.write(text)
     return 1 if bad or not rows else 0

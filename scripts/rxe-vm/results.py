@@ -251,30 +251,19 @@ def main():
                        % (n, sl, sa) if sl else "%s: no live verdict" % n)
         elif not live_eq_own:
             bad.append("%s: live verdict differs from its own -w file" % n)
-    accel = ""
-    try:
-        with open(os.path.join(a.dir, "accel")) as f:
-            accel = f.read().strip()
-    except OSError:
-        pass
+    def words(name, first_line=False):
+        """DIR/name's words ([] when it is not there)."""
+        try:
+            with open(os.path.join(a.dir, name)) as f:
+                return (f.readline() if first_line else f.read()).split()
+        except OSError:
+            return []
+    accel = " ".join(words("accel"))
     # the guest kernel as the guest itself said it (init's first log line),
-    # and the Debian suite it came from (rxe-vm.sh wrote DIR/kernel)
-    kernel = ""
-    try:
-        with open(os.path.join(a.dir, "guest.log")) as f:
-            first = f.readline().split()
-            if first[:1] == ["kernel"] and len(first) > 1:
-                kernel = first[1]
-    except OSError:
-        pass
-    suite = ""
-    try:
-        with open(os.path.join(a.dir, "kernel")) as f:
-            parts = f.read().split()
-            suite = parts[0] if parts else ""
-            kernel = kernel or (parts[1] if len(parts) > 1 else "")
-    except OSError:
-        pass
+    # else as rxe-vm.sh unpacked it (DIR/kernel: the Debian suite, the version)
+    first, host_side = words("guest.log", True), words("kernel") + ["", ""]
+    suite = host_side[0]
+    kernel = first[1] if first[:1] == ["kernel"] and len(first) > 1 else host_side[1]
     out = ["# rxe-vm results: mode %s, seed %s, %s, Debian %s, Linux %s"
            % (a.mode, a.seed, accel, suite or "?", kernel or "?"), "",
            "| workload | netem | MTU | frames a / b | tool rc (client, server) "

@@ -3,10 +3,14 @@
 # Linux Soft-RoCE (rxe) in a QEMU guest as a test bench (docs/rxe-vm.md).
 #
 #   scripts/rxe-vm.sh [--quick | --all | --interop | --probe] [--seed N] [-o DIR] [--accel kvm|tcg]
-#                     [--only REGEX]
+#                     [--only REGEX] [--suite bookworm|trixie|sid]
 #
-# Builds a guest from Debian 12 packages only (apt-get download, dpkg-deb
-# -x; cached in $RXE_VM_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ibwire-rxe-vm),
+# Builds a guest from the Debian packages of one suite only (apt-get download,
+# dpkg-deb -x; cached in $RXE_VM_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ibwire-rxe-vm,
+# each suite but bookworm in a directory of its own under it).  --suite
+# bookworm (the default, Debian 12, Linux 6.1) uses the host's apt sources;
+# trixie (Debian 13, 6.12) and sid (unstable, 7.x) use a private sources
+# list and package lists in the cache, and leave the host's apt alone.
 # with the ibwire of build/plain in it; boots it with KVM when KVM boots
 # (boot timeout), else TCG; always -nic none.  In the guest two rxe devices
 # over a veth pair run the workload matrix (scripts/rxe-vm/matrix.py), each
@@ -20,7 +24,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root_dir=$(dirname "$here")
-mode=quick seed=1 out="" accel="${RXE_VM_ACCEL:-auto}" only=""
+mode=quick seed=1 out="" accel="${RXE_VM_ACCEL:-auto}" only="" suite=bookworm
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
@@ -31,15 +35,21 @@ while [ $# -gt 0 ]; do
         -o) out=$2; shift ;;
         --accel) accel=$2; shift ;;
         --only) only=$2; shift ;;
-        -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
+        --suite) suite=$2; shift ;;
+        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
         *) echo "rxe-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
 case "$seed" in ''|*[!0-9]*) echo "rxe-vm.sh: --seed takes a number" >&2; exit 2 ;; esac
-[ -n "$out" ] || out="$root_dir/build/rxe-vm/$mode-seed$seed"
+case "$suite" in bookworm|trixie|sid) ;; *) echo "rxe-vm.sh: --suite is bookworm, trixie or sid" >&2; exit 2 ;; esac
+if [ -z "$out" ]; then
+    out="$root_dir/build/rxe-vm/$mode-seed$seed"
+    [ "$suite" = bookworm ] || out="$root_dir/build/rxe-vm/$suite/$mode-seed$seed"
+fi
 ibwire="${IBWIRE:-$root_dir/build/plain/conformance/tool/ibwire}"
 cache="${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ibwire-rxe-vm}"
+[ "$suite" = bookworm ] || cache="$cache/$suite"
 t_start=$(date +%s)
 say() { echo "rxe-vm: $*" >&2; }
 
@@ -60,24 +70,55 @@ if [ ! -x "$ibwire" ]; then
 fi
 
 # --- guest packages (cached) ------------------------------------------------
-kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | head -1)
-[ -n "$kpkg" ] || { say "cannot resolve linux-image-amd64 (apt-get update?)"; exit 77; }
-pkgs="$kpkg busybox-static rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3
-      ibverbs-utils rdmacm-utils perftest iproute2 tcpdump libpcap0.8 libc6 libgcc-s1
-      libstdc++6 ethtool"
+mkdir -p "$cache"
+# one run at a time fills the cache; each run has its own work directory
+exec 9>"$cache/.lock"
+flock 9
+apt_opts=""
+if [ "$suite" != bookworm ]; then
+    # a private apt: this suite's sources, lists and cache under $cache/apt;
+    # the host's configuration is not read for sources and not changed
+    a="$cache/apt"
+    mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+    key_ring=/usr/share/keyrings/debian-archive-keyring.gpg
+    printf 'deb [signed-by=%s] http://deb.debian.org/debian %s main\ndeb-src [signed-by=%s] http://deb.debian.org/debian %s main\n' \
+        "$key_ring" "$suite" "$key_ring" "$suite" >"$a/sources.list"
+    apt_opts="-o Dir::Etc::sourcelist=$a/sources.list -o Dir::Etc::sourceparts=/dev/null
+              -o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o APT::Get::List-Cleanup=0"
+    # the lists once a day at most (sid moves)
+    if [ -z "$(find "$a/lists" -maxdepth 1 -name '*InRelease' -mtime -1 2>/dev/null)" ]; then
+        say "apt-get update for $suite (private lists in $a)"
+        # shellcheck disable=SC2086
+        apt-get $apt_opts update -qq >"$a/update.log" 2>&1 || { cat "$a/update.log" >&2; say "apt-get update ($suite) failed"; exit 77; }
+    fi
+fi
+# shellcheck disable=SC2086
+kpkg=$(apt-cache $apt_opts depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | head -1)
+[ -n "$kpkg" ] || { say "cannot resolve linux-image-amd64 ($suite; apt-get update?)"; exit 77; }
+# from 7.x the image package is small: the kernel is in linux-binary-*, the
+# modules (.ko.xz) in linux-modules-*, both Depends of the image package
+# shellcheck disable=SC2086
+kparts=$(apt-cache $apt_opts depends "$kpkg" 2>/dev/null | sed -n 's/^ *Depends: \(linux-\(binary\|modules\)-[0-9].*\)/\1/p' | sort -u | tr '\n' ' ')
+# the t64 transition (Debian 13) renamed two of the libraries
+# (and ip needs zlib1g there, which no declared Depends starting lib names)
+case "$suite" in
+    bookworm) t64="" more="" ;;
+    *) t64=t64 more=zlib1g ;;
+esac
+pkgs="$kpkg $kparts busybox-static rdma-core ibverbs-providers libibverbs1 librdmacm1$t64 libibumad3
+      ibverbs-utils rdmacm-utils perftest iproute2 tcpdump libpcap0.8$t64 libc6 libgcc-s1
+      libstdc++6 ethtool $more"
 debs="$cache/debs"
 rootfs="$cache/rootfs"
 mkdir -p "$debs"
 fetch() {   # PKG...: apt-get download the ones not in the cache yet
     for p in "$@"; do
         ls "$debs/${p}_"*.deb >/dev/null 2>&1 && continue
-        (cd "$debs" && apt-get download "$p" >/dev/null 2>"$debs/.err") \
-            || { cat "$debs/.err" >&2; say "apt-get download $p failed"; return 1; }
+        # shellcheck disable=SC2086
+        (cd "$debs" && apt-get $apt_opts download "$p" >/dev/null 2>"$debs/.err") \
+            || { cat "$debs/.err" >&2; say "apt-get download $p ($suite) failed"; return 1; }
     done
 }
-# one run at a time fills the cache; each run has its own work directory
-exec 9>"$cache/.lock"
-flock 9
 fetch $pkgs || exit 77
 key=$(for p in $pkgs; do ls "$debs/${p}_"*.deb; done | md5sum | cut -c1-12)
 if [ ! -f "$rootfs/.done-$key" ]; then
@@ -87,7 +128,7 @@ if [ ! -f "$rootfs/.done-$key" ]; then
     for p in $pkgs; do
         f=$(ls "$debs/${p}_"*.deb | head -1)
         case "$p" in
-            linux-image-*) dpkg-deb -x "$f" "$cache/kernel" ;;
+            linux-image-*|linux-binary-*|linux-modules-*) dpkg-deb -x "$f" "$cache/kernel" ;;
             *) dpkg-deb -x "$f" "$rootfs" ;;
         esac
     done
@@ -104,6 +145,8 @@ if [ ! -f "$rootfs/.done-$key" ]; then
         [ -z "$missing" ] && break
         new="" unknown=""
         for so in $missing; do
+            # the host's dpkg names packages of its own suite (bookworm)
+            [ "$suite" = bookworm ] || { unknown="$unknown $so"; continue; }
             p=$(dpkg -S "*/x86_64-linux-gnu/$so" 2>/dev/null | head -1 | cut -d: -f1)
             [ -n "$p" ] || { unknown="$unknown $so"; continue; }
             case " $extra $new " in *" $p "*) ;; *) new="$new $p" ;; esac
@@ -112,14 +155,18 @@ if [ ! -f "$rootfs/.done-$key" ]; then
             # the host's dpkg does not know these sonames: take the library
             # packages the guest's packages declare (Depends) not yet in it
             for f in "$debs"/*.deb; do dpkg-deb -f "$f" Depends; done | tr ',|' '\n\n' \
-                | sed 's/(.*//; s/:any//; s/ //g' | grep '^lib' | sort -u >"$cache/depends"
+                | sed 's/(.*//; s/:any//; s/ //g' | grep -E '^(lib|zlib)' | sort -u >"$cache/depends"
             for p in $(cat "$cache/depends"); do
                 case " $pkgs $extra $new " in *" $p "*) ;; *) new="$new $p" ;; esac
             done
             [ $round -gt 1 ] || say "sonames the host does not know:$unknown; adding declared dependencies:$new"
         fi
         [ -n "$new" ] || break
-        fetch $new || exit 77
+        # a declared dependency that is virtual or gone is not fatal: the
+        # next round finds whether its soname is still missing
+        fetch_ok=""
+        for p in $new; do fetch "$p" && fetch_ok="$fetch_ok $p"; done
+        new=$fetch_ok
         for p in $new; do dpkg-deb -x "$(ls "$debs/${p}_"*.deb | head -1)" "$rootfs"; done
         extra="$extra$new"
     done
@@ -127,8 +174,27 @@ if [ ! -f "$rootfs/.done-$key" ]; then
            "$rootfs/usr/share/info" "$rootfs/usr/share/lintian"
     touch "$rootfs/.done-$key"
 fi
+# merged /usr (Debian 13 on): the packages put their files under usr/ only,
+# and base-files, which would make /bin, /sbin, /lib and /lib64 links into
+# it, is not in the guest; make the links (the init's #!/bin/busybox, the
+# programs' /lib64/ld-linux-x86-64.so.2)
+if [ -d "$rootfs/usr/bin" ] && [ ! -e "$rootfs/bin/busybox" ]; then
+    for d in bin sbin lib lib64; do
+        [ -L "$rootfs/$d" ] && continue
+        [ -d "$rootfs/usr/$d" ] || continue
+        if [ -d "$rootfs/$d" ]; then cp -a "$rootfs/$d/." "$rootfs/usr/$d/" && rm -rf "${rootfs:?}/$d"; fi
+        ln -s "usr/$d" "$rootfs/$d"
+    done
+fi
+# merged /usr (Debian 13 on): the modules under usr/lib/modules
+if [ ! -d "$cache/kernel/lib/modules" ] && [ -d "$cache/kernel/usr/lib/modules" ]; then
+    mkdir -p "$cache/kernel/lib" && ln -s ../usr/lib/modules "$cache/kernel/lib/modules"
+fi
 kver=$(ls "$cache/kernel/lib/modules" | head -1)
-vmlinuz="$cache/kernel/boot/vmlinuz-$kver"
+vmlinuz=$(ls "$cache/kernel/boot/vmlinuz-$kver" "$cache/kernel/usr/lib/linux/vmlinuz-$kver" \
+          "$cache/kernel/usr/lib/linux-image-$kver/vmlinuz" 2>/dev/null | head -1)
+[ -n "$vmlinuz" ] || vmlinuz=$(find "$cache/kernel" -name 'vmlinuz*' -type f | head -1)
+[ -n "$vmlinuz" ] || { say "no vmlinuz in the $suite kernel packages ($kpkg $kparts)"; exit 2; }
 [ -f "$cache/kernel/lib/modules/$kver/modules.dep" ] || depmod -b "$cache/kernel" "$kver"
 
 flock -u 9
@@ -136,14 +202,24 @@ flock -u 9
 # --- the image: rootfs + modules + ibwire + scripts + workloads -------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibwire-rxe-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/overlay/rxe" "$work/overlay/lib/modules/$kver" "$work/overlay/usr/local/bin"
+# a directory /lib in the overlay would replace the rootfs's link /lib -> usr/lib
+moddir=/lib/modules
+[ -L "$rootfs/lib" ] && moddir=/usr/lib/modules
+mkdir -p "$work/overlay/rxe" "$work/overlay$moddir/$kver" "$work/overlay/usr/local/bin"
 for m in crc32_generic virtio_pci virtio_blk veth sch_netem rdma_rxe ib_uverbs rdma_ucm ib_umad; do
     modprobe -d "$cache/kernel" -S "$kver" --show-depends "$m" | sed -n 's/^insmod \([^ ]*\).*/\1/p'
 done | awk '!seen[$0]++' >"$work/modules.host"
 while read -r ko; do
     rel=${ko#"$cache/kernel"}
+    rel=$moddir/${rel#*/lib/modules/}
     mkdir -p "$work/overlay$(dirname "$rel")"
-    cp "$ko" "$work/overlay$rel"
+    # compressed modules (.ko.xz from 6.x Debian kernels, .ko.zst elsewhere)
+    # go in plain: busybox insmod does not decompress
+    case "$ko" in
+        *.ko.xz) rel=${rel%.xz}; xz -dc "$ko" >"$work/overlay$rel" ;;
+        *.ko.zst) rel=${rel%.zst}; zstd -qdc "$ko" >"$work/overlay$rel" ;;
+        *) cp "$ko" "$work/overlay$rel" ;;
+    esac
     echo "$rel"
 done <"$work/modules.host" >"$work/overlay/rxe/modules.order"
 cp "$ibwire" "$work/overlay/usr/local/bin/ibwire"
@@ -178,7 +254,8 @@ if [ "$mode" = quick ] && [ -z "$only" ]; then
     chmod +x "$work/overlay/rxe/run-workloads.sh" "$work/overlay/rxe/peer.sh"
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
 fi
-say "$nw workloads ($mode, seed $seed), kernel $kver"
+say "$nw workloads ($mode, seed $seed), $suite, kernel $kver"
+echo "$suite $kver" >"$work/overlay/rxe/suite"
 img="$work/image.cpio.gz"
 {
     (cd "$rootfs" && find . ! -name '.done-*' | cpio -o -H newc --quiet)
@@ -188,6 +265,7 @@ say "image $(du -h "$img" | cut -f1), built in $(( $(date +%s) - t_start )) s"
 
 # --- boot -------------------------------------------------------------------
 rm -rf "$out" && mkdir -p "$out"
+echo "$suite $kver" >"$out/kernel"
 disk="$work/out.img"
 truncate -s 2G "$disk"
 run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed out
@@ -199,7 +277,7 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     : >"$out/console.log"
     # shellcheck disable=SC2086
     qemu-system-x86_64 $a -m 2048 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
-        -append "console=ttyS0 quiet panic=-1" -display none -monitor none \
+        -append "console=ttyS0 quiet panic=-1 no_timer_check" -display none -monitor none \
         -serial "file:$out/console.log" -no-reboot -nic none \
         -drive "file=$disk,format=raw,if=virtio" >"$out/qemu.log" 2>&1 &
     qpid=$!
@@ -241,8 +319,9 @@ esac
 (cd "$out" && tar xf "$disk" --ignore-zeros 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
 say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
-[ "$mode" = probe ] && { cat "$out/probe/table.txt" 2>/dev/null || say "no probe table (see $out/guest.log)"; rc=$(cat "$out/probe/rc" 2>/dev/null || echo 2); [ "$rc" -le 1 ] && rc=0; exit "$rc"; }
-[ "$mode" = interop ] && { cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
+[ "$mode" = probe ] && { echo "probe against rxe: Debian $suite, Linux $kver (guest: $(sed -n 's/^kernel //p' "$out/guest.log" 2>/dev/null | head -1))"
+    cat "$out/probe/table.txt" 2>/dev/null || say "no probe table (see $out/guest.log)"; rc=$(cat "$out/probe/rc" 2>/dev/null || echo 2); [ "$rc" -le 1 ] && rc=0; exit "$rc"; }
+[ "$mode" = interop ] && { echo "interop against rxe: Debian $suite, Linux $kver"; cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
 rrc=0
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out" || rrc=$?
 if [ "$interop_after" = 1 ]; then

@@ -303,29 +303,32 @@ const struct probe_test probe_tests[] = {
  "cqe none-ok\n"},
 /* ---------------- lengths (C9-92, C9-94) ---------------- */
 {"resp-len-first-short", RESP, "C9-92", "PKT-LEN-FULL",
- "a SEND FIRST shorter than the PMTU is an Invalid Request NAK",
+ "a SEND FIRST shorter than the PMTU is an Invalid Request NAK; nothing is "
+ "delivered (the posted receive may complete in error: the QP may go to Error)",
  "recv len=1024\n"
  "> SEND_FIRST psn=E len=200\n"
  "< ACK psn=E aeth=nak-inv\n"
- "cqe none\n"},
+ "cqe none-ok\n"},
 {"resp-len-middle-short", RESP, "C9-92", "PKT-LEN-FULL",
  "a WRITE MIDDLE shorter than the PMTU is an Invalid Request NAK",
  "> WRITE_FIRST psn=E va=A rkey=A len=256 dmalen=1024 noack\n"
  "> WRITE_MIDDLE psn=E+1 len=128 data=256\n"
  "< ACK psn=E+1 aeth=nak-inv\n"},
 {"resp-len-last-over", RESP, "C9-92", "PKT-LEN-LAST",
- "a SEND LAST longer than the PMTU is an Invalid Request NAK",
+ "a SEND LAST longer than the PMTU is an Invalid Request NAK; the SEND is "
+ "not delivered (its receive may complete in error)",
  "recv len=1024\n"
  "> SEND_FIRST psn=E len=256 noack\n"
  "> SEND_LAST psn=E+1 len=300 data=256\n"
  "< ACK psn=E+1 aeth=nak-inv\n"
- "cqe none\n"},
+ "cqe none-ok\n"},
 {"resp-len-only-over", RESP, "C9-92", "PKT-LEN-LAST",
- "a SEND ONLY longer than the PMTU is an Invalid Request NAK",
+ "a SEND ONLY longer than the PMTU is an Invalid Request NAK; nothing is "
+ "delivered (the posted receive may complete in error)",
  "recv len=1024\n"
  "> SEND_ONLY psn=E len=260\n"
  "< ACK psn=E aeth=nak-inv\n"
- "cqe none\n"},
+ "cqe none-ok\n"},
 {"resp-len-write-only-over", RESP, "C9-92", "PKT-LEN-LAST",
  "a WRITE ONLY longer than the PMTU is an Invalid Request NAK, nothing "
  "written",

@@ -251,13 +251,21 @@ def main():
                        % (n, sl, sa) if sl else "%s: no live verdict" % n)
         elif not live_eq_own:
             bad.append("%s: live verdict differs from its own -w file" % n)
-    accel = ""
-    try:
-        with open(os.path.join(a.dir, "accel")) as f:
-            accel = f.read().strip()
-    except OSError:
-        pass
-    out = ["# rxe-vm results: mode %s, seed %s, %s" % (a.mode, a.seed, accel), "",
+    def words(name, first_line=False):
+        """DIR/name's words ([] when it is not there)."""
+        try:
+            with open(os.path.join(a.dir, name)) as f:
+                return (f.readline() if first_line else f.read()).split()
+        except OSError:
+            return []
+    accel = " ".join(words("accel"))
+    # the guest kernel as the guest itself said it (init's first log line),
+    # else as rxe-vm.sh unpacked it (DIR/kernel: the Debian suite, the version)
+    first, host_side = words("guest.log", True), words("kernel") + ["", ""]
+    suite = host_side[0]
+    kernel = first[1] if first[:1] == ["kernel"] and len(first) > 1 else host_side[1]
+    out = ["# rxe-vm results: mode %s, seed %s, %s, Debian %s, Linux %s"
+           % (a.mode, a.seed, accel, suite or "?", kernel or "?"), "",
            "| workload | netem | MTU | frames a / b | tool rc (client, server) "
            "| ibwire veth_a (file) | ibwire veth_b (file) | live veth_a | live = file |",
            "|---|---|---|---|---|---|---|---|---|"]
@@ -282,7 +290,8 @@ def main():
     with open(os.path.join(a.dir, "results.md"), "w") as f:
         f.write(text)
     with open(os.path.join(a.dir, "results.json"), "w") as f:
-        json.dump({"mode": a.mode, "seed": a.seed, "accel": accel, "rows": rows,
+        json.dump({"mode": a.mode, "seed": a.seed, "accel": accel, "suite": suite,
+                   "kernel": kernel, "rows": rows,
                    "not_clean": bad}, f, indent=1)
     sys.stdout.write(text)
     return 1 if bad or not rows else 0

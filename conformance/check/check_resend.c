@@ -57,7 +57,7 @@ static void resend_report(struct chk *c, struct chk_flow *f)
                    (unsigned long long)(f->rj_gap_ns % 1000),
                    (unsigned long long)(chk_ack_timeout_min(f) / 1000),
                    (unsigned long long)(chk_ack_timeout_min(f) % 1000),
-                   f->ack_to_ns ? " (the CM REQ's)" : " (4.096 us x 2^1)");
+                   f->ack_to_ns ? " (the CM REQ's, less 1/32)" : " (4.096 us x 2^1)");
     c->frame = saved;
 }
 

@@ -394,7 +394,6 @@ static void gmp_send(void *ctx, const uint8_t *mad_in)
         }
         ibw_cm_req_set_prim_hoplim(d, 64);
         ibw_cm_req_set_prim_subnetlocal(d, 0);
-        ibw_cm_req_set_prim_localacktout(d, 17);
     }
     if (!p->have_rmac)
         return; /* the agent's timer sends it again */

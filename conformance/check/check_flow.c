@@ -1599,7 +1599,8 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     switch (oi->kind) {
     case IBW_OPK_ACK:
         if (kind == IBW_AETH_ACK) {
-            chk_ack_read_ack(f, r, ibw_aeth_get_msn(a), c->frame);
+            if (a) /* a frame cut before its AETH reads as an ACK */
+                chk_ack_read_ack(f, r, ibw_aeth_get_msn(a), c->frame);
             note_ack(f, r, a);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;

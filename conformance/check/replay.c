@@ -191,6 +191,10 @@ struct rp_flow {
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
     int have_off;
     uint32_t msn_off;
+    /* the highest MSN (relative) a recorded response carried: the
+     * responder's MSN is at least that from then on */
+    uint32_t rec_msn_max;
+    uint8_t have_rec_msn;
     uint64_t clock;          /* counts requests fed and responses judged */
     uint8_t cm;              /* CM negotiated the flow (MSNs from 0) */
     uint8_t skewed;          /* the checker found responses recorded early */
@@ -504,6 +508,17 @@ static int known_has(const struct rp_flow *f, uint64_t lo, uint64_t hi)
 static int rc_op_is(uint8_t op, uint8_t rc_op)
 {
     return ibw_opcode_in_transport(op, IBW_TR_RC) == rc_op;
+}
+
+/* The highest MSN a response to duplicate READ x may carry (statement
+ * MSN): the responder's current one, at least the reference's when it
+ * answered and what the device already sent (rec_hi); the reference may
+ * lag, a READ the device finished before the duplicate came still being
+ * in the reference's queue. */
+static uint32_t dup_msn_hi(const struct rp_exp *x, int have_rec_hi,
+                           uint32_t rec_hi)
+{
+    return have_rec_hi && chk_psn_diff(rec_hi, x->msn) > 0 ? rec_hi : x->msn;
 }
 
 static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
@@ -1512,6 +1527,13 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         f->msn_off = f->cm ? 0 : (r->msn - ref) & CHK_PSN_MASK;
     }
     uint32_t rel = (r->msn - f->msn_off) & CHK_PSN_MASK;
+    uint32_t rec_hi = f->rec_msn_max;
+    int have_rec_hi = f->have_rec_msn;
+    if (r->has_aeth && f->have_off &&
+        (!f->have_rec_msn || chk_psn_diff(rel, f->rec_msn_max) > 0)) {
+        f->rec_msn_max = rel;
+        f->have_rec_msn = 1;
+    }
     if (x && r->has_aeth && f->have_off)
         x = copy_answered(f, x, r, rel);
     cover_acks(f, psn, kind != 3);
@@ -1565,8 +1587,25 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * counts (the reference counts it at once) */
         int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST) &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
-        int in_range = x->msn_range && ((rel - x->msn_lo) & CHK_PSN_MASK) <=
-                                           ((x->msn - x->msn_lo) & CHK_PSN_MASK);
+        int in_range = x->msn_range &&
+                       ((rel - x->msn_lo) & CHK_PSN_MASK) <=
+                           ((dup_msn_hi(x, have_rec_hi, rec_hi) - x->msn_lo) &
+                            CHK_PSN_MASK);
+        /* the reference's answer to a READ re-issued over this PSN (void
+         * now, read_exp_supersede()), when the original response was lost
+         * before the capture point: the recorded one answers the re-issue */
+        for (size_t k = 0; !in_range && k < f->nexp; k++) {
+            struct rp_exp *y = &f->exp[k];
+            if (y != x && (!y->matched || y->matched == 2) && y->msn_range &&
+                y->psn == psn &&
+                ibw_opcode_kind(y->opcode) == IBW_OPK_READ_RESP &&
+                y->req_frame > x->req_frame &&
+                ((rel - y->msn_lo) & CHK_PSN_MASK) <=
+                    ((dup_msn_hi(y, have_rec_hi, rec_hi) - y->msn_lo) &
+                     CHK_PSN_MASK)) {
+                in_range = 1; /* (y stays void: read_exp_supersede()) */
+            }
+        }
         if (!read_first && !x->any_msn && !in_range && !msn_match(f, rel, x->msn))
             RP_DIFF("%sMSN %u, reference %u", n ? "; " : "", rel, x->msn);
     }

@@ -135,7 +135,7 @@ struct rp_resp {
  * ring order), and that request as fed. */
 struct rp_snap {
     uint32_t psn;
-    uint64_t frame;
+    uint64_t frame, ts_ns;
     uint8_t opcode;
     uint8_t resync;      /* rp_flow.resync before it */
     uint32_t msn_slack;  /* rp_flow.msn_slack before it */
@@ -898,7 +898,8 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
  * the capture recorded and the responder never got (lost after the
  * capture point again), had NAKed that PSN once already.  0 when rewound.
  */
-static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
+static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived,
+                     uint64_t nak_ts, uint64_t skew_win)
 {
     unsigned at = snap_find(f, psn);
     struct eng_qp *q = eng_qp(f->e, f->qpn);
@@ -907,6 +908,20 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived)
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
     refeed(f, at, 1, 1, 0, 0, 0);
+    /* A sequence NAK names the PSN the responder still expects: a later
+     * copy of that request recorded before the NAK (the requester resent
+     * it) was lost as well, or the responder would have moved past it
+     * (rxe read_bw under loss: a READ and its timeout resend both lost
+     * after the capture point).  Only a copy recorded more than the
+     * checker's skew window before the NAK: one closer may be the resend
+     * the NAK asked for, the NAK recorded late.  The ring shrinks each
+     * round. */
+    while (!arrived && chk_psn_diff(q->cxt.epsn, psn) > 0) {
+        at = snap_find(f, psn);
+        if (at == RP_NONE || snap_at(f, at)->ts_ns + skew_win >= nak_ts)
+            break;
+        refeed(f, at, 1, 1, 0, 0, 0);
+    }
     return 0;
 }
 
@@ -1095,6 +1110,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         unsigned k = (unsigned)(sn - f->snap);
         f->snap[k].psn = psn;
         f->snap[k].frame = frame;
+        f->snap[k].ts_ns = rp->c->ts_ns;
         f->snap[k].read_len = oi->kind == IBW_OPK_READ ? b.reth.dmalen : 0;
         f->snap[k].pmtu_guess = !f->pmtu_known && f->snap[k].read_len;
         ibe_snapshot_free(f->snap[k].world); /* the oldest, when evicted */
@@ -1464,7 +1480,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * request the reference took, or one not fed yet (recorded late) */
         if (ahead >= 0 && !final)
             return 0;
-        rewind_to(f, psn, 1);
+        rewind_to(f, psn, 1, 0, 0);
         return 1;
     }
     if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
@@ -1474,7 +1490,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * request out of sequence that caused it is not fed yet */
         if (ahead >= 0 && !final)
             return 0;
-        if (rewind_to(f, psn, 0) && ahead < 0 &&
+        uint64_t win = rp->c->o.skew_ns ? rp->c->o.skew_ns : RP_SKEW_DEFAULT_NS;
+        if (rewind_to(f, psn, 0, r->ts_ns, win) && ahead < 0 &&
             ((f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn) ||
              exp_at(f, psn, 0))) {
             /* The responder missed a request the capture recorded and the

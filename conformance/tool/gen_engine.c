@@ -156,9 +156,10 @@ void ge_post_recv(struct ge *g)
 static void ge_connect(struct ge *g, uint32_t qa, uint32_t qb, uint32_t psn_a,
                        uint32_t psn_b)
 {
-    struct ibe_qp_conn ca = {qb, psn_a, psn_b, g->pmtu, 7, 7, 8, 1, 16};
+    uint8_t to = g->ack_timeout ? g->ack_timeout : 8;
+    struct ibe_qp_conn ca = {qb, psn_a, psn_b, g->pmtu, 7, 7, to, 1, 16};
     ibe_qp_connect(g->a, qa, &ca);
-    struct ibe_qp_conn cb = {qa, psn_b, psn_a, g->pmtu, 7, 7, 8, 1, 16};
+    struct ibe_qp_conn cb = {qa, psn_b, psn_a, g->pmtu, 7, 7, to, 1, 16};
     ibe_qp_connect(g->b, qb, &cb);
 }
 

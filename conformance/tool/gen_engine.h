@@ -41,6 +41,8 @@ struct ge {
      * after the capture point at either port */
     uint64_t drop_req[GE_MAXDROP], drop_resp[GE_MAXDROP];
     uint32_t recvs_posted;
+    uint8_t ack_timeout; /* local ACK timeout code of the QPs ge_qp_pair
+                            connects; 0: 8 (1 ms), ge_setup's pair's */
 };
 
 /* Two engines, one connected QP each (first PSNs 0x00F000 from A,

@@ -282,6 +282,38 @@ static void post_loss(struct gen_out *o)
     vflush(&g, &c, 0, 0, 0);
 }
 
+/* Captured at A's port: a READ and the WRITE after it lost after the
+ * capture point, then both again when A's timer resends them; a SEND
+ * posted 2 ms later reaches B, which NAKs the READ's PSN (sequence error).
+ * Both copies of the READ were recorded well before the NAK: the responder
+ * had neither (rxe read_bw under netem loss showed this, the second copy
+ * 2.8 ms before the NAK). */
+static void post_loss_twice(struct gen_out *o)
+{
+    struct ge g;
+    struct vcap c;
+    vsetup(&g, &c, o);
+    g.at_requester = 1;
+    g.ack_timeout = 12; /* 16.8 ms, for the SEND to come 2 ms after the resend */
+    ge_qp_pair(&g, IBE_RC, 0x00F000, 0x00A000, &g.qa, &g.qb);
+    for (int i = 0; i < 16; i++)
+        ge_post_recv(&g);
+    g.drop_resp[0] = 1; /* the first READ's response */
+    g.drop_req[0] = 2;  /* the second READ, the WRITE: lost twice */
+    g.drop_req[1] = 3;
+    g.drop_req[2] = 5;
+    g.drop_req[3] = 6;
+    ge_op(&g, IBE_WR_RDMA_READ, 1000, 0);
+    ge_op(&g, IBE_WR_RDMA_READ, 1000, 4096);
+    ge_op(&g, IBE_WR_RDMA_WRITE, 200, 1024);
+    /* past the local ACK timeout: the resends go (and are lost) */
+    ibe_world_run_until(g.w, ibe_now(g.w) + 19000000u);
+    ge_op(&g, IBE_WR_SEND, 64, 2048);
+    ge_settle(&g);
+    ge_done(&g);
+    vflush(&g, &c, 0, 0, 0);
+}
+
 static const struct gen_scenario vantage_list[] = {
     {"vantage-cut", "engine-rc-ops traffic, every frame cut to 128 bytes "
      "(caplen < len recorded)", CAP_LINKTYPE_ETHERNET, cut128,
@@ -327,6 +359,13 @@ static const struct gen_scenario vantage_list[] = {
      "# frame 11 re-issues the READ from the MIDDLE in frame 9 (lost after\n"
      "# the capture), frame 19 resends from 0x00f005 though frame 18 NAKs\n"
      "# 0x00f006 (neither reached A): each right for what A received\n"
+     "exit 0\n"},
+    {"vantage-post-loss-twice", "captured at the requester's port: a READ "
+     "lost after it twice (sent, resent at the timeout), then a sequence "
+     "NAK naming it", CAP_LINKTYPE_ETHERNET, post_loss_twice,
+     "# frames 6 and 7 resend at the timeout what frames 2 and 3 sent (both\n"
+     "# lost after the capture); frame 10 NAKs 0x00f001, which neither copy\n"
+     "# delivered; frame 11 goes back to it: right for what B received\n"
      "exit 0\n"},
 };
 

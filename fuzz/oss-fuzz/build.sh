@@ -14,9 +14,10 @@
 # is an error, not a silent omission.
 #
 # Needs meson (>= 0.63) and ninja (the Dockerfiles install them with pip),
-# python3, zip, and libpcap: built from $SRC/libpcap with the sanitizer's
-# own flags when the Dockerfile fetched it (MSan needs every library
-# instrumented), else the system's (not for SANITIZER=memory).  Intermediate
+# python3, pkg-config, zip, and libpcap: built from $SRC/libpcap with the
+# sanitizer's own flags when the Dockerfile fetched it (MSan needs every
+# library instrumented), else the system's (not for SANITIZER=memory, and
+# meson needs libpcap to configure at all).  Intermediate
 # files go to a fresh directory under $WORK (OSS-Fuzz's scratch space; /tmp
 # when unset), removed at exit.
 #

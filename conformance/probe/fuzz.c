@@ -361,7 +361,7 @@ static void report(const struct fz_opts *o, const char *id, char *moves,
         goto out;
     }
     /* it must fail on the device and pass on the engine */
-    struct probe_test t = {id, PROBE_RESPONDER, v.stmt, v.rule, "", body};
+    struct probe_test t = {id, PROBE_RESPONDER, v.section, v.rule, "", body};
     struct probe_result rd, rr;
     probe_run(&t, o->ref, NULL, &rr);
     probe_run(&t, o->dev, o->popts, &rd);
@@ -369,17 +369,18 @@ static void report(const struct fz_opts *o, const char *id, char *moves,
     *lines_out = (unsigned)script_lines(body);
     snprintf(text, EPISODE_MAX * 3,
              "# %s: found by ibwire probe --fuzz against %s\n"
-             "# statement: %s   rule: %s   (judgement %s)\n"
+             "# statement: %s (%s)   rules: %s   (judgement %s)\n"
              "# divergence: %s\n"
              "# the device %s this script (%s); the reference engine %s it\n"
              "# shrunk in %u runs of the episode on both\n"
              "%s",
              id, o->dev_name ? o->dev_name : o->dev->name, *v.stmt ? v.stmt : "-",
-             *v.rule ? v.rule : "-", v.key, v.why,
+             *v.section ? v.section : "-", *v.rule ? v.rule : "-", v.key, v.why,
              rd.verdict == PROBE_FAIL ? "fails" : "does NOT fail",
              rd.verdict == PROBE_FAIL ? rd.why : "not verified",
              rr.verdict == PROBE_PASS ? "passes" : "does NOT pass", runs, body);
-    fprintf(o->out, "DIVERGENCE %s [%s] %s%s%s: %s\n", id, v.key, v.stmt,
+    fprintf(o->out, "DIVERGENCE %s [%s] %s (%s)%s%s: %s\n", id, v.key,
+            *v.stmt ? v.stmt : "-", *v.section ? v.section : "-",
             *v.rule ? " " : "", v.rule, v.why);
     if (o->out_dir) {
         char path[1024];

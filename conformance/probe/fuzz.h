@@ -37,18 +37,25 @@ uint32_t fz_below(struct fz_rng *g, uint32_t n);
 
 /* ---- the statement hook ----
  * Every move of the grammar and every judgement of the oracle has a key
- * ("resp-dup", "judge-memory", ...).  fz_statement() answers the IBA
- * statement, the `ibwire check` rule and the weight for a key: today from
- * the table in fuzz_gen.c (statement strings as the probe tests and
- * rules.h cite them); the one place to point at the table of statements
- * once it exists.  Weight 0 never draws the move. */
-struct fz_stmt {
+ * ("resp-dup", "judge-memory", ...) that names, by its ID, the IBA
+ * statement it provokes or judges in the project's one table of statements
+ * (conformance/check/statements.h): the statement's section and the rules
+ * that judge it are read from there, never written here.  Only the
+ * grammar's weights are the fuzzer's own (fuzz_gen.c); weight 0 never
+ * draws the move.  The test statements_refs fails on a key whose statement
+ * the table does not have. */
+struct ibw_statement_info;
+struct fz_key {
     const char *key;
-    const char *stmt;   /* IBA statements, "; "-separated */
-    const char *rule;   /* the `ibwire check` rule, or "" */
+    /* a statements.h ID; "" only for judge-check, whose statement is the
+     * one listing the rule `ibwire check` found */
+    const char *statement;
     unsigned weight;    /* moves: relative weight in the grammar */
 };
-const struct fz_stmt *fz_statement(const char *key);
+/* The statement a key names; NULL for an unknown key and for "". */
+const struct ibw_statement_info *fz_statement(const char *key);
+/* The keys in table order, NULL past the last (for the tests). */
+const struct fz_key *fz_key_at(size_t i);
 
 /* An episode: a probe script of moves (README.md, "Fuzzing": setup and
  * needs, `>`, `recv`, `post`, `~ within=T`, never an expectation).  The
@@ -87,7 +94,9 @@ struct fz_verdict {
     int diverged;         /* 1: the device fails where the engine passes */
     int skip;             /* the episode judges nothing (N/A, engine error) */
     const char *key;      /* the judgement (fz_statement key) */
-    const char *stmt, *rule; /* what it names: the statement, the rule */
+    /* what it names, from statements.h: the statement's ID and section,
+     * and its rules (judge-check: the one rule that found it) */
+    const char *stmt, *section, *rule;
     char why[512];
 };
 void fz_judge(const char *script, const struct fz_obs *dev,

@@ -2,8 +2,8 @@
 /*
  * fuzz_gen.c - the grammar of the fuzzer's episodes (README.md, "Fuzzing"):
  * moves legal and illegal, as probe script lines, drawn with weights that
- * favour the corner cases, and the statement hook that names and weighs
- * them.
+ * favour the corner cases, and the statement hook: the statement of
+ * statements.h each move provokes, and its weight.
  *
  * The device as responder: the probe sends request streams of every
  * opcode (SEND, WRITE with and without immediate, READ, atomics), with
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "statements.h"
 
 /* ---- the random source ---- */
 
@@ -61,84 +62,103 @@ uint32_t fz_below(struct fz_rng *g, uint32_t n)
 }
 
 /* ---- the statement hook ----
- * Keys of the grammar's moves and of the oracle's judgements, with the IBA
- * statements as the probe's tests cite them (tests.c) and the `ibwire
- * check` rule (rules.h).  Issue 31's table of statements replaces this
- * table: fz_statement() is the only reader. */
-static const struct fz_stmt stmts[] = {
+ * Each key of the grammar's moves and of the oracle's judgements, the
+ * statement it provokes or judges (its ID in statements.h) and, for a
+ * move, its weight: how often the grammar draws it, relative to the other
+ * moves of its draw (or per `in` of its chance()).  fz_statement() reads
+ * the rest from the table of statements. */
+static const struct fz_key fuzz_keys[] = {
     /* responder moves */
-    {"resp-recv", "9.7.5.2.8", "", 6},
-    {"resp-send", "9.4; 9.7.5", "FLOW-MSN", 8},
-    {"resp-write", "9.4; 9.3.3; 9.7.5", "FLOW-WRITE-LEN", 8},
-    {"resp-read", "9.4; 9.7.5", "FLOW-READ-RESP", 7},
-    {"resp-atomic", "9.4.5; 9.7.5", "FLOW-DUP-ATOMIC", 4},
-    {"resp-dup", "9.7.5; C9-105", "FLOW-DUP-ATOMIC", 6},
-    {"resp-dup-packet", "9.7.5; C9-105", "", 2},
-    {"resp-ahead", "9.7.5.2", "FLOW-NAK-PSN", 3},
-    {"resp-orphan", "9.6; 9.7.5", "FLOW-OPSEQ", 2},
-    {"resp-badframe", "CA17-22; CA17-24; 10.9.3; 9.6", "PKT-ICRC", 2},
-    {"resp-wait", "9.7.5", "", 4},
+    {"resp-recv", "RNR", 6},
+    {"resp-send", "SEND-WRITE", 8},
+    {"resp-write", "SEND-WRITE", 8},
+    {"resp-read", "READ-RESPONSES", 7},
+    {"resp-atomic", "ATOMICS", 4},
+    {"resp-dup", "DUP-REQUEST", 6},
+    {"resp-dup-packet", "DUP-REQUEST", 2},
+    {"resp-ahead", "NAK-SEQ", 3},
+    {"resp-orphan", "OPCODE-SEQ", 2},
+    /* bad ICRC, IP, UDP, P_Key or QP: each dropped silently */
+    {"resp-badframe", "HEADERS", 2},
+    {"resp-wait", "ACK-COALESCE", 4},
     /* responder variations */
-    {"resp-loss", "9.7.5.2", "FLOW-PSN-GAP", 3},
-    {"resp-reorder", "9.7.5.2", "FLOW-PSN-GAP", 2},
-    {"resp-badlen", "C9-92", "PKT-LEN-FULL", 2},
-    {"resp-dmalen", "C9-92; 9.3.3", "FLOW-WRITE-LEN", 2},
-    {"resp-2g", "C9-94", "", 1},
-    {"resp-badkey", "9.7.5; 10.6", "FLOW-NAK-INVALID", 2},
-    {"resp-range", "9.7.5; 10.6", "FLOW-NAK-INVALID", 3},
-    {"resp-vawrap", "9.7.5; 10.6", "FLOW-INVALID-ACCEPTED", 1},
-    {"resp-zero", "C9-88", "FLOW-ZERO-LEN", 3},
-    {"resp-imm", "9.4; 9.7.5", "", 3},
-    {"resp-inv", "9.4; 10.6", "", 1},
-    {"resp-wrap", "9.7.1", "FLOW-PSN-GAP", 2},
-    {"resp-pmtu", "9.4; C9-92", "PKT-LEN-FULL", 3},
+    {"resp-loss", "NAK-SEQ", 3},
+    {"resp-reorder", "NAK-SEQ", 2},
+    {"resp-badlen", "LENGTHS", 2},
+    {"resp-dmalen", "LENGTHS", 2},
+    {"resp-2g", "LENGTHS", 1},
+    {"resp-badkey", "NAK-CODES", 2},
+    {"resp-range", "NAK-CODES", 3},
+    {"resp-vawrap", "LENGTHS", 1},
+    {"resp-zero", "ZERO-LEN", 3},
+    {"resp-imm", "SEND-WRITE", 3},
+    {"resp-inv", "OPCODE-SEQ", 1},
+    {"resp-wrap", "PSN-SPACE", 2},
+    {"resp-pmtu", "LENGTHS", 3},
     /* requester: the probe's answers */
-    {"req-ack", "9.7.6", "", 10},
-    {"req-coalesce", "9.7.6", "", 3},
-    {"req-lose", "9.7.4; 9.7.6", "FLOW-RETRANS-DIFF", 4},
-    {"req-seq-nak", "9.7.5.2; 9.7.4", "FLOW-GBN", 3},
-    {"req-rnr", "9.7.5.2.8", "FLOW-RNR-WAIT", 3},
-    {"req-rnr-repeat", "9.7.5.2.8; 9.7.4", "FLOW-RNR-WAIT", 2},
-    {"req-err-nak", "9.7.5.2; 9.9", "", 1},
-    {"req-dup-ack", "9.7.6", "", 2},
-    {"req-stale-ack", "9.7.6", "FLOW-RESP-MATCH", 2},
-    {"req-ack-beyond", "9.7.6", "FLOW-ACK-UNSENT", 2},
-    {"req-read-gap", "9.7.4; 9.7.6", "FLOW-RETRANS-DIFF", 4},
-    {"req-read-dup", "9.7.6", "FLOW-RESP-MATCH", 2},
-    {"req-slow", "9.7.6", "", 2},
-    {"req-wrap", "9.7.1", "FLOW-PSN-GAP", 2},
+    {"req-ack", "ACK-COALESCE", 10},
+    {"req-coalesce", "ACK-COALESCE", 3},
+    {"req-lose", "RETRY", 4},
+    {"req-seq-nak", "GO-BACK-N", 3},
+    {"req-rnr", "RNR", 3},
+    {"req-rnr-repeat", "RNR", 2},
+    {"req-err-nak", "NAK-CODES", 1},
+    {"req-dup-ack", "ACK-COALESCE", 2},
+    {"req-stale-ack", "ACK-COALESCE", 2},
+    {"req-ack-beyond", "ACK-COALESCE", 2},
+    {"req-read-gap", "READ-REISSUE", 4},
+    {"req-read-dup", "READ-RESPONSES", 2},
+    {"req-slow", "RETRY", 2},
+    {"req-wrap", "PSN-SPACE", 2},
     /* the oracle's judgements (fuzz_judge.c) */
-    {"judge-frame", "CA17-22; 9.2", "PKT-ICRC", 0},
-    {"judge-runner", "9.2; A17.4", "PKT-QP01-UD", 0},
-    {"judge-cqe", "9.9; 11.4.2", "", 0},
-    {"judge-memory", "9.4; 9.7.5", "REPLAY-DIFF", 0},
-    {"judge-nak", "9.7.5.2", "FLOW-NAK-PSN", 0},
-    {"judge-rnr-timer", "9.7.5.2.8", "FLOW-RNR-WAIT", 0},
-    {"judge-read", "9.4; 9.7.5", "FLOW-READ-RESP", 0},
-    {"judge-atomic", "9.4.5; 9.7.5", "FLOW-DUP-ATOMIC", 0},
-    {"judge-msn", "C9-148; 9.7.5", "FLOW-MSN", 0},
-    {"judge-ack-kind", "9.7.5; 9.4", "REPLAY-DIFF", 0},
-    {"judge-progress", "9.7.5", "FLOW-ACK-UNSENT", 0},
-    {"judge-request", "9.4; 9.7.4", "FLOW-RETRANS-DIFF", 0},
-    {"judge-request-set", "9.7.1; 9.7.4", "FLOW-PSN-GAP", 0},
-    {"judge-resend", "9.7.4", "FLOW-RETRANS-DIFF", 0},
-    {"judge-gbn", "9.7.5.2; 9.7.4", "FLOW-GBN", 0},
-    {"judge-timer", "9.7.6.1.3; 9.7.5.2.8", "FLOW-RNR-WAIT", 0},
-    {"judge-check", "", "", 0},
+    {"judge-frame", "ICRC", 0},
+    {"judge-runner", "SPECIAL-QP", 0},
+    {"judge-cqe", "SEND-WRITE", 0},
+    {"judge-memory", "SEND-WRITE", 0},
+    {"judge-nak-seq", "NAK-SEQ", 0},
+    {"judge-nak-rnr", "RNR", 0},
+    {"judge-nak-error", "NAK-CODES", 0},
+    {"judge-rnr-timer", "RNR", 0},
+    {"judge-read", "READ-RESPONSES", 0},
+    {"judge-atomic", "ATOMICS", 0},
+    {"judge-msn", "MSN", 0},
+    {"judge-ack-kind", "READ-RESPONSES", 0},
+    {"judge-ack-unsent", "ACK-COALESCE", 0},
+    {"judge-progress", "ACK-COALESCE", 0},
+    {"judge-request", "SEND-WRITE", 0},
+    {"judge-request-set", "PSN-SPACE", 0},
+    {"judge-resend", "RETRY", 0},
+    {"judge-gbn", "GO-BACK-N", 0},
+    {"judge-timer", "RETRY", 0},
+    {"judge-check", "", 0},
 };
 
-const struct fz_stmt *fz_statement(const char *key)
+static const struct fz_key *key_of(const char *key)
 {
-    for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++)
-        if (!strcmp(stmts[i].key, key))
-            return &stmts[i];
-    static const struct fz_stmt none = {"", "", "", 0};
-    return &none;
+    for (size_t i = 0; i < sizeof fuzz_keys / sizeof fuzz_keys[0]; i++)
+        if (!strcmp(fuzz_keys[i].key, key))
+            return &fuzz_keys[i];
+    return NULL;
+}
+
+const struct fz_key *fz_key_at(size_t i)
+{
+    return i < sizeof fuzz_keys / sizeof fuzz_keys[0] ? &fuzz_keys[i] : NULL;
+}
+
+const struct ibw_statement_info *fz_statement(const char *key)
+{
+    const struct fz_key *k = key_of(key);
+    for (unsigned s = 0; k && s < IBW_STMT_COUNT; s++)
+        if (!strcmp(ibw_statement_table[s].id, k->statement))
+            return &ibw_statement_table[s];
+    return NULL;
 }
 
 static unsigned weight(const char *key)
 {
-    return fz_statement(key)->weight;
+    const struct fz_key *k = key_of(key);
+    return k ? k->weight : 0;
 }
 
 /* ---- the episode being written ---- */

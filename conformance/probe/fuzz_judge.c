@@ -32,6 +32,7 @@
 #include "fuzz.h"
 #include "ibwire/packet.h"
 #include "probe_int.h"
+#include "statements.h"
 
 static const uint32_t region_len[PR_COUNT] = {65536, 4096, 4096, 65536};
 
@@ -160,9 +161,10 @@ static int verdict(struct fz_verdict *v, const char *key, const char *fmt, ...)
 {
     v->diverged = 1;
     v->key = key;
-    const struct fz_stmt *s = fz_statement(key);
-    v->stmt = s->stmt;
-    v->rule = s->rule;
+    const struct ibw_statement_info *s = fz_statement(key);
+    v->stmt = s ? s->id : "";
+    v->section = s ? s->section : "";
+    v->rule = s ? s->rules : "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(v->why, sizeof v->why, fmt, ap);
@@ -309,11 +311,18 @@ static int judge_responder(uint32_t E, const struct fz_obs *dev,
             goto out;
         }
         continue;
-nak:
-        verdict(v, "judge-nak", "E%+d: the device sent %s, the engine %s", off,
+nak: {
+        /* the statement is that of the NAK one side sent and the other
+         * did not: an error NAK's code, else the RNR NAK, else the
+         * sequence NAK */
+        unsigned differ = (unsigned)(a->kinds ^ b->kinds);
+        verdict(v, differ & K_NAKE ? "judge-nak-error"
+                   : differ & K_NAKR ? "judge-nak-rnr" : "judge-nak-seq",
+                "E%+d: the device sent %s, the engine %s", off,
                 kind_name(a->kinds & ~b->kinds & (K_NAKS | K_NAKR | K_NAKE)),
                 kind_name(b->kinds & ~a->kinds & (K_NAKS | K_NAKR | K_NAKE)));
         goto out;
+    }
     }
     if (dmax < rmax) {
         verdict(v, "judge-progress", "the device acknowledged up to E%+d, the "
@@ -322,7 +331,7 @@ nak:
         goto out;
     }
     if (dmax > rmax) {
-        verdict(v, "judge-ack-kind", "the device acknowledged E%+d, which the "
+        verdict(v, "judge-ack-unsent", "the device acknowledged E%+d, which the "
                 "engine never did (it acknowledged up to E%+d)", dmax - SPAN / 2,
                 rmax < 0 ? -SPAN : rmax - SPAN / 2);
         goto out;
@@ -624,8 +633,16 @@ static int judge_check(const struct fz_obs *dev, const struct fz_obs *ref,
         if (s[0].hit[r] && !s[1].hit[r]) {
             verdict(v, "judge-check", "ibwire check: %s: %s", chk_rule(r)->id,
                     s[0].first[r]);
+            /* the statement is the one whose rules have this rule
+             * (statements_refs: every rule has one) */
             v->rule = chk_rule(r)->id;
-            v->stmt = chk_rule(r)->spec;
+            v->section = chk_rule(r)->spec;
+            for (unsigned st = 0; st < IBW_STMT_COUNT; st++)
+                if (ibw_list_has(ibw_statement_table[st].rules, v->rule)) {
+                    v->stmt = ibw_statement_table[st].id;
+                    v->section = ibw_statement_table[st].section;
+                    break;
+                }
             found = 1;
         }
     free(s);

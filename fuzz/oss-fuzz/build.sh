@@ -2,30 +2,37 @@
 # SPDX-License-Identifier: Apache-2.0
 # Build the ibwire fuzzers for OSS-Fuzz and ClusterFuzzLite.
 #
-# Uses only $CC $CFLAGS $LIB_FUZZING_ENGINE $OUT $SRC (and $SANITIZER, to
-# leave the libpcap-based capture harness out of an MSan build when libpcap
-# was not built from source with the same flags).  For every fuzz/NAME_fuzzer.c
-# it writes $OUT/NAME_fuzzer, NAME_fuzzer_seed_corpus.zip (fuzz/corpus/NAME,
-# fuzz/regressions/NAME and frames cut from the repository's pcaps/),
-# NAME_fuzzer.dict and NAME_fuzzer.options.
+# The harnesses are built by the project's own meson files, as every other
+# build is: fuzz/meson.build's fuzz_harnesses says what each one links, so
+# there is no second list of sources here to fall behind the tree.  meson
+# takes $CC $CFLAGS $CXX $CXXFLAGS from the environment (CFLAGS also at link
+# time) and $LIB_FUZZING_ENGINE as -Dfuzzer_ldflags.  For every
+# fuzz/NAME_fuzzer.c it writes $OUT/NAME_fuzzer,
+# NAME_fuzzer_seed_corpus.zip (fuzz/corpus/NAME, fuzz/regressions/NAME and
+# frames cut from the repository's pcaps/), NAME_fuzzer.dict and
+# NAME_fuzzer.options.  A harness file that fuzz/meson.build does not build
+# is an error, not a silent omission.
 #
-# Local emulation (what scripts and the report use):
-#   SRC=$(mktemp -d) && ln -s "$PWD" "$SRC/ibwire" && OUT=$(mktemp -d) \
-#   CC=clang CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only \
-#     -fsanitize=address -fsanitize-address-use-after-scope \
-#     -fsanitize=fuzzer-no-link" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
-#   fuzz/oss-fuzz/build.sh
+# Needs meson (>= 0.63) and ninja (the Dockerfiles install them with pip),
+# python3, pkg-config, zip, and libpcap: built from $SRC/libpcap with the
+# sanitizer's own flags when the Dockerfile fetched it (MSan needs every
+# library instrumented), else the system's (not for SANITIZER=memory, and
+# meson needs libpcap to configure at all).  Intermediate
+# files go to a fresh directory under $WORK (OSS-Fuzz's scratch space; /tmp
+# when unset), removed at exit.
+#
+# Local emulation: fuzz/oss-fuzz/local.sh (clang, ASan, libFuzzer) runs this
+# script as OSS-Fuzz would and then every fuzzer over its seed zip once; it is
+# the meson test oss_fuzz_build (suite fuzz) of a build without sanitizers.
+# -eu also when run as `bash build.sh` (which ignores the #! line's flags)
+set -eu
 IBW="$SRC/ibwire"
 cd "$IBW"
 
-BASE_FLAGS="-std=c11 -D_DEFAULT_SOURCE -I$IBW/include -I$IBW/fuzz"
+SCRATCH=$(mktemp -d "${WORK:-/tmp}/ibwire-oss-fuzz.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+BUILD="$SCRATCH/build"
 
-# libpcap for the harnesses of the capture reader and libibwire: built from $SRC/libpcap
-# with the sanitizer's own flags when the Dockerfile fetched it (needed for
-# MSan), else the system's.
-PCAP_CFLAGS=""
-PCAP_LIBS=""
-have_pcap=0
 if [ -d "$SRC/libpcap" ]; then
     PCAP_PREFIX="$SRC/libpcap-install"
     if [ ! -f "$PCAP_PREFIX/lib/libpcap.a" ]; then
@@ -41,70 +48,59 @@ if [ -d "$SRC/libpcap" ]; then
          cp libpcap.a "$PCAP_PREFIX/lib/" &&
          cp -r ../pcap ../pcap.h "$PCAP_PREFIX/include/")
     fi
-    PCAP_CFLAGS="-I$PCAP_PREFIX/include"
-    PCAP_LIBS="$PCAP_PREFIX/lib/libpcap.a"
-    have_pcap=1
-elif [ "${SANITIZER:-}" != "memory" ]; then
-    PCAP_LIBS="-lpcap"
-    have_pcap=1
+    # meson finds libpcap through pkg-config: a .pc file for the static
+    # library just built (only libpcap.a is in its lib/, so -lpcap is it)
+    mkdir -p "$SCRATCH/pkgconfig"
+    cat >"$SCRATCH/pkgconfig/libpcap.pc" <<PC
+Name: libpcap
+Description: libpcap built with the fuzzing sanitizer's flags
+Version: 1.10.4
+Cflags: -I$PCAP_PREFIX/include
+Libs: -L$PCAP_PREFIX/lib -lpcap
+PC
+    export PKG_CONFIG_PATH="$SCRATCH/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+elif [ "${SANITIZER:-}" = "memory" ]; then
+    echo "build.sh: MSan needs libpcap built with its flags: clone it into" \
+         "\$SRC/libpcap (see Dockerfile)" >&2
+    exit 1
 fi
 
-# Per harness: extra compile flags, extra sources, extra libraries (the
-# harnesses not named here need only include/).
-cflags_for() {
-    case "$1" in
-    capture) echo "-I$IBW/conformance/capture $PCAP_CFLAGS" ;;
-    check) echo "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
-    engine) echo "-I$IBW/conformance/engine" ;;
-    probe_episode) echo "-I$IBW/conformance/probe -I$IBW/conformance/engine" \
-                        "-I$IBW/conformance/check -I$IBW/conformance/capture" ;;
-    lib) echo "-I$IBW/lib -I$IBW/conformance/fields -I$IBW/conformance/check" \
-              "-I$IBW/conformance/capture $PCAP_CFLAGS -DIBWIRE_LIB_VERSION=\"fuzz\"" ;;
-    esac
-}
-sources_for() {
-    case "$1" in
-    capture) echo "conformance/capture/capture_read.c conformance/capture/capture_write.c" ;;
-    check) echo "conformance/check/rules.c conformance/check/check.c" \
-                "conformance/check/check_pkt.c conformance/check/check_flow.c" \
-                "conformance/check/check_cm.c conformance/check/check_expire.c" \
-                "conformance/check/check_table.c conformance/check/check_report.c" \
-                "conformance/check/check_addr.c" ;;
-    engine) echo conformance/engine/*.c ;;
-    # the probe's runner, self target and fuzzer; the engine; the checker
-    probe_episode) echo conformance/probe/tests.c conformance/probe/runner.c \
-                        conformance/probe/craft.c conformance/probe/engdev.c \
-                        conformance/probe/target_self.c conformance/probe/fuzz*.c \
-                        conformance/engine/*.c conformance/check/rules.c \
-                        conformance/check/check*.c conformance/check/replay.c \
-                        conformance/capture/*.c ;;
-    # libibwire whole: its own files and the libraries it links
-    lib) echo lib/*.c conformance/fields/*.c conformance/capture/*.c \
-              conformance/check/rules.c conformance/check/check*.c ;;
-    esac
-}
-libs_for() {
-    case "$1" in
-    capture) echo "$PCAP_LIBS" ;;
-    lib|probe_episode) echo "$PCAP_LIBS -lpthread" ;;
-    esac
-}
+# plain: only OSS-Fuzz's CFLAGS choose optimisation and debug info;
+# b_lundef=false: the sanitizer runtimes are linked into executables only.
+# tshark and Verilator are for tests and the RTL engine, not the harnesses.
+meson setup "$BUILD" --buildtype=plain -Ddefault_library=static \
+    -Db_lundef=false -Dtshark_tests=disabled -Dengine_rtl=disabled \
+    -Dfuzzer_ldflags="$LIB_FUZZING_ENGINE" >"$SCRATCH/setup.log" 2>&1 ||
+    { tail -n 40 "$SCRATCH/setup.log" >&2; exit 1; }
 
-SEEDS=$(mktemp -d)
-trap 'rm -rf "$SEEDS"' EXIT
+# The harnesses are the fuzz/*_fuzzer.c files; meson says where it writes
+# each one's executable.
+names=$(for f in fuzz/*_fuzzer.c; do basename "$f" .c; done)
+# shellcheck disable=SC2086
+targets=$(meson introspect --targets "$BUILD" | python3 -c '
+import json, sys
+wanted = sys.argv[1:]
+built = {t["name"]: t["filename"][0] for t in json.load(sys.stdin)
+         if t["type"] == "executable" and t["subproject"] is None
+         and t["defined_in"].endswith("fuzz/meson.build")}
+missing = [n for n in wanted if n not in built]
+if missing:
+    sys.exit("build.sh: fuzz/meson.build builds no " + ", ".join(missing) +
+             ": add it to fuzz_harnesses")
+for n in wanted:
+    print(n, built[n])' $names)
+
+# shellcheck disable=SC2046
+meson compile -C "$BUILD" $(for n in $names; do echo "fuzz/$n"; done) \
+    >"$SCRATCH/compile.log" 2>&1 ||
+    { tail -n 40 "$SCRATCH/compile.log" >&2; exit 1; }
+
+SEEDS="$SCRATCH/seeds"
 python3 fuzz/pcap_seeds.py "$SEEDS" pcaps >/dev/null
 
-for src in fuzz/*_fuzzer.c; do
-    fuzzer=$(basename "$src" .c)
+echo "$targets" | while read -r fuzzer exe; do
     name=${fuzzer%_fuzzer}
-    if { [ "$name" = capture ] || [ "$name" = lib ] || [ "$name" = probe_episode ]; } &&
-        [ "$have_pcap" = 0 ]; then
-        echo "build.sh: skipping $fuzzer (no libpcap built with $SANITIZER)" >&2
-        continue
-    fi
-    # shellcheck disable=SC2046,SC2086
-    $CC $CFLAGS $BASE_FLAGS $(cflags_for "$name") "$src" $(sources_for "$name") \
-        $LIB_FUZZING_ENGINE $(libs_for "$name") -o "$OUT/$fuzzer"
+    cp "$exe" "$OUT/$fuzzer"
     rm -f "$OUT/${fuzzer}_seed_corpus.zip"
     seed_dirs=""
     for d in "fuzz/corpus/$name" "fuzz/regressions/$name" "$SEEDS/$name"; do

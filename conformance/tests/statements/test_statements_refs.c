@@ -7,14 +7,17 @@
  * one; every choice names a statement that lists it; and the parts
  * agree on who judges what: the rule a fault mode is caught by is a rule of
  * a statement the fault breaks, and the rule a probe test names is a rule
- * of a statement it provokes.  A name spelt wrong, or a new rule, fault or
- * test nobody placed in the table, fails here.
+ * of a statement it provokes.  The same holds for `ibwire probe --fuzz`:
+ * every key of its grammar and oracle (fuzz_gen.c) names a statement of the
+ * table, and fz_statement() answers that row.  A name spelt wrong, or a new
+ * rule, fault, test or fuzz key nobody placed in the table, fails here.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "choices.h"
 #include "faults.h"
+#include "fuzz.h"
 #include "probe.h"
 #include "rules.h"
 #include "statements.h"
@@ -159,7 +162,26 @@ int main(void)
             fprintf(stderr, "probe test %s provokes %s, which judges no "
                     "statement it names\n", t->id, t->rule);
     }
-    printf("%u statements; %u of %zu probe tests placed in one\n",
-           (unsigned)IBW_STMT_COUNT, placed_tests, probe_ntests);
+    /* the fuzzer's moves and judgements: each names a statement of the
+     * table (only judge-check, whose statement is the one listing the rule
+     * `ibwire check` found, names none itself), once */
+    size_t nkeys = 0;
+    for (const struct fz_key *k; (k = fz_key_at(nkeys)) != NULL; nkeys++) {
+        for (size_t j = 0; j < nkeys; j++)
+            TU_CHECK(strcmp(fz_key_at(j)->key, k->key) != 0);
+        const struct ibw_statement_info *st = fz_statement(k->key);
+        int ok = !strcmp(k->key, "judge-check")
+                     ? !*k->statement && !st
+                     : st != NULL && !strcmp(st->id, k->statement);
+        TU_CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "fuzz key %s names statement '%s', which is not "
+                    "in statements.h\n", k->key, k->statement);
+    }
+    TU_CHECK(nkeys > 0);
+    TU_CHECK(fz_statement("no-such-key") == NULL);
+    printf("%u statements; %u of %zu probe tests placed in one; %zu fuzz "
+           "keys, each naming one\n", (unsigned)IBW_STMT_COUNT, placed_tests,
+           probe_ntests, nkeys);
     return tu_done("statements_refs");
 }

@@ -30,7 +30,7 @@
 /* The local ACK timeout code (4.096 us x 2^14 = 67 ms) of the QPs this
  * agent connects, and the one its REQ states (IBA 12.7.34): a checker that
  * reads the REQ judges this QP's resends by it, so the two must agree. */
-#define CMX_LOCAL_ACK_TIMEOUT 14u
+enum { CMX_LOCAL_ACK_TIMEOUT = 14 };
 
 /* What TimeWait keeps of a connection that was established and is over:
  * enough to know its MADs when they come late (IBA 12.9.8.3.1; Linux keeps

@@ -121,6 +121,8 @@ struct rp_exp {
                            answer had it) to msn (the reference's now) */
     uint32_t msn_lo;
     uint64_t orig, atom_addr, swap, cmp;
+    uint64_t frame_max; /* the largest req_frame of this one and those
+                           before it (refeed() finds the answers to void) */
 };
 
 /* What the comparison needs of a captured response (it may be held). */
@@ -188,6 +190,13 @@ struct rp_flow {
     uint64_t order;          /* orders world snapshots and learnt words */
     struct rp_exp *exp;
     size_t nexp, cap;
+    /* Indices into exp, ascending: every answer not matched yet, and some
+     * matched since (live_prune() drops those).  The searches for
+     * unmatched answers walk this, not the flow's whole history: a long
+     * flow's answers are almost all matched. */
+    size_t *live, nlive, caplive, live_kept;
+    /* Indices into exp, ascending, of the PSN sequence NAKs (capture_lost()) */
+    size_t *naks, nnaks, capnaks;
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
     int have_off;
     uint32_t msn_off;
@@ -521,6 +530,46 @@ static uint32_t dup_msn_hi(const struct rp_exp *x, int have_rec_hi,
     return have_rec_hi && chk_psn_diff(rec_hi, x->msn) > 0 ? rec_hi : x->msn;
 }
 
+/* Drop the matched answers from f->live (a match is never undone). */
+static void live_prune(struct rp_flow *f)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < f->nlive; j++)
+        if (!f->exp[f->live[j]].matched)
+            f->live[k++] = f->live[j];
+    f->nlive = k;
+    f->live_kept = k;
+}
+
+/* Room in f->live for one more answer: pruned once it has doubled since
+ * the last prune (or holds 64), so that its length stays within twice the
+ * unmatched answers (or 64) at a constant cost per answer.  -1 when out
+ * of memory. */
+static int live_room(struct rp_flow *f)
+{
+    if (f->nlive >= 64 && f->nlive >= 2 * f->live_kept)
+        live_prune(f);
+    size_t *nl = chk_grow(f->live, f->nlive, &f->caplive, sizeof *nl, 64);
+    if (!nl)
+        return -1;
+    f->live = nl;
+    return 0;
+}
+
+/* Position in f->live of the first answer at index `from` or after. */
+static size_t live_from(const struct rp_flow *f, size_t from)
+{
+    size_t lo = 0, hi = f->nlive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->live[mid] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
                       size_t len)
 {
@@ -536,9 +585,15 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     if (!ne)
         return;
     f->exp = ne;
+    if (live_room(f))
+        return;
     struct rp_exp *x = &f->exp[f->nexp++];
     memset(x, 0, sizeof *x);
+    f->live[f->nlive++] = f->nexp - 1;
     x->req_frame = f->cur_frame;
+    x->frame_max = f->nexp > 1 && f->exp[f->nexp - 2].frame_max > x->req_frame
+                       ? f->exp[f->nexp - 2].frame_max
+                       : x->req_frame;
     x->any_msn = f->cur_dup;
     x->dup_fed = f->cur_below;
     x->tick = f->cur_tick;
@@ -548,6 +603,18 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     x->opcode = h.opcode;
     x->syn = h.syndrome;
     x->has_aeth = (uint8_t)ibw_opcode_has_hdr(h.opcode, IBW_HDR_AETH);
+    if (x->has_aeth && (h.syndrome >> 5 & 3) == 3 &&
+        ibw_aeth_syndrome_value(h.syndrome) == IBW_NAK_PSN_SEQ_ERROR) {
+        size_t *nn = chk_grow(f->naks, f->nnaks, &f->capnaks, sizeof *nn, 8);
+        if (nn) {
+            f->naks = nn;
+            f->naks[f->nnaks++] = f->nexp - 1;
+        } else {
+            f->nexp--; /* as when the answer itself finds no room */
+            f->nlive--;
+            return;
+        }
+    }
     if (f->cur_below && ibw_opcode_kind(h.opcode) == IBW_OPK_READ_RESP) {
         /* the MSN the READ's first answer had: the engine's READ cache */
         const struct eng_qp *q = eng_qp(f->e, f->qpn);
@@ -728,8 +795,8 @@ static void jump_to(struct rp_flow *f, uint32_t to)
          * in order, answers it after that response, so with its current
          * MSN then - the one after the hole (rxe replays a duplicate
          * READ's responses, and ACKs a duplicate, with its current MSN) */
-        for (size_t i = 0; i < f->nexp; i++) {
-            struct rp_exp *x = &f->exp[i];
+        for (size_t j = 0; j < f->nlive; j++) {
+            struct rp_exp *x = &f->exp[f->live[j]];
             if (!x->matched && x->dup_fed && x->has_aeth && x->msn == was)
                 x->msn = f->jmsn;
         }
@@ -845,9 +912,19 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         q->ee.nak_armed = 1;
     if (pmtu)
         q->cxt.c.pmtu = pmtu;
-    for (size_t i = 0; i < f->nexp; i++)
+    /* those answers are void now: they follow the first whose running
+     * maximum of req_frame reaches `from` */
+    size_t lo = 0, hi = f->nexp;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->exp[mid].frame_max < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < f->nexp; i++)
         if (f->exp[i].req_frame >= from)
-            f->exp[i].matched = 2; /* those answers are void now */
+            f->exp[i].matched = 2;
     size_t first_new = f->nexp;
     for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
         struct rp_snap *sn = snap_at(f, i);
@@ -1144,8 +1221,8 @@ static const char *aeth_kind(uint8_t syn)
  * covered by it (coalescing); a NAK covers those before its PSN. */
 static void cover_acks(struct rp_flow *f, uint32_t psn, int inclusive)
 {
-    for (size_t i = 0; i < f->nexp; i++) {
-        struct rp_exp *x = &f->exp[i];
+    for (size_t j = 0; j < f->nlive; j++) {
+        struct rp_exp *x = &f->exp[f->live[j]];
         int32_t d = chk_psn_diff(x->psn, psn);
         if (!x->matched && rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE) && !(x->syn >> 5 & 3) &&
             (d < 0 || (inclusive && d == 0)))
@@ -1199,10 +1276,9 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
     for (uint32_t p = q->cxt.epsn; !unseen && chk_psn_diff(p, psn) <= 0;
          p = chk_psn_add(p, 1))
         unseen = f->hist[p % RP_HIST].psn != p;
-    for (size_t k = unseen ? f->nexp : 0; k-- > 0;) {
-        const struct rp_exp *x = &f->exp[k];
-        if (x->psn != q->cxt.epsn || !x->has_aeth || (x->syn >> 5 & 3) != 3 ||
-            ibw_aeth_syndrome_value(x->syn) != IBW_NAK_PSN_SEQ_ERROR)
+    for (size_t k = unseen ? f->nnaks : 0; k-- > 0;) {
+        const struct rp_exp *x = &f->exp[f->naks[k]];
+        if (x->psn != q->cxt.epsn)
             continue;
         if (x->matched == 1) {
             jump_to(f, chk_psn_add(psn, 1));
@@ -1252,11 +1328,12 @@ static int msn_match(struct rp_flow *f, uint32_t rel, uint32_t ref)
 /* An unmatched PSN sequence NAK the reference sent at psn? */
 static int nak_expected(const struct rp_flow *f, uint32_t psn)
 {
-    for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (f->exp[i].syn >> 5 & 3) == 3 &&
-            ibw_aeth_syndrome_value(f->exp[i].syn) == IBW_NAK_PSN_SEQ_ERROR)
+    for (size_t j = 0; j < f->nlive; j++) {
+        const struct rp_exp *x = &f->exp[f->live[j]];
+        if (!x->matched && x->psn == psn && (x->syn >> 5 & 3) == 3 &&
+            ibw_aeth_syndrome_value(x->syn) == IBW_NAK_PSN_SEQ_ERROR)
             return 1;
+    }
     return 0;
 }
 
@@ -1265,11 +1342,12 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
  * coalesce, ahead of the atomic or READ answer at the same PSN). */
 static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
 {
-    for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == psn &&
-            (!ack_only || (rc_op_is(f->exp[i].opcode, IBW_OP_RC_ACKNOWLEDGE) &&
-                           !f->exp[i].optional)))
-            return &f->exp[i];
+    for (size_t j = 0; j < f->nlive; j++) {
+        struct rp_exp *x = &f->exp[f->live[j]];
+        if (!x->matched && x->psn == psn &&
+            (!ack_only || (rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE) && !x->optional)))
+            return x;
+    }
     return NULL;
 }
 
@@ -1289,8 +1367,8 @@ static struct rp_exp *copy_answered(struct rp_flow *f, struct rp_exp *x,
     if (!x->has_aeth || x->any_msn || x->msn == rel ||
         (read_first && rel == ((x->msn - 1) & CHK_PSN_MASK)))
         return x;
-    for (size_t i = (size_t)(x - f->exp) + 1; i < f->nexp; i++) {
-        struct rp_exp *y = &f->exp[i];
+    for (size_t j = live_from(f, (size_t)(x - f->exp) + 1); j < f->nlive; j++) {
+        struct rp_exp *y = &f->exp[f->live[j]];
         if (y->matched || y->psn != x->psn || y->opcode != r->opcode ||
             y->req_frame == x->req_frame || !y->has_aeth)
             continue;
@@ -1343,6 +1421,17 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
 }
 
 
+/* The reference's unmatched answers produced before `now` at psn or
+ * before it: a captured response judged after them names a later PSN. */
+static void mark_passed(struct rp_flow *f, uint32_t psn, uint64_t now)
+{
+    for (size_t j = 0; j < f->nlive; j++) {
+        struct rp_exp *x = &f->exp[f->live[j]];
+        if (!x->matched && x->tick < now && chk_psn_diff(psn, x->psn) >= 0)
+            x->passed = 1;
+    }
+}
+
 /*
  * Captured response r answers a request the capture lost (judge_resp()
  * moved the reference past it): there is nothing of the reference's to
@@ -1369,10 +1458,7 @@ static void lost_answer(struct rp_flow *f, const struct rp_resp *r,
         }
     }
     cover_acks(f, psn, 1);
-    for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].tick < now &&
-            chk_psn_diff(psn, f->exp[i].psn) >= 0)
-            f->exp[i].passed = 1;
+    mark_passed(f, psn, now);
 }
 
 /*
@@ -1419,8 +1505,8 @@ static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r,
                                    size_t from)
 {
     struct rp_exp *any = NULL;
-    for (size_t i = from; i < f->nexp; i++) {
-        struct rp_exp *x = &f->exp[i];
+    for (size_t j = live_from(f, from); j < f->nlive; j++) {
+        struct rp_exp *x = &f->exp[f->live[j]];
         if (x->matched || x->psn != r->psn || x->req_frame >= r->frame ||
             ibw_opcode_kind(x->opcode) != IBW_OPK_READ_RESP)
             continue;
@@ -1440,11 +1526,12 @@ static struct rp_exp *read_exp_for(struct rp_flow *f, const struct rp_resp *r,
 static void read_exp_supersede(struct rp_flow *f, const struct rp_exp *x,
                                const struct rp_resp *r, size_t from)
 {
-    for (size_t i = from; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].psn == x->psn &&
-            f->exp[i].req_frame < r->frame &&
-            ibw_opcode_kind(f->exp[i].opcode) == IBW_OPK_READ_RESP)
-            f->exp[i].matched = 2;
+    for (size_t j = live_from(f, from); j < f->nlive; j++) {
+        struct rp_exp *y = &f->exp[f->live[j]];
+        if (!y->matched && y->psn == x->psn && y->req_frame < r->frame &&
+            ibw_opcode_kind(y->opcode) == IBW_OPK_READ_RESP)
+            y->matched = 2;
+    }
 }
 
 /*
@@ -1554,10 +1641,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (x && r->has_aeth && f->have_off)
         x = copy_answered(f, x, r, rel);
     cover_acks(f, psn, kind != 3);
-    for (size_t i = 0; i < f->nexp; i++)
-        if (!f->exp[i].matched && f->exp[i].tick < now &&
-            chk_psn_diff(psn, f->exp[i].psn) >= 0)
-            f->exp[i].passed = 1;
+    mark_passed(f, psn, now);
     if (!x) {
         if (plain_ack) {
             /* an ACK the reference did not send (coalescing policy) */
@@ -1755,10 +1839,11 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
          * for the next one of its opcode */
         int ack = rc_op_is(p->opcode, IBW_OP_RC_ACKNOWLEDGE);
         struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
-        for (size_t k = 0; !x && !ack && k < f->nexp; k++)
-            if (!f->exp[k].matched && !f->exp[k].optional &&
-                f->exp[k].opcode == p->opcode)
-                x = &f->exp[k];
+        for (size_t j = 0; !x && !ack && j < f->nlive; j++) {
+            struct rp_exp *y = &f->exp[f->live[j]];
+            if (!y->matched && !y->optional && y->opcode == p->opcode)
+                x = y;
+        }
         if (x)
             x->matched = 3;
     }
@@ -1902,6 +1987,13 @@ void replay_free(struct replay *rp)
         return;
     for (unsigned i = 0; i < rp->nflows; i++) {
         struct rp_flow *f = rp->flows[i];
+        /* oldest first: a snapshot freed with none older drops its undo
+         * logs, where one freed in the middle of the chain hands them to
+         * the one before it */
+        for (unsigned k = 0; k < f->nsnap; k++) {
+            ibe_snapshot_free(snap_at(f, k)->world);
+            snap_at(f, k)->world = NULL;
+        }
         for (unsigned k = 0; k < f->capsnap; k++)
             ibe_snapshot_free(f->snap[k].world);
         if (f->e)
@@ -1909,6 +2001,8 @@ void replay_free(struct replay *rp)
         if (f->w)
             ibe_world_destroy(f->w);
         free(f->exp);
+        free(f->live);
+        free(f->naks);
         free(f->held);
         for (unsigned k = 0; k < f->capsnap; k++)
             free(f->snap[k].pkt);

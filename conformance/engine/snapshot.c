@@ -12,8 +12,9 @@
  * between events, when every module FIFO is empty.
  *
  * Incremental snapshots (a chain per world, oldest to newest) copy only
- * what changed.  Host memory: from a snapshot on, a page's contents are
- * saved the first time it is written (eng_mem_will_write), into the
+ * what changed.  Host memory: from a snapshot on, a block's contents
+ * (UNDO_BLOCK bytes; "page" below) are saved the first time it is
+ * written (eng_mem_will_write), into the
  * newest snapshot's undo log; a restore applies the logs from the newest
  * back to its own.  The rest of an engine outside its QP table (the
  * struct, the MultiQueue tables and buffers) is compared, 64 bytes at a
@@ -28,7 +29,14 @@
 
 #include <stddef.h>
 
-#define UNDO_PAGE 4096u
+/* Host memory is saved in blocks of UNDO_BLOCK bytes: the writes between
+ * two snapshots are mostly small (a CQE, a receive WQE, a short payload),
+ * and each block written costs a copy of the block and its room in the
+ * ring of snapshots the caller keeps.  The saved-generation array is one
+ * word per block; calloc leaves the part over memory never written
+ * unbacked. */
+#define UNDO_BLOCK 512u
+#define CMP_BLOCK 4096u /* the shadow's first comparison, before grains */
 #define GRAIN 64u
 
 /* The parts of an engine outside host memory and the QP table that an
@@ -339,8 +347,8 @@ static uint8_t *region_at(struct ibe_engine *e, int r, size_t *len, size_t *full
 
 static uint64_t page_len(const struct ibe_engine *e, uint64_t page)
 {
-    uint64_t left = e->cfg.mem_bytes - page * UNDO_PAGE;
-    return left < UNDO_PAGE ? left : UNDO_PAGE;
+    uint64_t left = e->cfg.mem_bytes - page * UNDO_BLOCK;
+    return left < UNDO_BLOCK ? left : UNDO_BLOCK;
 }
 
 static void next_generation(struct eng_undo *u)
@@ -360,20 +368,20 @@ static void save_pages(struct ibe_engine *e, uint64_t addr, uint64_t len)
         return;
     uint64_t end = len > e->cfg.mem_bytes - addr ? e->cfg.mem_bytes : addr + len;
     struct undo_log *l = u->log;
-    for (uint64_t p = addr / UNDO_PAGE; p <= (end - 1) / UNDO_PAGE; p++) {
+    for (uint64_t p = addr / UNDO_BLOCK; p <= (end - 1) / UNDO_BLOCK; p++) {
         if (u->saved[p] == u->gen)
             continue;
         u->saved[p] = u->gen;
         l->pg = room_for_one(l->pg, l->npg, &l->cappg, sizeof *l->pg);
         l->pg[l->npg++] = (struct page_save){
-            p, dup_bytes(e->mem + p * UNDO_PAGE, page_len(e, p))};
+            p, dup_bytes(e->mem + p * UNDO_BLOCK, page_len(e, p))};
     }
 }
 
 static void apply_pages(struct ibe_engine *e, const struct undo_log *l)
 {
     for (size_t i = l->npg; i-- > 0;)
-        memcpy(e->mem + l->pg[i].page * UNDO_PAGE, l->pg[i].bytes,
+        memcpy(e->mem + l->pg[i].page * UNDO_BLOCK, l->pg[i].bytes,
                page_len(e, l->pg[i].page));
 }
 
@@ -409,8 +417,8 @@ static void shadow_take(struct eng_undo *u, struct ibe_engine *e,
         const uint8_t *live = region_at(e, r, &len, &full);
         struct shadow *sh = &u->sh[r];
         size_t common = len < sh->len ? len : sh->len;
-        for (size_t b = 0; b < common; b += UNDO_PAGE) {
-            size_t n = common - b < UNDO_PAGE ? common - b : UNDO_PAGE;
+        for (size_t b = 0; b < common; b += CMP_BLOCK) {
+            size_t n = common - b < CMP_BLOCK ? common - b : CMP_BLOCK;
             if (!memcmp(live + b, sh->bytes + b, n))
                 continue;
             for (size_t g = b; g < b + n; g += GRAIN) {
@@ -466,7 +474,7 @@ static struct eng_undo *undo_new(struct ibe_engine *e)
     struct eng_undo *u = calloc(1, sizeof *u);
     if (!u)
         abort();
-    u->npages = (e->cfg.mem_bytes + UNDO_PAGE - 1) / UNDO_PAGE;
+    u->npages = (e->cfg.mem_bytes + UNDO_BLOCK - 1) / UNDO_BLOCK;
     u->saved = calloc(u->npages ? u->npages : 1, sizeof *u->saved);
     if (!u->saved)
         abort();

@@ -63,5 +63,41 @@ class Encapsulated(unittest.TestCase):
                     self.assertIsNone(b.error, form)
 
 
+class BadOuter(unittest.TestCase):
+    """A RoCE frame under a VXLAN header whose I flag is clear, and the
+    same under GRE of version 1: the Checker reports each as PKT-MALFORMED
+    naming the outer field (as `ibwire check` does), the same frames to a
+    DNS port as other traffic."""
+
+    def test_checker(self):
+        sys.path.insert(0, os.path.dirname(GEN))
+        import encap_gen as g
+        roce = bytes.fromhex(
+            "0200000000010200000000020800450000340000400040110000c0a80001"
+            "c0a8000212b712b700200000040000000000000000000000000000000000"
+            "000000000000")
+        dns = roce[:36] + bytes([0, 53]) + roce[38:]
+        recs = []
+        for inner in (roce, dns):
+            v, _ = g.encap("vxlan", 0, 1, 0, inner, len(inner))
+            v = bytearray(v)
+            v[14 + 20 + 8] = 0           # VXLAN flags: I clear
+            e, _ = g.encap("erspan2", 0, 1, 0, inner, len(inner))
+            e = bytearray(e)
+            e[14 + 20 + 1] |= 1          # GRE version 1
+            recs += [bytes(v), bytes(e)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "bad.pcap")
+            g.write_pcap(path, 1, [(1, i, r, len(r))
+                                   for i, r in enumerate(recs)])
+            c = ibwire.Checker()
+            c.feed_file(path)
+            res = c.finish()
+        got = sorted((f.frame, f.rule, f.message.split(" ")[0])
+                     for f in res.findings)
+        self.assertEqual(got, [(1, "PKT-MALFORMED", "vxlan.flags"),
+                               (2, "PKT-MALFORMED", "gre.version")])
+
+
 if __name__ == "__main__":
     unittest.main()

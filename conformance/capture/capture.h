@@ -100,6 +100,12 @@ struct cap_frame {
                               encap.err is set the record's outer headers
                               are malformed: iba is NULL and not_iba says
                               "malformed encapsulation" */
+    uint32_t outer_at;     /* where ibw_decap() read the record from (an
+                              offset in raw) */
+    uint32_t outer_bytes;  /* and how many bytes */
+    uint16_t outer_link;   /* as enum ibw_outer_link; 0 when not read:
+                              with encap.err the checker reads them again
+                              to judge the outer header (check_outer.c) */
 };
 
 struct cap_reader;

@@ -231,6 +231,9 @@ struct cap_reader *cap_open(const char *path, char *err, size_t errlen)
 static void decap(struct cap_frame *fr, enum ibw_outer_link link)
 {
     struct ibw_encap *e = &fr->encap;
+    fr->outer_at = (uint32_t)(fr->iba - fr->raw);
+    fr->outer_bytes = (uint32_t)fr->iba_len;
+    fr->outer_link = (uint16_t)link;
     ibw_decap(fr->iba, fr->iba_len, link, e);
     if (e->err) {
         /* a record cut inside an outer header by the snap length is a
@@ -507,6 +510,8 @@ void cap_locate_iba(struct cap_frame *fr)
     fr->mirror_cut = 0;
     fr->encap.n = 0;
     fr->encap.err = IBW_OK;
+    fr->outer_at = fr->outer_bytes = 0;
+    fr->outer_link = 0;
     switch (fr->linktype) {
     case CAP_LINKTYPE_ETHERNET:
         fr->iba = fr->raw;

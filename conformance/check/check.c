@@ -57,9 +57,26 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
     chk_order_add(c, frame, ts_ns, data, len, link, truncated, 0, NULL);
 }
 
+/* A record whose outer headers are in error: fed whole, to be judged by
+ * check_outer.c in its turn.  1 when fr is one. */
+static int outer_error(struct chk *c, const struct cap_frame *fr, uint64_t ts)
+{
+    if (fr->iba || !fr->encap.err || fr->encap.err == IBW_E_LINKTYPE ||
+        !fr->outer_link)
+        return 0;
+    unsigned link = fr->outer_link == IBW_OUTER_SLL    ? CHK_LINK_OUTER_SLL
+                    : fr->outer_link == IBW_OUTER_SLL2 ? CHK_LINK_OUTER_SLL2
+                                                       : CHK_LINK_OUTER_ETHERNET;
+    chk_order_add(c, fr->number, ts, fr->raw + fr->outer_at, fr->outer_bytes,
+                  (enum ibw_link)link, fr->truncated, fr->caplen, NULL);
+    return 1;
+}
+
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (outer_error(c, fr, ts))
+        return;
     if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, NULL)) {
         chk_order_add(c, fr->number, ts, NULL, 0, fr->link, 0, 0, NULL);
         return;
@@ -72,6 +89,8 @@ void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
                       const struct ibw_pkt *p)
 {
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    if (outer_error(c, fr, ts))
+        return;
     if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, p)) {
         chk_order_add(c, fr->number, ts, NULL, 0, fr->link, 0, 0, NULL);
         return;

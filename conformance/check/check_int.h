@@ -742,6 +742,31 @@ static inline uint64_t chk_reorder_window(const struct chk *c)
 void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
                    const uint8_t *iba, size_t iba_len, enum ibw_link link,
                    int truncated, uint32_t caplen, const struct ibw_pkt *p);
+/* A record whose outer headers (encap.h) are in error goes through the
+ * reorder stage whole, with one of these links (past enum ibw_link's
+ * values): judged by chk_outer_frame() in its turn. */
+enum {
+    CHK_LINK_OUTER_ETHERNET = 240,
+    CHK_LINK_OUTER_SLL,
+    CHK_LINK_OUTER_SLL2
+};
+static inline int chk_link_outer(unsigned link)
+{
+    return link >= CHK_LINK_OUTER_ETHERNET && link <= CHK_LINK_OUTER_SLL2;
+}
+/* Judge such a record (check_outer.c): PKT-MALFORMED naming the outer
+ * field when it was meant to carry RoCE, a cut frame when the capture cut
+ * it inside an outer header, else a frame of other traffic. */
+void chk_outer_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
+                     const uint8_t *rec, size_t len, unsigned link,
+                     int truncated, uint32_t caplen);
+/* Is the frame meant to be IBA at all (check_pkt.c)? */
+int chk_meant_as_iba(const struct ibw_pkt *p);
+/* A frame cut short (check_pkt.c): recorded as cut (truncated), or by the
+ * pattern of cut lengths a snap length or a malformed frame; msg words
+ * the PKT-MALFORMED finding.  c->frame and c->caplen are the frame's. */
+void chk_cut_record(struct chk *c, int truncated, const char *msg);
+
 /* Copy the bytes of the held frames that borrow them (chk_feed, before its
  * reader's frames may go away). */
 void chk_order_unborrow(struct chk *c);

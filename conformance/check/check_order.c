@@ -91,6 +91,11 @@ static void judge_one(struct chk *c, uint64_t frame, uint64_t ts_ns,
         judge_other(c, frame, ts_ns);
         return;
     }
+    if (chk_link_outer(link)) {
+        chk_outer_frame(c, frame, ts_ns, iba, iba_len, link, truncated,
+                        caplen);
+        return;
+    }
     c->caplen = caplen;
     struct ibw_pkt parsed;
     if (!p) {
@@ -117,7 +122,7 @@ static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
                         int truncated, uint32_t caplen, const struct ibw_pkt *p)
 {
     struct ibw_pkt parsed;
-    if (iba && !p) {
+    if (iba && !p && !chk_link_outer(link)) {
         ibw_parse(iba, iba_len, link, &parsed);
         p = &parsed;
     }

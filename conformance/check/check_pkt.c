@@ -10,6 +10,9 @@
 
 /* Is the frame meant to be IBA at all (so that a parse error is a finding
  * and not just foreign traffic)? */
+static int meant_as_iba(const struct ibw_pkt *p);
+int chk_meant_as_iba(const struct ibw_pkt *p) { return meant_as_iba(p); }
+
 static int meant_as_iba(const struct ibw_pkt *p)
 {
     if (p->link == IBW_LINK_IB || p->transport != IBW_TK_NONE ||
@@ -307,6 +310,16 @@ static int roce_fragment(const struct ibw_pkt *p)
  * wait for that verdict, which chk_finish() gives to the ones left. */
 static void cut_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
 {
+    char m[256];
+    const char *h = p->err_hdr ? p->err_hdr : "frame";
+    snprintf(m, sizeof m, "%s%s%s says %u bytes, the frame ends at %zu "
+             "(and the capture recorded no cut)", h, p->err_field ? "." : "",
+             p->err_field ? p->err_field : "", (unsigned)p->wire_len, p->len);
+    chk_cut_record(c, truncated, m);
+}
+
+void chk_cut_record(struct chk *c, int truncated, const char *m)
+{
     if (truncated) {
         if (!c->cut_recorded++)
             c->cut_first_frame = c->frame;
@@ -325,11 +338,6 @@ static void cut_frame(struct chk *c, const struct ibw_pkt *p, int truncated)
         memset(cl, 0, sizeof *cl);
         cl->len = c->caplen;
     }
-    char m[256];
-    const char *h = p->err_hdr ? p->err_hdr : "frame";
-    snprintf(m, sizeof m, "%s%s%s says %u bytes, the frame ends at %zu "
-             "(and the capture recorded no cut)", h, p->err_field ? "." : "",
-             p->err_field ? p->err_field : "", (unsigned)p->wire_len, p->len);
     if (!cl) { /* too many lengths: no snap length, each one malformed */
         chk_report(c, CHK_R_PKT_MALFORMED, "%s", m);
         return;

@@ -41,9 +41,21 @@
       "The headers an IBA packet announces fit in it and their length "        \
       "fields agree (LRH PktLen, GRH PayLen, IPv4 Total Length, UDP Length); " \
       "a frame shorter than its length fields, in a capture where no snap "    \
-      "length explains it, is malformed (reported at the end of the capture).", \
-      "IBA Vol.1 7.7.8 (PktLen), 8.3 (PayLen); RoCEv2 A17.4.3",                \
-      "header and field named by the parser")                                  \
+      "length explains it, is malformed (reported at the end of the capture).  " \
+      "The same of the outer headers a tunnel or mirror puts around a frame "  \
+      "meant to carry RoCE (ERSPAN, GRE, VXLAN, Geneve, MPLS): a header cut "  \
+      "short, a version, a VXLAN header without its I flag (UDP 4789 is "      \
+      "VXLAN's: VXLAN in error), a length that does not fit.  Meant to carry " \
+      "RoCE: where the header keeps its layout, the frame read past it is "    \
+      "RoCE (else it is other traffic); where it does not (cut, unknown "      \
+      "version or frame type), the number that announced it names a tunnel "  \
+      "of frames (GRE protocol 0x88BE, 0x22EB, 0x6558, IP, MPLS; UDP port "    \
+      "4789, 6081; EtherType 0x8847/0x8848).  A GRE header cut before its "    \
+      "protocol, a Linux cooked header shorter than itself and an MPLS "       \
+      "payload that is not IP name nothing: other traffic.", \
+      "IBA Vol.1 7.7.8 (PktLen), 8.3 (PayLen); RoCEv2 A17.4.3; RFC 2784, "     \
+      "RFC 7348 5, RFC 8926, draft-foschiano-erspan-03",                       \
+      "header and field named by the parser or the decapsulation")            \
     X(PKT_ICRC, "PKT-ICRC", ERROR, PACKET,                                     \
       "7.8.1; CA17-22",                                                        \
       "The ICRC equals the CRC-32 of the packet's invariant fields.  A frame "  \

@@ -154,6 +154,44 @@ static unsigned at_outer(const struct dump_frame *fr,
     return n;
 }
 
+/* Ethernet, 802.1Q, IP and UDP as tshark lists them: the occurrences of
+ * the outer layers (a tunnel's or a mirror's, encap.h) first, outermost
+ * first, then the carried frame's own; tshark prints them all,
+ * comma-separated, in that order.  Without encapsulation this is the
+ * frame's header alone. */
+static unsigned at_wire(const struct dump_frame *fr, const struct dump_layer *l,
+                        size_t need, const uint8_t **at)
+{
+    unsigned kind = l->arg == IBW_HDR_ETH    ? IBW_ENC_ETH
+                    : l->arg == IBW_HDR_VLAN ? IBW_ENC_VLAN
+                    : l->arg == IBW_HDR_IPV4 ? IBW_ENC_IPV4
+                    : l->arg == IBW_HDR_IPV6 ? IBW_ENC_IPV6
+                                             : IBW_ENC_UDP;
+    const struct cap_frame *c = fr->cap;
+    unsigned n = 0;
+    if (c->iba && c->encap.n) {
+        const uint8_t *base = c->iba - c->encap.inner_off;
+        for (unsigned i = 0; i < c->encap.n && n < DUMP_MAX_OCC; i++) {
+            const struct ibw_encap_layer *e = &c->encap.layer[i];
+            if (e->kind != kind || need > e->len)
+                continue;
+            /* a tag's TPID is the EtherType before it: vlan.* are 0x8100's
+             * (at_vlan) */
+            if (kind == IBW_ENC_VLAN &&
+                (e->off < 2 ||
+                 ibw_load_be16(base + e->off - 2) != IBW_ETHERTYPE_VLAN))
+                continue;
+            at[n++] = base + e->off;
+        }
+    }
+    const uint8_t *inner[DUMP_MAX_OCC];
+    unsigned ni = l->arg == IBW_HDR_VLAN ? at_vlan(fr, l, need, inner)
+                                         : at_hdr(fr, l, need, inner);
+    for (unsigned k = 0; k < ni && n < DUMP_MAX_OCC; k++)
+        at[n++] = inner[k];
+    return n;
+}
+
 /* The options of every Geneve header, in order. */
 static unsigned at_geneve_opt(const struct dump_frame *fr,
                               const struct dump_layer *l, size_t need,
@@ -187,11 +225,11 @@ static const struct dump_layer wire_layers[] = {
     WIRE_LAYER(ibw_vxlan_format, at_outer, IBW_ENC_VXLAN),
     WIRE_LAYER(ibw_geneve_format, at_outer, IBW_ENC_GENEVE),
     WIRE_LAYER(ibw_geneve_opt_format, at_geneve_opt, 0),
-    WIRE_LAYER(ibw_eth_format, at_hdr, IBW_HDR_ETH),
-    WIRE_LAYER(ibw_vlan_format, at_vlan, IBW_HDR_VLAN),
-    WIRE_LAYER(ibw_ipv4_format, at_hdr, IBW_HDR_IPV4),
-    WIRE_LAYER(ibw_ipv6_format, at_hdr, IBW_HDR_IPV6),
-    WIRE_LAYER(ibw_udp_format, at_hdr, IBW_HDR_UDP),
+    WIRE_LAYER(ibw_eth_format, at_wire, IBW_HDR_ETH),
+    WIRE_LAYER(ibw_vlan_format, at_wire, IBW_HDR_VLAN),
+    WIRE_LAYER(ibw_ipv4_format, at_wire, IBW_HDR_IPV4),
+    WIRE_LAYER(ibw_ipv6_format, at_wire, IBW_HDR_IPV6),
+    WIRE_LAYER(ibw_udp_format, at_wire, IBW_HDR_UDP),
     WIRE_LAYER(ibw_lrh_format, at_hdr, IBW_HDR_LRH),
     WIRE_LAYER(ibw_grh_format, at_hdr, IBW_HDR_GRH),
     WIRE_LAYER(ibw_bth_format, at_hdr, IBW_HDR_BTH),
@@ -483,6 +521,23 @@ unsigned dump_field_get(const struct dump_field *f,
     const uint8_t *at[DUMP_MAX_OCC];
     const struct ibw_field *fld = f->fld;
     unsigned n = f->layer->locate(fr, f->layer, f->need, at);
+    if (f->layer2 && n && fr->cap->encap.n &&
+        f->layer->naming == DUMP_NAMES_WIRE &&
+        f->layer2->naming == DUMP_NAMES_WIRE) {
+        /* a name two headers share (ip.version of IPv4 and IPv6) in a
+         * frame with outer layers: both headers' occurrences, in the
+         * order of the bytes (outer IPv6 over inner IPv4: "6,4") */
+        const uint8_t *at2[DUMP_MAX_OCC];
+        unsigned n2 = f->layer2->locate(fr, f->layer2, f->need, at2);
+        unsigned i = 0, j = 0, k = 0;
+        while (k < DUMP_MAX_OCC && (i < n || j < n2)) {
+            if (j >= n2 || (i < n && at[i] < at2[j]))
+                read_value(f, f->fld, at[i++], &v[k++]);
+            else
+                read_value(f, f->fld2, at2[j++], &v[k++]);
+        }
+        return k;
+    }
     if (n == 0 && f->layer2) {
         fld = f->fld2;
         n = f->layer2->locate(fr, f->layer2, f->need, at);

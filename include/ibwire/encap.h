@@ -205,6 +205,18 @@ struct ibw_encap {
     int err;                  /* enum ibw_err; IBW_OK when every layer read */
     const char *err_hdr;      /* the format the error concerns ("gre", ...) */
     const char *err_field;    /* and its field, or NULL */
+    /* What the checker needs to word and weigh an error: */
+    uint32_t err_off;         /* where the header in error starts */
+    uint32_t err_have;        /* IBW_E_TRUNCATED: its bytes present */
+    uint32_t err_need;        /* and the bytes it needs */
+    uint32_t err_value;       /* the value of err_field */
+    uint8_t err_by_length;    /* IBW_E_TRUNCATED: an outer length field
+                                 (IP total length, UDP length) ends the
+                                 packet inside the header, not the record */
+    uint8_t err_read_on;      /* the header in error still has a known
+                                 layout: the walk read on past it, and
+                                 inner_off/inner_len/inner_link locate the
+                                 frame it carries (n: every layer read) */
 };
 
 /* The format of an outer layer of kind k (enum ibw_encap_kind; IPv4 and
@@ -237,13 +249,28 @@ enum ibw_outer_link {
     IBW_OUTER_SLL2 = 276
 };
 
+/* Record an error; the first one found stays (the walk may read on past
+ * a header whose layout is still known, ibw_encap.err_read_on). */
 static inline int ibw__decap_fail(struct ibw_encap *e, int err,
                                   const char *hdr, const char *field)
 {
-    e->err = err;
-    e->err_hdr = hdr;
-    e->err_field = field;
-    return err;
+    if (!e->err) {
+        e->err = err;
+        e->err_hdr = hdr;
+        e->err_field = field;
+    }
+    return e->err;
+}
+
+/* The same with the offset of the header and the field's value. */
+static inline int ibw__decap_bad(struct ibw_encap *e, int err, const char *hdr,
+                                 const char *field, size_t off, uint32_t value)
+{
+    if (!e->err) {
+        e->err_off = (uint32_t)off;
+        e->err_value = value;
+    }
+    return ibw__decap_fail(e, err, hdr, field);
 }
 
 static inline int ibw__decap_add(struct ibw_encap *e, unsigned kind,
@@ -264,7 +291,10 @@ static inline int ibw__decap_add(struct ibw_encap *e, unsigned kind,
  * encapsulation. */
 struct ibw__decap_walk {
     const uint8_t *d;
+    size_t len;        /* bytes of the record */
     size_t end;        /* bytes that belong to the current packet */
+    size_t decl_end;   /* where its length fields end it (may be past
+                          the record when the capture cut it) */
     size_t cand_off;   /* start of the candidate inner frame */
     size_t cand_end;
     unsigned cand_link;
@@ -275,6 +305,8 @@ static inline void ibw__decap_enter(struct ibw_encap *e,
                                     struct ibw__decap_walk *w, size_t off,
                                     unsigned link)
 {
+    if (e->err)
+        e->err_read_on = 1; /* past a header in error */
     w->cand_off = off;
     w->cand_end = w->end;
     w->cand_link = link;
@@ -285,11 +317,20 @@ static inline int ibw__decap_ethertype(struct ibw_encap *e,
                                        struct ibw__decap_walk *w, size_t off,
                                        unsigned et, unsigned depth);
 
-/* The fixed part of header `name` (need bytes at off) is not in the
- * record: the capture cut it. */
-static inline int ibw__decap_cut(struct ibw_encap *e, const char *name)
+/* Header `name` needs `need` bytes at off and its packet ends before: cut
+ * by the record's end (the capture), or by an outer length field. */
+static inline int ibw__decap_cut(struct ibw_encap *e,
+                                 const struct ibw__decap_walk *w,
+                                 const char *name, size_t off, size_t need)
 {
-    e->outer_cut = 1;
+    if (!e->err) {
+        e->err_off = (uint32_t)off;
+        e->err_have = (uint32_t)(w->end > off ? w->end - off : 0);
+        e->err_need = (uint32_t)need;
+        e->err_by_length = w->end < w->len;
+        if (!e->err_by_length)
+            e->outer_cut = 1;
+    }
     return ibw__decap_fail(e, IBW_E_TRUNCATED, name, NULL);
 }
 
@@ -307,16 +348,31 @@ static inline int ibw__decap_gre(struct ibw_encap *e, struct ibw__decap_walk *w,
 {
     const uint8_t *g = w->d + off;
     if (off + ibw_gre_SIZE > w->end)
-        return ibw__decap_cut(e, "gre");
-    if (ibw_gre_get_version(g) != 0 || ibw_gre_get_routing_present(g))
-        return IBW_OK; /* PPTP's enhanced GRE or source routing: not a
-                          tunnel a capture point uses; the frame is the
-                          candidate before it */
+        return ibw__decap_cut(e, w, "gre", off, ibw_gre_SIZE);
+    unsigned proto = ibw_gre_get_protocol(g);
+    if (ibw_gre_get_version(g) != 0 || ibw_gre_get_routing_present(g)) {
+        /* PPTP's enhanced GRE (version 1, PPP) or RFC 1701 source routing
+         * of another protocol: not a tunnel a capture point uses, the
+         * frame is the candidate before it.  A protocol this follows
+         * (ERSPAN, bridged Ethernet, IP, MPLS) under them is a GRE header
+         * in error: RFC 2784 has version 0 and no routing, and its
+         * receivers drop the rest; with a version the walk reads on as
+         * version 0 (the layout the flags give) */
+        if (proto != IBW_ETHERTYPE_ERSPAN2 && proto != IBW_ETHERTYPE_ERSPAN3 &&
+            proto != IBW_ETHERTYPE_TEB && proto != IBW_ETHERTYPE_IPV4 &&
+            proto != IBW_ETHERTYPE_IPV6 && proto != IBW_ETHERTYPE_MPLS &&
+            proto != IBW_ETHERTYPE_MPLS_MC)
+            return IBW_OK;
+        if (ibw_gre_get_routing_present(g))
+            return ibw__decap_bad(e, IBW_E_MALFORMED, "gre", "routing_present",
+                                  off, 1);
+        ibw__decap_bad(e, IBW_E_VERSION, "gre", "version", off,
+                       ibw_gre_get_version(g));
+    }
     size_t hl = ibw_gre_SIZE + 4u * ((unsigned)ibw_gre_get_csum_present(g) +
                                      ibw_gre_get_key_present(g) + ibw_gre_get_seq_present(g));
     if (off + hl > w->end)
-        return ibw__decap_cut(e, "gre");
-    unsigned proto = ibw_gre_get_protocol(g);
+        return ibw__decap_cut(e, w, "gre", off, hl);
     int rc = ibw__decap_add(e, IBW_ENC_GRE, off, hl);
     if (rc)
         return rc;
@@ -328,9 +384,10 @@ static inline int ibw__decap_gre(struct ibw_encap *e, struct ibw__decap_walk *w,
             return ibw__decap_ethertype(e, w, p, 0, depth + 1);
         }
         if (p + ibw_erspan2_SIZE > w->end)
-            return ibw__decap_cut(e, "erspan");
-        if (ibw_erspan2_get_ver(w->d + p) != 1)
-            return ibw__decap_fail(e, IBW_E_VERSION, "erspan", "version");
+            return ibw__decap_cut(e, w, "erspan", p, ibw_erspan2_SIZE);
+        if (ibw_erspan2_get_ver(w->d + p) != 1) /* read on as type II */
+            ibw__decap_bad(e, IBW_E_VERSION, "erspan", "version", p,
+                           ibw_erspan2_get_ver(w->d + p));
         if ((rc = ibw__decap_add(e, IBW_ENC_ERSPAN2, p, ibw_erspan2_SIZE)))
             return rc;
         if (!e->vantage_kind) {
@@ -344,12 +401,13 @@ static inline int ibw__decap_gre(struct ibw_encap *e, struct ibw__decap_walk *w,
     case IBW_ETHERTYPE_ERSPAN3: {
         const uint8_t *h = w->d + p;
         if (p + ibw_erspan3_SIZE > w->end)
-            return ibw__decap_cut(e, "erspan");
-        if (ibw_erspan3_get_ver(h) != 2)
-            return ibw__decap_fail(e, IBW_E_VERSION, "erspan", "version");
+            return ibw__decap_cut(e, w, "erspan", p, ibw_erspan3_SIZE);
+        if (ibw_erspan3_get_ver(h) != 2) /* read on as type III */
+            ibw__decap_bad(e, IBW_E_VERSION, "erspan", "version", p,
+                           ibw_erspan3_get_ver(h));
         size_t el = ibw_erspan3_SIZE + (ibw_erspan3_get_o(h) ? 8u : 0u);
         if (p + el > w->end)
-            return ibw__decap_cut(e, "erspan");
+            return ibw__decap_cut(e, w, "erspan", p, el);
         if ((rc = ibw__decap_add(e, IBW_ENC_ERSPAN3, p, el)))
             return rc;
         if (!e->vantage_kind) {
@@ -375,7 +433,8 @@ static inline int ibw__decap_gre(struct ibw_encap *e, struct ibw__decap_walk *w,
                                                : IBW_ETHERTYPE_IPV4,
                                         depth + 1);
         }
-        return ibw__decap_fail(e, IBW_E_UNSUPPORTED, "erspan", "ft");
+        return ibw__decap_bad(e, IBW_E_UNSUPPORTED, "erspan", "ft", p - el,
+                              ibw_erspan3_get_ft(h));
     }
     case IBW_ETHERTYPE_TEB:
         ibw__decap_enter(e, w, p, IBW_LINK_ETHERNET);
@@ -398,19 +457,31 @@ static inline int ibw__decap_udp(struct ibw_encap *e, struct ibw__decap_walk *w,
     if (port != IBW_VXLAN_UDP_PORT && port != IBW_GENEVE_UDP_PORT)
         return IBW_OK;
     size_t ul = ibw_udp_get_length(u);
-    if (ul < ibw_udp_SIZE || off + ul > w->end)
-        return ibw__decap_fail(e, IBW_E_LENGTH, "udp", "length");
+    /* the UDP length within the IP packet's (a record the capture cut
+     * may end before both); a wrong one is read past, the IP packet
+     * bounding the datagram */
+    if (ul < ibw_udp_SIZE || off + ul > w->decl_end)
+        ibw__decap_bad(e, IBW_E_LENGTH, "udp", "length", off, (uint32_t)ul);
+    else {
+        w->decl_end = off + ul;
+        if (w->decl_end < w->end)
+            w->end = w->decl_end;
+    }
     int rc = ibw__decap_add(e, IBW_ENC_UDP, off, ibw_udp_SIZE);
     if (rc)
         return rc;
-    w->end = off + ul;
     size_t p = off + ibw_udp_SIZE;
     const uint8_t *h = w->d + p;
     if (port == IBW_VXLAN_UDP_PORT) {
         if (p + ibw_vxlan_SIZE > w->end)
-            return ibw__decap_cut(e, "vxlan");
+            return ibw__decap_cut(e, w, "vxlan", p, ibw_vxlan_SIZE);
+        /* RFC 7348 5: the I flag MUST be set and a VTEP drops a frame
+         * without it; port 4789 is VXLAN's, so this is VXLAN in error,
+         * not another protocol: read on, the frame inside tells whether
+         * it was RoCE */
         if (!(ibw_vxlan_get_flags(h) & 0x08u))
-            return ibw__decap_fail(e, IBW_E_MALFORMED, "vxlan", "flags");
+            ibw__decap_bad(e, IBW_E_MALFORMED, "vxlan", "flags", p,
+                           ibw_vxlan_get_flags(h));
         if ((rc = ibw__decap_add(e, IBW_ENC_VXLAN, p, ibw_vxlan_SIZE)))
             return rc;
         if (!e->vantage_kind) {
@@ -422,20 +493,28 @@ static inline int ibw__decap_udp(struct ibw_encap *e, struct ibw__decap_walk *w,
         return ibw__decap_ethertype(e, w, p, 0, depth + 1);
     }
     if (p + ibw_geneve_SIZE > w->end)
-        return ibw__decap_cut(e, "geneve");
-    if (ibw_geneve_get_ver(h) != 0)
-        return ibw__decap_fail(e, IBW_E_VERSION, "geneve", "version");
+        return ibw__decap_cut(e, w, "geneve", p, ibw_geneve_SIZE);
+    if (ibw_geneve_get_ver(h) != 0) /* another layout: nothing to read on */
+        return ibw__decap_bad(e, IBW_E_VERSION, "geneve", "version", p,
+                              ibw_geneve_get_ver(h));
     size_t gl = ibw_geneve_SIZE + 4u * ibw_geneve_get_optlen(h);
-    if (p + gl > w->end)
-        return ibw__decap_fail(e, IBW_E_LENGTH, "geneve", "optlen");
-    /* the options must tile the options length exactly */
+    if (p + gl > w->end) /* the options cut */
+        return ibw__decap_cut(e, w, "geneve", p, gl);
+    /* the options must tile the options length exactly; when they do
+     * not, the options length still says where the frame starts */
     for (size_t o = p + ibw_geneve_SIZE; o < p + gl;) {
-        if (o + ibw_geneve_opt_SIZE > p + gl)
-            return ibw__decap_fail(e, IBW_E_LENGTH, "geneve", "optlen");
-        o += ibw_geneve_opt_SIZE +
-             4u * ibw_geneve_opt_get_length(w->d + o);
-        if (o > p + gl)
-            return ibw__decap_fail(e, IBW_E_LENGTH, "geneve_opt", "length");
+        if (o + ibw_geneve_opt_SIZE > p + gl) {
+            ibw__decap_bad(e, IBW_E_LENGTH, "geneve", "optlen", p,
+                           ibw_geneve_get_optlen(h));
+            break;
+        }
+        size_t ol = 4u * ibw_geneve_opt_get_length(w->d + o);
+        if (o + ibw_geneve_opt_SIZE + ol > p + gl) {
+            ibw__decap_bad(e, IBW_E_LENGTH, "geneve_opt", "length", o,
+                           (uint32_t)(ol / 4u));
+            break;
+        }
+        o += ibw_geneve_opt_SIZE + ol;
     }
     if ((rc = ibw__decap_add(e, IBW_ENC_GENEVE, p, gl)))
         return rc;
@@ -481,8 +560,11 @@ static inline int ibw__decap_ip(struct ibw_encap *e, struct ibw__decap_walk *w,
         return IBW_OK;
     if (hl < ibw_ipv4_SIZE || total < hl || off + hl > w->end)
         return IBW_OK; /* malformed IP: the inner parse names the field */
+    int udp_cut = 0;
     if (proto == IBW_IPPROTO_UDP) {
-        if (off + hl + ibw_udp_SIZE > w->end)
+        /* the destination port is what names the tunnel: a UDP header cut
+         * after it is a tunnel's header cut */
+        if (off + hl + 4u > w->end)
             return IBW_OK;
         unsigned port = ibw_udp_get_dport(w->d + off + hl);
         if (port != IBW_VXLAN_UDP_PORT && port != IBW_GENEVE_UDP_PORT)
@@ -491,12 +573,20 @@ static inline int ibw__decap_ip(struct ibw_encap *e, struct ibw__decap_walk *w,
     int rc = ibw__decap_add(e, v6 ? IBW_ENC_IPV6 : IBW_ENC_IPV4, off, hl);
     if (rc)
         return rc;
+    w->decl_end = off + total;
     if (off + total > w->end)
         e->outer_cut = 1; /* the record ends inside the outer packet */
     else
         w->end = off + total;
+    if (proto == IBW_IPPROTO_UDP) {
+        if (off + hl + 4u > w->end)
+            return IBW_OK; /* the IP length ends it before its port */
+        udp_cut = off + hl + ibw_udp_SIZE > w->end;
+    }
     if (proto == IBW_IPPROTO_GRE)
         return ibw__decap_gre(e, w, off + hl, depth);
+    if (udp_cut)
+        return ibw__decap_cut(e, w, "udp", off + hl, ibw_udp_SIZE);
     return ibw__decap_udp(e, w, off + hl, depth);
 }
 
@@ -507,7 +597,7 @@ static inline int ibw__decap_mpls(struct ibw_encap *e,
 {
     for (;;) {
         if (off + ibw_mpls_SIZE > w->end)
-            return ibw__decap_cut(e, "mpls");
+            return ibw__decap_cut(e, w, "mpls", off, ibw_mpls_SIZE);
         int rc = ibw__decap_add(e, IBW_ENC_MPLS, off, ibw_mpls_SIZE);
         if (rc)
             return rc;
@@ -542,7 +632,8 @@ static inline int ibw__decap_ethertype(struct ibw_encap *e,
     if (et == 0) {
         if (off + ibw_eth_SIZE > w->end)
             /* the record's own Ethernet header cut: ibw_parse names it */
-            return off == 0 ? IBW_OK : ibw__decap_cut(e, "eth");
+            return off == 0 ? IBW_OK
+                            : ibw__decap_cut(e, w, "eth", off, ibw_eth_SIZE);
         if ((rc = ibw__decap_add(e, IBW_ENC_ETH, off, ibw_eth_SIZE)))
             return rc;
         et = ibw_eth_get_ethertype(w->d + off);
@@ -576,15 +667,23 @@ static inline int ibw__decap_ethertype(struct ibw_encap *e,
  *                    the carried frame is data[inner_off .. +inner_len),
  *                    to parse with ibw_parse(link e->inner_link): the
  *                    record itself (n 0) when nothing encapsulates it
- *   IBW_E_TRUNCATED  the record ends inside an outer header (err_hdr)
- *   IBW_E_VERSION    erspan.version or geneve.version not one this reads
+ *   IBW_E_TRUNCATED  the record, or an outer length field
+ *                    (err_by_length), ends inside an outer header
+ *                    (err_hdr; err_have of its err_need bytes there)
+ *   IBW_E_VERSION    erspan.version, geneve.version, or gre.version of a
+ *                    GRE header carrying a protocol this follows
  *   IBW_E_LENGTH     an outer length field leaves no room for what it
  *                    announces (udp.length, geneve.optlen, ...)
- *   IBW_E_MALFORMED  vxlan.flags without the I flag
+ *   IBW_E_MALFORMED  vxlan.flags without the I flag, gre.routing_present
  *   IBW_E_UNSUPPORTED an ERSPAN frame type or MPLS payload that is
  *                    neither Ethernet nor IP, or layers nested too deep
  *   IBW_E_LINKTYPE   a link this does not read
- * On an error the layers read so far stay in *e.  Encapsulation is known
+ * On an error the layers read so far stay in *e, with err_off and
+ * err_value; where the header in error keeps a known layout (a version,
+ * the VXLAN I flag, a UDP length, Geneve options that do not fill their
+ * length) the walk reads on and err_read_on says that inner_* locate the
+ * frame it carries, so that a caller can tell what it was meant to carry
+ * (ibwire check reports it when that frame is RoCE).  Encapsulation is known
  * by its numbers alone: IP protocol 47 (GRE, version 0), UDP destination
  * ports 4789 (VXLAN) and 6081 (Geneve), EtherTypes 0x8847/0x8848 (MPLS);
  * GRE carries ERSPAN II/III, Ethernet (0x6558), IP or MPLS.
@@ -605,9 +704,11 @@ static inline int ibw_decap(const uint8_t *data, size_t len,
     e->ts = 0;
     e->err = IBW_OK;
     e->err_hdr = e->err_field = NULL;
+    e->err_off = e->err_have = e->err_need = e->err_value = 0;
+    e->err_by_length = e->err_read_on = 0;
     memset(&w, 0, sizeof w);
     w.d = data;
-    w.end = len;
+    w.len = w.end = w.decl_end = len;
     int rc;
     switch (link) {
     case IBW_OUTER_ETHERNET:
@@ -616,7 +717,7 @@ static inline int ibw_decap(const uint8_t *data, size_t len,
         break;
     case IBW_OUTER_SLL:
         if (len < ibw_sll_SIZE) {
-            rc = ibw__decap_cut(e, "sll");
+            rc = ibw__decap_cut(e, &w, "sll", 0, ibw_sll_SIZE);
             break;
         }
         ibw__decap_add(e, IBW_ENC_SLL, 0, ibw_sll_SIZE);
@@ -627,7 +728,7 @@ static inline int ibw_decap(const uint8_t *data, size_t len,
         break;
     case IBW_OUTER_SLL2:
         if (len < ibw_sll2_SIZE) {
-            rc = ibw__decap_cut(e, "sll2");
+            rc = ibw__decap_cut(e, &w, "sll2", 0, ibw_sll2_SIZE);
             break;
         }
         ibw__decap_add(e, IBW_ENC_SLL2, 0, ibw_sll2_SIZE);

@@ -21,6 +21,10 @@ plain captures they were made from.
   bad IBWIRE GEN CAPTURES SCRATCH
       malformed outer headers: dump names the frame and the field, neither
       dump nor check crashes.
+  outer IBWIRE GEN CAPTURES SCRATCH
+      check's verdict on bad outer headers, hand-built (every form cut at
+      every length, fields in error over RoCE and over other traffic):
+      PKT-MALFORMED naming the header or field, or other traffic.
 """
 import json
 import os
@@ -139,7 +143,15 @@ erspan.truncated erspan.spanid erspan.index erspan.timestamp erspan.sgt
 erspan.ft erspan.hw erspan.direction erspan.gra erspan.o
 vxlan.vni geneve.version geneve.flags.oam geneve.flags.critical
 geneve.proto_type geneve.vni geneve.option.class geneve.option.type
-mpls.label mpls.exp mpls.bottom mpls.ttl""".split()
+mpls.label mpls.exp mpls.bottom mpls.ttl
+eth.dst eth.src eth.type vlan.id vlan.priority vlan.etype
+ip.version ip.hdr_len ip.len ip.id ip.flags.df ip.ttl ip.proto
+ip.checksum
+ip.src ip.dst ipv6.plen ipv6.nxt ipv6.hlim ipv6.src ipv6.dst
+udp.srcport udp.dstport udp.length udp.checksum""".split()
+# The Ethernet, 802.1Q, IP and UDP fields repeat in an encapsulated frame,
+# the outer layers' first: tshark prints every occurrence, comma-separated,
+# and so must dump.
 
 
 # Differences seen on one form only, not yet explained: tshark 4.0 shows
@@ -160,7 +172,10 @@ def tshark_differences(args, diff, ibwire, tshark, path):
         return 77
     if rc not in (0, 1):
         raise SystemExit(f"tshark_diff {path}: exit {rc}: {o}{e}")
-    return [ln for ln in o.splitlines() if ln.startswith("frame ")]
+    # every line but the summary: a failure to run either decoder, or a
+    # line or column count that differs, is a difference too
+    return [ln for ln in o.splitlines()
+            if ln and not ln.endswith(" differ")]
 
 
 def mode_tshark(args):
@@ -341,10 +356,243 @@ def mode_bad(args):
     return 1 if bad else 0
 
 
+# The outer headers encap_gen.py writes before the frame in each form, as
+# (name, bytes), from the layouts its docstring cites (RFC 2784/2890, the
+# ERSPAN draft, RFC 7348, RFC 8926, RFC 3032); "ip" is the outer IP header.
+OUTER_LAYOUT = {
+    "erspan2": [("eth", 14), ("ip", 20), ("gre", 8), ("erspan", 8)],
+    "erspan3": [("eth", 14), ("ip", 40), ("gre", 12), ("erspan", 12)],
+    "gre": [("eth", 22), ("ip", 20), ("gre", 8)],
+    "greip": [("eth", 14), ("ip", 40), ("gre", 4)],
+    "vxlan": [("eth", 14), ("ip", 20), ("udp", 8), ("vxlan", 8)],
+    "geneve": [("eth", 14), ("ip", 40), ("udp", 8), ("geneve", 28)],
+    "mpls": [("eth", 14), ("mpls", 4), ("mpls", 4)],
+    "mplsip": [("eth", 14), ("ip", 20), ("gre", 4), ("mpls", 4)],
+}
+NAMES = {"gre": "GRE", "erspan": "ERSPAN", "vxlan": "VXLAN",
+         "geneve": "Geneve", "udp": "UDP", "mpls": "MPLS label stack entry"}
+
+
+def cut_expectation(form, length):
+    """What check must say of a record of `form` ending after `length`
+    bytes: None (other traffic: the bytes kept name no tunnel of frames
+    yet) or the words of the PKT-MALFORMED message.  The decision, from
+    check_outer.c: a header of a tunnel or mirror (GRE from its protocol
+    field on, UDP from its destination port on, ERSPAN, VXLAN, Geneve,
+    MPLS) cut short is reported; the outer Ethernet and IP headers, the
+    first 4 bytes of GRE or UDP, and the carried frame's own headers are
+    judged as a plain frame's."""
+    at = 0
+    for name, size in OUTER_LAYOUT[form]:
+        if length < at + size:
+            have = length - at
+            if name in ("eth", "ip") or (name in ("gre", "udp") and
+                                          have < 4):
+                return None, at
+            need = size
+            if name == "geneve" and have < 8:
+                need = 8
+            return f"{NAMES[name]} header cut at {have} of {need} bytes", at
+        at += size
+    return None, at
+
+
+def set_outer_length(form, rec, end):
+    """rec with its outer IP (and UDP) length fields ending the packet at
+    byte `end`; None when no outer IP header comes before `end`."""
+    at, ip_at, udp_at = 0, None, None
+    for name, size in OUTER_LAYOUT[form]:
+        if name == "ip":
+            ip_at = at
+        if name == "udp":
+            udp_at = at
+        at += size
+    if ip_at is None:
+        return None
+    hl = 40 if rec[ip_at] >> 4 == 6 else 20
+    if end < ip_at + hl:
+        return None
+    r = bytearray(rec)
+    if hl == 20:
+        r[ip_at + 2:ip_at + 4] = struct.pack("!H", end - ip_at)
+    else:
+        r[ip_at + 4:ip_at + 6] = struct.pack("!H", end - ip_at - 40)
+    if udp_at is not None and end >= udp_at + 8:
+        r[udp_at + 4:udp_at + 6] = struct.pack("!H", end - udp_at)
+    return bytes(r)
+
+
+def check_verdicts(ibwire, path):
+    """{frame: [(rule, message)]} and the (IBA, other) counts."""
+    rc, out, err = run([ibwire, "check", "--format", "json", path])
+    if rc not in (0, 1):
+        raise SystemExit(f"ibwire check {path}: exit {rc}: {err}")
+    by = {}
+    for f in json.loads(out)["files"][0]["findings"]:
+        by.setdefault(f["frame"], []).append((f["rule"], f["message"]))
+    return rc, by
+
+
+def mode_outer(args):
+    """check's verdict on frames whose outer header is bad: PKT-MALFORMED
+    naming the header or field when the frame was meant to carry RoCE,
+    nothing (other traffic) when it was not, CAP-TRUNCATED when the
+    capture recorded the cut; every form cut at every length of its outer
+    headers, by the record's end and by its outer length fields."""
+    ibwire, scratch = args[0], args[3]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import encap_gen as g
+    # a RoCEv2 RC SEND ONLY (UDP 4791) and the same datagram to port 53
+    roce = bytes.fromhex(
+        "0200000000010200000000020800450000340000400040110000c0a80001c0a8"
+        "000212b712b70020000004000000000000000000000000000000000000000000"
+        "0000")
+    dns = roce[:36] + b"\x00\x35" + roce[38:]
+    bad = 0
+    checked = 0
+
+    def expect(path, want, rc_want=None):
+        """want: {frame: substring of its PKT-MALFORMED or None}."""
+        nonlocal bad, checked
+        rc, by = check_verdicts(ibwire, path)
+        for fno, words in want.items():
+            checked += 1
+            # CAP-TRUNCATED, once per capture, names its first cut frame
+            got = [f for f in by.get(fno, []) if f[0] != "CAP-TRUNCATED"]
+            if words is None:
+                ok = not got
+            else:
+                ok = len(got) == 1 and got[0][0] == "PKT-MALFORMED" and \
+                    words in got[0][1] and f"frame {fno}" not in got[0][1]
+            if not ok:
+                bad += 1
+                print(f"FAIL {os.path.basename(path)} frame {fno}: want "
+                      f"{words!r}, got {got}")
+        if rc_want is not None and rc != rc_want:
+            bad += 1
+            print(f"FAIL {os.path.basename(path)}: exit {rc}, want {rc_want}")
+        return by
+
+    for form in OUTER_LAYOUT:
+        whole, _ = g.encap(form, 0, 1, 0, roce, len(roce))
+        _, total = cut_expectation(form, len(whole))
+        # cut by the record's end, the capture recording no cut: each
+        # length once (no snap length pattern), the whole frame longer
+        recs, want, reported = [(1, 0, whole, len(whole))], {}, 0
+        for n in range(total + 1):
+            recs.append((1, n + 1, whole[:n], n))
+            words, _ = cut_expectation(form, n)
+            want[len(recs)] = words and words + " (the record ends there"
+            reported += words is not None
+        path = os.path.join(scratch, f"cut-{form}.pcap")
+        g.write_pcap(path, 1, recs)
+        expect(path, want, 1 if reported else None)
+        # the same cuts recorded as cuts (original length kept): no
+        # PKT-MALFORMED, the reported ones counted in CAP-TRUNCATED
+        recs = [(1, 0, whole, len(whole))] + \
+            [(1, n + 1, whole[:n], len(whole)) for n in range(total + 1)]
+        path = os.path.join(scratch, f"snap-{form}.pcap")
+        g.write_pcap(path, 1, recs)
+        by = expect(path, {k: None for k in range(2, len(recs) + 1)})
+        cap = [m for fl in by.values() for r, m in fl if r == "CAP-TRUNCATED"]
+        if reported and not (len(cap) == 1 and
+                             cap[0].startswith(f"{reported} frames")):
+            bad += 1
+            print(f"FAIL snap-{form}: CAP-TRUNCATED {cap}, want "
+                  f"{reported} frames")
+        # cut by the outer IP/UDP lengths, the record whole: the sender's
+        recs, want = [(1, 0, whole, len(whole))], {}
+        for n in range(total + 1):
+            r = set_outer_length(form, whole, n)
+            words, _ = cut_expectation(form, n)
+            if r is None or words is None:
+                continue
+            recs.append((1, n + 1, r, len(r)))
+            want[len(recs)] = words + ": an outer length field"
+        if len(recs) > 1:
+            path = os.path.join(scratch, f"len-{form}.pcap")
+            g.write_pcap(path, 1, recs)
+            expect(path, want, 1)
+
+    # Linux cooked captures: a record shorter than its cooked header names
+    # no payload (other traffic), as an Ethernet frame too short is
+    for form, lt, size in (("sll", 113, 16), ("sll2", 276, 20)):
+        whole, _ = g.encap(form, 0, 1, 0, roce, len(roce))
+        recs = [(1, 0, whole, len(whole))] + \
+            [(1, n + 1, whole[:n], n) for n in range(size)]
+        path = os.path.join(scratch, f"cut-{form}.pcap")
+        g.write_pcap(path, lt, recs)
+        expect(path, {k: None for k in range(2, len(recs) + 1)})
+
+    # fields in error under a header whose layout is still known: the
+    # frame inside decides (RoCE: reported; a DNS datagram: other)
+    def damaged(form, inner, at_header, fix):
+        rec, _ = g.encap(form, 0, 1, 0, inner, len(inner))
+        at = 0
+        for name, size in OUTER_LAYOUT[form]:
+            if name == at_header:
+                break
+            at += size
+        r = bytearray(rec)
+        fix(r, at)
+        return bytes(r)
+
+    def setb(i, v):
+        def f(r, at):
+            r[at + i] = v(r[at + i])
+        return f
+    field_cases = [
+        ("vxlan", "vxlan", setb(0, lambda b: 0x00), "vxlan.flags 0x00"),
+        ("erspan2", "erspan", setb(0, lambda b: (b & 0x0F) | 0x30),
+         "erspan.version 3, expected 1"),
+        ("erspan3", "erspan", setb(0, lambda b: (b & 0x0F) | 0x10),
+         "erspan.version 1, expected 2"),
+        ("vxlan", "udp", lambda r, at: r.__setitem__(slice(at + 4, at + 6),
+                                                     b"\x0f\xa0"),
+         "udp.length 4000"),
+        # the first option 2 words long: the second option's header is
+        # then read in its data (00 01 02 03: length 3, past the options)
+        ("geneve", "geneve", setb(11, lambda b: 2),
+         "geneve_opt.length 3 words"),
+    ]
+    for form in ("erspan2", "erspan3", "gre", "greip", "mplsip"):
+        field_cases.append((form, "gre", setb(1, lambda b: b | 1),
+                            "gre.version 1, expected 0"))
+    recs, want = [], {}
+    for form, hdr, fix, words in field_cases:
+        recs.append((1, len(recs), damaged(form, roce, hdr, fix), 0))
+        want[len(recs)] = words
+        recs.append((1, len(recs), damaged(form, dns, hdr, fix), 0))
+        want[len(recs)] = None
+    # what cannot be read on: the numbers decide (Geneve of another
+    # version carries what it may; ERSPAN III of frame type 5)
+    for inner in (roce, dns):
+        recs.append((1, len(recs), damaged("geneve", inner, "geneve",
+                                           setb(0, lambda b: b | 0x40)), 0))
+        want[len(recs)] = "geneve.version 1, expected 0"
+    recs.append((1, len(recs), damaged("erspan3", dns, "erspan",
+                                       setb(10, lambda b: (b & 0x83) | 5 << 2)),
+                 0))
+    want[len(recs)] = "erspan.ft 5"
+    # PPTP's GRE (version 1, PPP): not a tunnel of frames, other traffic
+    body = struct.pack("!HHHHI", 0x2001, 0x880B, 4, 7, 1) + b"\xff\x03\0\0"
+    recs.append((1, len(recs), g.eth(0x0800) + g.ipv4(47, len(body), 1) +
+                 body, 0))
+    want[len(recs)] = None
+    recs = [(s, ns, r, len(r)) for s, ns, r, _ in recs]
+    path = os.path.join(scratch, "fields.pcap")
+    g.write_pcap(path, 1, recs)
+    expect(path, want, 1)
+    print(f"{checked} frames judged, {bad} failures")
+    return 1 if bad else 0
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
-            "bad": mode_bad, "bpf": mode_bpf}[mode](args)
+            "bad": mode_bad, "bpf": mode_bpf, "outer": mode_outer}[mode](args)
 
 
 if __name__ == "__main__":

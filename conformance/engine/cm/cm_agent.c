@@ -30,7 +30,7 @@
 /* The local ACK timeout code (4.096 us x 2^14 = 67 ms) of the QPs this
  * agent connects, and the one its REQ states (IBA 12.7.34): a checker that
  * reads the REQ judges this QP's resends by it, so the two must agree. */
-enum { CMX_LOCAL_ACK_TIMEOUT = 14 };
+enum { CMX_QP_TIMEOUT_CODE = 14 };
 
 /* What TimeWait keeps of a connection that was established and is over:
  * enough to know its MADs when they come late (IBA 12.9.8.3.1; Linux keeps
@@ -121,7 +121,7 @@ static int qp_cmd(struct cmx_agent *a, struct cmx_conn *c, uint16_t op)
     mb.pmtu = c->pmtu;
     mb.retry_cnt = c->retry_cnt & 7u;
     mb.rnr_retry = c->rnr_retry & 7u;
-    mb.ack_timeout = CMX_LOCAL_ACK_TIMEOUT;
+    mb.ack_timeout = CMX_QP_TIMEOUT_CODE;
     mb.min_rnr_timer = 1;
     mb.remote_qpn = c->remote_qpn;
     /* A REQ's or REP's Starting PSN (Tables 106, 110) is the first PSN its
@@ -223,7 +223,7 @@ static void build_req(struct cmx_agent *a, struct cmx_conn *c,
     q.rnrretrcount = p->rnr_retry & 7u;
     q.maxcmretr = a->cfg.max_cm_retries & 15u;
     q.prim_locallid = a->cfg.lid;
-    q.prim_localacktout = CMX_LOCAL_ACK_TIMEOUT;
+    q.prim_localacktout = CMX_QP_TIMEOUT_CODE;
     q.prim_subnetlocal = 1;
     if (p->private_data)
         memcpy(q.private_data, p->private_data,

@@ -28,8 +28,9 @@
  *    other traffic, as an Ethernet frame too short for its header is; so
  *    is a carried frame cut in its own Ethernet or IP header (the frame's
  *    headers are judged as a plain frame's, and that says nothing yet).
- *  - an MPLS payload that is not IP (a pseudowire) or layers nested deeper
- *    than encap.h follows are not malformed, only not read: other.
+ *  - an MPLS payload that is neither IP nor an Ethernet pseudowire, or
+ *    layers nested deeper than encap.h follows, are not malformed, only
+ *    not read: other.
  *
  * A header cut by the end of the record, not by an outer length field, is
  * a cut frame like any other (chk_cut_record): counted in CAP-TRUNCATED
@@ -146,7 +147,7 @@ static enum outer_verdict outer_judge(const struct ibw_encap *e,
     }
     if (e->err == IBW_E_UNSUPPORTED &&
         !(e->err_hdr && !strcmp(e->err_hdr, "erspan")))
-        return OUTER_OTHER; /* MPLS pseudowire, nesting too deep */
+        return OUTER_OTHER; /* MPLS payload unknown, nesting too deep */
     field_message(e, rec, m, n);
     if (!e->err_read_on)
         return OUTER_MALFORMED;

@@ -17,8 +17,9 @@
  * Sources: Linux cooked capture v1/v2 (tcpdump.org LINKTYPE_LINUX_SLL 113,
  * LINKTYPE_LINUX_SLL2 276), RFC 2784 / RFC 2890 (GRE, key and sequence
  * number), draft-foschiano-erspan-03 (ERSPAN type II and III), RFC 7348
- * (VXLAN), RFC 8926 (Geneve), RFC 3032 (MPLS label stack entry), RFC 1701
- * (EtherType 0x6558, transparent Ethernet bridging).
+ * (VXLAN), RFC 8926 (Geneve), RFC 3032 (MPLS label stack entry), RFC 4448
+ * and RFC 4385 (Ethernet pseudowire over MPLS and its control word), RFC
+ * 1701 (EtherType 0x6558, transparent Ethernet bridging).
  */
 #ifndef IBWIRE_ENCAP_H
 #define IBWIRE_ENCAP_H
@@ -154,6 +155,18 @@ IBW_WIRE_FORMAT(ibw_geneve_opt, IBW_GENEVE_OPT_FIELDS, 4, "geneve_opt",
 IBW_WIRE_FORMAT(ibw_mpls, IBW_MPLS_FIELDS, 4, "mpls", "W15",
                 "MPLS label stack entry", "RFC 3032 2.1", "IETF")
 
+/* The control word an Ethernet pseudowire may put between the bottom label
+ * and the frame (its first nibble 0 tells it from IP). */
+#define IBW_PWETHCW_FIELDS(X, c)                                          \
+    X(c, zero, 0, 0, 4, U8, "0000 (not IP, not an associated channel)")   \
+    X(c, flags, 0, 4, 4, U8, "flags (reserved for Ethernet)")             \
+    X(c, frg, 1, 0, 2, U8, "fragmentation (reserved for Ethernet)")       \
+    X(c, length, 1, 2, 6, U8, "length of a padded short payload")         \
+    X(c, seq, 2, 0, 16, U16, "sequence number (0: not used)")
+IBW_WIRE_FORMAT(ibw_pwethcw, IBW_PWETHCW_FIELDS, 4, "pwethcw", "W15",
+                "Ethernet pseudowire control word", "RFC 4448 4.6, RFC 4385 3",
+                "IETF")
+
 /* What a layer of struct ibw_encap is. */
 enum ibw_encap_kind {
     IBW_ENC_SLL = 1,  /* Linux cooked v1 */
@@ -168,7 +181,8 @@ enum ibw_encap_kind {
     IBW_ENC_ERSPAN3,  /* with its platform subheader */
     IBW_ENC_VXLAN,
     IBW_ENC_GENEVE,   /* with its options */
-    IBW_ENC_MPLS      /* one label stack entry */
+    IBW_ENC_MPLS,     /* one label stack entry */
+    IBW_ENC_PWETHCW   /* an Ethernet pseudowire's control word */
 };
 
 /* The most outer layers kept; deeper nesting is an error (no real capture
@@ -238,6 +252,7 @@ static inline const struct ibw_format *ibw_encap_format(unsigned k)
     case IBW_ENC_VXLAN: return ibw_vxlan_format();
     case IBW_ENC_GENEVE: return ibw_geneve_format();
     case IBW_ENC_MPLS: return ibw_mpls_format();
+    case IBW_ENC_PWETHCW: return ibw_pwethcw_format();
     default: return NULL;
     }
 }
@@ -590,7 +605,40 @@ static inline int ibw__decap_ip(struct ibw_encap *e, struct ibw__decap_walk *w,
     return ibw__decap_udp(e, w, off + hl, depth);
 }
 
-/* MPLS label stack entries at off, to the bottom of the stack; IP after. */
+/* How well an Ethernet frame reads at off: 2 when its EtherType (after at
+ * most two VLAN tags) is IPv4, IPv6 or RoCEv1 with the version nibble that
+ * goes with it, or MPLS; 1 when it is ARP, RARP or LLDP (what else a
+ * pseudowire between two Ethernet ports carries); 0 otherwise.  Reads only
+ * bytes the record holds. */
+static inline int ibw__decap_pw_eth(const struct ibw__decap_walk *w,
+                                    size_t off)
+{
+    size_t p = off + 12;
+    for (unsigned tags = 0;; tags++) {
+        if (p + 2 > w->end)
+            return 0;
+        unsigned et = ibw_load_be16(w->d + p);
+        p += 2;
+        if ((et == IBW_ETHERTYPE_VLAN || et == IBW_ETHERTYPE_QINQ) &&
+            tags < 2) {
+            p += 2;
+            continue;
+        }
+        if (et == IBW_ETHERTYPE_MPLS || et == IBW_ETHERTYPE_MPLS_MC)
+            return 2;
+        if (et == 0x0806u || et == 0x8035u || et == 0x88CCu)
+            return 1;
+        if (p >= w->end)
+            return 0;
+        unsigned v = w->d[p] >> 4;
+        return ((et == IBW_ETHERTYPE_IPV4 && v == 4) ||
+                ((et == IBW_ETHERTYPE_IPV6 || et == IBW_ETHERTYPE_ROCEV1) &&
+                 v == 6)) ? 2 : 0;
+    }
+}
+
+/* MPLS label stack entries at off, to the bottom of the stack; IP or an
+ * Ethernet pseudowire after. */
 static inline int ibw__decap_mpls(struct ibw_encap *e,
                                   struct ibw__decap_walk *w, size_t off,
                                   unsigned depth)
@@ -606,13 +654,34 @@ static inline int ibw__decap_mpls(struct ibw_encap *e,
         if (bottom)
             break;
     }
-    /* RFC 3032 leaves the payload to the label; by its first nibble, as
-     * tshark reads it: IP versions 4 and 6, anything else (a pseudowire
-     * control word) is not followed */
+    /* RFC 3032 leaves the payload to the label, which only the label's
+     * owner knows; by its first nibble, as tshark reads it: IP versions 4
+     * and 6; else an Ethernet pseudowire (RFC 4448), whose control word,
+     * when there is one, starts with nibble 0.  A destination MAC may
+     * start with 0 too, so with nibble 0 the frame is taken where an
+     * Ethernet header reads best (ibw__decap_pw_eth): with the control
+     * word the reading without it takes the source MAC's middle for the
+     * EtherType, without it the reading with it an IP length or an ARP
+     * field.  Where both read as well, the frame without the word is
+     * taken, as the word is optional. */
     unsigned v = ibw__decap_ip_version(w, off);
     if (v == 4 || v == 6) {
         ibw__decap_enter(e, w, off, IBW_LINK_IP);
         return ibw__decap_ip(e, w, off, v == 6, depth + 1);
+    }
+    int bare = v ? 2 : ibw__decap_pw_eth(w, off);
+    int word = v || off + ibw_pwethcw_SIZE > w->end
+                   ? 0 : ibw__decap_pw_eth(w, off + ibw_pwethcw_SIZE);
+    if (bare || word) {
+        if (word > bare) {
+            int rc = ibw__decap_add(e, IBW_ENC_PWETHCW, off,
+                                    ibw_pwethcw_SIZE);
+            if (rc)
+                return rc;
+            off += ibw_pwethcw_SIZE;
+        }
+        ibw__decap_enter(e, w, off, IBW_LINK_ETHERNET);
+        return ibw__decap_ethertype(e, w, off, 0, depth + 1);
     }
     return ibw__decap_fail(e, IBW_E_UNSUPPORTED, "mpls", "payload");
 }
@@ -686,7 +755,8 @@ static inline int ibw__decap_ethertype(struct ibw_encap *e,
  * (ibwire check reports it when that frame is RoCE).  Encapsulation is known
  * by its numbers alone: IP protocol 47 (GRE, version 0), UDP destination
  * ports 4789 (VXLAN) and 6081 (Geneve), EtherTypes 0x8847/0x8848 (MPLS);
- * GRE carries ERSPAN II/III, Ethernet (0x6558), IP or MPLS.
+ * GRE carries ERSPAN II/III, Ethernet (0x6558), IP or MPLS; MPLS carries IP
+ * or an Ethernet pseudowire, with or without its control word.
  */
 static inline int ibw_decap(const uint8_t *data, size_t len,
                             enum ibw_outer_link link, struct ibw_encap *e)

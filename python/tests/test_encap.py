@@ -29,6 +29,8 @@ OUTER = {"erspan2": {"erspan.spanid": 7, "erspan.version": 1},
          "vxlan": {"vxlan.vni": 5001},
          "geneve": {"geneve.vni": 77, "geneve.option.class": 0x0103},
          "mpls": {"mpls.label": 16001},
+         "eompls": {"mpls.label": 299776},
+         "eomplsnocw": {"mpls.label": 16002},
          "sll": {"sll.hatype": 1, "sll.halen": 6},
          "sll2": {"sll.hatype": 1}}
 

@@ -29,6 +29,10 @@ tshark against Wireshark's:
            (RFC 8926) / the frame
   mpls     Ethernet 0x8847 / two labels (RFC 3032) / the frame's IP packet
   mplsip   Ethernet / IPv4 / GRE 0x8847 / one label / the IP packet
+  eompls   Ethernet 0x8847 / one label / the Ethernet pseudowire control
+           word (RFC 4448 4.6, sequence number 1, 2, ...) / the frame
+  eomplsnocw  Ethernet 0x8847 / two labels / the frame, no control word
+           (RFC 4448 allows either)
 
 Frames that are not IP stay as they are in the forms that carry IP alone
 (greip, mpls, mplsip, sll2 for non-IP frames): a tunnel of IP carries no
@@ -238,6 +242,11 @@ def encap(form, idx, sec, ns, frame, orig):
         return eth(0x86DD) + ip + u + body, None
     if form == "mpls":
         return eth(0x8847) + mpls([16001, 24005]) + frame[l3:], None
+    if form == "eompls":
+        cw = struct.pack("!HH", 0, idx % 0xFFFF + 1)
+        return eth(0x8847) + mpls([299776]) + cw + frame, None
+    if form == "eomplsnocw":
+        return eth(0x8847) + mpls([16002, 24006]) + frame, None
     if form == "mplsip":
         payload = mpls([30000]) + frame[l3:]
         g = gre(0x8847)

@@ -263,11 +263,11 @@ static void decap(struct cap_frame *fr, enum ibw_outer_link link)
          * microseconds) and within a microsecond of it */
         const uint64_t period = (uint64_t)100u << 32;
         uint64_t t = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
-        if (fr->ts_sec >= 0 && fr->ts_nsec % 1000u == 0 && t >= period) {
+        if (fr->ts_sec >= 0 && fr->ts_nsec % 1000u == 0) {
             uint64_t mirror = (uint64_t)e->ts * 100u;
             uint64_t base = t - t % period;
             uint64_t best = base + mirror;
-            if (best > t + period / 2)
+            if (best > t + period / 2 && best >= period)
                 best -= period;
             else if (best + period / 2 < t)
                 best += period;

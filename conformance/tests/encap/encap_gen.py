@@ -29,6 +29,12 @@ tshark against Wireshark's:
            (RFC 8926) / the frame
   mpls     Ethernet 0x8847 / two labels (RFC 3032) / the frame's IP packet
   mplsip   Ethernet / IPv4 / GRE 0x8847 / one label / the IP packet
+  erspan3coarse  erspan3 from a collector whose clock counts whole
+           microseconds: the record's time is the µs floor of the time
+           precise_time() gives the frame (within 1 µs of the original, on
+           a 100 ns grid), the ERSPAN timestamp that time in 100 ns units
+  erspan3fine  erspan3 with the record at precise_time() to the ns and an
+           ERSPAN timestamp 5 µs off: the finer record clock is kept
   eompls   Ethernet 0x8847 / one label / the Ethernet pseudowire control
            word (RFC 4448 4.6, sequence number 1, 2, ...) / the frame
   eomplsnocw  Ethernet 0x8847 / two labels / the frame, no control word
@@ -188,6 +194,13 @@ def add_tags(frame, tags):
     return frame[:12] + h + frame[12:]
 
 
+def precise_time(idx, sec, ns):
+    """The time, in ns since the epoch, the erspan3coarse and erspan3fine
+    forms give frame idx: its original time to the whole microsecond, plus
+    idx * 300 ns modulo 1 us (a 100 ns grid, as ERSPAN's gra 1)."""
+    return (sec * 1000000000 + ns) // 1000 * 1000 + (idx * 300) % 1000
+
+
 def direction(frame):
     return 0 if frame[6:12] < frame[0:6] else 1
 
@@ -215,8 +228,12 @@ def encap(form, idx, sec, ns, frame, orig):
         g = gre(0x88BE, seq=idx) + erspan2(7)
         ip = ipv4(47, len(g) + len(inner) + cut, idx)
         return eth(0x0800) + ip + g + inner, None
-    if form == "erspan3":
+    if form in ("erspan3", "erspan3coarse", "erspan3fine"):
         ts = (sec * 1000000000 + ns) // 100
+        if form != "erspan3":
+            ts = precise_time(idx, sec, ns) // 100
+        if form == "erspan3fine":
+            ts += 50
         g = gre(0x22EB, key=0x1234, seq=idx) + erspan3(9, ts)
         ip = ipv6(47, len(g) + len(frame) + cut)
         return eth(0x86DD) + ip + g + frame, None
@@ -289,6 +306,11 @@ def main():
         rec, rorig = r
         if rorig is None:
             rorig = len(rec) + (orig - len(frame))
+        if form in ("erspan3coarse", "erspan3fine"):
+            t = precise_time(i, sec, ns)
+            if form == "erspan3coarse":
+                t -= t % 1000
+            sec, ns = divmod(t, 1000000000)
         out.append((sec, ns, rec, rorig))
     write_pcap(dst, LINKTYPES.get(form, 1), out)
 

@@ -21,6 +21,11 @@ plain captures they were made from.
   bad IBWIRE GEN CAPTURES SCRATCH
       malformed outer headers: dump names the frame and the field, neither
       dump nor check crashes.
+  time IBWIRE GEN CAPTURES SCRATCH
+      an ERSPAN III timestamp (100 ns units) gives the frame its time when
+      the collector's record clock counts whole microseconds, and not when
+      the record's clock is finer: `dump -e frame.time_epoch` against the
+      times encap_gen.py wrote.
   outer IBWIRE GEN CAPTURES SCRATCH
       check's verdict on bad outer headers, hand-built (every form cut at
       every length, fields in error over RoCE and over other traffic):
@@ -606,10 +611,49 @@ def mode_outer(args):
     return 1 if bad else 0
 
 
+def mode_time(args):
+    ibwire, _, captures, scratch = args[:4]
+    os.makedirs(scratch, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import encap_gen as g
+    bad = checked = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        _, recs = g.read_pcap(cap)
+        for form in ("erspan3coarse", "erspan3fine"):
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            rc, o, e = run([ibwire, "dump", "-T", "fields", "-e",
+                            "frame.time_epoch", out])
+            if rc != 0:
+                bad += 1
+                print(f"FAIL {out}: dump exit {rc}: {e[-500:]}")
+                continue
+            got = o.split()
+            # coarse: the ERSPAN time; fine: the record's own, which is
+            # the same instant (the ERSPAN time is 5 us off)
+            want = []
+            for i, (sec, ns, _, _) in enumerate(recs):
+                t = g.precise_time(i, sec, ns)
+                want.append(f"{t // 1000000000}.{t % 1000000000:09d}")
+            checked += len(want)
+            if got != want:
+                bad += 1
+                diff = [(i + 1, a, b) for i, (a, b) in
+                        enumerate(zip(want, got)) if a != b][:5]
+                print(f"FAIL {os.path.basename(cap)} {form}: {len(got)} "
+                      f"times, want {len(want)}; first differences "
+                      f"(frame, want, got): {diff}")
+    print(f"{len(caps)} captures, {checked} frame times, {bad} failures")
+    return 1 if bad else 0
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
-            "bad": mode_bad, "bpf": mode_bpf, "outer": mode_outer}[mode](args)
+            "bad": mode_bad, "bpf": mode_bpf, "outer": mode_outer,
+            "time": mode_time}[mode](args)
 
 
 if __name__ == "__main__":

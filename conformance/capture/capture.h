@@ -106,6 +106,9 @@ struct cap_frame {
     uint16_t outer_link;   /* as enum ibw_outer_link; 0 when not read:
                               with encap.err the checker reads them again
                               to judge the outer header (check_outer.c) */
+    uint32_t vantage;      /* the vantage point inside the interface (a
+                              mirror session, a VNI, an SLL2 interface
+                              index), 1-based (cap_vantage_name); 0: none */
 };
 
 struct cap_reader;
@@ -142,6 +145,17 @@ const char *cap_interface_name(const struct cap_reader *r, uint32_t i,
 
 /* Interface i's link type, -1 when there is no such interface. */
 int cap_interface_linktype(const struct cap_reader *r, uint32_t i);
+
+/* Vantage points inside the interfaces seen so far: each distinct ERSPAN
+ * session, VXLAN or Geneve VNI, and SLL2 interface index (cap_frame's
+ * vantage).  Another thread may call these two while this one reads. */
+uint32_t cap_vantages(const struct cap_reader *r);
+
+/* Vantage point v's name ("erspan session 7", "vxlan vni 5001", "ifindex
+ * 3", with the interface's name first when the file has several), written
+ * into buf and returned. */
+const char *cap_vantage_name(const struct cap_reader *r, uint32_t v,
+                             char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Live capture                                                             */

@@ -53,7 +53,20 @@ struct cap_reader {
     uint32_t map_snap;
     char path[512];
     char err[PCAP_ERRBUF_SIZE + 600];
+    /* the vantage points inside the interfaces (capture_vantage.c) */
+    struct cap_vantages *vantages;
+    uint32_t vantage_last;  /* the last one a frame had (1-based), 0 */
 };
+
+/* Vantage points a reader names; frames of more are left unnamed. */
+#define CAP_VANTAGE_MAX 256
+
+/* The vantage point of frame fr, just read and decapsulated (1-based; 0
+ * when it has none: no SLL2 header, mirror session or VNI), added to the
+ * reader's table the first time. */
+uint32_t cap_vantage_of(struct cap_reader *r, const struct cap_frame *fr);
+/* Free the table (cap_close). */
+void cap_vantage_free(struct cap_reader *r);
 
 /* Whether the checker reads this link type. */
 int cap_linktype_supported(int linktype);

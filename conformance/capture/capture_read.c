@@ -510,6 +510,7 @@ void cap_locate_iba(struct cap_frame *fr)
     fr->mirror_cut = 0;
     fr->encap.n = 0;
     fr->encap.err = IBW_OK;
+    fr->encap.vantage_kind = 0;
     fr->outer_at = fr->outer_bytes = 0;
     fr->outer_link = 0;
     switch (fr->linktype) {
@@ -545,7 +546,20 @@ void cap_locate_iba(struct cap_frame *fr)
     }
 }
 
+static int next_frame(struct cap_reader *r, struct cap_frame *fr);
+
 int cap_next(struct cap_reader *r, struct cap_frame *fr)
+{
+    int rc = next_frame(r, fr);
+    if (rc == 1)
+        fr->vantage = fr->encap.vantage_kind || fr->outer_link ==
+                                                    IBW_OUTER_SLL2
+                          ? cap_vantage_of(r, fr)
+                          : 0;
+    return rc;
+}
+
+static int next_frame(struct cap_reader *r, struct cap_frame *fr)
 {
     if (!r->pcap)
         return cap_pcapng_next(r, fr);
@@ -621,6 +635,7 @@ void cap_close(struct cap_reader *r)
     if (!r)
         return;
     map_drop(r);
+    cap_vantage_free(r);
     if (r->pcap)
         pcap_close(r->pcap); /* closes the FILE before its buffer goes */
     if (r->f && r->own_file)

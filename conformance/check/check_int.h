@@ -651,6 +651,7 @@ struct chk_mirror {
     uint64_t hash[CHK_MIRROR_RING];
     uint64_t ts[CHK_MIRROR_RING];
     uint64_t frame[CHK_MIRROR_RING];
+    uint32_t vantage[CHK_MIRROR_RING];   /* cap_frame.vantage */
     unsigned next;
     uint64_t dups, first_dup, first_of;  /* copies, the first and its twin */
     uint64_t cut, first_cut;             /* frames an ERSPAN mirror cut */

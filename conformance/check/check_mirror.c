@@ -11,6 +11,13 @@
  * the hop that may lie between two mirrored ports changes only the MACs,
  * the VLAN, the TTL / hop limit and the IPv4 checksum.  The cost is one
  * hash of the frame and a look at 16 slots: constant per frame.
+ *
+ * A Linux cooked capture (`tcpdump -i any`) is no mirror, but sees a frame
+ * once on every interface it crosses: a bridge and its port, a bond and
+ * its slave, a VLAN device and its parent.  Under SLL2 the copies carry
+ * different interface indexes, and only such a pair is a copy; under SLL
+ * v1, which does not say the interface, nothing is taken for a copy (a
+ * resend on a loopback may follow its original within microseconds).
  */
 #include <string.h>
 
@@ -45,6 +52,16 @@ static uint64_t frame_hash(const struct ibw_pkt *p)
     return h;
 }
 
+static void mirror_keep(struct chk_mirror *m, const struct cap_frame *fr,
+                        uint64_t h, uint64_t ts)
+{
+    m->hash[m->next] = h;
+    m->ts[m->next] = ts;
+    m->frame[m->next] = fr->number;
+    m->vantage[m->next] = fr->vantage;
+    m->next = (m->next + 1) % CHK_MIRROR_RING;
+}
+
 int chk_mirror_dup(struct chk *c, const struct cap_frame *fr,
                    const struct ibw_pkt *p)
 {
@@ -57,10 +74,17 @@ int chk_mirror_dup(struct chk *c, const struct cap_frame *fr,
     }
     if (p->transport == IBW_TK_NONE)
         return 0; /* copies of other traffic are no concern of the rules */
+    int tunnelled = 0;
+    for (unsigned i = 0; i < fr->encap.n; i++)
+        tunnelled |= fr->encap.layer[i].kind != IBW_ENC_SLL &&
+                     fr->encap.layer[i].kind != IBW_ENC_SLL2;
+    if (!tunnelled && fr->outer_link != IBW_OUTER_SLL2)
+        return 0;
     uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
     uint64_t h = frame_hash(p);
     for (unsigned i = 0; i < CHK_MIRROR_RING; i++) {
-        if (!m->frame[i] || m->hash[i] != h)
+        if (!m->frame[i] || m->hash[i] != h ||
+            (!tunnelled && m->vantage[i] == fr->vantage))
             continue;
         uint64_t d = ts > m->ts[i] ? ts - m->ts[i] : m->ts[i] - ts;
         if (d > CHK_MIRROR_WINDOW_NS)
@@ -70,16 +94,10 @@ int chk_mirror_dup(struct chk *c, const struct cap_frame *fr,
             m->first_of = m->frame[i];
         }
         m->frame[i] = 0; /* a third copy is matched by the second */
-        m->hash[m->next] = h;
-        m->ts[m->next] = ts;
-        m->frame[m->next] = fr->number;
-        m->next = (m->next + 1) % CHK_MIRROR_RING;
+        mirror_keep(m, fr, h, ts);
         return 1;
     }
-    m->hash[m->next] = h;
-    m->ts[m->next] = ts;
-    m->frame[m->next] = fr->number;
-    m->next = (m->next + 1) % CHK_MIRROR_RING;
+    mirror_keep(m, fr, h, ts);
     if (fr->mirror_cut && !m->cut++) /* the copies' cuts not counted */
         m->first_cut = fr->number;
     return 0;
@@ -94,7 +112,8 @@ void chk_mirror_finish(struct chk *c)
     c->frame = m->dups ? m->first_dup : m->first_cut;
     c->cur_flow = NULL;
     chk_report(c, CHK_R_CAP_MIRROR_DUP,
-               "%llu frame%s recorded twice by the mirror (the first, frame "
+               "%llu frame%s recorded twice by the mirror or on two interfaces "
+               "(the first, frame "
                "%llu, a copy of frame %llu): copies counted, not judged; "
                "%llu frame%s cut by the mirror (ERSPAN T bit)",
                (unsigned long long)m->dups, m->dups == 1 ? "" : "s",

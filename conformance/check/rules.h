@@ -658,6 +658,10 @@
       "copies a frame on each port it crosses.  The copy is counted, not "     \
       "judged (it is no resend: a device's resend comes after a timeout or "   \
       "a NAK, not microseconds after the original with nothing between).  "    \
+      "A Linux cooked v2 capture (tcpdump -i any) sees a frame once on each "  \
+      "interface it crosses (a bridge and its port): there only two copies "   \
+      "with different interface indexes are a pair (SLL v1 names no "          \
+      "interface: none is).  "                                                 \
       "Said once per capture with the count, the first copy and the frames "   \
       "an ERSPAN mirror truncated (its T bit; those are judged as cut "        \
       "frames, CAP-TRUNCATED).",                                               \

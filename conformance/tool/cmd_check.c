@@ -57,8 +57,9 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_JUNIT };
 #define TEXT_CAP 5    /* text lines per rule and flow; the rest counted */
 #define ENDED_KEEP 4096 /* ended flows listed in order of appearance; past
                            that, in the order they ended (spooled) */
-/* frames whose interface is remembered (pcapng with several interfaces),
- * for findings that a later frame settles */
+/* frames whose interface and vantage point are remembered (pcapng with
+ * several interfaces, a collector's several mirror sessions or VNIs), for
+ * findings that a later frame settles */
 #define IFRING (1u << 18)
 
 /* Findings of one rule on one flow beyond TEXT_CAP, for the text output. */
@@ -113,7 +114,7 @@ struct run {
     uint64_t live_start, live_next;    /* CLOCK_MONOTONIC, ns */
     /* the reader being fed, and the interface of recent frames */
     struct cap_reader *rd;
-    uint32_t *ifring;
+    struct where { uint32_t iface, vantage; } *ifring;
     uint64_t last_frame;
 };
 
@@ -132,17 +133,20 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Remember which interface a frame came from, once there are several. */
+/* Remember which interface and vantage point a frame came from, once a
+ * frame has either. */
 static void note_iface(struct run *r, const struct cap_frame *fr)
 {
     r->last_frame = fr->number;
     if (r->rep)
         report_frame(r->rep, fr->number,
                      (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec);
-    if (!r->ifring && cap_interfaces(r->rd) > 1)
+    if (!r->ifring && (cap_interfaces(r->rd) > 1 || fr->vantage))
         r->ifring = calloc(IFRING, sizeof *r->ifring);
-    if (r->ifring)
-        r->ifring[fr->number & (IFRING - 1)] = fr->interface;
+    if (r->ifring) {
+        r->ifring[fr->number & (IFRING - 1)].iface = fr->interface;
+        r->ifring[fr->number & (IFRING - 1)].vantage = fr->vantage;
+    }
 }
 
 /* chk_feed's look at each frame of a file before it is judged. */
@@ -151,15 +155,21 @@ static void file_frame(void *user, const struct cap_frame *fr)
     note_iface(user, fr);
 }
 
-/* The name of the interface of frame n into buf; 0 when the capture has
- * one interface or the frame is too far back to tell. */
+/* Where frame n was seen, into buf: its interface when the capture has
+ * several, its vantage point inside it when there are several; 0 when
+ * there is one place, or the frame is too far back to tell. */
 static int frame_iface(const struct run *r, uint64_t n, char *buf, size_t len)
 {
-    if (!r->rd || cap_interfaces(r->rd) < 2 || !n || n > r->last_frame ||
+    if (!r->rd || !r->ifring || !n || n > r->last_frame ||
         r->last_frame - n >= IFRING)
         return 0;
-    uint32_t i = r->ifring ? r->ifring[n & (IFRING - 1)] : 0;
-    cap_interface_name(r->rd, i, buf, len);
+    const struct where *w = &r->ifring[n & (IFRING - 1)];
+    if (cap_vantages(r->rd) > 1 && w->vantage)
+        cap_vantage_name(r->rd, w->vantage, buf, len);
+    else if (cap_interfaces(r->rd) > 1)
+        cap_interface_name(r->rd, w->iface, buf, len);
+    else
+        return 0;
     return 1;
 }
 
@@ -343,7 +353,7 @@ static void on_finding(void *user, const struct chk_finding *f)
 {
     struct run *r = user;
     const struct chk_rule_info *ri = chk_rule(f->rule);
-    char ifn[80];
+    char ifn[160];
     int have_if = frame_iface(r, f->frame, ifn, sizeof ifn);
     if (r->rep)
         report_finding(r->rep, f);
@@ -913,6 +923,15 @@ static int check_file(struct run *r, const char *path, int first_file)
             }
             fputc('\n', r->out);
         }
+        if (cap_vantages(rd) > 1) {
+            fprintf(r->out, "  vantage points:");
+            for (uint32_t v = 1; v <= cap_vantages(rd); v++) {
+                char n[160];
+                fprintf(r->out, "%s %s", v > 1 ? "," : "",
+                        cap_vantage_name(rd, v, n, sizeof n));
+            }
+            fputc('\n', r->out);
+        }
         list_flows(r, flow_text);
         break;
     case FMT_JSON:
@@ -931,6 +950,16 @@ static int check_file(struct run *r, const char *path, int first_file)
                                      cap_interface_name(rd, i, n, sizeof n));
                 fprintf(r->out, ", \"linktype\": %d}",
                         cap_interface_linktype(rd, i));
+            }
+            fputc(']', r->out);
+        }
+        if (cap_vantages(rd) > 1) {
+            fprintf(r->out, ", \"vantage_points\": [");
+            for (uint32_t v = 1; v <= cap_vantages(rd); v++) {
+                char n[160];
+                fputs(v > 1 ? ", " : "", r->out);
+                ibwire_tool_json_str(r->out,
+                                     cap_vantage_name(rd, v, n, sizeof n));
             }
             fputc(']', r->out);
         }

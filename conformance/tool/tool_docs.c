@@ -114,8 +114,12 @@ static const char *const doc_check_description[] = {
     "A pcapng with several interfaces (say an Ethernet and an "
     "InfiniBand port) is read as one timeline in file order; its "
     "findings then name the interface (`frame N [IF]:`, JSON "
-    "`\"interface\"`). Files over 4 GiB and counts past 2^32 frames are "
-    "read (64-bit throughout).",
+    "`\"interface\"`). So do several vantage points inside one "
+    "interface: the ERSPAN sessions or VXLAN/Geneve VNIs a collector "
+    "receives, the interface indexes of a `tcpdump -i any` (SLL2) "
+    "capture (`frame N [erspan session 7]:`; the summary lists them, "
+    "JSON `\"vantage_points\"`). Files over 4 GiB and counts past 2^32 "
+    "frames are read (64-bit throughout).",
     "`--report OUT.html` writes one self-contained page (inline SVG and"
     " CSS, no script, nothing fetched): per file the verdict and "
     "findings by rule (their statements copied from "

@@ -35,6 +35,9 @@ tshark against Wireshark's:
            a 100 ns grid), the ERSPAN timestamp that time in 100 ns units
   erspan3fine  erspan3 with the record at precise_time() to the ns and an
            ERSPAN timestamp 5 µs off: the finer record clock is kept
+  erspan2x2  erspan2 from two mirror sessions, one a direction: session
+           7 + direction() (by the MAC addresses' order)
+  vxlanx2  vxlan with VNI 5001 + direction()
   eompls   Ethernet 0x8847 / one label / the Ethernet pseudowire control
            word (RFC 4448 4.6, sequence number 1, 2, ...) / the frame
   eomplsnocw  Ethernet 0x8847 / two labels / the frame, no control word
@@ -50,8 +53,15 @@ frame mirrored twice (two mirrored ports, 2 us apart), every frame longer
 than 200 bytes cut to 128 bytes by the mirror (ERSPAN T bit, outer lengths
 of the cut frame).
 
+--any writes what `tcpdump -i any` records on a host whose RoCE port is in
+a bridge: SLL2, each frame twice, on the port (interface index 4) and 1 us
+later on the bridge (index 5).  --any-same: the same with both copies on
+index 4 (a device sending each packet twice, not a capture artefact).
+
 usage: encap_gen.py FORM IN.pcap OUT.pcap
        encap_gen.py --mirror IN.pcap OUT.pcap
+       encap_gen.py --any IN.pcap OUT.pcap
+       encap_gen.py --any-same IN.pcap OUT.pcap
 """
 import struct
 import sys
@@ -223,9 +233,10 @@ def encap(form, idx, sec, ns, frame, orig):
         return h + frame[l3:], orig - l3 + 20
     if form in ("greip", "mpls", "mplsip") and not is_ip:
         return frame, orig                    # a tunnel of IP carries no ARP
-    if form == "erspan2":
+    if form in ("erspan2", "erspan2x2"):
         inner = add_tags(frame, [(0x8100, 0x2000 | 100)])
-        g = gre(0x88BE, seq=idx) + erspan2(7)
+        session = 7 + (direction(frame) if form == "erspan2x2" else 0)
+        g = gre(0x88BE, seq=idx) + erspan2(session)
         ip = ipv4(47, len(g) + len(inner) + cut, idx)
         return eth(0x0800) + ip + g + inner, None
     if form in ("erspan3", "erspan3coarse", "erspan3fine"):
@@ -246,9 +257,10 @@ def encap(form, idx, sec, ns, frame, orig):
         g = gre(et)
         ip = ipv6(47, len(g) + len(payload) + cut)
         return eth(0x86DD) + ip + g + payload, None
-    if form == "vxlan":
+    if form in ("vxlan", "vxlanx2"):
         inner = add_tags(frame, [(0x88A8, 0x0005), (0x8100, 0x6007)])
-        body = vxlan(5001) + inner
+        vni = 5001 + (direction(frame) if form == "vxlanx2" else 0)
+        body = vxlan(vni) + inner
         u = udp(49152 + idx % 1000, 4789, len(body) + cut)
         ip = ipv4(17, len(u) + len(body) + cut, idx)
         return eth(0x0800) + ip + u + body, None
@@ -298,6 +310,21 @@ def main():
         # a collector stamps on arrival: its file is in time order
         out.sort(key=lambda r: (r[0], r[1]))
         write_pcap(dst, 1, out)
+        return
+    if form in ("--any", "--any-same"):
+        for i, (sec, ns, frame, orig) in enumerate(recs):
+            r = encap("sll2", i, sec, ns, frame, orig)
+            if r is None:
+                continue
+            rec, rorig = r
+            for ifindex, delay in ((4, 0), (5 if form == "--any" else 4,
+                                             1000)):
+                rec = rec[:4] + struct.pack("!I", ifindex) + rec[8:]
+                t = ns + delay
+                out.append((sec + t // 1000000000, t % 1000000000, rec,
+                            rorig))
+        out.sort(key=lambda r: (r[0], r[1]))
+        write_pcap(dst, 276, out)
         return
     for i, (sec, ns, frame, orig) in enumerate(recs):
         r = encap(form, i, sec, ns, frame, orig)

@@ -13,14 +13,20 @@ plain captures they were made from.
       the IBA and outer-layer fields (tshark decodes the tunnels itself).
   mirror IBWIRE GEN CAPTURES SCRATCH
       a mirror capture (each frame twice, long frames cut with the ERSPAN
-      T bit): no error the plain file does not have, CAP-MIRROR-DUP and
-      CAP-TRUNCATED said once with their counts.
+      T bit), and a `tcpdump -i any` capture seeing each frame on two
+      interfaces (SLL2): no error the plain file does not have,
+      CAP-MIRROR-DUP and CAP-TRUNCATED said once with their counts.
   bpf IBWIRE GEN CAPTURES SCRATCH LIVE_FILTER
       the live capture's default BPF filter keeps every IBA frame of every
       Ethernet form.
   bad IBWIRE GEN CAPTURES SCRATCH
       malformed outer headers: dump names the frame and the field, neither
       dump nor check crashes.
+  vantage IBWIRE GEN CAPTURES SCRATCH
+      several vantage points in one file (SLL2 interface indexes, ERSPAN
+      sessions, VXLAN VNIs, one a direction): every finding on a frame
+      names the one encap_gen.py put that frame under, and the summary
+      lists them.
   time IBWIRE GEN CAPTURES SCRATCH
       an ERSPAN III timestamp (100 ns units) gives the frame its time when
       the collector's record clock counts whole microseconds, and not when
@@ -236,9 +242,9 @@ def mode_mirror(args):
     os.makedirs(scratch, exist_ok=True)
     bad = 0
     caps = ethernet_captures(captures)
-    for cap in caps:
-        out = os.path.join(scratch, os.path.basename(cap) + ".mirror")
-        gen(args, "--mirror", cap, out)
+    for cap, how in [(c, h) for c in caps for h in ("--mirror", "--any")]:
+        out = os.path.join(scratch, os.path.basename(cap) + how[1:])
+        gen(args, how, cap, out)
         plain = check_json(ibwire, cap)
         doc = check_json(ibwire, out)
         plain_errors = {f["rule"] for f in plain["findings"]
@@ -246,7 +252,7 @@ def mode_mirror(args):
         errors = [f for f in doc["findings"] if f.get("severity") == "error"
                   and f["rule"] not in plain_errors]
         rules = [f["rule"] for f in doc["findings"]]
-        name = os.path.basename(cap)
+        name = os.path.basename(cap) + " " + how
         if errors:
             bad += 1
             print(f"FAIL {name}: errors the plain file has not: "
@@ -262,7 +268,18 @@ def mode_mirror(args):
             bad += 1
             print(f"FAIL {name}: CAP-MIRROR-DUP said "
                   f"{rules.count('CAP-MIRROR-DUP')} times")
-    print(f"{len(caps)} mirror captures, {bad} failures")
+    # the copies on one interface are the sender's: judged, never taken
+    # for a capture's copies
+    for cap in caps:
+        out = os.path.join(scratch, os.path.basename(cap) + "any-same")
+        gen(args, "--any-same", cap, out)
+        rules = [f["rule"] for f in check_json(ibwire, out)["findings"]]
+        if "CAP-MIRROR-DUP" in rules:
+            bad += 1
+            print(f"FAIL {os.path.basename(cap)} --any-same: copies on one "
+                  f"interface taken for the capture's")
+    print(f"{len(caps)} captures x mirror, -i any and one interface, "
+          f"{bad} failures")
     return 1 if bad else 0
 
 
@@ -611,12 +628,61 @@ def mode_outer(args):
     return 1 if bad else 0
 
 
-def mode_time(args):
+# encap_gen.py's forms with one vantage point a direction, and the name
+# `ibwire check` gives the point of direction d
+VANTAGE_FORMS = {"sll2": lambda d: f"ifindex {2 + d}",
+                 "erspan2x2": lambda d: f"erspan session {7 + d}",
+                 "vxlanx2": lambda d: f"vxlan vni {5001 + d}"}
+
+
+def gen_module(args):
+    """(ibwire, scratch folder made, captures, encap_gen imported)."""
     ibwire, _, captures, scratch = args[:4]
     os.makedirs(scratch, exist_ok=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    import encap_gen as g
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import encap_gen
+    return ibwire, scratch, captures, encap_gen
+
+
+def mode_vantage(args):
+    ibwire, scratch, captures, g = gen_module(args)
+    bad = named = 0
+    caps = ethernet_captures(captures)
+    for cap in caps:
+        _, recs = g.read_pcap(cap)
+        for form, name in VANTAGE_FORMS.items():
+            # the direction of each record the form keeps, in file order
+            dirs = [g.direction(fr) for i, (s_, n_, fr, o) in
+                    enumerate(recs) if g.encap(form, i, s_, n_, fr, o)]
+            points = list(dict.fromkeys(name(d) for d in dirs))
+            out = os.path.join(scratch, os.path.basename(cap) + "." + form)
+            gen(args, form, cap, out)
+            doc = check_json(ibwire, out)
+            label = f"{os.path.basename(cap)} {form}"
+            if len(points) > 1:
+                if doc.get("vantage_points") != points:
+                    bad += 1
+                    print(f"FAIL {label}: vantage_points "
+                          f"{doc.get('vantage_points')}, want {points}")
+            elif "vantage_points" in doc:
+                bad += 1
+                print(f"FAIL {label}: one vantage point listed")
+            for f in doc["findings"]:
+                fno = f.get("frame", 0)
+                want = name(dirs[fno - 1]) if fno and len(points) > 1 \
+                    else None
+                if f.get("interface") != want:
+                    bad += 1
+                    print(f"FAIL {label}: frame {fno} {f['rule']} names "
+                          f"{f.get('interface')!r}, want {want!r}")
+                named += want is not None
+    print(f"{len(caps)} captures x {len(VANTAGE_FORMS)} forms, {named} "
+          f"findings named, {bad} failures")
+    return 1 if bad or (caps and not named) else 0
+
+
+def mode_time(args):
+    ibwire, scratch, captures, g = gen_module(args)
     bad = checked = 0
     caps = ethernet_captures(captures)
     for cap in caps:
@@ -653,7 +719,7 @@ def main():
     mode, args = sys.argv[1], sys.argv[2:]
     return {"same": mode_same, "tshark": mode_tshark, "mirror": mode_mirror,
             "bad": mode_bad, "bpf": mode_bpf, "outer": mode_outer,
-            "time": mode_time}[mode](args)
+            "time": mode_time, "vantage": mode_vantage}[mode](args)
 
 
 if __name__ == "__main__":

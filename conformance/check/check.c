@@ -74,7 +74,8 @@ static int outer_error(struct chk *c, const struct cap_frame *fr, uint64_t ts)
 
 void chk_frame(struct chk *c, const struct cap_frame *fr)
 {
-    uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    uint64_t ts = chk_clock(
+        c, (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec, fr->number);
     if (outer_error(c, fr, ts))
         return;
     if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, NULL)) {
@@ -88,7 +89,8 @@ void chk_frame(struct chk *c, const struct cap_frame *fr)
 void chk_frame_parsed(struct chk *c, const struct cap_frame *fr,
                       const struct ibw_pkt *p)
 {
-    uint64_t ts = (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec;
+    uint64_t ts = chk_clock(
+        c, (uint64_t)fr->ts_sec * 1000000000u + fr->ts_nsec, fr->number);
     if (outer_error(c, fr, ts))
         return;
     if (fr->encap.n && fr->iba && chk_mirror_dup(c, fr, p)) {
@@ -106,6 +108,7 @@ void chk_finish(struct chk *c)
         return;
     chk_order_finish(c); /* every frame judged before the end settles */
     chk_mirror_finish(c);
+    chk_clock_finish(c);
     c->finished = 1;
     chk_crc_wait_finish(c);
     chk_cm_finish(c);

@@ -657,8 +657,21 @@ struct chk_mirror {
     uint64_t cut, first_cut;             /* frames an ERSPAN mirror cut */
 };
 
+/* The clocks a capture's frames were stamped by (check_clock.c). */
+#define CHK_CLOCKS 4
+struct chk_clocks {
+    unsigned n;                   /* clocks seen (0 before the first frame) */
+    uint64_t last[CHK_CLOCKS];    /* each one's last time */
+    int64_t offset[CHK_CLOCKS];   /* added to move it onto the first */
+    uint64_t frames[CHK_CLOCKS];  /* frames after the first of each */
+    uint64_t out;                 /* the last time given out */
+    uint64_t first_frame;         /* where the second clock appeared */
+    int64_t first_step;           /* and its step from the frame before */
+};
+
 struct chk {
     struct chk_mirror mirror;
+    struct chk_clocks clocks;
     struct chk_opts o;
     struct chk_stats st;
     uint64_t frame;
@@ -781,6 +794,12 @@ void chk_order_finish(struct chk *c);
 int chk_mirror_dup(struct chk *c, const struct cap_frame *fr,
                    const struct ibw_pkt *p);
 void chk_mirror_finish(struct chk *c);
+
+/* CAP-TS-CLOCKS: the time of frame `frame` stamped ts, moved onto the
+ * capture's first clock when the file mixes clocks (check_clock.c);
+ * chk_clock_finish() says so once. */
+uint64_t chk_clock(struct chk *c, uint64_t ts, uint64_t frame);
+void chk_clock_finish(struct chk *c);
 void chk_order_free(struct chk *c);
 
 /* Capture points that rewrite L2 (check_l2.c).  chk_l2_feed: frame fr

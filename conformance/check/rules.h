@@ -682,6 +682,18 @@
       "not this note.",                                                        \
       "vantage point (pcap timestamps)",                                       \
       "frames out of order, largest step back, first frame")                  \
+    X(CAP_TS_CLOCKS, "CAP-TS-CLOCKS", WARNING, PACKET,                         \
+      "vantage point",                                                         \
+      "Frames stamped by different clocks in one capture: a frame more than " \
+      "a day away from every clock seen so far (seen on Linux 7.2 with "       \
+      "netem on a veth: one direction's frames stamped with the time since "   \
+      "boot, the other's with the time of day).  Each later clock is moved "   \
+      "onto the first by the step where it appeared, the file order is kept " \
+      "between them (a frame's time never goes back), and the gaps of the "    \
+      "first clock stay as recorded.  Said once per capture with the number "  \
+      "of clocks, the step and the first frame of the second clock.",         \
+      "vantage point (pcap timestamps)",                                       \
+      "clocks, step, frames of the later clocks")                             \
     X(CAP_ETH_SRC, "CAP-ETH-SRC", WARNING, PACKET,                             \
       "vantage point",                                                         \
       "A capture point that writes a timestamp into the Ethernet source "      \

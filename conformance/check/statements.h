@@ -303,7 +303,8 @@
       "of order, the reference's own limits) is said once as a note, never "  \
       "judged as an error.",                                                   \
       "", "CAP-TRUNCATED; FLOW-START-MID; FLOW-ACK-UNSENT; CAP-SKEW; "         \
-      "CAP-LOSS; CAP-CRC; CAP-TS-ORDER; CAP-ETH-SRC; CAP-MIRROR-DUP; "       \
+      "CAP-LOSS; CAP-CRC; CAP-TS-ORDER; CAP-TS-CLOCKS; CAP-ETH-SRC; "        \
+      "CAP-MIRROR-DUP; "                                                       \
       "CM-UNMATCHED; "                                                         \
       "REPLAY-SKIPPED",                                                        \
       "-", "", "", "")

@@ -96,7 +96,7 @@
       "an ACK for every request with AckReq, at its PSN; a duplicate "        \
       "SEND/WRITE ACKed at ePSN - 1 (the replay accepts any later ACK as "    \
       "covering one it sends)",                                                \
-      "", "ack-covers-read; ack-beyond-accepted",                              \
+      "ack-coalesce", "ack-covers-read; ack-beyond-accepted",                  \
       "req-coalesced-ack; req-dup-ack; req-ack-beyond; resp-dup-write")        \
     X(NAK_SEQ, "NAK-SEQ", "9.7.5.2",                                           \
       "A request ahead of the expected PSN is not executed.  The first one "  \
@@ -137,7 +137,8 @@
       "shorten the wait), and an RNR retry count of 7 means without limit.",   \
       "How much longer than the timer the requester waits.",                   \
       "FLOW-RNR-WAIT; REPLAY-DIFF",                                            \
-      "waits exactly the timer; drops what follows the NAKed request", "",    \
+      "waits exactly the timer; drops what follows the NAKed request",        \
+      "rnr-wait-longer",                                                       \
       "rnr-ignore-timer; rnr-timer-fast; rnr-retry-finite; seq-nak-after-rnr", \
       "resp-rnr; resp-rnr-then-drop; resp-rnr-write-imm; req-rnr-wait; "       \
       "req-rnr-seq-nak; req-rnr-infinite; req-rnr-exceeded")                   \

@@ -33,7 +33,17 @@
       "read-reissue-length",                                                   \
       "the responses to a duplicate READ carry the MSN the READ's first "      \
       "answer had, not the responder's current one (default: the current "    \
-      "MSN, as Linux rxe)")
+      "MSN, as Linux rxe)")                                                    \
+    X(ACK_COALESCE, "ack-coalesce", "ACK-COALESCE", IBE_FS_RESP,               \
+      "ack-covers-read",                                                        \
+      "the responder answers the requests that ask for an ACK with one ACK "   \
+      "for up to four of them, at the last one's PSN, sent when the fourth "   \
+      "comes, before any other response, or 3 us after the first (default: "   \
+      "an ACK for each)")                                                      \
+    X(RNR_WAIT_LONGER, "rnr-wait-longer", "RNR", IBE_FS_REQ,                   \
+      "rnr-ignore-timer",                                                      \
+      "after an RNR NAK the requester waits twice the timer the NAK names "    \
+      "before it sends again (default: the timer exactly)")
 
 enum ibe_choice {
 #define IBE_CHOICE_ENUM(E, n, st, s, t, d) IBE_CHOICE_##E,

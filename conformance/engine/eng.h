@@ -429,6 +429,11 @@ struct eng_qp_ee {
     uint8_t uc_drop;        /* UC: dropping until the next First/Only */
     uint8_t dup_read_seen;  /* fault NAK_AFTER_DUP_READ (faults.h): a
                                duplicate READ was answered */
+    /* choice ACK_COALESCE: the ACKs held back, for the last of them */
+    uint8_t acks_held;
+    uint32_t ack_held_psn, ack_held_msn;
+    uint32_t ack_gen;       /* voids a flush already scheduled */
+    struct eng_view ack_view; /* the request's view, to answer it later */
 };
 /* owner: rqwqe_mgr.c - RQWQEManager (HanGu RDMA engine design §4.4.2):
  * the RQ indices (the driver writes the producer index here when it

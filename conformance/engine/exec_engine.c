@@ -34,10 +34,15 @@ static void set_error(struct ibe_engine *e, const struct eng_qp *q)
     cxt_write(e, M_EXEC, CXW_STATE, q->qpn, IBE_QPS_ERR, 0);
 }
 
+static void flush_held_ack(struct ibe_engine *e, struct eng_qp *q);
+
 static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
                     uint32_t psn, uint8_t syndrome, const uint8_t *payload,
                     uint32_t len, uint64_t orig)
 {
+    /* responses go in PSN order: an ACK held back goes first */
+    if (q->ee.acks_held)
+        flush_held_ack(e, q);
     struct rec_resp r;
     memset(&r, 0, sizeof r);
     r.h.opcode = opcode;
@@ -56,6 +61,57 @@ static void respond(struct ibe_engine *e, struct eng_qp *q, uint8_t opcode,
 static uint8_t ack_syndrome(struct ibe_engine *e, struct eng_qp *q)
 {
     return ibw_aeth_syndrome(IBW_AETH_ACK, ibw_aeth_credit_code(rqm_posted(e, q)));
+}
+
+/*
+ * Choice ACK_COALESCE (choices.h, statement ACK-COALESCE): one ACK for
+ * several requests.  The ACK a request with AckReq asks for is held; the
+ * fourth held, any other response (which must not overtake it), or
+ * ACK_HOLD_NS without either sends one ACK for the last of them, with the
+ * MSN as of that request (a READ executed since counts in its responses,
+ * not in an ACK for an earlier PSN) and the credits of then.  IBA 9.7.5.1: an ACK acknowledges every request
+ * up to its PSN, and AckReq asks for an ACK without saying how soon.
+ */
+enum { ACK_HOLD_MAX = 4, ACK_HOLD_NS = 3000 };
+
+static void flush_held_ack(struct ibe_engine *e, struct eng_qp *q)
+{
+    struct eng_view saved = EV;
+    uint32_t msn = q->ee.msn;
+    EV = q->ee.ack_view;
+    q->ee.msn = q->ee.ack_held_msn; /* as of the PSN it acknowledges */
+    q->ee.acks_held = 0;
+    q->ee.ack_gen++;
+    respond(e, q, IBW_OP_RC_ACKNOWLEDGE, q->ee.ack_held_psn,
+            ack_syndrome(e, q), NULL, 0, 0);
+    q->ee.msn = msn;
+    EV = saved;
+}
+
+static void held_ack_due(void *ctx, uint64_t arg)
+{
+    struct ibe_engine *e = ctx;
+    struct eng_qp *q = eng_qp(e, (uint32_t)(arg & 0xFFFFFF));
+    if (q && q->ee.acks_held && q->ee.ack_gen == (uint32_t)(arg >> 32))
+        flush_held_ack(e, q);
+}
+
+static void ack_request(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
+{
+    if (!ENG_CHOICE(e, ACK_COALESCE)) {
+        respond(e, q, IBW_OP_RC_ACKNOWLEDGE, psn, ack_syndrome(e, q), NULL, 0, 0);
+        return;
+    }
+    q->ee.ack_held_psn = psn;
+    q->ee.ack_held_msn = q->ee.msn;
+    q->ee.ack_view = EV;
+    if (++q->ee.acks_held >= ACK_HOLD_MAX) {
+        flush_held_ack(e, q);
+        return;
+    }
+    if (q->ee.acks_held == 1)
+        eng_at(e->w, ACK_HOLD_NS, held_ack_due, e,
+               (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)q->ee.ack_gen << 32));
 }
 
 static void nak(struct ibe_engine *e, struct eng_qp *q, unsigned code)
@@ -578,7 +634,7 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                            ENG_FAULT(e, MSN_NO_WRITE)))
             q->ee.msn++;
         if (h->ackreq)
-            respond(e, q, IBW_OP_RC_ACKNOWLEDGE, h->psn, ack_syndrome(e, q), NULL, 0, 0);
+            ack_request(e, q, h->psn);
     }
 }
 
@@ -589,6 +645,8 @@ void ee_step(struct ibe_engine *e, struct eng_msg *m)
         struct eng_qp *q = m->p[0];
         q->ee.ent.valid = q->ee.ent.wqe = 0;
         q->ee.recv_active = 0;
+        q->ee.acks_held = 0; /* a flush already scheduled finds none */
+        q->ee.ack_gen++;
         break;
     }
     case PORT_EE_REQUEST:

@@ -89,6 +89,10 @@ static void serve_timer_set(struct ibe_engine *e, int from,
     uint64_t ns = timer_duration_ns(r->which, r->value);
     if (r->which == TM_RNR && ENG_FAULT(e, RNR_TIMER_FAST))
         ns /= 500; /* faults.h, zoo row 23: the PSIF HCA's RNR timer */
+    /* choices.h: the statement RNR leaves open how much longer than the
+     * timer the requester waits */
+    if (r->which == TM_RNR && ENG_CHOICE(e, RNR_WAIT_LONGER))
+        ns *= 2;
     if (r->which == TM_LOSS && ENG_FAULT(e, ACK_TIMER_TICK)) {
         /* faults.h: a 4 ms tick timer armed at the end of a tick fires
          * whole ticks later, one tick short of the rounded-up timeout */

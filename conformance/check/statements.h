@@ -224,11 +224,28 @@
       "Invalid Request or Remote Operational Error.",                          \
       "FLOW-NAK-INVALID; PKT-AETH; REPLAY-DIFF",                               \
       "the first fault found in the ExecutionEngine's order", "",             \
-      "no-nak; zero-read-rkey; long-send-qp-op-err",                           \
+      "no-nak; zero-read-rkey",                                                \
       "resp-rkey-bad-write; resp-rkey-bad-read; resp-va-out-of-range; "        \
       "resp-va-wrap; resp-va-wrap-write; resp-write-no-access; "               \
-      "resp-read-no-access; resp-atomic-no-access; resp-send-too-long; "       \
+      "resp-read-no-access; resp-atomic-no-access; "                           \
       "resp-rd-limit; resp-send-inv")                                          \
+    X(COMPLETIONS, "COMPLETIONS", "11.6.2; 9.9",                               \
+      "Every work request completes once, in the order of its queue, with "   \
+      "the status of what happened to it: a receive with the bytes and the "   \
+      "immediate data of the message it took; a receive too small for the "    \
+      "SEND that took it with Local Length Error (the SEND itself NAKed: "     \
+      "NAK-CODES); a request the responder NAKed with the error its NAK "      \
+      "names; after the QP went to Error, the rest as flushed.",               \
+      "Whether a receive taken by a message the responder then NAKed for "     \
+      "another reason completes in error or is kept for the next message.",    \
+      "REPLAY-DIFF",                                                           \
+      "a CQE for every WQE, signalled or not; a SEND longer than its receive " \
+      "completes the receive with Local Length Error and draws a Remote "      \
+      "Operational Error NAK (exec_engine.c).  No capture shows a "            \
+      "completion: the probe judges them (its fuzzer's judge-cqe, read as "    \
+      "REPLAY-DIFF: the device's completion differs from the engine's)",       \
+      "", "long-send-qp-op-err",                                               \
+      "resp-send-too-long")                                                    \
     X(PSN_SPACE, "PSN-SPACE", "9.7.1",                                         \
       "PSNs are 24 bits and wrap from 0xFFFFFF to 0; each request packet "     \
       "takes the next one (a READ as many as its responses).",                \

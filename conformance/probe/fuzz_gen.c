@@ -113,7 +113,7 @@ static const struct fz_key fuzz_keys[] = {
     /* the oracle's judgements (fuzz_judge.c) */
     {"judge-frame", "ICRC", 0},
     {"judge-runner", "SPECIAL-QP", 0},
-    {"judge-cqe", "SEND-WRITE", 0},
+    {"judge-cqe", "COMPLETIONS", 0},
     {"judge-memory", "SEND-WRITE", 0},
     {"judge-nak-seq", "NAK-SEQ", 0},
     {"judge-nak-rnr", "RNR", 0},

@@ -182,9 +182,19 @@ static void *parse_loop(void *arg)
     }
 }
 
+/* The reader's frames are about to go: what is still held is judged now
+ * when the caller asked for everything (chk_feed_all, the reader's bytes
+ * still valid), or else copied to be judged later. */
+static void feed_end(struct chk *c, int release_all)
+{
+    if (release_all)
+        chk_release(c, UINT64_MAX);
+    chk_order_unborrow(c);
+}
+
 static int feed_serial(struct chk *c, struct cap_reader *rd,
                        void (*on_frame)(void *user, const struct cap_frame *fr),
-                       void *user)
+                       void *user, int release_all)
 {
     struct cap_frame fr;
     int rc;
@@ -194,18 +204,18 @@ static int feed_serial(struct chk *c, struct cap_reader *rd,
         c->order.borrow = cap_frame_stable(rd, &fr);
         chk_frame(c, &fr);
     }
-    chk_order_unborrow(c);
+    feed_end(c, release_all);
     return rc < 0 ? -1 : 0;
 }
 
-int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
-             void (*on_frame)(void *user, const struct cap_frame *fr),
-             void *user)
+static int feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                void (*on_frame)(void *user, const struct cap_frame *fr),
+                void *user, int release_all)
 {
     /* threads only where asking for an interface's name while the reader
      * reads is safe (the list cannot grow under it) */
     if (jobs <= 1 || !cap_interfaces_fixed(rd))
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     if (jobs > CHK_MAX_JOBS)
         jobs = CHK_MAX_JOBS;
     struct pipe p;
@@ -214,7 +224,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
     p.parsers = jobs - 2;
     p.b = calloc(NBATCH, sizeof *p.b);
     if (!p.b)
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pthread_t reader, th[CHK_MAX_JOBS];
@@ -264,7 +274,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 break;
         }
     }
-    chk_order_unborrow(c); /* before the batches, and the reader, go */
+    feed_end(c, release_all); /* before the batches, and the reader, go */
     pthread_mutex_lock(&p.mu);
     p.stop = 1;
     pthread_cond_broadcast(&p.cv);
@@ -281,6 +291,20 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
     pthread_mutex_destroy(&p.mu);
     /* no threads to be had: nothing was read yet, one thread does it all */
     if (serial)
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     return err ? -1 : 0;
+}
+
+int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
+             void (*on_frame)(void *user, const struct cap_frame *fr),
+             void *user)
+{
+    return feed(c, rd, jobs, on_frame, user, 0);
+}
+
+int chk_feed_all(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                 void (*on_frame)(void *user, const struct cap_frame *fr),
+                 void *user)
+{
+    return feed(c, rd, jobs, on_frame, user, 1);
 }

@@ -598,6 +598,8 @@ struct chk_order {
     size_t bytes;           /* IBA bytes held */
     int borrow;             /* the frame being fed keeps its bytes until
                                chk_order_unborrow (chk_feed, a mapped file) */
+    int in_order;           /* no frame still to be fed is stamped before
+                               one fed (chk_feed_all, cap_ts_ordered) */
     uint64_t newest_ts;     /* latest timestamp fed */
     uint64_t judged_ts;     /* latest timestamp judged */
     int fed_any, judged_any;

@@ -268,7 +268,18 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
     if (!o->fed_any || ts_ns > o->newest_ts)
         o->newest_ts = ts_ns;
     o->fed_any = 1;
-    if (beyond || c->o.reorder_ns == CHK_REORDER_NONE || !order_room(o)) {
+    /* in_order: the feeder knows that no frame still to come is stamped
+     * before this one (chk_feed_all on a file whose every timestamp is
+     * checked, cap_ts_ordered).  Holding it could then change nothing: a
+     * frame moves back in the ring only past held frames stamped after it
+     * (none will come), and is "beyond" only when stamped a window before
+     * the newest (none will be); so every frame fed is judged in the
+     * order fed, as it would be after waiting, and judged_ts stays at most
+     * the stamp of any frame to come, so the CAP-TS-ORDER counts above are
+     * those of waiting too.  Not holding it saves the ring's work and
+     * judges its bytes while they are still in the cache. */
+    if (beyond || c->o.reorder_ns == CHK_REORDER_NONE || o->in_order ||
+        !order_room(o)) {
         /* where it is (too late, asked, or no memory to hold it) */
         while (o->n)
             release_one(c);

@@ -208,9 +208,26 @@ static int feed_serial(struct chk *c, struct cap_reader *rd,
     return rc < 0 ? -1 : 0;
 }
 
+static int feed_jobs(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                     void (*on_frame)(void *user, const struct cap_frame *fr),
+                     void *user, int release_all);
+
 static int feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 void (*on_frame)(void *user, const struct cap_frame *fr),
                 void *user, int release_all)
+{
+    /* All of rd's frames and nothing after them but chk_release(): when
+     * rd tells that its timestamps never go back, and nothing was fed
+     * before, the reorder stage has nothing to wait for (check_order.c) */
+    c->order.in_order = release_all && !c->order.fed_any && cap_ts_ordered(rd);
+    int rc = feed_jobs(c, rd, jobs, on_frame, user, release_all);
+    c->order.in_order = 0;
+    return rc;
+}
+
+static int feed_jobs(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                     void (*on_frame)(void *user, const struct cap_frame *fr),
+                     void *user, int release_all)
 {
     /* threads only where asking for an interface's name while the reader
      * reads is safe (the list cannot grow under it) */

@@ -35,6 +35,9 @@ struct batch {
     int last;                  /* the reader's last batch */
     struct cap_frame fr[BATCH]; /* raw and iba point into bytes */
     struct ibw_pkt pkt[BATCH];
+    uint32_t dig_hdr[BATCH];   /* chk_req_digest() of pkt[i], taken by */
+    uint32_t dig_payload[BATCH]; /* the parsing thread */
+    uint8_t dig_ok[BATCH];
     size_t raw_at[BATCH];      /* while it fills: where raw is in bytes, */
     size_t iba_at[BATCH];      /* and iba from raw (SIZE_MAX: none) */
     uint8_t stable[BATCH];     /* raw is the reader's, kept until the end
@@ -122,11 +125,22 @@ static void batch_seal(struct batch *x)
     }
 }
 
+/* Parse the batch's frames, and take the resend digests of every frame
+ * with a BTH (a pure function of its bytes, CRC-32 over its payload: the
+ * most of a request's cost after the ICRC) while the bytes are in this
+ * thread's cache, so that the judging thread does not. */
 static void parse_batch(struct batch *x)
 {
-    for (unsigned i = 0; i < x->n; i++)
-        if (x->fr[i].iba)
-            ibw_parse(x->fr[i].iba, x->fr[i].iba_len, x->fr[i].link, &x->pkt[i]);
+    for (unsigned i = 0; i < x->n; i++) {
+        x->dig_ok[i] = 0;
+        if (!x->fr[i].iba)
+            continue;
+        struct ibw_pkt *p = &x->pkt[i];
+        ibw_parse(x->fr[i].iba, x->fr[i].iba_len, x->fr[i].link, p);
+        if (ibw_pkt_has(p, IBW_HDR_BTH))
+            x->dig_ok[i] = (uint8_t)(1 + chk_req_digest(p, &x->dig_hdr[i],
+                                                        &x->dig_payload[i]));
+    }
 }
 
 static void *read_loop(void *arg)
@@ -283,7 +297,15 @@ static int feed_jobs(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 if (on_frame)
                     on_frame(user, &x->fr[i]);
                 c->order.borrow = x->stable[i];
+                if (x->dig_ok[i]) { /* (a frame held gets judged from a
+                                       copy: not this pointer) */
+                    chk_digest_ahead.p = &x->pkt[i];
+                    chk_digest_ahead.hdr = x->dig_hdr[i];
+                    chk_digest_ahead.payload = x->dig_payload[i];
+                    chk_digest_ahead.ok = x->dig_ok[i] - 1;
+                }
                 chk_frame_parsed(c, &x->fr[i], x->fr[i].iba ? &x->pkt[i] : NULL);
+                chk_digest_ahead.p = NULL;
             }
             int last = x->last;
             set_state(&p, x, B_FREE);

@@ -126,7 +126,7 @@ static double check_loop(const char *path, unsigned jobs, unsigned long *count,
         return -1;
     struct chk_opts o = {0, no_report, findings, NULL, NULL, 0, 0, NULL, NULL, 0};
     struct chk *c = chk_new(&o);
-    if (chk_feed(c, r, jobs, NULL, NULL))
+    if (chk_feed_all(c, r, jobs, NULL, NULL))
         *findings += 1000000; /* a read error: no figure */
     chk_finish(c);
     *count = chk_stats(c)->frames;

@@ -213,6 +213,14 @@ void cap_locate_iba(struct cap_frame *fr);
  * it without a copy; 0: valid until the next cap_next only. */
 int cap_frame_stable(const struct cap_reader *r, const struct cap_frame *fr);
 
+/* 1 when no frame cap_next() is to return has an earlier timestamp than a
+ * frame it returns before it: a classic pcap file on Ethernet read through
+ * its map, not read from yet, whose records all come in the walk and in
+ * time order (the first call walks the record headers, and the outer
+ * headers of records that could be tunnels, whose ERSPAN III timestamp may
+ * refine the time); 0 when not, or when that cannot be told. */
+int cap_ts_ordered(struct cap_reader *r);
+
 /* ------------------------------------------------------------------------ */
 /* Writer                                                                   */
 /* ------------------------------------------------------------------------ */

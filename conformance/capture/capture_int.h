@@ -51,6 +51,8 @@ struct cap_reader {
     int map_swap, map_nano;
     int map_tail;           /* libpcap reads the rest (the map stays) */
     uint32_t map_snap;
+    int map_scanned;        /* cap_ts_ordered walked the records: */
+    int map_ordered;        /* its answer */
     char path[512];
     char err[PCAP_ERRBUF_SIZE + 600];
     /* the vantage points inside the interfaces (capture_vantage.c) */

@@ -353,6 +353,33 @@ static void map_forget(struct cap_reader *r)
     r->map_dropped = end;
 }
 
+/* The caplen of the record at off when the walk takes it (whole, within
+ * the snapshot length), else -1. */
+static int64_t map_record(const struct cap_reader *r, size_t off)
+{
+    if (r->map_len - off < 16)
+        return -1;
+    uint32_t caplen = map_u32(r, off + 8);
+    if (caplen > r->map_snap || caplen > r->map_len - off - 16)
+        return -1;
+    return caplen;
+}
+
+/* The frame of the record at off (caplen bytes), its IBA located. */
+static void map_frame(const struct cap_reader *r, size_t off, uint32_t caplen,
+                      struct cap_frame *fr)
+{
+    fr->ts_sec = (int64_t)map_u32(r, off);
+    uint32_t frac = map_u32(r, off + 4);
+    fr->ts_nsec = r->map_nano ? frac : frac * 1000u;
+    fr->caplen = caplen;
+    fr->origlen = map_u32(r, off + 12);
+    fr->linktype = r->linktype;
+    fr->interface = 0;
+    fr->raw = r->map + off + 16;
+    cap_locate_iba(fr);
+}
+
 /* The next record from the map: 1, 0 at the end, -1 when libpcap takes
  * over from here (positioned at this record). */
 static int map_next(struct cap_reader *r, struct cap_frame *fr)
@@ -360,25 +387,15 @@ static int map_next(struct cap_reader *r, struct cap_frame *fr)
     size_t off = r->map_off;
     if (off == r->map_len)
         return 0;
-    if (r->map_len - off >= 16) {
-        uint32_t caplen = map_u32(r, off + 8);
-        if (caplen <= r->map_snap && caplen <= r->map_len - off - 16) {
-            r->map_off = off + 16 + caplen;
-            if (r->map_off - r->map_dropped >= MAP_KEEP + MAP_STEP)
-                map_forget(r);
-            r->count++;
-            fr->number = r->count;
-            fr->ts_sec = (int64_t)map_u32(r, off);
-            uint32_t frac = map_u32(r, off + 4);
-            fr->ts_nsec = r->map_nano ? frac : frac * 1000u;
-            fr->caplen = caplen;
-            fr->origlen = map_u32(r, off + 12);
-            fr->linktype = r->linktype;
-            fr->interface = 0;
-            fr->raw = r->map + off + 16;
-            cap_locate_iba(fr);
-            return 1;
-        }
+    int64_t caplen = map_record(r, off);
+    if (caplen >= 0) {
+        r->map_off = off + 16 + (size_t)caplen;
+        if (r->map_off - r->map_dropped >= MAP_KEEP + MAP_STEP)
+            map_forget(r);
+        r->count++;
+        fr->number = r->count;
+        map_frame(r, off, (uint32_t)caplen, fr);
+        return 1;
     }
     FILE *f = pcap_file(r->pcap);
     if (!f || fseeko(f, (off_t)off, SEEK_SET) != 0)
@@ -389,6 +406,96 @@ static int map_next(struct cap_reader *r, struct cap_frame *fr)
 int cap_frame_stable(const struct cap_reader *r, const struct cap_frame *fr)
 {
     return r->map && fr->raw >= r->map && fr->raw < r->map + r->map_len;
+}
+
+/* 1 when decap() cannot find an outer layer in this Ethernet frame, so
+ * that its time is the record's: no GRE (the ERSPAN III timestamp that
+ * refines it comes only under GRE), no UDP to a tunnel port, no MPLS, at
+ * most two VLAN tags (decap follows more).  0 when it may (the caller asks
+ * decap itself): a short or odd frame included. */
+static int plain_ethernet(const uint8_t *d, size_t len)
+{
+    size_t off = 12;
+    unsigned et = 0;
+    for (unsigned tags = 0;; tags++, off += 4) {
+        if (off + 2 > len)
+            return 0;
+        et = (unsigned)d[off] << 8 | d[off + 1];
+        if (et != IBW_ETHERTYPE_VLAN && et != IBW_ETHERTYPE_QINQ)
+            break;
+        if (tags == 2)
+            return 0;
+    }
+    off += 2;
+    unsigned proto;
+    size_t l4;
+    if (et == IBW_ETHERTYPE_IPV4) {
+        if (off + 20 > len)
+            return 0;
+        proto = d[off + 9];
+        l4 = off + (size_t)(d[off] & 0x0Fu) * 4;
+    } else if (et == IBW_ETHERTYPE_IPV6) {
+        if (off + 40 > len)
+            return 0;
+        proto = d[off + 6];
+        l4 = off + 40;
+    } else {
+        return et != IBW_ETHERTYPE_MPLS && et != IBW_ETHERTYPE_MPLS_MC;
+    }
+    if (proto == IBW_IPPROTO_GRE)
+        return 0;
+    if (proto != IBW_IPPROTO_UDP)
+        return 1;
+    if (l4 + 4 > len)
+        return 0;
+    unsigned port = (unsigned)d[l4 + 2] << 8 | d[l4 + 3];
+    return port != IBW_VXLAN_UDP_PORT && port != IBW_GENEVE_UDP_PORT;
+}
+
+int cap_ts_ordered(struct cap_reader *r)
+{
+    if (r->map_scanned)
+        return r->map_ordered;
+    r->map_scanned = 1;
+    if (!r->map || r->map_tail || r->count || r->map_off != 24 ||
+        r->linktype != CAP_LINKTYPE_ETHERNET)
+        return 0;
+    /* every record, as map_next() takes them: the timestamp chk_frame()
+     * reads (the record's, or decap's where it may refine it) may never
+     * go back; pages walked are given back as map_next() gives them */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0, off = 24;
+    uint64_t last = 0;
+    struct cap_frame fr;
+    while (off < r->map_len) {
+        int64_t caplen = map_record(r, off);
+        if (caplen < 0)
+            return 0; /* libpcap reads from there: not known */
+        uint64_t ts;
+        const uint8_t *d = r->map + off + 16;
+        if (plain_ethernet(d, (size_t)caplen)) {
+            uint32_t frac = map_u32(r, off + 4);
+            ts = (uint64_t)map_u32(r, off) * 1000000000u +
+                 (r->map_nano ? frac : frac * 1000u);
+        } else {
+            map_frame(r, off, (uint32_t)caplen, &fr);
+            ts = (uint64_t)fr.ts_sec * 1000000000u + fr.ts_nsec;
+        }
+        if (ts < last)
+            return 0;
+        last = ts;
+        off += 16 + (size_t)caplen;
+        if (off - dropped >= MAP_KEEP + MAP_STEP) {
+            size_t end = (off - MAP_STEP) / page * page;
+            if (end > MAP_KEEP) {
+                size_t from = dropped > MAP_KEEP ? dropped : MAP_KEEP;
+                (void)madvise((void *)(uintptr_t)(r->map + from / page * page),
+                              end - from / page * page, MADV_DONTNEED);
+            }
+            dropped = end;
+        }
+    }
+    r->map_ordered = 1;
+    return 1;
 }
 
 /* ERF: 16-byte record header (timestamp 8, type 1, flags 1, rlen 2, lctr 2,

@@ -193,6 +193,15 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
              void (*on_frame)(void *user, const struct cap_frame *fr),
              void *user);
 
+/* chk_feed(), then chk_release(c, UINT64_MAX): every frame of rd is judged
+ * before it returns.  The same verdicts and order as those two calls; the
+ * frames still held at the end of rd are judged from the reader's bytes
+ * instead of being copied first (chk_feed must copy them: its caller may
+ * close the reader before it judges them). */
+int chk_feed_all(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                 void (*on_frame)(void *user, const struct cap_frame *fr),
+                 void *user);
+
 /* Judge one IBA frame given directly (bytes starting at the link header
  * named by `link`); frame is its 1-based number, ts_ns its time;
  * truncated: the capture recorded that it cut the frame (caplen < len). */

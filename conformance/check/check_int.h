@@ -508,6 +508,15 @@ void chk_resend_due(struct chk *c, struct chk_flow *f, int force);
 /* check_retrans.c: the digests of request p's extension headers and of
  * its payload; 0 when the capture cut it (no digest), else 1. */
 int chk_req_digest(const struct ibw_pkt *p, uint32_t *hdr, uint32_t *payload);
+/* The digests of the frame being judged, taken ahead by chk_feed's other
+ * thread (check_parallel.c) with chk_req_digest() itself: while p is set,
+ * chk_req_digest(p) answers from here in this thread. */
+struct chk_digest_ahead {
+    const struct ibw_pkt *p;
+    uint32_t hdr, payload;
+    int ok;
+};
+extern _Thread_local struct chk_digest_ahead chk_digest_ahead;
 /* check_retrans.c: FLOW-RETRANS-DIFF for p, a resend of PSN psn. */
 void chk_retrans_resend(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                         const struct ibw_opcode_info *oi, uint32_t psn);
@@ -598,6 +607,8 @@ struct chk_order {
     size_t bytes;           /* IBA bytes held */
     int borrow;             /* the frame being fed keeps its bytes until
                                chk_order_unborrow (chk_feed, a mapped file) */
+    int in_order;           /* no frame still to be fed is stamped before
+                               one fed (chk_feed_all, cap_ts_ordered) */
     uint64_t newest_ts;     /* latest timestamp fed */
     uint64_t judged_ts;     /* latest timestamp judged */
     int fed_any, judged_any;

@@ -126,6 +126,14 @@ static void judge_frame(struct chk *c, uint64_t frame, uint64_t ts_ns,
         ibw_parse(iba, iba_len, link, &parsed);
         p = &parsed;
     }
+    /* The capture's L2 verdict is taken and nothing waits for it: the L2
+     * stage would hand the frame straight back (chk_l2_feed returns 0 when
+     * its state is decided and it holds nothing), so the record it would
+     * be given is not built. */
+    if (c->l2.state != CHK_L2_UNDECIDED && !c->l2.nheld) {
+        judge_one(c, frame, ts_ns, iba, iba_len, link, truncated, caplen, p);
+        return;
+    }
     struct chk_order_frame fr = {0};
     fr.frame = frame;
     fr.ts_ns = ts_ns;
@@ -156,7 +164,13 @@ static int order_room(struct chk_order *o)
     if (!pool)
         return 0;
     o->pool = pool;
-    memset(pool + o->cap, 0, (ncap - o->cap) * sizeof *pool);
+    /* a new slot needs no buffer yet; everything else is written when a
+     * frame is held in it (a memset of the whole slot, struct ibw_pkt
+     * included, was the most of a short capture's cost here) */
+    for (uint32_t i = o->cap; i < ncap; i++) {
+        pool[i].bytes = NULL;
+        pool[i].bytes_cap = 0;
+    }
     uint32_t *ring = malloc(ncap * sizeof *ring);
     uint32_t *spare = realloc(o->spare, ncap * sizeof *spare);
     if (!ring || !spare) {
@@ -254,7 +268,18 @@ void chk_order_add(struct chk *c, uint64_t frame, uint64_t ts_ns,
     if (!o->fed_any || ts_ns > o->newest_ts)
         o->newest_ts = ts_ns;
     o->fed_any = 1;
-    if (beyond || c->o.reorder_ns == CHK_REORDER_NONE || !order_room(o)) {
+    /* in_order: the feeder knows that no frame still to come is stamped
+     * before this one (chk_feed_all on a file whose every timestamp is
+     * checked, cap_ts_ordered).  Holding it could then change nothing: a
+     * frame moves back in the ring only past held frames stamped after it
+     * (none will come), and is "beyond" only when stamped a window before
+     * the newest (none will be); so every frame fed is judged in the
+     * order fed, as it would be after waiting, and judged_ts stays at most
+     * the stamp of any frame to come, so the CAP-TS-ORDER counts above are
+     * those of waiting too.  Not holding it saves the ring's work and
+     * judges its bytes while they are still in the cache. */
+    if (beyond || c->o.reorder_ns == CHK_REORDER_NONE || o->in_order ||
+        !order_room(o)) {
         /* where it is (too late, asked, or no memory to hold it) */
         while (o->n)
             release_one(c);

@@ -35,6 +35,9 @@ struct batch {
     int last;                  /* the reader's last batch */
     struct cap_frame fr[BATCH]; /* raw and iba point into bytes */
     struct ibw_pkt pkt[BATCH];
+    uint32_t dig_hdr[BATCH];   /* chk_req_digest() of pkt[i], taken by */
+    uint32_t dig_payload[BATCH]; /* the parsing thread */
+    uint8_t dig_ok[BATCH];
     size_t raw_at[BATCH];      /* while it fills: where raw is in bytes, */
     size_t iba_at[BATCH];      /* and iba from raw (SIZE_MAX: none) */
     uint8_t stable[BATCH];     /* raw is the reader's, kept until the end
@@ -122,11 +125,22 @@ static void batch_seal(struct batch *x)
     }
 }
 
+/* Parse the batch's frames, and take the resend digests of every frame
+ * with a BTH (a pure function of its bytes, CRC-32 over its payload: the
+ * most of a request's cost after the ICRC) while the bytes are in this
+ * thread's cache, so that the judging thread does not. */
 static void parse_batch(struct batch *x)
 {
-    for (unsigned i = 0; i < x->n; i++)
-        if (x->fr[i].iba)
-            ibw_parse(x->fr[i].iba, x->fr[i].iba_len, x->fr[i].link, &x->pkt[i]);
+    for (unsigned i = 0; i < x->n; i++) {
+        x->dig_ok[i] = 0;
+        if (!x->fr[i].iba)
+            continue;
+        struct ibw_pkt *p = &x->pkt[i];
+        ibw_parse(x->fr[i].iba, x->fr[i].iba_len, x->fr[i].link, p);
+        if (ibw_pkt_has(p, IBW_HDR_BTH))
+            x->dig_ok[i] = (uint8_t)(1 + chk_req_digest(p, &x->dig_hdr[i],
+                                                        &x->dig_payload[i]));
+    }
 }
 
 static void *read_loop(void *arg)
@@ -182,9 +196,19 @@ static void *parse_loop(void *arg)
     }
 }
 
+/* The reader's frames are about to go: what is still held is judged now
+ * when the caller asked for everything (chk_feed_all, the reader's bytes
+ * still valid), or else copied to be judged later. */
+static void feed_end(struct chk *c, int release_all)
+{
+    if (release_all)
+        chk_release(c, UINT64_MAX);
+    chk_order_unborrow(c);
+}
+
 static int feed_serial(struct chk *c, struct cap_reader *rd,
                        void (*on_frame)(void *user, const struct cap_frame *fr),
-                       void *user)
+                       void *user, int release_all)
 {
     struct cap_frame fr;
     int rc;
@@ -194,18 +218,35 @@ static int feed_serial(struct chk *c, struct cap_reader *rd,
         c->order.borrow = cap_frame_stable(rd, &fr);
         chk_frame(c, &fr);
     }
-    chk_order_unborrow(c);
+    feed_end(c, release_all);
     return rc < 0 ? -1 : 0;
 }
 
-int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
-             void (*on_frame)(void *user, const struct cap_frame *fr),
-             void *user)
+static int feed_jobs(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                     void (*on_frame)(void *user, const struct cap_frame *fr),
+                     void *user, int release_all);
+
+static int feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                void (*on_frame)(void *user, const struct cap_frame *fr),
+                void *user, int release_all)
+{
+    /* All of rd's frames and nothing after them but chk_release(): when
+     * rd tells that its timestamps never go back, and nothing was fed
+     * before, the reorder stage has nothing to wait for (check_order.c) */
+    c->order.in_order = release_all && !c->order.fed_any && cap_ts_ordered(rd);
+    int rc = feed_jobs(c, rd, jobs, on_frame, user, release_all);
+    c->order.in_order = 0;
+    return rc;
+}
+
+static int feed_jobs(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                     void (*on_frame)(void *user, const struct cap_frame *fr),
+                     void *user, int release_all)
 {
     /* threads only where asking for an interface's name while the reader
      * reads is safe (the list cannot grow under it) */
     if (jobs <= 1 || !cap_interfaces_fixed(rd))
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     if (jobs > CHK_MAX_JOBS)
         jobs = CHK_MAX_JOBS;
     struct pipe p;
@@ -214,7 +255,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
     p.parsers = jobs - 2;
     p.b = calloc(NBATCH, sizeof *p.b);
     if (!p.b)
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pthread_t reader, th[CHK_MAX_JOBS];
@@ -256,7 +297,15 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 if (on_frame)
                     on_frame(user, &x->fr[i]);
                 c->order.borrow = x->stable[i];
+                if (x->dig_ok[i]) { /* (a frame held gets judged from a
+                                       copy: not this pointer) */
+                    chk_digest_ahead.p = &x->pkt[i];
+                    chk_digest_ahead.hdr = x->dig_hdr[i];
+                    chk_digest_ahead.payload = x->dig_payload[i];
+                    chk_digest_ahead.ok = x->dig_ok[i] - 1;
+                }
                 chk_frame_parsed(c, &x->fr[i], x->fr[i].iba ? &x->pkt[i] : NULL);
+                chk_digest_ahead.p = NULL;
             }
             int last = x->last;
             set_state(&p, x, B_FREE);
@@ -264,7 +313,7 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
                 break;
         }
     }
-    chk_order_unborrow(c); /* before the batches, and the reader, go */
+    feed_end(c, release_all); /* before the batches, and the reader, go */
     pthread_mutex_lock(&p.mu);
     p.stop = 1;
     pthread_cond_broadcast(&p.cv);
@@ -281,6 +330,20 @@ int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
     pthread_mutex_destroy(&p.mu);
     /* no threads to be had: nothing was read yet, one thread does it all */
     if (serial)
-        return feed_serial(c, rd, on_frame, user);
+        return feed_serial(c, rd, on_frame, user, release_all);
     return err ? -1 : 0;
+}
+
+int chk_feed(struct chk *c, struct cap_reader *rd, unsigned jobs,
+             void (*on_frame)(void *user, const struct cap_frame *fr),
+             void *user)
+{
+    return feed(c, rd, jobs, on_frame, user, 0);
+}
+
+int chk_feed_all(struct chk *c, struct cap_reader *rd, unsigned jobs,
+                 void (*on_frame)(void *user, const struct cap_frame *fr),
+                 void *user)
+{
+    return feed(c, rd, jobs, on_frame, user, 1);
 }

@@ -26,8 +26,15 @@
 
 #define BTH_BYTES 12u
 
+_Thread_local struct chk_digest_ahead chk_digest_ahead;
+
 int chk_req_digest(const struct ibw_pkt *p, uint32_t *hdr, uint32_t *payload)
 {
+    if (p == chk_digest_ahead.p) { /* the same packet, taken ahead */
+        *hdr = chk_digest_ahead.hdr;
+        *payload = chk_digest_ahead.payload;
+        return chk_digest_ahead.ok;
+    }
     const uint8_t *bth = ibw_pkt_hdr(p, IBW_HDR_BTH);
     *hdr = *payload = 0;
     if (!bth || p->cut || !p->payload_off)

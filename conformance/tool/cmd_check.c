@@ -855,7 +855,7 @@ static int check_file(struct run *r, const char *path, int first_file)
     }
     if (!r->iface) {
         /* a file: read once, judged in order (-j: parsed in parallel) */
-        rc = chk_feed(c, rd, r->jobs, file_frame, r) ? -1 : 0;
+        rc = chk_feed_all(c, rd, r->jobs, file_frame, r) ? -1 : 0;
     } else {
         while ((rc = cap_next(rd, &fr)) == 1 || rc == CAP_TIMEOUT) {
             if (rc == 1) {

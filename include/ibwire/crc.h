@@ -948,8 +948,9 @@ extern "C" {
 
 #define IBW__CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
 
-/* The kernel starts with four 16-byte lanes; shorter buffers use tables. */
-#define IBW__CRC32_CLMUL_MIN 64
+/* The kernel folds four 16-byte lanes at a time from 64 bytes, one lane at
+ * a time below; under 32 bytes the tables cost less than its reduction. */
+#define IBW__CRC32_CLMUL_MIN 32
 
 /*
  * Conventions of the folding path (derivation in crc_tables.py): a 16-byte
@@ -974,7 +975,7 @@ IBW__CLMUL_TARGET static inline __m128i ibw__crc32_lane(const uint8_t *p)
 }
 
 /* Advance the raw CRC-32 register c over len bytes by folding; len must be
- * a multiple of 16 and at least 64.  The caller checks the CPU. */
+ * a multiple of 16 and at least 16.  The caller checks the CPU. */
 IBW__CLMUL_TARGET static inline uint32_t
 ibw__crc32_clmul_raw(uint32_t c, const uint8_t *p, size_t len)
 {
@@ -988,25 +989,34 @@ ibw__crc32_clmul_raw(uint32_t c, const uint8_t *p, size_t len)
 
     /* Starting from register c is the same as XORing c into the first four
      * message bytes and starting from zero. */
-    __m128i x0 = _mm_xor_si128(ibw__crc32_lane(p), _mm_cvtsi32_si128((int)c));
-    __m128i x1 = ibw__crc32_lane(p + 16);
-    __m128i x2 = ibw__crc32_lane(p + 32);
-    __m128i x3 = ibw__crc32_lane(p + 48);
-    p += 64;
-    len -= 64;
-
-    /* Four independent chains hide the multiplier's latency. */
-    while (len >= 64) {
-        x0 = _mm_xor_si128(ibw__crc32_fold(x0, k512), ibw__crc32_lane(p));
-        x1 = _mm_xor_si128(ibw__crc32_fold(x1, k512), ibw__crc32_lane(p + 16));
-        x2 = _mm_xor_si128(ibw__crc32_fold(x2, k512), ibw__crc32_lane(p + 32));
-        x3 = _mm_xor_si128(ibw__crc32_fold(x3, k512), ibw__crc32_lane(p + 48));
+    __m128i x = _mm_xor_si128(ibw__crc32_lane(p), _mm_cvtsi32_si128((int)c));
+    if (len >= 64) {
+        __m128i x0 = x;
+        __m128i x1 = ibw__crc32_lane(p + 16);
+        __m128i x2 = ibw__crc32_lane(p + 32);
+        __m128i x3 = ibw__crc32_lane(p + 48);
         p += 64;
         len -= 64;
+
+        /* Four independent chains hide the multiplier's latency. */
+        while (len >= 64) {
+            x0 = _mm_xor_si128(ibw__crc32_fold(x0, k512), ibw__crc32_lane(p));
+            x1 = _mm_xor_si128(ibw__crc32_fold(x1, k512),
+                               ibw__crc32_lane(p + 16));
+            x2 = _mm_xor_si128(ibw__crc32_fold(x2, k512),
+                               ibw__crc32_lane(p + 32));
+            x3 = _mm_xor_si128(ibw__crc32_fold(x3, k512),
+                               ibw__crc32_lane(p + 48));
+            p += 64;
+            len -= 64;
+        }
+        x = _mm_xor_si128(ibw__crc32_fold(x0, k128), x1);
+        x = _mm_xor_si128(ibw__crc32_fold(x, k128), x2);
+        x = _mm_xor_si128(ibw__crc32_fold(x, k128), x3);
+    } else { /* one lane: the same state the four fold into */
+        p += 16;
+        len -= 16;
     }
-    __m128i x = _mm_xor_si128(ibw__crc32_fold(x0, k128), x1);
-    x = _mm_xor_si128(ibw__crc32_fold(x, k128), x2);
-    x = _mm_xor_si128(ibw__crc32_fold(x, k128), x3);
     while (len >= 16) {
         x = _mm_xor_si128(ibw__crc32_fold(x, k128), ibw__crc32_lane(p));
         p += 16;

@@ -282,9 +282,9 @@ static inline uint32_t ibw_icrc_compute(const struct ibw_pkt *pkt)
     }
     h[bth - start + 4] = 0xFF; /* FECN, BECN, resv6 */
     /* The first bytes after the BTH join the copy, up to a multiple of 16
-     * of at least 64: then the whole copy takes the carry-less multiply
-     * path of ibw_crc32() too, not only the rest (headers alone are 20 to
-     * 88 bytes, under its 64-byte threshold). */
+     * of at least 64: then the whole copy takes the four-lane carry-less
+     * multiply path of ibw_crc32() too, not only the rest (headers alone
+     * are 20 to 88 bytes, under the 64 bytes that path starts at). */
     const uint8_t *rest = d + bth + ibw_bth_SIZE;
     size_t nrest = pkt->icrc_off - (bth + ibw_bth_SIZE), got = n + hl;
     size_t want = got < 64 ? 64 : (got + 15) & ~(size_t)15;

@@ -436,6 +436,148 @@ static void test_seconds_past_2038(void)
     TU_EQ(cap_writer_close(w), 0);
 }
 
+/* ---- cap_ts_ordered: the time order of a mapped file ---- */
+
+static size_t put32le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    return 4;
+}
+
+/* Ethernet / IPv4 with protocol proto (total length tl) at p: 34 bytes. */
+static size_t eth_ip4(uint8_t *p, unsigned proto, unsigned tl)
+{
+    memset(p, 0, 34);
+    p[5] = 1;
+    p[11] = 2;
+    p[12] = 0x08; /* IPv4 */
+    p[14] = 0x45;
+    p[16] = (uint8_t)(tl >> 8);
+    p[17] = (uint8_t)tl;
+    p[22] = 64;
+    p[23] = (uint8_t)proto;
+    return 34;
+}
+
+/* A 60-byte Ethernet / IPv4 / UDP to port 4791 frame. */
+static size_t plain_frame(uint8_t *p)
+{
+    size_t n = eth_ip4(p, 17, 46);
+    memset(p + n, 0, 26);
+    p[n + 2] = 0x12; /* 4791 */
+    p[n + 3] = 0xB7;
+    return 60;
+}
+
+/* ERSPAN III (GRE 0x22EB with a sequence number, ver 2, gra 1: 100 ns
+ * units) carrying a plain frame mirrored at ts100 (100 ns units). */
+static size_t erspan3_frame(uint8_t *p, uint32_t ts100)
+{
+    size_t n = eth_ip4(p, 47, 20 + 8 + 12 + 60);
+    static const uint8_t gre[8] = {0x10, 0x00, 0x22, 0xEB, 0, 0, 0, 1};
+    memcpy(p + n, gre, 8);
+    n += 8;
+    uint8_t *e = p + n;
+    memset(e, 0, 12);
+    e[0] = 0x20; /* ver 2 */
+    e[3] = 9;    /* session */
+    e[4] = (uint8_t)(ts100 >> 24);
+    e[5] = (uint8_t)(ts100 >> 16);
+    e[6] = (uint8_t)(ts100 >> 8);
+    e[7] = (uint8_t)ts100;
+    e[11] = 0x12; /* hw 1, gra 1 */
+    n += 12;
+    return n + plain_frame(p + n);
+}
+
+/* A little-endian microsecond pcap on Ethernet of n records: record k
+ * stamped sec[k].usec[k], carrying erspan[k] ? an ERSPAN III frame with
+ * that timestamp : a plain frame. */
+static const char *ordered_file(const char *name, unsigned n,
+                                const uint32_t *sec, const uint32_t *usec,
+                                const uint32_t *erspan)
+{
+    static uint8_t img[24 + 4 * (16 + 160)];
+    size_t k = 0;
+    k += put32le(img + k, 0xa1b2c3d4u);
+    img[k++] = 2, img[k++] = 0, img[k++] = 4, img[k++] = 0;
+    k += put32le(img + k, 0);
+    k += put32le(img + k, 0);
+    k += put32le(img + k, 65535);
+    k += put32le(img + k, 1);
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *h = img + k;
+        k += 16;
+        size_t len = erspan[i] ? erspan3_frame(img + k, erspan[i])
+                               : plain_frame(img + k);
+        k += len;
+        put32le(h, sec[i]);
+        put32le(h + 4, usec[i]);
+        put32le(h + 8, (uint32_t)len);
+        put32le(h + 12, (uint32_t)len);
+    }
+    spit(tmp_path(name), img, k);
+    return tmp_path(name);
+}
+
+static int ordered_of(const char *path, int read_first)
+{
+    char err[256];
+    struct cap_reader *r = cap_open(path, err, sizeof err);
+    TU_CHECK(r != NULL);
+    if (!r)
+        return -1;
+    struct cap_frame fr;
+    if (read_first)
+        TU_CHECK(cap_next(r, &fr) == 1);
+    int o = cap_ts_ordered(r);
+    TU_CHECK(cap_ts_ordered(r) == o); /* asked again: the same */
+    cap_close(r);
+    return o;
+}
+
+static void test_ts_ordered(void)
+{
+    static const uint32_t none[3] = {0, 0, 0};
+    /* plain frames: equal stamps keep the order, one going back does not */
+    uint32_t sec[3] = {1, 1, 1}, up[3] = {1, 2, 2}, back[3] = {2, 1, 3};
+    TU_CHECK(ordered_of(ordered_file("ord.pcap", 3, sec, up, none), 0) == 1);
+    TU_CHECK(ordered_of(ordered_file("ord.pcap", 3, sec, back, none), 0) == 0);
+    /* not asked before the first frame: cannot tell */
+    TU_CHECK(ordered_of(ordered_file("ord.pcap", 3, sec, up, none), 1) == 0);
+    /* ERSPAN III in 100 ns units refines a microsecond record time to the
+     * mirror's, within a microsecond (t >= 2^32 * 100 ns: 1000 s).  The
+     * records 1 us apart and in order; the second mirrored 900 ns before
+     * its record time, the first 500 ns after: the second is earlier. */
+    uint64_t ta = 1000000010000ull, tb = ta + 1000; /* ns */
+    uint32_t s2[2] = {1000, 1000}, u2[2] = {10, 11};
+    uint32_t back_ts[2] = {(uint32_t)((ta + 500) / 100),
+                           (uint32_t)((tb - 900) / 100)};
+    const char *f = ordered_file("ord.pcap", 2, s2, u2, back_ts);
+    char err[256];
+    struct cap_reader *r = cap_open(f, err, sizeof err);
+    TU_CHECK(r != NULL);
+    struct cap_frame fr;
+    if (r) { /* the refinement this test stands on */
+        TU_CHECK(cap_next(r, &fr) == 1 && fr.ts_sec == 1000 &&
+                 fr.ts_nsec == 10500);
+        TU_CHECK(cap_next(r, &fr) == 1 && fr.ts_sec == 1000 &&
+                 fr.ts_nsec == 10100);
+        cap_close(r);
+    }
+    TU_CHECK(ordered_of(f, 0) == 0);
+    uint32_t fwd_ts[2] = {(uint32_t)((ta + 500) / 100),
+                          (uint32_t)((tb + 200) / 100)};
+    TU_CHECK(ordered_of(ordered_file("ord.pcap", 2, s2, u2, fwd_ts), 0) == 1);
+    /* a plain frame after the mirrored ones, stamped between them */
+    uint32_t s3[3] = {1000, 1000, 1000}, u3[3] = {10, 11, 11};
+    uint32_t mix[3] = {fwd_ts[0], fwd_ts[1], 0};
+    TU_CHECK(ordered_of(ordered_file("ord.pcap", 3, s3, u3, mix), 0) == 0);
+}
+
 int main(void)
 {
     if (scratch_dir_create("ibw-captest") != 0)
@@ -450,10 +592,12 @@ int main(void)
     test_exported_pdu_records();
     test_bad_files();
     test_seconds_past_2038();
+    test_ts_ordered();
     static const char *const files[] = {
         "w247.pcap", "werf.pcap", "w252.pcap", "wc.pcapng", "rt.cap",
         "empty.pcap", "garbage.pcap", "wifi.pcap", "cut.pcap", "snap.pcap",
-        "t2038le.pcap", "t2038be.pcap", "t2038w.pcap", "t2106.pcapng"};
+        "t2038le.pcap", "t2038be.pcap", "t2038w.pcap", "t2106.pcapng",
+        "ord.pcap"};
     scratch_dir_remove(files, sizeof files / sizeof files[0]);
     return tu_done("capture");
 }

@@ -90,6 +90,7 @@
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_LEARNT 64u
+#define RP_SAVED 64u       /* atomics' first captured answers, by PSN */
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
@@ -148,6 +149,10 @@ struct rp_snap {
     uint64_t order;      /* rp_flow.order when the world was taken */
     uint8_t atom_valid;  /* an atomic, on the word at atom_addr */
     uint64_t atom_addr;
+    /* the atomic as fed (rp_flow.cur_atom...), for its answers when it is
+     * fed again (a rewind, a duplicate the capture did not see) */
+    uint8_t atom_op, atom_known;
+    uint64_t atom_swap, atom_cmp;
     size_t len, cap;
     uint8_t *pkt;       /* owned by the slot */
 };
@@ -187,6 +192,12 @@ struct rp_flow {
      * doing, so a rewind to after their atomic keeps them */
     struct { uint64_t addr, value, req_frame, order; } learnt[RP_LEARNT];
     unsigned nlearnt, learnt_next;
+    /* The original value the capture's first answer at an atomic's PSN
+     * returned: the result the responder saved, which every answer to a
+     * duplicate of that atomic returns (statement DUP-REQUEST).  A fact of
+     * the capture, kept across rewinds. */
+    struct rp_saved { uint32_t psn; uint8_t valid; uint64_t orig; } saved[RP_SAVED];
+    unsigned saved_next;
     uint64_t order;          /* orders world snapshots and learnt words */
     struct rp_exp *exp;
     size_t nexp, cap;
@@ -861,6 +872,22 @@ static void relearn(struct rp_flow *f, unsigned at)
     }
 }
 
+/* The atomic of ring request sn (none when it is not one) is the one
+ * being fed again: its answers are judged as when it was first fed.  Its
+ * word is known when it was then (a word learnt since, from an answer
+ * the re-fed atomic's own effect is part of, is not written back before
+ * it: relearn()) and still is (a jump over requests the capture lost
+ * forgets every word: jump_to()). */
+static void cur_atom_of(struct rp_flow *f, const struct rp_snap *sn)
+{
+    f->cur_atom = sn->atom_op;
+    f->cur_atom_known = (uint8_t)(sn->atom_known &&
+                                  known_has(f, sn->atom_addr, sn->atom_addr + 8));
+    f->cur_atom_addr = sn->atom_addr;
+    f->cur_swap = sn->atom_swap;
+    f->cur_cmp = sn->atom_cmp;
+}
+
 /* Ring entry i (0 = oldest). */
 static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i)
 {
@@ -946,7 +973,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         }
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
-        f->cur_atom = 0;
+        cur_atom_of(f, sn);
         feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
     }
     if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
@@ -1195,6 +1222,10 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].opcode = p->opcode;
         f->snap[k].atom_valid = f->cur_atom != 0;
         f->snap[k].atom_addr = f->cur_atom_addr;
+        f->snap[k].atom_op = f->cur_atom;
+        f->snap[k].atom_known = f->cur_atom_known;
+        f->snap[k].atom_swap = f->cur_swap;
+        f->snap[k].atom_cmp = f->cur_cmp;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
     } else {
@@ -1234,6 +1265,47 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
                               uint64_t cmp)
 {
     return op == IBW_OP_RC_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
+}
+
+/* The saved answer of the atomic at psn (among the last RP_SAVED atomics
+ * answered), or NULL. */
+static struct rp_saved *saved_at(struct rp_flow *f, uint32_t psn)
+{
+    for (unsigned i = 0; i < RP_SAVED; i++)
+        if (f->saved[i].valid && f->saved[i].psn == psn)
+            return &f->saved[i];
+    return NULL;
+}
+
+/* The capture's answer at atomic PSN psn returned orig: the result the
+ * responder saved there (`replace`: a fresh execution at that PSN, which
+ * an older entry at the same PSN, 2^24 PSNs back, must not stand for). */
+static void saved_put(struct rp_flow *f, uint32_t psn, uint64_t orig,
+                      int replace)
+{
+    struct rp_saved *s = saved_at(f, psn);
+    if (s && !replace)
+        return;
+    if (!s)
+        s = &f->saved[f->saved_next++ % RP_SAVED];
+    s->psn = psn;
+    s->orig = orig;
+    s->valid = 1;
+}
+
+/* The responder's word at addr is not the reference's any more (it
+ * executed a duplicate atomic again, which was reported): the next
+ * atomic on it learns the word from the capture instead of comparing,
+ * so that one such execution is one finding, not one per later atomic.
+ * The unmatched answers already made on the word learn in turn. */
+static void word_unknown(struct rp_flow *f, uint64_t addr)
+{
+    known_drop(f, addr, addr + 8);
+    for (size_t j = 0; j < f->nlive; j++) {
+        struct rp_exp *y = &f->exp[f->live[j]];
+        if (!y->matched && y->atom_op && !y->dup_fed && y->atom_addr == addr)
+            y->orig_known = 0;
+    }
 }
 
 /*
@@ -1405,7 +1477,7 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
         keep.valid = f->hist[sn->psn % RP_HIST].valid;
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock;
-        f->cur_atom = 0;
+        cur_atom_of(f, sn);
         int resync = f->resync;
         f->resync = 0;
         f->cur_dup = 1;
@@ -1713,7 +1785,27 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (r->paylen_known && x->paylen != r->paylen)
         RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", r->paylen,
                 x->paylen);
-    if (r->has_orig && x->atom_op) {
+    if (r->has_orig && x->atom_op && x->dup_fed) {
+        /* Statement DUP-REQUEST (IBA 9.7.5.1.2, the checker's
+         * FLOW-DUP-ATOMIC): a duplicate atomic is not executed again; it
+         * is answered with the original value saved when it was, which is
+         * what the capture's first answer at its PSN returned (the
+         * reference's own saved value may be one it computed before it
+         * knew the word).  Its value says what the word was then, not
+         * now: nothing is learnt from it. */
+        const struct rp_saved *sv = saved_at(f, psn);
+        if (sv && sv->orig != r->orig) {
+            RP_DIFF("%soriginal value 0x%016llx of a duplicate atomic, the "
+                    "one its first answer returned 0x%016llx (a duplicate "
+                    "returns the saved result, it is not executed again)",
+                    n ? "; " : "", (unsigned long long)r->orig,
+                    (unsigned long long)sv->orig);
+            word_unknown(f, x->atom_addr);
+        } else if (!sv) {
+            saved_put(f, psn, r->orig, 0);
+        }
+    } else if (r->has_orig && x->atom_op) {
+        saved_put(f, psn, r->orig, 1);
         if (x->orig_known && r->orig != x->orig)
             RP_DIFF("%soriginal value 0x%016llx, reference 0x%016llx",
                     n ? "; " : "", (unsigned long long)r->orig,
@@ -1722,10 +1814,12 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             /* learn the word from the capture, and what the atomic made it */
             uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
             /* atomics on the word the reference took after this one (in
-             * flight together) apply to it too: they learn in turn */
+             * flight together) apply to it too: they learn in turn.  Not
+             * its answers to duplicates: those it did not execute */
             for (size_t k = (size_t)(x - f->exp) + 1; k < f->nexp; k++) {
                 const struct rp_exp *y = &f->exp[k];
-                if (y->atom_op && y->matched != 2 && y->atom_addr == x->atom_addr)
+                if (y->atom_op && y->matched != 2 && !y->dup_fed &&
+                    y->atom_addr == x->atom_addr)
                     v = atomic_result(y->atom_op, v, y->swap, y->cmp);
             }
             put_word(f, x->atom_addr, v);

@@ -637,6 +637,22 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
             }
         }
     }
+    if (f->cur_below && !x->msn_range && x->has_aeth &&
+        (rc_op_is(h.opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE) ||
+         ibw_opcode_kind(h.opcode) == IBW_OPK_READ_RESP) &&
+        f->hist[h.psn % RP_HIST].psn == h.psn && f->hist[h.psn % RP_HIST].valid) {
+        /* An atomic's saved answer to a duplicate, or a READ response to
+         * one whose first execution left the engine's READ cache (16
+         * READs): statement MSN allows any MSN from the one after the
+         * first execution (the history's) to the responder's current
+         * one.  The responder may answer the duplicate much later than
+         * the reference does (a queue in the network), with every request
+         * it took meanwhile counted; or earlier than the reference would,
+         * with fewer (a request the network delayed after the capture
+         * point). */
+        x->msn_range = 1;
+        x->msn_lo = f->hist[h.psn % RP_HIST].msn;
+    }
     /* After an RNR NAK, whether the requests behind it also get a PSN
      * sequence NAK differs between responders (the reference sends one),
      * whether they were fed again by the rewind or recorded after it. */
@@ -742,12 +758,16 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned fl = ibw_opcode_info(opcode)->flags;
-    /* a duplicate (taken before, and its MSN then known) keeps the MSN
-     * after its first taking: an ACK of it may carry that one or the
-     * current one (judge_resp()) */
-    int dup = chk_psn_diff(psn, q->cxt.epsn) < 0 &&
-              f->hist[psn % RP_HIST].psn == psn && f->hist[psn % RP_HIST].valid;
-    f->hist[psn % RP_HIST].psn = psn;
+    /* A request below the reference's ePSN (a duplicate, a READ re-issued
+     * from inside the span of one taken) leaves the history alone: it
+     * holds the MSN after the original's taking, which an ACK of it may
+     * carry as well as the current one (judge_resp()), and which a
+     * duplicate's current MSN would overwrite with a later one (a READ
+     * re-issued at its span's last PSN gave that PSN the MSN of every
+     * request the reference had taken since). */
+    int below = chk_psn_diff(psn, q->cxt.epsn) < 0;
+    if (!below)
+        f->hist[psn % RP_HIST].psn = psn;
     if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
             f->hist[psn % RP_HIST].valid = !f->msn_slack;
@@ -763,16 +783,23 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
         f->resync = 0;
     }
     fill_rq(f); /* (fed again in a row after a rewind, too) */
-    f->cur_below = chk_psn_diff(psn, q->cxt.epsn) < 0;
+    f->cur_below = (uint8_t)below;
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
     f->cur_below = 0;
-    if (dup)
+    if (below)
         return;
-    f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     /* known only when the reference took it (a request out of sequence
-     * is dropped: no MSN after it, and nothing to rewind over) */
+     * is dropped: no MSN after it, and nothing to rewind over); a READ
+     * takes its whole span, each PSN of it answered with that MSN */
+    f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     f->hist[psn % RP_HIST].valid = chk_psn_diff(q->cxt.epsn, psn) > 0;
+    for (uint32_t p = chk_psn_add(psn, 1), n = 1;
+         n < RP_HIST && chk_psn_diff(q->cxt.epsn, p) > 0; p = chk_psn_add(p, 1), n++) {
+        f->hist[p % RP_HIST].psn = p;
+        f->hist[p % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
+        f->hist[p % RP_HIST].valid = 1;
+    }
 }
 
 /* The responder got every request before PSN `to` (the capture lost some
@@ -937,8 +964,14 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     f->msn_slack = s0->msn_slack;
     if (nak_armed)
         q->ee.nak_armed = 1;
+    /* The PMTU is the connection's, not a state of the reference's: a
+     * world taken before the checker learnt it has the default, and the
+     * requests fed again would be judged by that (a FIRST shorter than it
+     * NAKed Invalid Request, a READ answered in too few responses). */
     if (pmtu)
         q->cxt.c.pmtu = pmtu;
+    else if (f->pmtu_known)
+        q->cxt.c.pmtu = f->pmtu;
     /* those answers are void now: they follow the first whose running
      * maximum of req_frame reaches `from` */
     size_t lo = 0, hi = f->nexp;
@@ -1644,6 +1677,30 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     }
     if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
         !nak_expected(f, psn)) {
+        /* The NAK names the PSN the reference itself expects, or expected
+         * until a copy of that request recorded after the NAK: it is the
+         * NAK the reference would send at the first request beyond that
+         * PSN.  The responder got such a request where the capture does
+         * not show it before the NAK: a copy the network duplicated or
+         * delayed after the capture point (the link's duplicate comes
+         * later than the original), or one the capture missed.  Both
+         * wait for that PSN from here (statement NAK-SEQ: the requester
+         * goes back to it); the reference's own NAK is disarmed as the
+         * responder's is, for the requests beyond it still to come.  Not
+         * with one direction recorded late: the request that caused the
+         * NAK may be recorded after it, and the copy the NAK names as
+         * lost too (the rewind below). */
+        unsigned at = snap_find(f, psn);
+        if (!f->skewed &&
+            (ahead == 0 || (ahead < 0 && at != RP_NONE &&
+                            snap_at(f, at)->epsn == psn &&
+                            snap_at(f, at)->frame > r->frame))) {
+            if (ahead == 0)
+                eng_qp(f->e, f->qpn)->ee.nak_armed = 0;
+            cover_acks(f, psn, 0);
+            mark_passed(f, psn, now);
+            return 1;
+        }
         /* the request it names was lost after the capture point (rewound:
          * the NAK the reference now sends is the captured one), or the
          * request out of sequence that caused it is not fed yet */

@@ -153,6 +153,10 @@ struct rp_snap {
      * fed again (a rewind, a duplicate the capture did not see) */
     uint8_t atom_op, atom_known;
     uint64_t atom_swap, atom_cmp;
+    /* a PSN sequence NAK named it: taken as lost after the capture point,
+     * not fed again, unless the responder shows it took it after all
+     * (delivered late: capture_lost()) */
+    uint8_t refused;
     size_t len, cap;
     uint8_t *pkt;       /* owned by the slot */
 };
@@ -929,6 +933,8 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
     unsigned any = RP_NONE;
     for (unsigned i = f->nsnap; i-- > 0;) {
         const struct rp_snap *sn = snap_at(f, i);
+        if (sn->refused)
+            continue;
         if (sn->psn == psn && sn->epsn == psn)
             return i;
         if (sn->psn == psn && any == RP_NONE)
@@ -939,7 +945,8 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 
 /*
  * Put the reference back in its state before ring request `at` and feed
- * it the requests from there again (`skip`: all but `at` itself).  The
+ * it the requests from there again (`skip`: all but `at` itself, which
+ * leaves the ring (1) or stays in it refused (2), fed no more).  The
  * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
  * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
  * responder got every request before PSN `lost_to`: each hole the capture
@@ -986,7 +993,9 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         if (f->exp[i].req_frame >= from)
             f->exp[i].matched = 2;
     size_t first_new = f->nexp;
-    for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
+    if (skip == 2)
+        s0->refused = 1;
+    for (unsigned i = skip == 1 ? at + 1 : at; i < f->nsnap; i++) {
         struct rp_snap *sn = snap_at(f, i);
         if (sn->pmtu_guess)
             sn->pmtu_guess = !f->pmtu_known;
@@ -994,6 +1003,8 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         sn->world = snap_world(f, sn);
         if (!sn->world)
             abort(); /* as the engine does when out of memory */
+        if (sn->refused)
+            continue; /* (its world kept: the chain stays in ring order) */
         if (lost && chk_psn_diff(sn->psn, q->cxt.epsn) > 0 &&
             chk_psn_diff(q->cxt.epsn, lost_to) < 0) {
             /* a hole the responder had filled: skip it, and take the
@@ -1011,7 +1022,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     }
     if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
         jump_to(f, lost_to);
-    if (skip) {
+    if (skip == 1) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
         for (unsigned i = at; i + 1 < f->nsnap; i++)
@@ -1044,20 +1055,22 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived,
         return -1;
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
-    refeed(f, at, 1, 1, 0, 0, 0);
+    /* (a copy a sequence NAK names stays in the ring, refused: it may
+     * have been delayed rather than lost, capture_lost()) */
+    refeed(f, at, arrived ? 1 : 2, 1, 0, 0, 0);
     /* A sequence NAK names the PSN the responder still expects: a later
      * copy of that request recorded before the NAK (the requester resent
      * it) was lost as well, or the responder would have moved past it
      * (rxe read_bw under loss: a READ and its timeout resend both lost
      * after the capture point).  Only a copy recorded more than the
      * checker's skew window before the NAK: one closer may be the resend
-     * the NAK asked for, the NAK recorded late.  The ring shrinks each
-     * round. */
+     * the NAK asked for, the NAK recorded late.  One more copy is
+     * refused each round. */
     while (!arrived && chk_psn_diff(q->cxt.epsn, psn) > 0) {
         at = snap_find(f, psn);
         if (at == RP_NONE || snap_at(f, at)->ts_ns + skew_win >= nak_ts)
             break;
-        refeed(f, at, 1, 1, 0, 0, 0);
+        refeed(f, at, 2, 1, 0, 0, 0);
     }
     return 0;
 }
@@ -1255,6 +1268,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].opcode = p->opcode;
         f->snap[k].atom_valid = f->cur_atom != 0;
         f->snap[k].atom_addr = f->cur_atom_addr;
+        f->snap[k].refused = 0;
         f->snap[k].atom_op = f->cur_atom;
         f->snap[k].atom_known = f->cur_atom_known;
         f->snap[k].atom_swap = f->cur_swap;
@@ -1391,6 +1405,24 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
             return;
         }
         break;
+    }
+    /* A copy of the request at the reference's ePSN recorded before this
+     * response, which a sequence NAK had the reference refuse as lost
+     * after the capture point: the responder took it after all.  It was
+     * delayed, not lost (the network reordered it behind the requests
+     * that drew the NAK: statement NAK-SEQ, the responder takes the PSN
+     * it waits for whenever it comes).  Fed again from it, rather than
+     * jumped over as a hole: what the reference knows of the request (an
+     * atomic's saved answer, a READ's span and MSN) then answers its
+     * duplicates. */
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        struct rp_snap *sn = snap_at(f, i);
+        if (sn->refused && sn->psn == q->cxt.epsn && sn->frame < r->frame) {
+            sn->refused = 0;
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
+            return;
+        }
     }
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {

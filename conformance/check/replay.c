@@ -90,6 +90,7 @@
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_LEARNT 64u
+#define RP_SAVED 64u       /* atomics' first captured answers, by PSN */
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
@@ -148,6 +149,14 @@ struct rp_snap {
     uint64_t order;      /* rp_flow.order when the world was taken */
     uint8_t atom_valid;  /* an atomic, on the word at atom_addr */
     uint64_t atom_addr;
+    /* the atomic as fed (rp_flow.cur_atom...), for its answers when it is
+     * fed again (a rewind, a duplicate the capture did not see) */
+    uint8_t atom_op, atom_known;
+    uint64_t atom_swap, atom_cmp;
+    /* a PSN sequence NAK named it: taken as lost after the capture point,
+     * not fed again, unless the responder shows it took it after all
+     * (delivered late: capture_lost()) */
+    uint8_t refused;
     size_t len, cap;
     uint8_t *pkt;       /* owned by the slot */
 };
@@ -187,6 +196,12 @@ struct rp_flow {
      * doing, so a rewind to after their atomic keeps them */
     struct { uint64_t addr, value, req_frame, order; } learnt[RP_LEARNT];
     unsigned nlearnt, learnt_next;
+    /* The original value the capture's first answer at an atomic's PSN
+     * returned: the result the responder saved, which every answer to a
+     * duplicate of that atomic returns (statement DUP-REQUEST).  A fact of
+     * the capture, kept across rewinds. */
+    struct rp_saved { uint32_t psn; uint8_t valid; uint64_t orig; } saved[RP_SAVED];
+    unsigned saved_next;
     uint64_t order;          /* orders world snapshots and learnt words */
     struct rp_exp *exp;
     size_t nexp, cap;
@@ -626,6 +641,22 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
             }
         }
     }
+    if (f->cur_below && !x->msn_range && x->has_aeth &&
+        (rc_op_is(h.opcode, IBW_OP_RC_ATOMIC_ACKNOWLEDGE) ||
+         ibw_opcode_kind(h.opcode) == IBW_OPK_READ_RESP) &&
+        f->hist[h.psn % RP_HIST].psn == h.psn && f->hist[h.psn % RP_HIST].valid) {
+        /* An atomic's saved answer to a duplicate, or a READ response to
+         * one whose first execution left the engine's READ cache (16
+         * READs): statement MSN allows any MSN from the one after the
+         * first execution (the history's) to the responder's current
+         * one.  The responder may answer the duplicate much later than
+         * the reference does (a queue in the network), with every request
+         * it took meanwhile counted; or earlier than the reference would,
+         * with fewer (a request the network delayed after the capture
+         * point). */
+        x->msn_range = 1;
+        x->msn_lo = f->hist[h.psn % RP_HIST].msn;
+    }
     /* After an RNR NAK, whether the requests behind it also get a PSN
      * sequence NAK differs between responders (the reference sends one),
      * whether they were fed again by the rewind or recorded after it. */
@@ -731,12 +762,16 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     unsigned fl = ibw_opcode_info(opcode)->flags;
-    /* a duplicate (taken before, and its MSN then known) keeps the MSN
-     * after its first taking: an ACK of it may carry that one or the
-     * current one (judge_resp()) */
-    int dup = chk_psn_diff(psn, q->cxt.epsn) < 0 &&
-              f->hist[psn % RP_HIST].psn == psn && f->hist[psn % RP_HIST].valid;
-    f->hist[psn % RP_HIST].psn = psn;
+    /* A request below the reference's ePSN (a duplicate, a READ re-issued
+     * from inside the span of one taken) leaves the history alone: it
+     * holds the MSN after the original's taking, which an ACK of it may
+     * carry as well as the current one (judge_resp()), and which a
+     * duplicate's current MSN would overwrite with a later one (a READ
+     * re-issued at its span's last PSN gave that PSN the MSN of every
+     * request the reference had taken since). */
+    int below = chk_psn_diff(psn, q->cxt.epsn) < 0;
+    if (!below)
+        f->hist[psn % RP_HIST].psn = psn;
     if (f->resync && psn == q->cxt.epsn) {
         if (!(fl & IBW_OPF_FIRST)) {
             f->hist[psn % RP_HIST].valid = !f->msn_slack;
@@ -752,16 +787,23 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
         f->resync = 0;
     }
     fill_rq(f); /* (fed again in a row after a rewind, too) */
-    f->cur_below = chk_psn_diff(psn, q->cxt.epsn) < 0;
+    f->cur_below = (uint8_t)below;
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
     f->cur_below = 0;
-    if (dup)
+    if (below)
         return;
-    f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     /* known only when the reference took it (a request out of sequence
-     * is dropped: no MSN after it, and nothing to rewind over) */
+     * is dropped: no MSN after it, and nothing to rewind over); a READ
+     * takes its whole span, each PSN of it answered with that MSN */
+    f->hist[psn % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
     f->hist[psn % RP_HIST].valid = chk_psn_diff(q->cxt.epsn, psn) > 0;
+    for (uint32_t p = chk_psn_add(psn, 1), n = 1;
+         n < RP_HIST && chk_psn_diff(q->cxt.epsn, p) > 0; p = chk_psn_add(p, 1), n++) {
+        f->hist[p % RP_HIST].psn = p;
+        f->hist[p % RP_HIST].msn = q->ee.msn & CHK_PSN_MASK;
+        f->hist[p % RP_HIST].valid = 1;
+    }
 }
 
 /* The responder got every request before PSN `to` (the capture lost some
@@ -861,6 +903,22 @@ static void relearn(struct rp_flow *f, unsigned at)
     }
 }
 
+/* The atomic of ring request sn (none when it is not one) is the one
+ * being fed again: its answers are judged as when it was first fed.  Its
+ * word is known when it was then (a word learnt since, from an answer
+ * the re-fed atomic's own effect is part of, is not written back before
+ * it: relearn()) and still is (a jump over requests the capture lost
+ * forgets every word: jump_to()). */
+static void cur_atom_of(struct rp_flow *f, const struct rp_snap *sn)
+{
+    f->cur_atom = sn->atom_op;
+    f->cur_atom_known = (uint8_t)(sn->atom_known &&
+                                  known_has(f, sn->atom_addr, sn->atom_addr + 8));
+    f->cur_atom_addr = sn->atom_addr;
+    f->cur_swap = sn->atom_swap;
+    f->cur_cmp = sn->atom_cmp;
+}
+
 /* Ring entry i (0 = oldest). */
 static struct rp_snap *snap_at(const struct rp_flow *f, unsigned i)
 {
@@ -875,6 +933,8 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
     unsigned any = RP_NONE;
     for (unsigned i = f->nsnap; i-- > 0;) {
         const struct rp_snap *sn = snap_at(f, i);
+        if (sn->refused)
+            continue;
         if (sn->psn == psn && sn->epsn == psn)
             return i;
         if (sn->psn == psn && any == RP_NONE)
@@ -885,7 +945,8 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 
 /*
  * Put the reference back in its state before ring request `at` and feed
- * it the requests from there again (`skip`: all but `at` itself).  The
+ * it the requests from there again (`skip`: all but `at` itself, which
+ * leaves the ring (1) or stays in it refused (2), fed no more).  The
  * answers it gave them are void; `nak_armed` forces the sequence-NAK arm,
  * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
  * responder got every request before PSN `lost_to`: each hole the capture
@@ -910,8 +971,14 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     f->msn_slack = s0->msn_slack;
     if (nak_armed)
         q->ee.nak_armed = 1;
+    /* The PMTU is the connection's, not a state of the reference's: a
+     * world taken before the checker learnt it has the default, and the
+     * requests fed again would be judged by that (a FIRST shorter than it
+     * NAKed Invalid Request, a READ answered in too few responses). */
     if (pmtu)
         q->cxt.c.pmtu = pmtu;
+    else if (f->pmtu_known)
+        q->cxt.c.pmtu = f->pmtu;
     /* those answers are void now: they follow the first whose running
      * maximum of req_frame reaches `from` */
     size_t lo = 0, hi = f->nexp;
@@ -926,7 +993,9 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         if (f->exp[i].req_frame >= from)
             f->exp[i].matched = 2;
     size_t first_new = f->nexp;
-    for (unsigned i = skip ? at + 1 : at; i < f->nsnap; i++) {
+    if (skip == 2)
+        s0->refused = 1;
+    for (unsigned i = skip == 1 ? at + 1 : at; i < f->nsnap; i++) {
         struct rp_snap *sn = snap_at(f, i);
         if (sn->pmtu_guess)
             sn->pmtu_guess = !f->pmtu_known;
@@ -934,6 +1003,8 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         sn->world = snap_world(f, sn);
         if (!sn->world)
             abort(); /* as the engine does when out of memory */
+        if (sn->refused)
+            continue; /* (its world kept: the chain stays in ring order) */
         if (lost && chk_psn_diff(sn->psn, q->cxt.epsn) > 0 &&
             chk_psn_diff(q->cxt.epsn, lost_to) < 0) {
             /* a hole the responder had filled: skip it, and take the
@@ -946,12 +1017,12 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
         }
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock; /* judged by the responses after this */
-        f->cur_atom = 0;
+        cur_atom_of(f, sn);
         feed(f, sn->pkt, sn->len, sn->psn, sn->opcode);
     }
     if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
         jump_to(f, lost_to);
-    if (skip) {
+    if (skip == 1) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
         for (unsigned i = at; i + 1 < f->nsnap; i++)
@@ -984,20 +1055,22 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived,
         return -1;
     f->rnr = (uint8_t)(arrived != 0); /* see on_ref_tx() */
     f->rnr_psn = psn;
-    refeed(f, at, 1, 1, 0, 0, 0);
+    /* (a copy a sequence NAK names stays in the ring, refused: it may
+     * have been delayed rather than lost, capture_lost()) */
+    refeed(f, at, arrived ? 1 : 2, 1, 0, 0, 0);
     /* A sequence NAK names the PSN the responder still expects: a later
      * copy of that request recorded before the NAK (the requester resent
      * it) was lost as well, or the responder would have moved past it
      * (rxe read_bw under loss: a READ and its timeout resend both lost
      * after the capture point).  Only a copy recorded more than the
      * checker's skew window before the NAK: one closer may be the resend
-     * the NAK asked for, the NAK recorded late.  The ring shrinks each
-     * round. */
+     * the NAK asked for, the NAK recorded late.  One more copy is
+     * refused each round. */
     while (!arrived && chk_psn_diff(q->cxt.epsn, psn) > 0) {
         at = snap_find(f, psn);
         if (at == RP_NONE || snap_at(f, at)->ts_ns + skew_win >= nak_ts)
             break;
-        refeed(f, at, 1, 1, 0, 0, 0);
+        refeed(f, at, 2, 1, 0, 0, 0);
     }
     return 0;
 }
@@ -1195,6 +1268,11 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
         f->snap[k].opcode = p->opcode;
         f->snap[k].atom_valid = f->cur_atom != 0;
         f->snap[k].atom_addr = f->cur_atom_addr;
+        f->snap[k].refused = 0;
+        f->snap[k].atom_op = f->cur_atom;
+        f->snap[k].atom_known = f->cur_atom_known;
+        f->snap[k].atom_swap = f->cur_swap;
+        f->snap[k].atom_cmp = f->cur_cmp;
         f->snap[k].len = n;
         memcpy(f->snap[k].pkt, buf, n);
     } else {
@@ -1234,6 +1312,47 @@ static uint64_t atomic_result(uint8_t op, uint64_t orig, uint64_t swap,
                               uint64_t cmp)
 {
     return op == IBW_OP_RC_FETCH_ADD ? orig + swap : orig == cmp ? swap : orig;
+}
+
+/* The saved answer of the atomic at psn (among the last RP_SAVED atomics
+ * answered), or NULL. */
+static struct rp_saved *saved_at(struct rp_flow *f, uint32_t psn)
+{
+    for (unsigned i = 0; i < RP_SAVED; i++)
+        if (f->saved[i].valid && f->saved[i].psn == psn)
+            return &f->saved[i];
+    return NULL;
+}
+
+/* The capture's answer at atomic PSN psn returned orig: the result the
+ * responder saved there (`replace`: a fresh execution at that PSN, which
+ * an older entry at the same PSN, 2^24 PSNs back, must not stand for). */
+static void saved_put(struct rp_flow *f, uint32_t psn, uint64_t orig,
+                      int replace)
+{
+    struct rp_saved *s = saved_at(f, psn);
+    if (s && !replace)
+        return;
+    if (!s)
+        s = &f->saved[f->saved_next++ % RP_SAVED];
+    s->psn = psn;
+    s->orig = orig;
+    s->valid = 1;
+}
+
+/* The responder's word at addr is not the reference's any more (it
+ * executed a duplicate atomic again, which was reported): the next
+ * atomic on it learns the word from the capture instead of comparing,
+ * so that one such execution is one finding, not one per later atomic.
+ * The unmatched answers already made on the word learn in turn. */
+static void word_unknown(struct rp_flow *f, uint64_t addr)
+{
+    known_drop(f, addr, addr + 8);
+    for (size_t j = 0; j < f->nlive; j++) {
+        struct rp_exp *y = &f->exp[f->live[j]];
+        if (!y->matched && y->atom_op && !y->dup_fed && y->atom_addr == addr)
+            y->orig_known = 0;
+    }
 }
 
 /*
@@ -1286,6 +1405,24 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
             return;
         }
         break;
+    }
+    /* A copy of the request at the reference's ePSN recorded before this
+     * response, which a sequence NAK had the reference refuse as lost
+     * after the capture point: the responder took it after all.  It was
+     * delayed, not lost (the network reordered it behind the requests
+     * that drew the NAK: statement NAK-SEQ, the responder takes the PSN
+     * it waits for whenever it comes).  Fed again from it, rather than
+     * jumped over as a hole: what the reference knows of the request (an
+     * atomic's saved answer, a READ's span and MSN) then answers its
+     * duplicates. */
+    for (unsigned i = f->nsnap; i-- > 0;) {
+        struct rp_snap *sn = snap_at(f, i);
+        if (sn->refused && sn->psn == q->cxt.epsn && sn->frame < r->frame) {
+            sn->refused = 0;
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            f->jmsn_valid = 0;
+            return;
+        }
     }
     /* the first request fed while the reference waited where it waits */
     for (unsigned i = 0; i < f->nsnap; i++) {
@@ -1405,7 +1542,7 @@ static int feed_duplicate(struct rp_flow *f, uint32_t psn)
         keep.valid = f->hist[sn->psn % RP_HIST].valid;
         f->cur_frame = sn->frame;
         f->cur_tick = f->clock;
-        f->cur_atom = 0;
+        cur_atom_of(f, sn);
         int resync = f->resync;
         f->resync = 0;
         f->cur_dup = 1;
@@ -1572,6 +1709,30 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     }
     if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
         !nak_expected(f, psn)) {
+        /* The NAK names the PSN the reference itself expects, or expected
+         * until a copy of that request recorded after the NAK: it is the
+         * NAK the reference would send at the first request beyond that
+         * PSN.  The responder got such a request where the capture does
+         * not show it before the NAK: a copy the network duplicated or
+         * delayed after the capture point (the link's duplicate comes
+         * later than the original), or one the capture missed.  Both
+         * wait for that PSN from here (statement NAK-SEQ: the requester
+         * goes back to it); the reference's own NAK is disarmed as the
+         * responder's is, for the requests beyond it still to come.  Not
+         * with one direction recorded late: the request that caused the
+         * NAK may be recorded after it, and the copy the NAK names as
+         * lost too (the rewind below). */
+        unsigned at = snap_find(f, psn);
+        if (!f->skewed &&
+            (ahead == 0 || (ahead < 0 && at != RP_NONE &&
+                            snap_at(f, at)->epsn == psn &&
+                            snap_at(f, at)->frame > r->frame))) {
+            if (ahead == 0)
+                eng_qp(f->e, f->qpn)->ee.nak_armed = 0;
+            cover_acks(f, psn, 0);
+            mark_passed(f, psn, now);
+            return 1;
+        }
         /* the request it names was lost after the capture point (rewound:
          * the NAK the reference now sends is the captured one), or the
          * request out of sequence that caused it is not fed yet */
@@ -1713,7 +1874,27 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     if (r->paylen_known && x->paylen != r->paylen)
         RP_DIFF("%spayload %u bytes, reference %u", n ? "; " : "", r->paylen,
                 x->paylen);
-    if (r->has_orig && x->atom_op) {
+    if (r->has_orig && x->atom_op && x->dup_fed) {
+        /* Statement DUP-REQUEST (IBA 9.7.5.1.2, the checker's
+         * FLOW-DUP-ATOMIC): a duplicate atomic is not executed again; it
+         * is answered with the original value saved when it was, which is
+         * what the capture's first answer at its PSN returned (the
+         * reference's own saved value may be one it computed before it
+         * knew the word).  Its value says what the word was then, not
+         * now: nothing is learnt from it. */
+        const struct rp_saved *sv = saved_at(f, psn);
+        if (sv && sv->orig != r->orig) {
+            RP_DIFF("%soriginal value 0x%016llx of a duplicate atomic, the "
+                    "one its first answer returned 0x%016llx (a duplicate "
+                    "returns the saved result, it is not executed again)",
+                    n ? "; " : "", (unsigned long long)r->orig,
+                    (unsigned long long)sv->orig);
+            word_unknown(f, x->atom_addr);
+        } else if (!sv) {
+            saved_put(f, psn, r->orig, 0);
+        }
+    } else if (r->has_orig && x->atom_op) {
+        saved_put(f, psn, r->orig, 1);
         if (x->orig_known && r->orig != x->orig)
             RP_DIFF("%soriginal value 0x%016llx, reference 0x%016llx",
                     n ? "; " : "", (unsigned long long)r->orig,
@@ -1722,10 +1903,12 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
             /* learn the word from the capture, and what the atomic made it */
             uint64_t v = atomic_result(x->atom_op, r->orig, x->swap, x->cmp);
             /* atomics on the word the reference took after this one (in
-             * flight together) apply to it too: they learn in turn */
+             * flight together) apply to it too: they learn in turn.  Not
+             * its answers to duplicates: those it did not execute */
             for (size_t k = (size_t)(x - f->exp) + 1; k < f->nexp; k++) {
                 const struct rp_exp *y = &f->exp[k];
-                if (y->atom_op && y->matched != 2 && y->atom_addr == x->atom_addr)
+                if (y->atom_op && y->matched != 2 && !y->dup_fed &&
+                    y->atom_addr == x->atom_addr)
                     v = atomic_result(y->atom_op, v, y->swap, y->cmp);
             }
             put_word(f, x->atom_addr, v);

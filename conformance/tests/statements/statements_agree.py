@@ -48,15 +48,7 @@ CLEAN_ALLOWED = {"icrc-small-unchecked": {"PKT-ICRC"},
                                    "FLOW-RETRANS-DIFF"}}
 # disagreements this test found and that are still open: fault -> the only
 # rule the clean control may draw with --replay, and why
-KNOWN_OPEN = {
-    "atomic-dup-reexec": ("REPLAY-DIFF",
-                          "after a lost ATOMIC ACKNOWLEDGE the resent atomic's "
-                          "saved original value differs from the reference's "
-                          "(statement DUP-REQUEST; the checker is clean, the "
-                          "responder's values are consistent: each original "
-                          "value plus its add is the next one's, and the sim's "
-                          "data check passes): the reference's word is wrong"),
-}
+KNOWN_OPEN = {}  # none open now (atomic-dup-reexec's was the replay's: fixed)
 # faults whose traffic is a CM connection (faults_suite.py CM_FAULTS)
 CM_FAULTS = {"start-psn-stale", "rnr-retry-finite"}
 

@@ -213,6 +213,8 @@ static struct chk_outst *outst_add(struct chk_flow *f)
             ring = out_ring(f, &cap);
         }
     }
+    if (f->nout == cap)
+        chk_msn_outst_gone(f, &ring[f->out_head]); /* the oldest, given up */
     i = ring_slot(&f->out_head, &f->nout, cap);
     memset(&ring[i], 0, sizeof ring[i]);
     return &ring[i];
@@ -517,14 +519,25 @@ static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
                                       uint64_t since, uint64_t until)
 {
     struct chk_gap *first = NULL;
-    f->any_gap = 1; /* the requests seen are lower bounds either way */
-    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until))
+    /* The requests seen are lower bounds (any_gap) when a part of the
+     * range was seen in no copy (gap_add) or only in a damaged one, which
+     * may have been any request; not when every PSN of it was seen whole
+     * (a resend round resuming past PSNs resent before, PSNs a NAK's
+     * Go-Back-N did not resend whose originals were recorded): the
+     * message counts through them are then those of the copies seen.
+     * (Before, any such range set it, and FLOW-MSN and the resend rules
+     * stopped for the rest of the flow after the first recovered loss.) */
+    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until)) {
+        f->any_gap = 1;
         return NULL;
+    }
     while (chk_psn_diff(hi, lo) > 0) {
         const struct chk_seen *s =
             seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
         if (s) {
             /* past it (a corrupted frame: to the end of the gap) */
+            if (s->corrupt)
+                f->any_gap = 1;
             lo = !s->corrupt && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
             continue;
         }
@@ -1078,7 +1091,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         chk_ack_read_reissue(f, psn);
         f->retx_ts = c->ts_ns;
         f->have_retx = 1;
-        if (f->rr_pend && c->ts_ns <= f->rr_p_due)
+        if (f->rr_pend && c->ts_ns <= f->rr_p_due &&
+            (f->rr_p_noreq || (chk_psn_diff(psn, f->rr_p_read) >= 0 &&
+                               chk_psn_diff(psn, f->rr_p_psn) <= 0)))
             f->rr_pend = 0; /* the READ may have been replayed */
         flow_event(c, f, CHK_EV_RETRANSMISSION, p, psn);
         int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
@@ -1241,9 +1256,17 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         gbn_stopped(c, f, psn);
     }
     /* A READ inside the span a READ before may take (its length not known
-     * at this PMTU) may be its re-issue rather than a new message. */
-    if (f->span_unknown && oi->kind == IBW_OPK_READ)
-        f->msn_inexact = 1;
+     * at this PMTU) may be its re-issue rather than a new message, until
+     * the PMTU or that READ's LAST response says where the span ends.  A
+     * READ at or past the largest span it can take (PMTU 256) is new. */
+    if (f->span_unknown && oi->kind == IBW_OPK_READ && after_prev > 0 &&
+        (uint32_t)after_prev < f->span_max) {
+        struct chk_outst *po = f->nout ? chk_outst_at(f, f->nout - 1) : NULL;
+        if (po && po->kind == IBW_OPK_READ && po->psn == f->prev_psn)
+            chk_msn_doubt(f, po); /* this READ is the ring's next entry */
+        else
+            f->msn_inexact = 1;
+    }
     f->span_unknown = 0;
     f->in_retrans = 0;
     lat_request(c, f, psn);
@@ -1392,6 +1415,8 @@ static void read_response(struct chk *c, struct chk_flow *f,
                 o->answered = 1;
                 if (!o->span)
                     span_settled(f, o, off + 1);
+                if (o->next_inside)
+                    chk_msn_read_end(f, k, chk_psn_add(r, 1));
             }
             return;
         }
@@ -1993,11 +2018,17 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
 /* FLOW-MSN (C9-148): the READ RESPONSE FIRST and LAST of one execution of
  * a READ carry one MSN.  Judged on a FIRST, MIDDLEs and a LAST at
  * consecutive PSNs recorded in a row (no other response of the flow between)
- * when no request was resent from the skew window before the FIRST on: a
- * duplicate READ's replayed responses carry the responder's current MSN
- * (Linux rxe), and only a resent READ is replayed.  Its request need not
- * be in the capture (one dropped for a bad ICRC was executed all the
- * same: its responses show it). */
+ * unless the READ was requested again at a PSN up to the LAST's (recorded
+ * before the LAST, or within the skew window after it): the LAST may then
+ * be a replay, and a replayed response may carry any MSN from the
+ * original's to the responder's current one (statement MSN; Linux rxe
+ * sends its current one).  A resend of other requests, or of this READ's
+ * request past the LAST, replays nothing of it: before, any resend in the
+ * flow within the skew window exempted the READ, so on a lossy link (a
+ * resend every few microseconds) a READ RESPONSE LAST carrying the next
+ * message's MSN (zoo row 31b) went unsaid.  Its request need not be in
+ * the capture (one dropped for a bad ICRC was executed all the same: its
+ * responses show it); then any resend within the skew window exempts it. */
 static void read_msn_due(struct chk *c, struct chk_flow *f, int all)
 {
     if (!f->rr_pend || (!all && c->ts_ns <= f->rr_p_due))
@@ -2049,12 +2080,15 @@ static void read_msn_same(struct chk *c, struct chk_flow *f,
         return;
     f->rr_open = 0;
     uint64_t win = chk_skew_window(c);
+    const struct chk_outst *o = chk_outst_find(f, f->rr_first, IBW_OPK_READ);
     if (!a || ibw_aeth_get_msn(a) == f->rr_msn ||
-        (f->have_retx && f->retx_ts + win >= f->rr_ts))
+        (o ? o->reissued : f->have_retx && f->retx_ts + win >= f->rr_ts))
         return;
     if (f->rr_pend)
         read_msn_due(c, f, 1); /* one waits at a time */
     f->rr_pend = 1;
+    f->rr_p_noreq = o == NULL;
+    f->rr_p_read = o ? o->psn : f->rr_first;
     f->rr_p_psn = r;
     f->rr_p_msn = ibw_aeth_get_msn(a);
     f->rr_p_first = f->rr_first;

@@ -946,8 +946,16 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
     /* Resending from after the PSN the NAK named skips PSNs the responder
      * never acknowledged: wrong whether or not the NAK arrived.  From
      * before it: the NAK may have been lost after the capture point, and
-     * a timeout resends from the oldest unacknowledged PSN. */
-    if (chk_psn_diff(x, e) > 0) {
+     * a timeout resends from the oldest unacknowledged PSN.  A frame its
+     * receiver drops (a bad CRC, or malformed: a runt), recorded between
+     * the request before the round and the round's first, may have been
+     * the round's first, from the PSN the NAK named: nothing shows a skip
+     * (the responder, having dropped it, NAKs that PSN again).  Before,
+     * that NAK again was taken as proof of the skip (FLOW-GBN on clean
+     * traffic whose link corrupts or cuts frames: the icrc-small-unchecked
+     * and runt-accept controls). */
+    if (chk_psn_diff(x, e) > 0 &&
+        !corrupt_between(c, f, f->round_since, f->round_frame)) {
         /* Unless the capture missed the resends of the PSNs skipped:
          * settled by what the responder does next. */
         f->gbn_suspect = (uint8_t)pending;
@@ -1148,6 +1156,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_open = 1;
             f->round_ts = c->ts_ns;
             f->round_frame = c->frame;
+            f->round_since = since;
             const struct chk_hist *was = hist_at(f, psn);
             f->round_gap_ns = was && c->ts_ns >= was->copy_ts
                                   ? c->ts_ns - was->copy_ts : UINT64_MAX;
@@ -1172,6 +1181,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         f->prev_psn = psn;
         f->prev_end = chk_psn_add(psn, 1);
         chk_retrans_resend(c, f, p, oi, psn);
+        chk_request_resent(c, f, p, oi, psn);
         if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
             struct chk_outst *o = chk_outst_find(f, psn, oi->kind);
             uint32_t pmtu = chk_flow_pmtu(c, f);
@@ -1859,18 +1869,22 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 
 void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
 {
-    const uint8_t *b = hdr(p, IBW_HDR_BTH);
-    if (!b)
-        return;
     /* Any field may be the one hit, the opcode too: the frame counts where
      * it was recorded, between its endpoints (a gap of a flow it does not
-     * belong to is explained too: a note the less, never an error). */
+     * belong to is explained too: a note the less, never an error).  A
+     * malformed frame (its headers unparsed past the point of damage, its
+     * BTH perhaps unread) counts there as well when its addresses are. */
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
+    if (src.kind == 0)
+        return;
     unsigned i = ring_slot(&c->corrupt_head, &c->ncorrupt, CHK_CORRUPT);
     c->corrupt[i].frame = c->frame;
     c->corrupt[i].src = src;
     c->corrupt[i].dst = dst;
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
+    if (!b)
+        return;
     /* And at the PSN it says, when that is one of its flow's: a gap found
      * later (a resend round's) is explained from there. */
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);

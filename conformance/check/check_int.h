@@ -340,6 +340,7 @@ struct chk_flow {
     int64_t lat_min;        /* least (response - request) recorded time, ns */
     uint8_t round_open;     /* the last resend round, no NAK judged yet */
     uint64_t round_ts, round_frame;
+    uint64_t round_since;   /* ... the frame of the request before it */
     uint64_t round_gap_ns;  /* ... the time since the PSN it resent from
                                was last recorded (UINT64_MAX: never seen) */
     uint8_t ar_open;        /* FLOW-ACK-READ (check_respond.c): an ACK
@@ -542,6 +543,11 @@ void chk_retrans_read_reissue(struct chk *c, struct chk_flow *f,
 uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
                           const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
                           uint32_t psn);
+/* check_respond.c: a copy of the request at psn recorded again: when it is
+ * valid in itself, the invalid one waiting at psn is no longer judged. */
+void chk_request_resent(const struct chk *c, struct chk_flow *f,
+                        const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                        uint32_t psn);
 /* check_respond.c: the rules on what a response answers:
  * FLOW-INVALID-ACCEPTED, FLOW-NAK-INVALID, FLOW-ZERO-LEN. */
 void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,

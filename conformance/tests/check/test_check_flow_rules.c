@@ -513,6 +513,30 @@ static void gbn_cases(void)
     req(SEND_ONLY, 6, 64, 0);            /* 11: 4 and 5 not resent */
     nak(4, IBW_NAK_PSN_SEQ_ERROR, 4);    /* 12 */
     expect("gbn stop, capture missed an original", (const unsigned[]){END});
+    /* after the NAK naming 1 the resend of 1 is recorded damaged (v = 0:
+     * its ICRC fails; v = 1: a runt, its UDP length short of the BTH) and
+     * the round goes on from 2; the responder, which dropped that copy,
+     * NAKs 1 again.  The damaged frame may have been the round's first:
+     * no skip is shown (before, FLOW-GBN on the icrc-small-unchecked and
+     * runt-accept clean controls) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);    /* 1-4 */
+        ack(0, 1);
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1); /* 6 */
+        req(SEND_ONLY, 1, 64, 0);        /* 7: damaged below */
+        if (v == 0)
+            R.bytes[R.n - 1][R.len[R.n - 1] - 10] ^= 1; /* a payload bit */
+        else
+            R.bytes[R.n - 1][14 + 20 + 5] = 16; /* UDP length 16 < 8 + 12 */
+        req(SEND_ONLY, 2, 64, 0);        /* 8 */
+        req(SEND_ONLY, 3, 64, 0);        /* 9 */
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1); /* 10 */
+        expect(v ? "gbn round first runt" : "gbn round first corrupt",
+               (const unsigned[]){v ? CHK_R_PKT_MALFORMED : CHK_R_PKT_ICRC, 7,
+                                  END});
+    }
     /* the whole round resent before the new PSN: clean */
     reset(0);
     for (uint32_t k = 0; k < 4; k++)
@@ -697,6 +721,29 @@ static void respond_cases(void)
     req(IBW_OP_RC_SEND_LAST, 2, 64, 0);
     ack(2, 1);
     expect("learnt pmtu", (const unsigned[]){CHK_R_PKT_LEN_FULL, 2, END});
+    /* ... but a FIRST whose payload is no PMTU at all (a SEND FIRST cut 8
+     * bytes short of 1024) is invalid on any path, the PMTU known or not:
+     * accepted, an error (len-check-off on a Send, whose message has no
+     * DMA Length to compare); v = 1: resent whole before the ACK, which
+     * may accept that copy (the copies' difference is FLOW-RETRANS-DIFF's) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        req(IBW_OP_RC_SEND_FIRST, 0, 1016, 0);
+        req(IBW_OP_RC_SEND_LAST, 1, 64, 0);
+        if (v) {
+            req(IBW_OP_RC_SEND_FIRST, 0, 1024, 0); /* 3 */
+            req(IBW_OP_RC_SEND_LAST, 1, 64, 0);
+        }
+        ack(1, 1);
+        if (v)
+            expect("cut first resent whole",
+                   (const unsigned[]){CHK_R_PKT_LEN_FULL, 1,
+                                      CHK_R_FLOW_RETRANS_DIFF, 3, END});
+        else
+            expect("cut first accepted",
+                   (const unsigned[]){CHK_R_PKT_LEN_FULL, 1,
+                                      CHK_R_FLOW_INVALID_ACCEPTED, 3, END});
+    }
 }
 
 int main(void)

@@ -986,7 +986,8 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
  * it leaves the NAK to the next round, as it would if recorded after it. */
 static void nak_after_round(struct chk *c, struct chk_flow *f)
 {
-    chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0));
+    chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0),
+                   f->pend_psn);
     chk_resend_recovery(f, f->next_psn);
     f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
                    chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&

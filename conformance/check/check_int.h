@@ -506,9 +506,11 @@ void chk_ack_read_reissue(struct chk_flow *f, uint32_t psn);
 void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
                       uint64_t gap_ns, int nak_pending, int dup_of_last,
                       uint8_t opcode);
-/* A NAK or RNR NAK recorded at ts_ns: it may have come before a round
- * recorded up to window_ns earlier. */
-void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns);
+/* A NAK or RNR NAK naming nak_psn recorded at ts_ns: it may have come
+ * before a round recorded up to window_ns earlier that starts at nak_psn
+ * or past it. */
+void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns,
+                    uint32_t nak_psn);
 /* Recovery begins (a NAK or RNR NAK recorded, a resend round opened) on a
  * flow that has sent up to next_psn (exclusive); an acknowledgement of PSN
  * r ends it once r covers every PSN sent by then. */

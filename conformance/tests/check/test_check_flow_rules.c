@@ -579,6 +579,30 @@ static void resend_cases(void)
         else /* after a NAK; the last PSN again (a network duplicate); late */
             expect("resend justified", (const unsigned[]){END});
     }
+    /* SENDs 0-3 at 1-4 us (their responses 0.2 us after: the flow's skew
+     * window), 0 resent at 5 us and a sequence NAK naming 2 recorded 0.1 us
+     * after it: a NAK that reached the requester first would send it back
+     * to 2, not 0 (it acknowledges 0 and 1), so the round from 0 stays
+     * unjustified (before, any NAK within the window explained it:
+     * resend-early's variants under loss); v = 1: 2 resent, from the
+     * PSN the NAK names */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 2; k++) {
+            req(SEND_ONLY, k, 64, 0);
+            ack(k, k + 1);
+        }
+        req(SEND_ONLY, 2, 64, 0);                    /* 5 */
+        req(SEND_ONLY, 3, 64, 0);                    /* 6 */
+        req(SEND_ONLY, v ? 2 : 0, 64, 0);            /* 7: resent */
+        nak(2, IBW_NAK_PSN_SEQ_ERROR, 2);            /* 8 */
+        times_us((const double[]){1, 1.2, 2, 2.2, 3, 4, 5, 5.1});
+        if (v == 0)
+            expect("resend before the NAK's psn",
+                   (const unsigned[]){CHK_R_FLOW_RESEND_UNJUSTIFIED, 7, END});
+        else
+            expect("resend at the NAK's psn", (const unsigned[]){END});
+    }
     /* SENDs 0-3, NAK naming 1, only 1 resent and ACKed, then nothing from
      * the requester while the capture goes on (another QP's SEND) until
      * 9000 s (past 4.096 us x 2^31 = 8796 s, the longest local ACK

@@ -581,6 +581,13 @@ static int on_dreq(struct chk *c, const struct chk_addr *src,
                    "negotiated QPN is 0x%06x", m->remoteqpneecn, peer);
     if (e->state == CM_DREQ_SENT)
         return 0; /* resent, or both sides disconnecting at once */
+    /* Resent after the DREP: that DREP was lost after the capture point
+     * and the DREQ's sender timed out (IBA 12.9: DREQ Sent resends on its
+     * timeout; the peer in TimeWait answers a DREQ again with a DREP, as
+     * Linux's cm_dreq_handler() does).  A lossy ibwire sim --cm drew
+     * CM-SEQ here on clean traffic (start-psn-stale's controls). */
+    if (e->state == CM_CLOSED && e->dreq_from_client == (uint8_t)from_client)
+        return 0;
     if (e->state != CM_ESTABLISHED && e->state != CM_REP_SENT)
         chk_report(c, CHK_R_CM_SEQ, "DREQ in state %s", state_name(e->state));
     e->state = CM_DREQ_SENT;

@@ -213,6 +213,8 @@ static struct chk_outst *outst_add(struct chk_flow *f)
             ring = out_ring(f, &cap);
         }
     }
+    if (f->nout == cap)
+        chk_msn_outst_gone(f, &ring[f->out_head]); /* the oldest, given up */
     i = ring_slot(&f->out_head, &f->nout, cap);
     memset(&ring[i], 0, sizeof ring[i]);
     return &ring[i];
@@ -517,14 +519,25 @@ static struct chk_gap *gap_add_unseen(struct chk *c, struct chk_flow *f,
                                       uint64_t since, uint64_t until)
 {
     struct chk_gap *first = NULL;
-    f->any_gap = 1; /* the requests seen are lower bounds either way */
-    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until))
+    /* The requests seen are lower bounds (any_gap) when a part of the
+     * range was seen in no copy (gap_add) or only in a damaged one, which
+     * may have been any request; not when every PSN of it was seen whole
+     * (a resend round resuming past PSNs resent before, PSNs a NAK's
+     * Go-Back-N did not resend whose originals were recorded): the
+     * message counts through them are then those of the copies seen.
+     * (Before, any such range set it, and FLOW-MSN and the resend rules
+     * stopped for the rest of the flow after the first recovered loss.) */
+    if (seen != GAP_NONE && since < until && corrupt_between(c, f, since, until)) {
+        f->any_gap = 1;
         return NULL;
+    }
     while (chk_psn_diff(hi, lo) > 0) {
         const struct chk_seen *s =
             seen == GAP_NONE ? NULL : seen_of(f, lo, seen >= GAP_RESENT);
         if (s) {
             /* past it (a corrupted frame: to the end of the gap) */
+            if (s->corrupt)
+                f->any_gap = 1;
             lo = !s->corrupt && chk_psn_diff(s->hi, hi) < 0 ? s->hi : hi;
             continue;
         }
@@ -933,8 +946,16 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
     /* Resending from after the PSN the NAK named skips PSNs the responder
      * never acknowledged: wrong whether or not the NAK arrived.  From
      * before it: the NAK may have been lost after the capture point, and
-     * a timeout resends from the oldest unacknowledged PSN. */
-    if (chk_psn_diff(x, e) > 0) {
+     * a timeout resends from the oldest unacknowledged PSN.  A frame its
+     * receiver drops (a bad CRC, or malformed: a runt), recorded between
+     * the request before the round and the round's first, may have been
+     * the round's first, from the PSN the NAK named: nothing shows a skip
+     * (the responder, having dropped it, NAKs that PSN again).  Before,
+     * that NAK again was taken as proof of the skip (FLOW-GBN on clean
+     * traffic whose link corrupts or cuts frames: the icrc-small-unchecked
+     * and runt-accept controls). */
+    if (chk_psn_diff(x, e) > 0 &&
+        !corrupt_between(c, f, f->round_since, f->round_frame)) {
         /* Unless the capture missed the resends of the PSNs skipped:
          * settled by what the responder does next. */
         f->gbn_suspect = (uint8_t)pending;
@@ -965,7 +986,8 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
  * it leaves the NAK to the next round, as it would if recorded after it. */
 static void nak_after_round(struct chk *c, struct chk_flow *f)
 {
-    chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0));
+    chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0),
+                   f->pend_psn);
     chk_resend_recovery(f, f->next_psn);
     f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
                    chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&
@@ -1078,7 +1100,9 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         chk_ack_read_reissue(f, psn);
         f->retx_ts = c->ts_ns;
         f->have_retx = 1;
-        if (f->rr_pend && c->ts_ns <= f->rr_p_due)
+        if (f->rr_pend && c->ts_ns <= f->rr_p_due &&
+            (f->rr_p_noreq || (chk_psn_diff(psn, f->rr_p_read) >= 0 &&
+                               chk_psn_diff(psn, f->rr_p_psn) <= 0)))
             f->rr_pend = 0; /* the READ may have been replayed */
         flow_event(c, f, CHK_EV_RETRANSMISSION, p, psn);
         int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
@@ -1133,6 +1157,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->round_open = 1;
             f->round_ts = c->ts_ns;
             f->round_frame = c->frame;
+            f->round_since = since;
             const struct chk_hist *was = hist_at(f, psn);
             f->round_gap_ns = was && c->ts_ns >= was->copy_ts
                                   ? c->ts_ns - was->copy_ts : UINT64_MAX;
@@ -1157,6 +1182,7 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         f->prev_psn = psn;
         f->prev_end = chk_psn_add(psn, 1);
         chk_retrans_resend(c, f, p, oi, psn);
+        chk_request_resent(c, f, p, oi, psn);
         if (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_ATOMIC) {
             struct chk_outst *o = chk_outst_find(f, psn, oi->kind);
             uint32_t pmtu = chk_flow_pmtu(c, f);
@@ -1241,9 +1267,17 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
         gbn_stopped(c, f, psn);
     }
     /* A READ inside the span a READ before may take (its length not known
-     * at this PMTU) may be its re-issue rather than a new message. */
-    if (f->span_unknown && oi->kind == IBW_OPK_READ)
-        f->msn_inexact = 1;
+     * at this PMTU) may be its re-issue rather than a new message, until
+     * the PMTU or that READ's LAST response says where the span ends.  A
+     * READ at or past the largest span it can take (PMTU 256) is new. */
+    if (f->span_unknown && oi->kind == IBW_OPK_READ && after_prev > 0 &&
+        (uint32_t)after_prev < f->span_max) {
+        struct chk_outst *po = f->nout ? chk_outst_at(f, f->nout - 1) : NULL;
+        if (po && po->kind == IBW_OPK_READ && po->psn == f->prev_psn)
+            chk_msn_doubt(f, po); /* this READ is the ring's next entry */
+        else
+            f->msn_inexact = 1;
+    }
     f->span_unknown = 0;
     f->in_retrans = 0;
     lat_request(c, f, psn);
@@ -1392,6 +1426,8 @@ static void read_response(struct chk *c, struct chk_flow *f,
                 o->answered = 1;
                 if (!o->span)
                     span_settled(f, o, off + 1);
+                if (o->next_inside)
+                    chk_msn_read_end(f, k, chk_psn_add(r, 1));
             }
             return;
         }
@@ -1834,18 +1870,22 @@ void chk_flow_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
 
 void chk_flow_corrupt(struct chk *c, const struct ibw_pkt *p)
 {
-    const uint8_t *b = hdr(p, IBW_HDR_BTH);
-    if (!b)
-        return;
     /* Any field may be the one hit, the opcode too: the frame counts where
      * it was recorded, between its endpoints (a gap of a flow it does not
-     * belong to is explained too: a note the less, never an error). */
+     * belong to is explained too: a note the less, never an error).  A
+     * malformed frame (its headers unparsed past the point of damage, its
+     * BTH perhaps unread) counts there as well when its addresses are. */
     struct chk_addr src, dst;
     chk_pkt_addrs(p, &src, &dst);
+    if (src.kind == 0)
+        return;
     unsigned i = ring_slot(&c->corrupt_head, &c->ncorrupt, CHK_CORRUPT);
     c->corrupt[i].frame = c->frame;
     c->corrupt[i].src = src;
     c->corrupt[i].dst = dst;
+    const uint8_t *b = hdr(p, IBW_HDR_BTH);
+    if (!b)
+        return;
     /* And at the PSN it says, when that is one of its flow's: a gap found
      * later (a resend round's) is explained from there. */
     const struct ibw_opcode_info *oi = ibw_opcode_info(p->opcode);
@@ -1993,11 +2033,17 @@ static void flow_notes(struct chk *c, struct chk_flow *f)
 /* FLOW-MSN (C9-148): the READ RESPONSE FIRST and LAST of one execution of
  * a READ carry one MSN.  Judged on a FIRST, MIDDLEs and a LAST at
  * consecutive PSNs recorded in a row (no other response of the flow between)
- * when no request was resent from the skew window before the FIRST on: a
- * duplicate READ's replayed responses carry the responder's current MSN
- * (Linux rxe), and only a resent READ is replayed.  Its request need not
- * be in the capture (one dropped for a bad ICRC was executed all the
- * same: its responses show it). */
+ * unless the READ was requested again at a PSN up to the LAST's (recorded
+ * before the LAST, or within the skew window after it): the LAST may then
+ * be a replay, and a replayed response may carry any MSN from the
+ * original's to the responder's current one (statement MSN; Linux rxe
+ * sends its current one).  A resend of other requests, or of this READ's
+ * request past the LAST, replays nothing of it: before, any resend in the
+ * flow within the skew window exempted the READ, so on a lossy link (a
+ * resend every few microseconds) a READ RESPONSE LAST carrying the next
+ * message's MSN (zoo row 31b) went unsaid.  Its request need not be in
+ * the capture (one dropped for a bad ICRC was executed all the same: its
+ * responses show it); then any resend within the skew window exempts it. */
 static void read_msn_due(struct chk *c, struct chk_flow *f, int all)
 {
     if (!f->rr_pend || (!all && c->ts_ns <= f->rr_p_due))
@@ -2049,12 +2095,15 @@ static void read_msn_same(struct chk *c, struct chk_flow *f,
         return;
     f->rr_open = 0;
     uint64_t win = chk_skew_window(c);
+    const struct chk_outst *o = chk_outst_find(f, f->rr_first, IBW_OPK_READ);
     if (!a || ibw_aeth_get_msn(a) == f->rr_msn ||
-        (f->have_retx && f->retx_ts + win >= f->rr_ts))
+        (o ? o->reissued : f->have_retx && f->retx_ts + win >= f->rr_ts))
         return;
     if (f->rr_pend)
         read_msn_due(c, f, 1); /* one waits at a time */
     f->rr_pend = 1;
+    f->rr_p_noreq = o == NULL;
+    f->rr_p_read = o ? o->psn : f->rr_first;
     f->rr_p_psn = r;
     f->rr_p_msn = ibw_aeth_get_msn(a);
     f->rr_p_first = f->rr_first;

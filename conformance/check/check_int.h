@@ -134,6 +134,10 @@ struct chk_outst {
                            carry the responder's MSN of then) */
     uint8_t have_va;    /* READ: va and rkey known (an original with RETH) */
     uint8_t have_orig;  /* atomic: an ATOMIC ACKNOWLEDGE answered it */
+    uint8_t next_inside; /* READ: the READ after it (the next entry) lies
+                           inside the span it may take, and its span is not
+                           known yet: that READ may be its re-issue
+                           (FLOW-MSN, check_msn.c) */
     uint32_t msgs;      /* messages completed with it (it counts: C9-148) */
     uint32_t rkey;
     uint64_t va;
@@ -294,6 +298,8 @@ struct chk_flow {
     uint32_t msn_arc_lo, msn_arc_w; /* ... [lo, lo + w] */
     uint8_t msn_inexact;    /* a READ that may have been a re-issue was
                                counted as a new message: counts uncertain */
+    unsigned nmsn_doubt;    /* ... not known yet: READs of the ring with
+                               next_inside set */
     uint8_t nmsn_wait;      /* msn_wait entries in use */
     uint8_t have_bad;       /* FLOW-INVALID-ACCEPTED: a request the
                                responder must reject is not answered yet: */
@@ -306,6 +312,8 @@ struct chk_flow {
     uint8_t rr_pend;        /* a LAST whose MSN is not its FIRST's waits
                                out the skew window for a resend: */
     uint32_t rr_p_psn, rr_p_msn, rr_p_first, rr_p_fmsn;
+    uint32_t rr_p_read;     /* ... the PSN of its READ request */
+    uint8_t rr_p_noreq;     /* ... that request not in the capture */
     uint64_t rr_p_frame, rr_p_fframe, rr_p_due;
     uint64_t rr_said;       /* frame of the last READ RESPONSE LAST it
                                reported (the MSN arc leaves it unsaid) */
@@ -332,6 +340,7 @@ struct chk_flow {
     int64_t lat_min;        /* least (response - request) recorded time, ns */
     uint8_t round_open;     /* the last resend round, no NAK judged yet */
     uint64_t round_ts, round_frame;
+    uint64_t round_since;   /* ... the frame of the request before it */
     uint64_t round_gap_ns;  /* ... the time since the PSN it resent from
                                was last recorded (UINT64_MAX: never seen) */
     uint8_t ar_open;        /* FLOW-ACK-READ (check_respond.c): an ACK
@@ -470,6 +479,15 @@ void chk_msn_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p
 /* check_msn.c: before a request is counted, judge the responses whose skew
  * window has passed; all = 1 at the flow's end. */
 void chk_msn_due(struct chk *c, struct chk_flow *f, int all);
+/* check_msn.c: the READ after READ o (the ring's entry k, the newest but
+ * one), counted as a new message, lies inside the span o may take at the
+ * smallest PMTU, so it may be o's re-issue instead. */
+void chk_msn_doubt(struct chk_flow *f, struct chk_outst *o);
+/* check_msn.c: READ o (the ring's entry k) ends just before PSN end (its
+ * LAST response was recorded). */
+void chk_msn_read_end(struct chk_flow *f, unsigned k, uint32_t end);
+/* check_msn.c: READ o leaves the ring (its slot is taken). */
+void chk_msn_outst_gone(struct chk_flow *f, const struct chk_outst *o);
 
 /* check_respond.c (FLOW-ACK-READ): an ACK at PSN r with MSN msn; a READ
  * response of READ o at r (aeth NULL for a MIDDLE); a request resent at
@@ -488,9 +506,11 @@ void chk_ack_read_reissue(struct chk_flow *f, uint32_t psn);
 void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
                       uint64_t gap_ns, int nak_pending, int dup_of_last,
                       uint8_t opcode);
-/* A NAK or RNR NAK recorded at ts_ns: it may have come before a round
- * recorded up to window_ns earlier. */
-void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns);
+/* A NAK or RNR NAK naming nak_psn recorded at ts_ns: it may have come
+ * before a round recorded up to window_ns earlier that starts at nak_psn
+ * or past it. */
+void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns,
+                    uint32_t nak_psn);
 /* Recovery begins (a NAK or RNR NAK recorded, a resend round opened) on a
  * flow that has sent up to next_psn (exclusive); an acknowledgement of PSN
  * r ends it once r covers every PSN sent by then. */
@@ -534,6 +554,11 @@ void chk_retrans_read_reissue(struct chk *c, struct chk_flow *f,
 uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
                           const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
                           uint32_t psn);
+/* check_respond.c: a copy of the request at psn recorded again: when it is
+ * valid in itself, the invalid one waiting at psn is no longer judged. */
+void chk_request_resent(const struct chk *c, struct chk_flow *f,
+                        const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                        uint32_t psn);
 /* check_respond.c: the rules on what a response answers:
  * FLOW-INVALID-ACCEPTED, FLOW-NAK-INVALID, FLOW-ZERO-LEN. */
 void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,

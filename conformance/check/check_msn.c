@@ -140,8 +140,56 @@ static void judge(struct chk *c, struct chk_flow *f, const struct chk_msn_wait *
     c->cur_flow = cur;
 }
 
+/* A READ inside the span the READ before it may take is a new message or
+ * that READ's re-issue (9.7.4: a requester may re-issue from any PSN of the
+ * span it has not had answered).  It is counted as new; the responses
+ * recorded meanwhile wait (the skew window is no bound here) until the
+ * earlier READ's span is known: its LAST response (chk_msn_read_end) or
+ * the PMTU (chk_msn_due) ends it before the READ (new: the counts are
+ * exact) or past it (a re-issue: counted once too often, and the flow's
+ * MSN is no longer judged).  Before, every such READ made the counts
+ * uncertain for good: a flow that began with two READs before any packet
+ * showed the PMTU had its MSN never judged (msn-per-packet's variants). */
+void chk_msn_doubt(struct chk_flow *f, struct chk_outst *o)
+{
+    if (f->msn_inexact || o->next_inside)
+        return;
+    o->next_inside = 1;
+    f->nmsn_doubt++;
+}
+
+void chk_msn_read_end(struct chk_flow *f, unsigned k, uint32_t end)
+{
+    struct chk_outst *o = chk_outst_at(f, k);
+    if (!o->next_inside)
+        return;
+    o->next_inside = 0;
+    f->nmsn_doubt--;
+    if (k + 1 >= f->nout || chk_psn_diff(end, chk_outst_at(f, k + 1)->psn) > 0)
+        f->msn_inexact = 1; /* the READ after it was its re-issue */
+}
+
+void chk_msn_outst_gone(struct chk_flow *f, const struct chk_outst *o)
+{
+    if (o->next_inside) {
+        f->nmsn_doubt--;
+        f->msn_inexact = 1; /* no longer settled */
+    }
+}
+
 void chk_msn_due(struct chk *c, struct chk_flow *f, int all)
 {
+    uint32_t pmtu = chk_flow_pmtu(c, f);
+    for (unsigned k = 0; f->nmsn_doubt && pmtu && k < f->nout; k++) {
+        const struct chk_outst *o = chk_outst_at(f, k);
+        if (o->next_inside)
+            chk_msn_read_end(f, k, chk_psn_add(o->psn, chk_read_span(o->len, pmtu)));
+    }
+    if (f->nmsn_doubt) {
+        if (!all)
+            return; /* judged once the doubts are settled */
+        f->msn_inexact = 1;
+    }
     unsigned k = 0;
     while (k < f->nmsn_wait) {
         struct chk_msn_wait *w = &f->msn_wait[k];

@@ -882,6 +882,9 @@ int chk_packet(struct chk *c, const struct ibw_pkt *p, int truncated)
         c->st.iba++;
         parse_error(c, p);
         ip_csum_rule(c, p);
+        /* its receiver drops it as it drops one with a bad CRC: a copy
+         * of some request (or response) that went nowhere */
+        chk_flow_corrupt(c, p);
         return 0;
     }
     if (!ibw_pkt_has(p, IBW_HDR_BTH)) {

@@ -91,11 +91,20 @@ void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
     f->rj_gap_ns = gap_ns;
 }
 
-void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns)
+/* A NAK (or RNR NAK) naming nak_psn recorded at ts_ns.  It may explain
+ * the round open when it may have reached the requester first and the
+ * round starts at the PSN it names or past it (past it, FLOW-GBN judges
+ * the skip): a requester goes back to the PSN a NAK names, so a round
+ * from before it is none of its doing (a timeout's, if anything).  Before,
+ * any NAK within the window did, and a resend-early round from an older
+ * PSN went unsaid whenever a sequence NAK for a later loss followed. */
+void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns,
+                    uint32_t nak_psn)
 {
     f->rj_have_nak = 1;
     f->rj_nak_ts = ts_ns;
-    if (f->rj_open && ts_ns >= f->rj_ts && ts_ns - f->rj_ts <= window_ns)
+    if (f->rj_open && ts_ns >= f->rj_ts && ts_ns - f->rj_ts <= window_ns &&
+        chk_psn_diff(f->rj_psn, nak_psn) >= 0)
         f->rj_open = 0; /* the NAK may have come first */
 }
 

@@ -39,12 +39,14 @@ static const char *bad_name(unsigned why)
     }
 }
 
-uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
-                          const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
-                          uint32_t psn)
+/* Why a request is invalid from its own bytes and the PMTU alone (the
+ * RDMA WRITE's length against its DMA Length needs the message's other
+ * packets: chk_request_class); BAD_NONE when nothing shows it. */
+static unsigned bad_in_itself(const struct chk *c, const struct chk_flow *f,
+                              const struct ibw_pkt *p,
+                              const struct ibw_opcode_info *oi)
 {
     unsigned pos = oi->flags & POS_MASK, why = BAD_NONE;
-    uint8_t flags = 0;
     uint32_t pl = p->payload_wire_len;
     uint32_t pmtu = chk_flow_pmtu(c, f);
     /* a PMTU the responder is known to hold requests to (CM's, or the
@@ -59,9 +61,6 @@ uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
             why = BAD_DMALEN;
         else if (len && va + (len - 1) < va)
             why = BAD_WRAP;
-        if (!len && (oi->kind == IBW_OPK_READ ||
-                     pos == (IBW_OPF_FIRST | IBW_OPF_LAST)))
-            flags |= CHK_HIST_ZERO;
     }
     if (aeth && oi->kind == IBW_OPK_ATOMIC && (ibw_atomiceth_get_va(aeth) & 7))
         why = BAD_ALIGN;
@@ -72,6 +71,34 @@ uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
         else if ((pos & IBW_OPF_LAST) && pl > pmtu)
             why = BAD_LEN_LAST;
     }
+    /* Without a PMTU the responder is known to hold (one learnt from the
+     * payloads may be the wrong packet's), a FIRST or MIDDLE is still
+     * invalid when its payload is no PMTU at all (C9-92: it carries
+     * exactly the PMTU, one of 256, 512, 1024, 2048 or 4096 bytes), on
+     * any path: a SEND FIRST cut short, whose message has no length to
+     * compare, was seen only with a CM or --pmtu before (len-check-off's
+     * variants on a Send). */
+    if (!why && !pmtu_sure && !p->cut && (oi->flags & IBW_OPF_PAYLOAD) &&
+        (oi->kind == IBW_OPK_SEND || oi->kind == IBW_OPK_WRITE) &&
+        (pos == IBW_OPF_FIRST || pos == IBW_OPF_MIDDLE) &&
+        !ibw_mtu_bytes_to_enum(pl))
+        why = BAD_LEN_FULL;
+    return why;
+}
+
+uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
+                          const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                          uint32_t psn)
+{
+    unsigned pos = oi->flags & POS_MASK, why = bad_in_itself(c, f, p, oi);
+    uint8_t flags = 0;
+    uint32_t pl = p->payload_wire_len;
+    uint32_t pmtu = chk_flow_pmtu(c, f);
+    const uint8_t *reth = ibw_pkt_hdr(p, IBW_HDR_RETH);
+    if (reth && (oi->kind == IBW_OPK_READ || oi->kind == IBW_OPK_WRITE) &&
+        !ibw_reth_get_dmalen(reth) &&
+        (oi->kind == IBW_OPK_READ || pos == (IBW_OPF_FIRST | IBW_OPF_LAST)))
+        flags |= CHK_HIST_ZERO;
     if (oi->kind == IBW_OPK_WRITE && !why) {
         if (pos == (IBW_OPF_FIRST | IBW_OPF_LAST)) {
             if (reth && !p->cut && pl != ibw_reth_get_dmalen(reth))
@@ -101,6 +128,23 @@ uint8_t chk_request_class(const struct chk *c, struct chk_flow *f,
         }
     }
     return flags;
+}
+
+/* A copy of the request at psn recorded again (a resend, or the network's
+ * duplicate).  When the invalid request waiting for its answer is this
+ * PSN's and this copy is valid in itself, the responder's answer may be
+ * this copy's: it proves nothing (the copies' difference is
+ * FLOW-RETRANS-DIFF's).  A link that cuts the first copy, the requester
+ * resending it whole after a loss, drew FLOW-INVALID-ACCEPTED on the
+ * resend's ACK (len-check-off's clean controls under loss).  A WRITE's
+ * length against its DMA Length is no copy's own: it stays judged. */
+void chk_request_resent(const struct chk *c, struct chk_flow *f,
+                        const struct ibw_pkt *p, const struct ibw_opcode_info *oi,
+                        uint32_t psn)
+{
+    if (f->have_bad && psn == f->bad_psn && f->bad_why != BAD_WRITE_LEN &&
+        !p->cut && bad_in_itself(c, f, p, oi) == BAD_NONE)
+        f->have_bad = 0;
 }
 
 void chk_respond_response(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,

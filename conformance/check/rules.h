@@ -469,9 +469,12 @@
       "A request the responder must reject is not accepted: no ACK, READ "     \
       "response or atomic ACK at or past its PSN (responses go in PSN "        \
       "order, so one past it shows it executed) unless a NAK at its PSN "      \
-      "came first.  Such requests: a FIRST/MIDDLE payload other than the "     \
-      "PMTU or a LAST/ONLY above it (C9-92; only with the PMTU from CM or "    \
-      "--pmtu, never one learnt from the payloads), RDMA WRITE bytes other "   \
+      "came first, or a copy of that PSN valid in itself was recorded "      \
+      "again (the answer may be that copy's).  Such requests: a FIRST/MIDDLE " \
+      "payload other than the PMTU or a LAST/ONLY above it (C9-92; only "      \
+      "with the PMTU from CM or --pmtu, never one learnt from the payloads, " \
+      "except a FIRST/MIDDLE payload that is no PMTU at all: not 256, 512, "   \
+      "1024, 2048 or 4096 bytes), RDMA WRITE bytes other "                     \
       "than the RETH DMA Length (C9-92), a DMA Length above 2^31 (C9-94), a " \
       "VA + DMA Length past 2^64 (9.4), an atomic VA not 8-byte aligned "      \
       "(9.4.5).  The requester's side of these is PKT-LEN-FULL, "              \

@@ -553,7 +553,9 @@ static void bad_len_full(struct gen_out *o)
 {
     req(o, V2, A, IBW_OP_RC_SEND_FIRST, 0, 1000); /* no PMTU is 1000 bytes */
     req(o, V2, A, IBW_OP_RC_SEND_LAST, 1, 10);
-    ack(o, V2, B, 1, SYN_ACK, 1);
+    /* the responder rejects it (an ACK would be FLOW-INVALID-ACCEPTED: a
+     * FIRST of no PMTU's size is invalid on any path) */
+    ack(o, V2, B, 0, SYN_NAK_INV, 0);
 }
 
 static void bad_len_last(struct gen_out *o)

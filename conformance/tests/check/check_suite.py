@@ -590,6 +590,23 @@ def late(ibwire, pcaps, work):
     rc, got = findings(os.path.join(pcaps, src))
     check(rc == 1 and [(f, r) for f, r, _ in got] == [(8, "FLOW-GBN")],
           "%s: FLOW-GBN at frame 8, got %s" % (src, got))
+    # the DREP lost after the capture point: the DREQ's sender resends its
+    # DREQ at its CM timeout, after the DREP the capture recorded, and the
+    # peer in TimeWait answers it with a DREP again (engine-cm.pcap: DREQ
+    # frame 12, DREP 13; both copied 268 ms later, as a lossy ibwire sim
+    # --cm with CM timeout 16 recorded them): clean, no CM-SEQ
+    src = "engine-cm.pcap"
+    cap = capedit.read(os.path.join(pcaps, src))
+    fr = cap.frames
+    check(capedit.cm(cap, 11) and capedit.cm(cap, 11)["attr"] == 0x15 and
+          capedit.cm(cap, 12)["attr"] == 0x16, src + ": DREQ 12, DREP 13")
+    again = [capedit.Frame(fr[i].ts_ns + 268435456, fr[i].data, fr[i].origlen)
+             for i in (11, 12)]
+    path = os.path.join(work, "late-dreq-again-" + src)
+    capedit.write(cap.copy(fr + again), path)
+    rc, got = findings(path)
+    check(rc == 0 and got == [], "%s with the DREQ resent after the DREP "
+          "(and answered again): clean, got %s" % (src, got))
     rc, got = findings(os.path.join(pcaps, "bad-cm-qpn.pcap"))
     check(rc == 1 and [(f, r) for f, r, _ in got] == [(4, "CM-QPN")] and
           "no request at 0x000200 followed" in got[0][2],

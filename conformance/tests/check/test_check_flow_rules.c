@@ -197,6 +197,8 @@ static void expect(const char *name, const unsigned *want)
 #define RR_LAST IBW_OP_RC_RDMA_READ_RESPONSE_LAST
 #define RR_ONLY IBW_OP_RC_RDMA_READ_RESPONSE_ONLY
 
+static void times_us(const double *us);
+
 static void msn_cases(void)
 {
     /* C9-148: the READ counts when executed, all its responses carry it */
@@ -256,6 +258,72 @@ static void msn_cases(void)
         expect(v ? "msn rxe read replay, pmtu learnt" : "msn rxe read replay",
                (const unsigned[]){END});
     }
+
+    /* PMTU not known yet: a READ at a PSN inside the span the READ before
+     * may take (8 PSNs at PMTU 256) is a new message or that READ's
+     * re-issue.  The first READ's LAST at PSN 1 (and the PMTU the FIRST
+     * shows) settles it as new, so the counts stay exact and the ACK of
+     * the SEND FIRST with the next message's MSN is judged (before, the
+     * flow's MSN went unjudged for good: msn-per-packet's variants) */
+    reset(0);
+    read_req(0, 0x20000, 2048);          /* 1: PSNs 0-1 at PMTU 1024 */
+    read_req(2, 0x30000, 1024);          /* 2: inside 0's largest span */
+    resp(RR_FIRST, 0, 1024, 1);
+    resp(RR_LAST, 1, 1024, 1);           /* 4: READ 0 ends before 2 */
+    resp(RR_ONLY, 2, 1024, 2);
+    req(IBW_OP_RC_SEND_FIRST, 3, 1024, 0);
+    ack(3, 3);                           /* 7: FIRST completes nothing */
+    req(IBW_OP_RC_SEND_LAST, 4, 64, 0);
+    ack(4, 3);
+    expect("msn read inside a span, new",
+           (const unsigned[]){CHK_R_FLOW_MSN, 7, END});
+    /* ... and settled as a re-issue (READ 0 of 3 PMTUs asked again from
+     * PSN 2 after two responses, answered as rxe replays it): the READ at
+     * 2 was counted once too often, so the right MSNs draw nothing */
+    reset(0);
+    read_req(0, 0x20000, 3072);          /* 1: PSNs 0-2 at PMTU 1024 */
+    resp(RR_FIRST, 0, 1024, 1);
+    resp(RR_MIDDLE, 1, 1024, 1);
+    read_req(2, 0x20800, 1024);          /* 4: the rest */
+    resp(RR_LAST, 2, 1024, 1);
+    req(SEND_ONLY, 3, 64, 0);
+    ack(3, 2);
+    expect("msn read inside a span, re-issue", (const unsigned[]){END});
+
+    /* a READ RESPONSE LAST with the next message's MSN (zoo row 31b), a
+     * SEND recorded again (a PSN outside the READ: the network
+     * duplicated the newest request) just before it: that replays nothing
+     * of the READ, so the LAST is judged against its FIRST (before, any
+     * resend within the skew window exempted it; the SEND after the READ
+     * keeps the MSN arcs from catching it) */
+    reset(1024);
+    req(SEND_ONLY, 0, 64, 0);            /* 1 */
+    read_req(1, 0x20000, 2048);          /* 2: PSNs 1-2 */
+    req(SEND_ONLY, 3, 64, 0);            /* 3 */
+    resp(RR_FIRST, 1, 1024, 2);          /* 4 */
+    req(SEND_ONLY, 3, 64, 0);            /* 5: again */
+    resp(RR_LAST, 2, 1024, 3);           /* 6 */
+    times_us((const double[]){1, 2, 3, 4, 4.5, 5});
+    expect("msn read last ahead, other resend",
+           (const unsigned[]){CHK_R_FLOW_MSN, 6, END});
+
+    /* SENDs 0-3, a NAK naming 1, only 1 resent and a new PSN, then an ACK
+     * past them (the resends of 2 and 3 went by unrecorded, or their
+     * originals were taken): every PSN was seen whole, so the counts stay
+     * exact and a later ACK with a wrong MSN is judged (before, the first
+     * recovered loss stopped FLOW-MSN for the rest of the flow) */
+    reset(0);
+    for (uint32_t k = 0; k < 4; k++)
+        req(SEND_ONLY, k, 64, 0);        /* 1-4 */
+    ack(0, 1);
+    nak(1, IBW_NAK_PSN_SEQ_ERROR, 1);    /* 6 */
+    req(SEND_ONLY, 1, 64, 0);            /* 7 */
+    req(SEND_ONLY, 4, 64, 0);            /* 8 */
+    ack(4, 5);                           /* 9 */
+    req(SEND_ONLY, 5, 64, 0);
+    ack(5, 7);                           /* 11: 6 */
+    expect("msn after a recovered loss",
+           (const unsigned[]){CHK_R_FLOW_MSN, 11, END});
 
     /* an ACK whose MSN goes back below what its own PSN completes */
     reset(0);
@@ -445,6 +513,30 @@ static void gbn_cases(void)
     req(SEND_ONLY, 6, 64, 0);            /* 11: 4 and 5 not resent */
     nak(4, IBW_NAK_PSN_SEQ_ERROR, 4);    /* 12 */
     expect("gbn stop, capture missed an original", (const unsigned[]){END});
+    /* after the NAK naming 1 the resend of 1 is recorded damaged (v = 0:
+     * its ICRC fails; v = 1: a runt, its UDP length short of the BTH) and
+     * the round goes on from 2; the responder, which dropped that copy,
+     * NAKs 1 again.  The damaged frame may have been the round's first:
+     * no skip is shown (before, FLOW-GBN on the icrc-small-unchecked and
+     * runt-accept clean controls) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 4; k++)
+            req(SEND_ONLY, k, 64, 0);    /* 1-4 */
+        ack(0, 1);
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1); /* 6 */
+        req(SEND_ONLY, 1, 64, 0);        /* 7: damaged below */
+        if (v == 0)
+            R.bytes[R.n - 1][R.len[R.n - 1] - 10] ^= 1; /* a payload bit */
+        else
+            R.bytes[R.n - 1][14 + 20 + 5] = 16; /* UDP length 16 < 8 + 12 */
+        req(SEND_ONLY, 2, 64, 0);        /* 8 */
+        req(SEND_ONLY, 3, 64, 0);        /* 9 */
+        nak(1, IBW_NAK_PSN_SEQ_ERROR, 1); /* 10 */
+        expect(v ? "gbn round first runt" : "gbn round first corrupt",
+               (const unsigned[]){v ? CHK_R_PKT_MALFORMED : CHK_R_PKT_ICRC, 7,
+                                  END});
+    }
     /* the whole round resent before the new PSN: clean */
     reset(0);
     for (uint32_t k = 0; k < 4; k++)
@@ -486,6 +578,30 @@ static void resend_cases(void)
                    (const unsigned[]){CHK_R_FLOW_RESEND_UNJUSTIFIED, 5, END});
         else /* after a NAK; the last PSN again (a network duplicate); late */
             expect("resend justified", (const unsigned[]){END});
+    }
+    /* SENDs 0-3 at 1-4 us (their responses 0.2 us after: the flow's skew
+     * window), 0 resent at 5 us and a sequence NAK naming 2 recorded 0.1 us
+     * after it: a NAK that reached the requester first would send it back
+     * to 2, not 0 (it acknowledges 0 and 1), so the round from 0 stays
+     * unjustified (before, any NAK within the window explained it:
+     * resend-early's variants under loss); v = 1: 2 resent, from the
+     * PSN the NAK names */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        for (uint32_t k = 0; k < 2; k++) {
+            req(SEND_ONLY, k, 64, 0);
+            ack(k, k + 1);
+        }
+        req(SEND_ONLY, 2, 64, 0);                    /* 5 */
+        req(SEND_ONLY, 3, 64, 0);                    /* 6 */
+        req(SEND_ONLY, v ? 2 : 0, 64, 0);            /* 7: resent */
+        nak(2, IBW_NAK_PSN_SEQ_ERROR, 2);            /* 8 */
+        times_us((const double[]){1, 1.2, 2, 2.2, 3, 4, 5, 5.1});
+        if (v == 0)
+            expect("resend before the NAK's psn",
+                   (const unsigned[]){CHK_R_FLOW_RESEND_UNJUSTIFIED, 7, END});
+        else
+            expect("resend at the NAK's psn", (const unsigned[]){END});
     }
     /* SENDs 0-3, NAK naming 1, only 1 resent and ACKed, then nothing from
      * the requester while the capture goes on (another QP's SEND) until
@@ -629,6 +745,29 @@ static void respond_cases(void)
     req(IBW_OP_RC_SEND_LAST, 2, 64, 0);
     ack(2, 1);
     expect("learnt pmtu", (const unsigned[]){CHK_R_PKT_LEN_FULL, 2, END});
+    /* ... but a FIRST whose payload is no PMTU at all (a SEND FIRST cut 8
+     * bytes short of 1024) is invalid on any path, the PMTU known or not:
+     * accepted, an error (len-check-off on a Send, whose message has no
+     * DMA Length to compare); v = 1: resent whole before the ACK, which
+     * may accept that copy (the copies' difference is FLOW-RETRANS-DIFF's) */
+    for (unsigned v = 0; v < 2; v++) {
+        reset(0);
+        req(IBW_OP_RC_SEND_FIRST, 0, 1016, 0);
+        req(IBW_OP_RC_SEND_LAST, 1, 64, 0);
+        if (v) {
+            req(IBW_OP_RC_SEND_FIRST, 0, 1024, 0); /* 3 */
+            req(IBW_OP_RC_SEND_LAST, 1, 64, 0);
+        }
+        ack(1, 1);
+        if (v)
+            expect("cut first resent whole",
+                   (const unsigned[]){CHK_R_PKT_LEN_FULL, 1,
+                                      CHK_R_FLOW_RETRANS_DIFF, 3, END});
+        else
+            expect("cut first accepted",
+                   (const unsigned[]){CHK_R_PKT_LEN_FULL, 1,
+                                      CHK_R_FLOW_INVALID_ACCEPTED, 3, END});
+    }
 }
 
 int main(void)

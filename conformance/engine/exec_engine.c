@@ -67,12 +67,12 @@ static uint8_t ack_syndrome(struct ibe_engine *e, struct eng_qp *q)
  * Choice ACK_COALESCE (choices.h, statement ACK-COALESCE): one ACK for
  * several requests.  The ACK a request with AckReq asks for is held; the
  * fourth held, any other response (which must not overtake it), or
- * ACK_HOLD_NS without either sends one ACK for the last of them, with the
+ * COALESCE_WAIT_NS without either sends one ACK for the last of them, with the
  * MSN as of that request (a READ executed since counts in its responses,
  * not in an ACK for an earlier PSN) and the credits of then.  IBA 9.7.5.1: an ACK acknowledges every request
  * up to its PSN, and AckReq asks for an ACK without saying how soon.
  */
-enum { ACK_HOLD_MAX = 4, ACK_HOLD_NS = 3000 };
+enum { COALESCE_MAX = 4, COALESCE_WAIT_NS = 3000 };
 
 static void flush_held_ack(struct ibe_engine *e, struct eng_qp *q)
 {
@@ -105,12 +105,12 @@ static void ack_request(struct ibe_engine *e, struct eng_qp *q, uint32_t psn)
     q->ee.ack_held_psn = psn;
     q->ee.ack_held_msn = q->ee.msn;
     q->ee.ack_view = EV;
-    if (++q->ee.acks_held >= ACK_HOLD_MAX) {
+    if (++q->ee.acks_held >= COALESCE_MAX) {
         flush_held_ack(e, q);
         return;
     }
     if (q->ee.acks_held == 1)
-        eng_at(e->w, ACK_HOLD_NS, held_ack_due, e,
+        eng_at(e->w, COALESCE_WAIT_NS, held_ack_due, e,
                (uint64_t)(q->qpn & 0xFFFFFF) | ((uint64_t)q->ee.ack_gen << 32));
 }
 

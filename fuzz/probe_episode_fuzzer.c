@@ -72,6 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * together: the property holds for the other episodes */
     int broken = strstr(moves, "fault=") || strstr(moves, "pkey=") ||
                  strstr(moves, "dqp=");
+    /* nor where the probe NAKs a request Invalid Request or Remote Access
+     * Error: the engine's requester sends such a request again, up to its
+     * retry count, as the HanGu document has it (req_recv.c), where the
+     * IBA completes it in error; the checker then reports that resend
+     * (an open disagreement, found by this harness:
+     * fuzz/regressions/probe_episode) */
+    broken |= strstr(moves, "nak-inv") || strstr(moves, "nak-acc");
     if (!broken && fz_check_dir(&a, 1, err, sizeof err)) {
         fprintf(stderr, "episode:\n%s\nibwire check on the engine's frames: %s\n",
                 moves, err);

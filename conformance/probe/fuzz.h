@@ -104,7 +104,9 @@ void fz_judge(const char *script, const struct fz_obs *dev,
 
 /* `ibwire check` on an observation's frames: the first error finding on a
  * frame sent in direction dir (1: by the device, 0: by the probe, -1:
- * either): 1 with "RULE: frame N: message" in why, 0 when there is none. */
+ * either): 1 with "RULE: frame N: message" in why, 0 when there is none
+ * or when the checker reads the frames as a distorted capture (CAP-SKEW,
+ * FLOW-ACK-UNSENT: answers recorded before their requests). */
 int fz_check_dir(const struct fz_obs *o, int dir, char *why, size_t cap);
 
 /* The script of a divergence: the moves, with every `~` window replaced by

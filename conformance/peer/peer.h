@@ -49,6 +49,8 @@ struct peer_opts {
     int lose_rtu;             /* client: the first RTU of each connection
                                  is not sent (the wire lost it; the
                                  server's REP resend draws it again) */
+    int await_dreq;           /* perftest client: the server disconnects
+                                 first (perftest 25.01's close) */
     const char *pcap;         /* every frame in and out, or NULL */
     FILE *log;
 };

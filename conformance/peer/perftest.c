@@ -11,8 +11,10 @@
  * send_bw server keeps its own (min(512, -n) posted, one more per
  * completion until -n are posted).  A write or read client never SENDs on
  * the test QP; a send client never READs or WRITEs.  The run is over when
- * the client has torn down both connections (DREQ; the engine answers with
- * a DREP); it has succeeded when the client went through the handshakes
+ * both connections are torn down: by the client (perftest 4.5: DREQ; the
+ * engine answers with a DREP) or, when a client that finished the exchange
+ * stays quiet (perftest 25.01 waits for the server), by the engine's own
+ * DREQs; it has succeeded when the client went through the handshakes
  * after its test - the BW report (write, read) or the -C SENDs (send).
  *
  * As a client (-c, --perftest-verb) the engine plays perftest's client
@@ -178,6 +180,9 @@ struct pt_app {
     int comm_conn, work_conn;
     int comm_up, work_up, comm_down, work_down;
     uint64_t first_down_at;
+    uint64_t last_msg_at;       /* server: when the last comm message came */
+    int test_ended;             /* server: the BW report or the -C SENDs are in */
+    unsigned dests_at_test_end; /* server: pingpong_dests answered by then */
     int dreq_sent;
     unsigned tx_slot;
     uint32_t recvs_posted, recvs_done;
@@ -425,6 +430,24 @@ static void comm_send(struct peer *p, struct pt_app *a, uint64_t tx, uint32_t le
         peer_fail(p, "perftest: cannot post a SEND on the comm QP");
 }
 
+/* Called on each message and SEND the server takes: the test has ended
+ * once the BW report (write, read) or the -C SENDs (send) are in. */
+static void server_note_test_end(struct pt_app *a, const struct peer_opts *o)
+{
+    if (!a->test_ended && (a->srv.reports == 5 ||
+                           (o->count && a->recvs_done == o->count))) {
+        a->test_ended = 1;
+        a->dests_at_test_end = a->srv.dests_ready;
+    }
+}
+
+/* The server has seen the whole exchange: the test's end, then the closing
+ * pingpong_dest. */
+static int server_exchange_done(const struct pt_app *a)
+{
+    return a->test_ended && a->srv.dests_ready > a->dests_at_test_end;
+}
+
 static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
                         uint32_t len)
 {
@@ -441,6 +464,8 @@ static void comm_answer(struct peer *p, struct pt_app *a, uint64_t slot,
     post_recv(p, a->comm_qpn, WR_COMM_RECV + slot,
               a->comm_rx + slot * PT_MAX_MSG, PT_MAX_MSG, a->lkey);
     comm_send(p, a, tx, (uint32_t)n);
+    a->last_msg_at = peer_now(p) | 1u;
+    server_note_test_end(a, peer_options(p));
 }
 
 static void client_dest(struct peer *p, struct pt_app *a, struct pt_dest *d)
@@ -549,9 +574,12 @@ static void client_advance(struct peer *p, struct pt_app *a)
                 return;
             a->step++;
         } else if (st == ST_DISCONNECT) {
-            peer_disconnect(p, (uint32_t)a->work_conn);
-            peer_disconnect(p, (uint32_t)a->comm_conn);
-            a->first_down_at = peer_now(p) | 1u;
+            /* --await-dreq: the server's DREQs end it (perftest 25.01) */
+            if (!peer_options(p)->await_dreq) {
+                peer_disconnect(p, (uint32_t)a->work_conn);
+                peer_disconnect(p, (uint32_t)a->comm_conn);
+                a->first_down_at = peer_now(p) | 1u;
+            }
             a->step++;
         } else if (st == ST_DONE) {
             return;
@@ -607,6 +635,19 @@ static void client_op_done(struct peer *p, struct pt_app *a)
     }
 }
 
+/* This side's DREQ on each connection still up, the test QP's first (as
+ * perftest's own server disconnects). */
+static void end_connections(struct peer *p, struct pt_app *a, int comm_gone,
+                            int work_gone, uint64_t now)
+{
+    if (!work_gone)
+        peer_disconnect(p, (uint32_t)a->work_conn);
+    if (!comm_gone)
+        peer_disconnect(p, (uint32_t)a->comm_conn);
+    a->dreq_sent = 1;
+    a->first_down_at = now | 1u;
+}
+
 static int pt_tick(struct peer *p, void *st, uint64_t now)
 {
     struct pt_app *a = st;
@@ -643,6 +684,7 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
         } else if (wc.wr_id == WR_WORK_RECV) {
             a->recvs_done++;
             a->bytes_rx += wc.byte_len;
+            server_note_test_end(a, o);
             if (!o->count || a->recvs_posted < o->count) {
                 post_recv(p, a->work_qpn, WR_WORK_RECV, a->region, a->recv_len,
                           a->lkey);
@@ -670,20 +712,25 @@ static int pt_tick(struct peer *p, void *st, uint64_t now)
     }
     int comm_gone = a->comm_down || a->comm_conn < 0;
     int work_gone = a->work_down || a->work_conn < 0;
+    /* Who disconnects first depends on perftest's version: 4.5's client
+     * sends its DREQs right after the closing handshake, 25.01's waits for
+     * the server's (rdma_cm_disconnect_nodes() calls rdma_disconnect() on
+     * the server only, then both wait for DISCONNECTED).  A server whose
+     * client has gone quiet after a complete exchange ends both
+     * connections itself, the test QP's first as perftest's server does. */
+    if (!is_client(p) && !a->first_down_at && a->last_msg_at &&
+        now > a->last_msg_at + LINGER_NS && server_exchange_done(a)) {
+        end_connections(p, a, comm_gone, work_gone, now);
+    }
     /* perftest's client tears down both connections (DREQ each); should
      * it leave one up, this side ends it, and gives up after as long again */
     if (a->first_down_at && !(comm_gone && work_gone) &&
-        now - a->first_down_at > LINGER_NS) {
+        now > a->first_down_at + LINGER_NS) {
         if (a->dreq_sent) {
             peer_fail(p, "perftest: a connection is still up after this side's DREQ");
             return 1;
         }
-        if (!comm_gone)
-            peer_disconnect(p, (uint32_t)a->comm_conn);
-        if (!work_gone)
-            peer_disconnect(p, (uint32_t)a->work_conn);
-        a->dreq_sent = 1;
-        a->first_down_at = now | 1u;
+        end_connections(p, a, comm_gone, work_gone, now);
     }
     if (!(a->first_down_at && comm_gone && work_gone))
         return 0;

@@ -18,7 +18,7 @@ enum {
     PE_HELP = 1, PE_SERVER, PE_VERBOSE, PE_VALIDATE, PE_IPV6, PE_DUP_REQ,
     PE_IFACE, PE_IP, PE_CLIENT, PE_PEER_MAC, PE_PORT, PE_COUNT, PE_SIZE,
     PE_APP, PE_PERFTEST, PE_PCAP, PE_LOSS, PE_ACCEPT_DELAY, PE_TIMEOUT,
-    PE_LOSE_RTU
+    PE_LOSE_RTU, PE_AWAIT_DREQ
 };
 
 static const char *const peer_apps[] = {"rping", "ucmatose", "agent",
@@ -75,6 +75,10 @@ const struct tool_opt peer_opts[] = {
     {PE_LOSE_RTU, "--lose-rtu", NULL,
      "client: each connection's first RTU is lost on the wire (the server's "
      "REP resend draws it again)", NULL, NULL},
+    {PE_AWAIT_DREQ, "--await-dreq", NULL,
+     "perftest client: after the closing handshake, wait for the server's "
+     "DREQs as perftest 25.01's client does (4.5's sends its own)", NULL,
+     NULL},
     TOOL_OPT_HELP(PE_HELP),
     TOOL_OPT_END};
 
@@ -214,6 +218,10 @@ int cmd_peer(int argc, char **argv)
         }
         case PE_LOSE_RTU: {
             o.lose_rtu = 1;
+            break;
+        }
+        case PE_AWAIT_DREQ: {
+            o.await_dreq = 1;
             break;
         }
         case PE_IFACE: {

@@ -37,8 +37,9 @@ tmp = tempfile.mkdtemp(prefix="perftest_netns.")
 COUNT, SIZE = 40, 4096
 
 
-def run(verb, loss, lose_rtu=False):
-    name = verb + ("-loss" if loss else "") + ("-lost-rtu" if lose_rtu else "")
+def run(verb, loss, lose_rtu=False, await_dreq=False):
+    name = (verb + ("-loss" if loss else "") + ("-lost-rtu" if lose_rtu else "")
+            + ("-server-closes" if await_dreq else ""))
     cap_c = os.path.join(tmp, name + "-client.pcap")
     cap_s = os.path.join(tmp, name + "-server.pcap")
     lo = f"--loss {loss} " if loss else ""  # the server only
@@ -48,7 +49,8 @@ def run(verb, loss, lose_rtu=False):
         f"--pcap {cap_s}",
         f"--ip 10.77.0.1 -c 10.77.0.2 --app perftest --perftest {verb} -C {COUNT} "
         f"-S {SIZE} -V --timeout 60 --pcap {cap_c}"
-        + (" --lose-rtu" if lose_rtu else ""))
+        + (" --lose-rtu" if lose_rtu else "")
+        + (" --await-dreq" if await_dreq else ""))
     what = {"write": "WRITEs", "read": "READs", "send": "SENDs"}[verb]
     verified = COUNT * SIZE if verb == "read" else 0
     want = f"{COUNT} {what} of {SIZE} bytes ({verified} bytes verified)"
@@ -70,4 +72,9 @@ for verb in ("write", "read", "send"):
 # again; the server's pingpong_dests must name the test QP all the same
 for verb in ("write", "send"):
     run(verb, 0, lose_rtu=True)
+# perftest 25.01's client sends no DREQ after the closing handshake: it
+# waits for the server's (rdma_cm_disconnect_nodes()); the engine server
+# must end both connections itself, or the client waits until its timeout
+for verb in ("write", "read", "send"):
+    run(verb, 0, await_dreq=True)
 R.finish("perftest_netns")

@@ -8,8 +8,10 @@ on each file, and the live verdict (`ibwire check -i veth_a` in the guest,
 DIR/NAME/live.json) against the file of veth_a written at the same time
 (tcpdump's a.pcap) and against the frames the live check itself saved
 (live.pcapng).  Writes DIR/results.md and DIR/results.json; prints the
-table.  Exit 0 when every workload's tools succeeded, no vantage point has
-an error finding, and the live verdict equals the file's; else 1.
+table.  Each file is also checked with `--replay` (the reference responder
+behind that vantage point).  Exit 0 when every workload's tools succeeded,
+no vantage point has an error finding that is not a known one (the rules'
+or the replay's), and the live verdict equals the file's; else 1.
 """
 import argparse
 import json
@@ -20,10 +22,11 @@ import subprocess
 import sys
 
 
-def check(ibwire, path):
+def check(ibwire, path, replay=False):
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
-    p = subprocess.run([ibwire, "check", "--format", "json", path],
+    p = subprocess.run([ibwire, "check", "--format", "json"]
+                       + (["--replay"] if replay else []) + [path],
                        capture_output=True, text=True)
     try:
         return json.loads(p.stdout)["files"][0]
@@ -203,6 +206,10 @@ def main():
         fa = check(a.ibwire, os.path.join(d, "a.pcap"))
         fb = check(a.ibwire, os.path.join(d, "b.pcap"))
         fl = check(a.ibwire, os.path.join(d, "live.pcapng"))
+        # the reference responder behind each vantage point (issue 31: under
+        # loss it must find nothing the rules do not, from either side)
+        ra = check(a.ibwire, os.path.join(d, "a.pcap"), replay=True)
+        rb = check(a.ibwire, os.path.join(d, "b.pcap"), replay=True)
         live = load_live(os.path.join(d, "live.json"))
         crc, src = read_rc(os.path.join(d, "client.rc")), read_rc(os.path.join(d, "server.rc"))
         sl, sa, sw = signature(live), signature(fa), signature(fl)
@@ -232,6 +239,7 @@ def main():
                "live_eq_file": live_eq_file, "live_eq_own": live_eq_own,
                "live_reordered": reordered,
                "rules_a": rules(fa) if fa else {}, "rules_b": rules(fb) if fb else {},
+               "replay_a": verdict(ra), "replay_b": verdict(rb),
                "errors": (fa or {}).get("errors", 0) + (fb or {}).get("errors", 0)
                          + (live or {}).get("errors", 0)}
         nm = w.get("netem_a", "") + " " + w.get("netem_b", "")
@@ -239,10 +247,19 @@ def main():
         ub, kb = classify(fb, nm, n)
         row["unexplained_a"], row["unexplained_b"] = ua, ub
         row["known_a"], row["known_b"] = ka, kb
+        # what --replay adds to the rules' findings on the same file
+        def replay_only(rdoc, fdoc):
+            u, k = classify(rdoc, nm, n)
+            same = set(classify(fdoc, nm, n)[0])
+            return [x for x in u if x not in same], k
+        (rua, rka), (rub, rkb) = replay_only(ra, fa), replay_only(rb, fb)
+        row["replay_unexplained_a"], row["replay_unexplained_b"] = rua, rub
+        row["replay_known_a"], row["replay_known_b"] = rka, rkb
         rows.append(row)
         if crc != 0 or src != 0:
             bad.append("%s: tool exit client %s server %s" % (n, crc, src))
-        for side, u in (("veth_a", ua), ("veth_b", ub)):
+        for side, u in (("veth_a", ua), ("veth_b", ub),
+                        ("veth_a --replay", rua), ("veth_b --replay", rub)):
             if u:
                 bad.append("%s: %d error findings on %s not explained (first: frame %d %s)"
                            % (n, len(u), side, u[0][0], u[0][1]))
@@ -269,21 +286,26 @@ def main():
     out = ["# rxe-vm results: mode %s, seed %s, %s, Debian %s, Linux %s"
            % (a.mode, a.seed, accel, suite or "?", kernel or "?"), "",
            "| workload | netem | MTU | frames a / b | tool rc (client, server) "
-           "| ibwire veth_a (file) | ibwire veth_b (file) | live veth_a | live = file |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| ibwire veth_a (file) | ibwire veth_b (file) | live veth_a | live = file "
+           "| --replay a / b |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r["ran"]:
-            out.append("| %s | | | | did not run | | | | |" % r["workload"])
+            out.append("| %s | | | | did not run | | | | | |" % r["workload"])
             continue
         eq = "yes" if r["live_eq_file"] else "same frames, another order" \
             if r.get("live_reordered") else (
             "no (live %s frames, file %s)" % (r["frames_live"], r["frames_a"]))
         def known(k):
             return "".join(" [known %s: %d]" % kv for kv in sorted(k.items()))
-        out.append("| %s | %s | %s | %s / %s | %s, %s | %s | %s | %s | %s |" % (
+        # --replay: "same" when it finds what the rules found, no more
+        rep = ["same" if r["replay_" + s] == r["verdict_" + s] else
+               r["replay_" + s] + known(r["replay_known_" + s]) for s in "ab"]
+        out.append("| %s | %s | %s | %s / %s | %s, %s | %s | %s | %s | %s | %s |" % (
             r["workload"], r["netem"], r["mtu"], r["frames_a"], r["frames_b"],
             r["client_rc"], r["server_rc"], r["verdict_a"] + known(r["known_a"]),
-            r["verdict_b"] + known(r["known_b"]), r["verdict_live"], eq))
+            r["verdict_b"] + known(r["known_b"]), r["verdict_live"], eq,
+            " / ".join(rep)))
     out.append("")
     out.append("%d workloads, %d not clean" % (len(rows), len(bad)))
     for b in bad:

@@ -213,6 +213,15 @@ void chk_bytes(struct chk *c, uint64_t frame, uint64_t ts_ns,
  * ns): judge the held frames older than now_ns minus the reorder window. */
 void chk_release(struct chk *c, uint64_t now_ns);
 
+/* The same, with the time measured by the caller's own clock: idle_ns have
+ * passed since the last frame was fed.  Judges the held frames older than
+ * the newest frame's time plus idle_ns minus the reorder window.  For a
+ * caller whose clock is not the one the frames carry (a capture point
+ * that stamps with the time since boot, or with two clocks:
+ * CAP-TS-CLOCKS), where now_ns of chk_release() would release everything
+ * at once or nothing. */
+void chk_release_idle(struct chk *c, uint64_t idle_ns);
+
 /* End of the capture: settle what was left open (responses waiting for
  * their requests, READ spans, unrecorded cuts) and report the notes said
  * once per flow or per capture (capture loss, skew, cut frames, responses

@@ -28,7 +28,8 @@
  * back: the frames held were recorded before it and are judged first).
  * Equal timestamps keep the file order; findings keep the file's frame
  * numbers.  A caller that sees time pass without frames (a live capture)
- * calls chk_release() so that what it holds is not kept waiting.
+ * calls chk_release() or chk_release_idle() so that what it holds is not
+ * kept waiting.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,14 @@ void chk_release(struct chk *c, uint64_t now_ns)
         return;
     release_before(c, now_ns > c->order.newest_ts ? now_ns
                                                   : c->order.newest_ts);
+}
+
+void chk_release_idle(struct chk *c, uint64_t idle_ns)
+{
+    if (!c || c->finished || !c->order.fed_any)
+        return;
+    uint64_t newest = c->order.newest_ts;
+    chk_release(c, idle_ns > UINT64_MAX - newest ? UINT64_MAX : newest + idle_ns);
 }
 
 void chk_order_finish(struct chk *c)

@@ -112,6 +112,8 @@ struct run {
     const char *iface, *filter, *write_path;
     uint64_t duration_ns, interval_ns; /* 0: until a signal / none */
     uint64_t live_start, live_next;    /* CLOCK_MONOTONIC, ns */
+    uint64_t live_last_frame;          /* CLOCK_MONOTONIC of the last frame fed */
+    int live_frames;                   /* a frame was fed */
     /* the reader being fed, and the interface of recent frames */
     struct cap_reader *rd;
     struct where { uint32_t iface, vantage; } *ifring;
@@ -733,21 +735,17 @@ static int live_write(struct cap_writer *w, const struct cap_frame *fr)
 /* Live: what to do between frames (and when none came).  Prints the
  * per-flow summary when --interval is due; 1 when the capture ends
  * (--duration reached, SIGINT or SIGTERM). */
-/* The capture's clock on a live interface (libpcap stamps frames with the
- * system's real time). */
-static uint64_t real_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int live_tick(struct run *r, struct chk *c)
 {
     /* frames held for a late one are judged once the window has passed,
-     * traffic or not */
-    chk_release(c, real_ns());
+     * traffic or not; the time passed is this host's since the last
+     * frame, not the frames' stamps against this host's real time: a
+     * capture point may stamp with its time since boot (Linux 6.12's veth
+     * stamps the frames it receives so: CAP-TS-CLOCKS), and real time
+     * would then be decades past every frame held */
     uint64_t now = mono_ns();
+    if (r->live_frames)
+        chk_release_idle(c, now - r->live_last_frame);
     if (live_stop || (r->duration_ns && now - r->live_start >= r->duration_ns))
         return 1;
     if (r->interval_ns && now >= r->live_next) {
@@ -868,6 +866,8 @@ static int check_file(struct run *r, const char *path, int first_file)
                     status = TOOL_EXIT_USAGE;
                 }
                 chk_frame(c, &fr);
+                r->live_last_frame = mono_ns();
+                r->live_frames = 1;
             }
             if (r->iface && live_tick(r, c))
                 break;

@@ -4,7 +4,8 @@
  * that carry no IBA packet (what is counted is the frames judged, and the
  * one CAP-TS-ORDER finding):
  *   - frames within the window wait: none is judged before the window
- *     passes, chk_release() judges them when time passes without frames;
+ *     passes, chk_release() judges them when time passes without frames,
+ *     and chk_release_idle() when the caller's clock is not the frames';
  *   - more frames than CHK_REORDER_FRAMES (65536) within the window: the
  *     oldest are judged anyway, so what is held stays bounded; a late frame
  *     older than one judged that way is judged where it is, and the note
@@ -110,9 +111,37 @@ static void bounded(void)
     chk_free(c);
 }
 
+/* A capture point that stamps with the time since boot (Linux 6.12's veth
+ * on the frames it receives): a live caller's idle time moves the window
+ * on from the newest frame, whatever clock the frames carry.  Real time
+ * (chk_release()) would be decades past them and judge all at once. */
+static void idle(void)
+{
+    const uint64_t boot = 43000 * MS;
+    struct chk *c = fresh();
+    feed(c, 1, boot);
+    feed(c, 2, boot + 5 * MS);
+    feed(c, 3, boot + 2 * MS);        /* 3 ms back */
+    feed(c, 4, boot + 100 * MS);
+    chk_release_idle(c, 100 * MS);    /* 200 - 250: none before -50 ms */
+    TU_EQ(chk_stats(c)->frames, 0);
+    chk_release_idle(c, 200 * MS);    /* 300 - 250: frames before 50 ms go */
+    TU_EQ(chk_stats(c)->frames, 3);
+    feed(c, 5, boot + 101 * MS);      /* and the window follows the newest */
+    chk_release_idle(c, 0);
+    TU_EQ(chk_stats(c)->frames, 3);
+    chk_finish(c);
+    TU_EQ(chk_stats(c)->frames, 5);
+    TU_EQ(notes, 1);
+    TU_EQ(note_frame, 3);
+    TU_CHECK(strstr(note, "window late") == NULL);
+    chk_free(c);
+}
+
 int main(void)
 {
     window();
     bounded();
+    idle();
     return tu_done("test_check_order");
 }

@@ -17,9 +17,11 @@ usage: clocks_suite.py IBWIRE SCRATCH DIR...
 """
 import json
 import os
-import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import capedit  # noqa: E402
 
 OFFSET_NS = 56 * 365 * 86400 * 10**9 + 123456789
 
@@ -27,35 +29,18 @@ OFFSET_NS = 56 * 365 * 86400 * 10**9 + 123456789
 def restamp(src, dst, offset_ns):
     """0 when src is not a classic Ethernet pcap; else the number of
     frames moved."""
-    with open(src, "rb") as f:
-        data = f.read()
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        end = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        end = ">"
-    else:
+    try:
+        cap = capedit.read(src)
+    except ValueError:
         return 0
-    nano = magic in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
-    if struct.unpack(end + "I", data[20:24])[0] != 1:
+    if cap.linktype != 1:
         return 0
-    unit = 1 if nano else 1000
-    out = bytearray(data[:24])
-    off, moved = 24, 0
-    while off + 16 <= len(data):
-        sec, frac, incl, orig = struct.unpack(end + "IIII",
-                                              data[off:off + 16])
-        frame = data[off + 16:off + 16 + incl]
-        t = sec * 10**9 + frac * unit
-        if len(frame) >= 12 and frame[6:12] > frame[0:6]:
-            t += offset_ns
+    moved = 0
+    for fr in cap.frames:
+        if len(fr.data) >= 12 and fr.data[6:12] > fr.data[0:6]:
+            fr.ts_ns += offset_ns
             moved += 1
-        sec, ns = divmod(t, 10**9)
-        out += struct.pack(end + "IIII", sec, ns // unit, incl, orig)
-        out += frame
-        off += 16 + incl
-    with open(dst, "wb") as f:
-        f.write(out)
+    capedit.write(cap, dst)
     return moved
 
 
@@ -86,7 +71,7 @@ def main():
         if any(r in ("CAP-TS-ORDER", "CAP-SKEW") for r, _ in plain):
             continue
         got = findings(ibwire, out)
-        two = moved < sum(1 for _ in frames_of(cap))
+        two = moved < len(capedit.read(cap).frames)
         want = plain + ([("CAP-TS-CLOCKS", None)] if two else [])
         norm = [(r, None if r == "CAP-TS-CLOCKS" else n) for r, n in got]
         tried += 1
@@ -99,19 +84,6 @@ def main():
     print(f"{tried} restamped captures ({said} with two clocks), "
           f"{bad} failures")
     return 1 if bad or (caps and not said) else 0
-
-
-def frames_of(path):
-    """Every record of a classic pcap (bytes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    end = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") \
-        else ">"
-    off = 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(end + "I", data[off + 8:off + 12])[0]
-        yield data[off + 16:off + 16 + incl]
-        off += 16 + incl
 
 
 if __name__ == "__main__":

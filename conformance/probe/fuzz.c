@@ -47,11 +47,12 @@ struct mini {
     const struct probe_opts *po;
     const char *key;
     unsigned runs;
+    double deadline; /* wall(): no more runs from then on; 0: none */
 };
 
 static int still(struct mini *m, const char *moves)
 {
-    if (m->runs >= MIN_BUDGET)
+    if (m->runs >= MIN_BUDGET || (m->deadline > 0 && wall() >= m->deadline))
         return 0;
     m->runs++;
     struct fz_obs d, r;
@@ -157,9 +158,9 @@ static int try_line(struct mini *m, struct lines *L, int i, const char *s, char 
 
 unsigned fz_minimize(char *moves, size_t cap, struct probe_target *dev,
                      struct probe_target *ref, const struct probe_opts *po,
-                     const char *key)
+                     const char *key, double deadline)
 {
-    struct mini m = {dev, ref, po, key, 0};
+    struct mini m = {dev, ref, po, key, 0, deadline};
     struct lines L;
     char *buf = malloc(EPISODE_MAX);
     if (!buf || split_lines(moves, &L)) {
@@ -345,9 +346,11 @@ static int script_lines(const char *s)
 }
 
 static void report(const struct fz_opts *o, const char *id, char *moves,
-                   const struct fz_verdict *v0, unsigned *lines_out, int *verified)
+                   const struct fz_verdict *v0, double deadline, unsigned *lines_out,
+                   int *verified)
 {
-    unsigned runs = fz_minimize(moves, EPISODE_MAX, o->dev, o->ref, o->popts, v0->key);
+    unsigned runs = fz_minimize(moves, EPISODE_MAX, o->dev, o->ref, o->popts, v0->key,
+                                deadline);
     struct fz_obs d, r;
     struct fz_verdict v;
     pair(moves, o->dev, o->ref, o->popts, &d, &r, &v);
@@ -450,6 +453,7 @@ long fz_run(const struct fz_opts *o)
     uint64_t skipped = 0, ran = 0, corpus_ran = 0;
     const char *found[64];
     unsigned best[64], tries[64];
+    uint64_t count[64]; /* divergences of each judgement */
     int nfound = 0;
     double first_at = -1;
     uint64_t first_ep = 0;
@@ -486,7 +490,7 @@ long fz_run(const struct fz_opts *o)
             corpus_ran++;
         } else {
             struct fz_rng g;
-            uint64_t ep = i - nkept;
+            uint64_t ep = o->first + (i - nkept);
             fz_rng_seed(&g, o->seed, ep);
             if (!fz_generate(&g, caps, moves, EPISODE_MAX))
                 continue;
@@ -495,6 +499,10 @@ long fz_run(const struct fz_opts *o)
         }
         if (o->verbose)
             fprintf(o->out, "--- %s\n%s", id, moves);
+        if (o->episode_log) {
+            fprintf(o->episode_log, "ibwire probe --fuzz: episode %s\n", id);
+            fflush(o->episode_log);
+        }
         struct fz_obs d, r;
         struct fz_verdict v;
         pair(moves, o->dev, o->ref, o->popts, &d, &r, &v);
@@ -529,13 +537,19 @@ long fz_run(const struct fz_opts *o)
             if (k == nfound && nfound < 64) {
                 found[nfound] = v.key;
                 tries[nfound] = 0;
+                count[nfound] = 0;
                 best[nfound++] = ~0u;
             }
+            if (k < nfound)
+                count[k]++;
             if (k < nfound && tries[k] < 3 && best[k] > 15) {
                 unsigned lines;
                 int ok;
                 tries[k]++;
-                report(o, id, moves, &v, &lines, &ok);
+                /* a time limit holds the minimizations too: one
+                 * that reaches it keeps what it has shrunk so far */
+                report(o, id, moves, &v, o->time_limit > 0 ? t0 + o->time_limit : 0,
+                       &lines, &ok);
                 if (ok && lines < best[k])
                     best[k] = lines;
             }
@@ -562,6 +576,12 @@ long fz_run(const struct fz_opts *o)
                 (unsigned long long)first_ep, first_at);
     fprintf(o->out, "; %llu not judged (N/A or the engine refused)\n",
             (unsigned long long)skipped);
+    if (nfound) {
+        fprintf(o->out, "fuzz: divergences by judgement:");
+        for (int k = 0; k < nfound; k++)
+            fprintf(o->out, " %s %llu%s", found[k], (unsigned long long)count[k],
+                    k + 1 < nfound ? "," : "\n");
+    }
     for (size_t k = 0; k < nkept; k++)
         free(kept[k]);
     free(kept);

@@ -355,9 +355,9 @@ else
     # the time left.  Each guest's results in $out/runN: fuzz/ (from init's
     # last archive, else from the guest's last snapshot, rxe-vm/fuzz.sh),
     # console.log, and crash.txt: the episode and the kernel's report.
-    fuzz_out=$out first=0 left=$time_limit n=0
+    fuzz_out=$out first=0 left=$time_limit nrun=0
     while :; do
-        out=$fuzz_out/run$n
+        out=$fuzz_out/run$nrun
         mkdir -p "$out"
         rm -f "$disk" && truncate -s 2G "$disk"
         append="ibwfuzz=$seed,$episodes,$left,$first"
@@ -367,17 +367,21 @@ else
         if [ ! -f "$out/fuzz/rc" ]; then
             (cd "$out" && dd if="$disk" bs=512 skip=2097152 2>/dev/null | tar xf - 2>/dev/null) || true
         fi
-        crashed=$(sed -n 's/.*ibwire probe --fuzz: episode fz-[0-9]*-\([0-9]*\).*/\1/p' "$out/console.log" | tail -1)
+        # the kernel's warnings, each after the episode logged before it
+        awk '/ibwire probe --fuzz: episode/ { ep = $NF }
+             /WARNING: CPU/ { sub(/^\[[ 0-9.]*\] /, ""); print ep ": " $0 }' "$out/console.log" >"$out/warnings.txt"
+        crashed=$(sed -n '/BUG:\|Oops:\|Kernel panic/q; s/.*ibwire probe --fuzz: episode fz-[0-9]*-\([0-9]*\).*/\1/p' "$out/console.log" | tail -1)
         if [ ! -f "$out/fuzz/rc" ] && grep -qE "BUG:|Oops|Kernel panic" "$out/console.log" && [ -n "$crashed" ]; then
             {
                 echo "episode fz-$seed-$crashed: the guest kernel crashed"
-                grep -E "BUG:|Oops:|RIP: 0010|Kernel panic|^\[ *[0-9.]*\]  [a-z_0-9]+\+0x" "$out/console.log" | head -20
+                sed -n '/BUG:\|Oops:/,$p' "$out/console.log" \
+                    | grep -E "BUG:|Oops:|RIP: 0010|Kernel panic|^\[ *[0-9.]*\]  [a-z_0-9]+\+0x" | head -20
             } >"$out/crash.txt"
-            say "run $n: the guest kernel crashed in episode fz-$seed-$crashed ($out/crash.txt)"
+            say "run $nrun: the guest kernel crashed in episode fz-$seed-$crashed ($out/crash.txt)"
             first=$((crashed + 1))
             used=$(( $(date +%s) - t_run - 60 ))
             [ $used -gt 60 ] || used=60
-            left=$((left - used)) n=$((n + 1))
+            left=$((left - used)) nrun=$((nrun + 1))
             [ "$left" -gt 120 ] && continue
         fi
         break

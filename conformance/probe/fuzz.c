@@ -398,6 +398,9 @@ static void report(const struct fz_opts *o, const char *id, char *moves,
         fprintf(o->out, "%s", text);
     }
 out:
+    /* at once: a device whose host crashes later must not take the report
+     * with it (stdout to a file is buffered) */
+    fflush(o->out);
     free(body);
     free(text);
     fz_obs_free(&d);

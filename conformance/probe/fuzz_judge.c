@@ -311,7 +311,14 @@ static int judge_responder(uint32_t E, const struct fz_obs *dev,
                           * engine sent at that PSN after it (a sequence NAK
                           * for the requests behind) is not due */
             break;
-        const struct resp_at *a = &d[k], *b = &r[k];
+        struct resp_at *a = &d[k];
+        const struct resp_at *b = &r[k];
+        /* an RNR NAK where the engine NAKs an error: the device checked
+         * for a receive WQE first (final_nak_at); it waits for the resend
+         * from that PSN as the engine does after its NAK */
+        if ((a->kinds & (K_NAKR | K_NAKE)) == K_NAKR &&
+            (b->kinds & (K_NAKR | K_NAKE)) == K_NAKE)
+            a->kinds = (uint8_t)((a->kinds & ~K_NAKR) | K_NAKE);
         static const uint8_t naks[] = {K_NAKS, K_NAKR, K_NAKE};
         for (int j = 0; j < 3; j++)
             if ((a->kinds & naks[j]) != (b->kinds & naks[j]))
@@ -596,6 +603,15 @@ static int judge_cqes(const struct fz_obs *dev, const struct fz_obs *ref, int qp
             if (i == dev->ncq && j == ref->ncq)
                 break;
             if (qp_error && (i == dev->ncq || dev->cq[i].status != PROBE_ST_OK)) {
+                /* the completion of the request the device NAKed has the
+                 * engine's status class (a flushed one is any error's) */
+                if (i < dev->ncq && dev->cq[i].status != PROBE_ST_FLUSH && j < ref->ncq &&
+                    ref->cq[j].status != PROBE_ST_OK &&
+                    status_class(dev->cq[i].status) != status_class(ref->cq[j].status))
+                    return verdict(v, "judge-cqe", "a %s completion with status %s, "
+                                   "the engine's %s", recv ? "receive" : "send",
+                                   status_names[dev->cq[i].status],
+                                   status_names[ref->cq[j].status]);
                 /* flushed or never executed: the rest must be errors */
                 for (; i < dev->ncq; i++)
                     if (dev->cq[i].recv == recv && dev->cq[i].status == PROBE_ST_OK)

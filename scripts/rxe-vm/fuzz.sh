@@ -32,8 +32,6 @@ episodes=$(echo "$args" | cut -d, -f2)
 limit=$(echo "$args" | cut -d, -f3)
 first=$(echo "$args" | cut -d, -f4)
 SNAP_AT=2097152
-# the episode lines (KERN_WARNING) on the console too
-dmesg -n 5
 ibwire-agent -a $ME -p $PORT -d rxe_a >$d/agent.log 2>&1 &
 agent=$!
 n=0

@@ -17,6 +17,7 @@ racing a half-done resend, or a send that fails, which an episode does not
 make).  The frames are listed with `ibwire dump`.
 """
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -101,20 +102,27 @@ def frames(ibwire, pcap, n=12):
 
 
 def run_rows(d):
-    """the divergences of one guest's fuzz.txt, its figures"""
+    """the divergences of one guest (from its scripts' comments: fuzz.txt is
+    complete only when the fuzzer ended), its figures"""
     out = open(os.path.join(d, "fuzz.txt")).read().splitlines() if os.path.exists(
         os.path.join(d, "fuzz.txt")) else []
-    rows, cur = [], None
-    for ln in out:
-        m = HEAD.match(ln)
-        if m:
-            cur = dict(id=m[1], key=m[2], stmt=m[3], section=m[4], rules=m[5] or "", why=m[6],
-                       file="", lines="", checked="", dir=d)
-            rows.append(cur)
+    rows = []
+    for f in glob.glob(os.path.join(d, "*.probe")):
+        text = open(f).read()
+        head = dict(re.findall(r"^# (statement|divergence): (.*)$", text, re.M))
+        m = re.match(r"(\S+) \((.*?)\)\s+rules: (.*?)\s+\(judgement (\S+)\)",
+                     head.get("statement", ""))
+        if not m:
             continue
-        m = FILE.match(ln)
-        if m and cur:
-            cur.update(file=m[1], lines=m[2], checked=m[3])
+        body = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+        ok = "# the device fails this script" in text and "engine passes it" in text
+        ident = os.path.basename(f)[:-len(".probe")]
+        num = [int(x) for x in re.findall(r"\d+", ident)]
+        rows.append(dict(id=ident, key=m[4], stmt=m[1], section=m[2], rules=m[3],
+                         why=head.get("divergence", ""), file=f, lines=str(len(body)),
+                         checked="fails on the device and passes" if ok else "", dir=d,
+                         order=num))
+    rows.sort(key=lambda r: r["order"])
     summary = [ln[6:] for ln in out if ln.startswith("fuzz: ") and "by judgement" not in ln]
     by = [ln[6:] for ln in out if ln.startswith("fuzz: divergences by judgement")]
     prog = os.path.join(d, "progress.txt")

@@ -13,6 +13,9 @@ RDMA=/usr/bin/rdma
 ME=10.9.0.1
 PROBE=10.9.0.3
 
+# the console shows the kernel's warnings (level 4) and what the scripts
+# write to /dev/kmsg: the bench reads them there when the guest dies
+dmesg -n 5
 $IP link set lo up
 $IP link add veth_a type veth peer name veth_b
 for i in a b; do

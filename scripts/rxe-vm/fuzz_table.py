@@ -150,6 +150,9 @@ def main():
             print(f"  {by[-1]}")
         if pl and not summary:
             print(f"  its last progress line (the last snapshot): {pl[-1]}")
+        warn = os.path.join(run, "warnings.txt")
+        for ln in (open(warn).read().splitlines() if os.path.exists(warn) else []):
+            print(f"  kernel warning in {ln}")
         crash = os.path.join(run, "crash.txt")
         if os.path.exists(crash):
             c = open(crash).read().splitlines()

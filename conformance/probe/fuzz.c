@@ -47,11 +47,7 @@ static void pair(const char *moves, struct probe_target *dev, struct probe_targe
         if (r->fr[i].dir == 1 && r->fr[i].line > 0 && r->fr[i].line < FZ_MAXLINES &&
             win[r->fr[i].line] < UINT16_MAX)
             win[r->fr[i].line]++;
-    struct probe_opts o;
-    if (po)
-        o = *po;
-    else
-        memset(&o, 0, sizeof o);
+    struct probe_opts o = po ? *po : (struct probe_opts){0};
     o.window_frames = win;
     o.nwindow = FZ_MAXLINES;
     /* the default wait for a frame (50 ms), scaled as the device's are */

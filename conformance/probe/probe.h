@@ -267,8 +267,9 @@ struct probe_opts {
      * none): a `~ within=T` on line L lasts at least until the device has
      * sent window_frames[L] frames in it (what the reference engine sent
      * there), but no longer than window_cap_ns; lines from nwindow on have
-     * none.  The probe answers the device's requests as the engine's run
-     * did, after them, however slowly the device sends. */
+     * none; after one window that ran to its cap, none waits again in
+     * that run.  The probe answers the device's requests as the engine's
+     * run did, after them, however slowly the device sends. */
     const uint16_t *window_frames;
     int nwindow;
     uint64_t window_cap_ns;

@@ -360,7 +360,8 @@ else
         out=$fuzz_out/run$nrun
         mkdir -p "$out"
         rm -f "$disk" && truncate -s 2G "$disk"
-        append="ibwfuzz=$seed,$episodes,$left,$first"
+        # printk.devkmsg=on: the episode lines are not rate-limited away
+        append="printk.devkmsg=on ibwfuzz=$seed,$episodes,$left,$first"
         budget=$((left + 600))
         t_run=$(date +%s)
         boot

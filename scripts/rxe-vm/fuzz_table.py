@@ -23,7 +23,8 @@ import re
 import subprocess
 import sys
 
-# docs/probe.md "The failures": the engine fault mode of each known one
+# docs/probe.md "The failures" (and "Fuzzing rxe"): the engine fault mode of
+# each known one
 KNOWN = [
     ("len-check-off", "C9-92 lengths unchecked (resp-len-first-short, -last-over, -only-over; "
                       "fixed in v6.2)"),
@@ -32,6 +33,9 @@ KNOWN = [
     ("read-gap-dropped", "READ gap recovered only at the timeout (req-lost-read-response)"),
     ("ack-beyond-accepted", "ACK beyond the last PSN sent accepted (req-ack-beyond)"),
     ("ack-timer-tick", "ACK timer in jiffies fires early (req-lost-ack)"),
+    # found by this bench (docs/probe.md "Fuzzing rxe")
+    ("zero-dmalen-data", "WRITE of DMA length 0 carrying bytes: 6.1 crashes "
+                         "(resp-len-write-zero-dmalen)"),
 ]
 
 HEAD = re.compile(r"^DIVERGENCE (\S+) \[(\S+)\] (\S+) \((.*?)\)(?: ([^:]*))?: (.*)$")

@@ -369,7 +369,7 @@ else
             (cd "$out" && dd if="$disk" bs=512 skip=2097152 2>/dev/null | tar xf - 2>/dev/null) || true
         fi
         # the kernel's warnings, each after the episode logged before it
-        awk '/ibwire probe --fuzz: episode/ { ep = $NF }
+        awk '{ gsub(/\r/, "") } /ibwire probe --fuzz: episode/ { ep = $NF }
              /WARNING: / { sub(/^\[[ 0-9.]*\] /, ""); print ep ": " $0 }' "$out/console.log" >"$out/warnings.txt"
         crashed=$(sed -n '/BUG:\|Oops:\|Kernel panic/q; s/.*ibwire probe --fuzz: episode fz-[0-9]*-\([0-9]*\).*/\1/p' "$out/console.log" | tail -1)
         if [ ! -f "$out/fuzz/rc" ] && grep -qE "BUG:|Oops|Kernel panic" "$out/console.log" && [ -n "$crashed" ]; then

@@ -155,8 +155,14 @@ def main():
         if pl and not summary:
             print(f"  its last progress line (the last snapshot): {pl[-1]}")
         warn = os.path.join(run, "warnings.txt")
+        seen = {}
         for ln in (open(warn).read().splitlines() if os.path.exists(warn) else []):
-            print(f"  kernel warning in {ln}")
+            ep, _, text = ln.partition(": ")
+            m = re.search(r"(\S+\.c:\d+)", text)
+            k = (ep, m[1] if m else text)
+            seen[k] = seen.get(k, 0) + 1
+        for (ep, where), n in seen.items():
+            print(f"  kernel warning at {where} in {ep or '?'}" + (f" ({n} times)" if n > 1 else ""))
         crash = os.path.join(run, "crash.txt")
         if os.path.exists(crash):
             c = open(crash).read().splitlines()

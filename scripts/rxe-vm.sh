@@ -22,8 +22,10 @@
 # as --interop does alone), its table under the matrix's.  --probe runs
 # `ibwire probe`'s suite against one rxe device (rxe-vm/probe.sh); --fuzz
 # its differential fuzzer (rxe-vm/fuzz.sh: --episodes, default 1000000,
-# --time-limit, default 1200 s, of fuzzing; DIR/fuzz/ has the minimized
-# scripts, their frames and the table of divergences, rxe-vm/fuzz_table.py).
+# --time-limit, default 1200 s, of fuzzing; DIR/runN/fuzz/ has the
+# minimized scripts and their frames, one runN per guest (a guest whose
+# kernel crashes is followed by another), DIR/table.md the table of
+# divergences, rxe-vm/fuzz_table.py).
 # Exit 0: every workload ran and every verdict is as expected; 1: not; 2: the
 # bench could not run; 77: QEMU cannot boot here (skip).
 set -eu
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
         --accel) accel=$2; shift ;;
         --only) only=$2; shift ;;
         --suite) suite=$2; shift ;;
-        -h|--help) sed -n '3,28p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,30p' "$0"; exit 0 ;;
         *) echo "rxe-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift

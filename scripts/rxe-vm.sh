@@ -4,6 +4,7 @@
 #
 #   scripts/rxe-vm.sh [--quick | --all | --interop | --probe] [--seed N] [-o DIR] [--accel kvm|tcg]
 #                     [--only REGEX] [--suite bookworm|trixie|sid]
+#   scripts/rxe-vm.sh --fuzz [--seed N] [--episodes N] [--time-limit S] [-o DIR] [--suite ...]
 #
 # Builds a guest from the Debian packages of one suite only (apt-get download,
 # dpkg-deb -x; cached in $RXE_VM_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ibwire-rxe-vm,
@@ -18,30 +19,41 @@
 # `ibwire check -i veth_a`.  The captures and the tools' logs come out on a
 # raw disk image (tar); DIR/results.md is the table (scripts/rxe-vm/results.py).
 # --quick without --only then runs the interop set (scripts/rxe-vm/peer.sh,
-# as --interop does alone), its table under the matrix's.
+# as --interop does alone), its table under the matrix's.  --probe runs
+# `ibwire probe`'s suite against one rxe device (rxe-vm/probe.sh); --fuzz
+# its differential fuzzer (rxe-vm/fuzz.sh: --episodes, default 1000000,
+# --time-limit, default 1200 s, of fuzzing; DIR/runN/fuzz/ has the
+# minimized scripts and their frames, one runN per guest (a guest whose
+# kernel crashes is followed by another), DIR/table.md the table of
+# divergences, rxe-vm/fuzz_table.py).
 # Exit 0: every workload ran and every verdict is as expected; 1: not; 2: the
 # bench could not run; 77: QEMU cannot boot here (skip).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root_dir=$(dirname "$here")
 mode=quick seed=1 out="" accel="${RXE_VM_ACCEL:-auto}" only="" suite=bookworm
+episodes=1000000 time_limit=1200
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
         --all) mode=all ;;
         --interop) mode=interop ;; # ibwire peer against rxe (rxe-vm/peer.sh)
         --probe|probe) mode=probe ;; # ibwire probe against rxe (rxe-vm/probe.sh)
+        --fuzz|fuzz) mode=fuzz ;; # ibwire probe --fuzz against rxe (rxe-vm/fuzz.sh)
+        --episodes) episodes=$2; shift ;;
+        --time-limit) time_limit=$2; shift ;;
         --seed) seed=$2; shift ;;
         -o) out=$2; shift ;;
         --accel) accel=$2; shift ;;
         --only) only=$2; shift ;;
         --suite) suite=$2; shift ;;
-        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,30p' "$0"; exit 0 ;;
         *) echo "rxe-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
 case "$seed" in ''|*[!0-9]*) echo "rxe-vm.sh: --seed takes a number" >&2; exit 2 ;; esac
+case "$episodes$time_limit" in *[!0-9]*) echo "rxe-vm.sh: --episodes and --time-limit take numbers" >&2; exit 2 ;; esac
 case "$suite" in bookworm|trixie|sid) ;; *) echo "rxe-vm.sh: --suite is bookworm, trixie or sid" >&2; exit 2 ;; esac
 if [ -z "$out" ]; then
     out="$root_dir/build/rxe-vm/$mode-seed$seed"
@@ -238,8 +250,12 @@ cp "$here/rxe-vm/run-workloads.sh" "$work/overlay/rxe/run-workloads.sh"
 chmod +x "$work/overlay/init" "$work/overlay/rxe/run-workloads.sh"
 if [ "$mode" = interop ]; then cp "$here/rxe-vm/peer.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'interop|-|-|1500|60|-|-\n%.0s' 1 2 3 >"$work/overlay/rxe/workloads" # budget: 3 x 150 s
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"
-elif [ "$mode" = probe ]; then cp "$here/rxe-vm/probe.sh" "$work/overlay/rxe/run-workloads.sh"; printf 'probe|-|-|1500|600|-|-\n%.0s' 1 2 3 4 >"$work/overlay/rxe/workloads" # budget: 4 x 150 s
+elif [ "$mode" = probe ]; then cp "$here/rxe-vm/probe.sh" "$work/overlay/rxe/run-workloads.sh"; cp "$here/rxe-vm/one-device.sh" "$work/overlay/rxe/"; printf 'probe|-|-|1500|600|-|-\n%.0s' 1 2 3 4 >"$work/overlay/rxe/workloads" # budget: 4 x 150 s
     printf '%s\n' "$only" >"$work/overlay/rxe/probe-only"
+    cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || { say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"; exit 2; }
+elif [ "$mode" = fuzz ]; then cp "$here/rxe-vm/fuzz.sh" "$work/overlay/rxe/run-workloads.sh"; cp "$here/rxe-vm/one-device.sh" "$work/overlay/rxe/"
+    # one line: the budget below is the fuzzing time plus the minimizations'
+    printf 'fuzz|-|-|1500|%s|-|-\n' "$time_limit" >"$work/overlay/rxe/workloads"
     cp "$(dirname "$ibwire")/../probe/ibwire-agent" "$work/overlay/usr/local/bin/" 2>/dev/null || { say "no ibwire-agent (libibverbs-dev, librdmacm-dev)"; exit 2; }
 else python3 "$here/rxe-vm/matrix.py" --mode "$mode" --seed "$seed" ${only:+--only "$only"} >"$work/overlay/rxe/workloads"; fi
 nw=$(grep -c '^[^#]' "$work/overlay/rxe/workloads" || true)
@@ -268,6 +284,7 @@ rm -rf "$out" && mkdir -p "$out"
 echo "$suite $kver" >"$out/kernel"
 disk="$work/out.img"
 truncate -s 2G "$disk"
+append=""
 run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed out
     acc=$1 bt=$2 rt=$3
     case "$acc" in
@@ -277,7 +294,7 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     : >"$out/console.log"
     # shellcheck disable=SC2086
     qemu-system-x86_64 $a -m 2048 -smp 2 -kernel "$vmlinuz" -initrd "$img" \
-        -append "console=ttyS0 quiet panic=-1 no_timer_check" -display none -monitor none \
+        -append "console=ttyS0 quiet panic=-1 no_timer_check $append" -display none -monitor none \
         -serial "file:$out/console.log" -no-reboot -nic none \
         -drive "file=$disk,format=raw,if=virtio" >"$out/qemu.log" 2>&1 &
     qpid=$!
@@ -301,26 +318,87 @@ run_vm() {   # ACCEL BOOT_TIMEOUT RUN_TIMEOUT: 0 ran, 3 did not boot, 4 timed ou
     return 0
 }
 budget=$((nw * 150 + 120 + interop_after * 600))
-rc=3
-if [ "$accel" != tcg ] && [ -w /dev/kvm ]; then
-    rc=0; run_vm kvm 10 "$budget" || rc=$?
-    [ $rc -eq 3 ] && say "KVM did not boot the guest in 10 s (see $out/qemu.log): TCG"
-    [ $rc -eq 0 ] && echo kvm >"$out/accel"
+# (--fuzz: the fuzzer stops at its time limit, minimizing included
+# (fuzz.c); boot, the first QPs and the last verification runs take the rest)
+boot() {   # one guest: the accelerator KVM when it boots, else TCG; its archives into $out
+    rc=3
+    if [ "$accel" != tcg ] && [ -w /dev/kvm ]; then
+        rc=0; run_vm kvm 10 "$budget" || rc=$?
+        [ $rc -eq 3 ] && say "KVM did not boot the guest in 10 s (see $out/qemu.log): TCG"
+        [ $rc -eq 0 ] && echo kvm >"$out/accel"
+    fi
+    if [ $rc -eq 3 ] && [ "$accel" != kvm ]; then
+        echo tcg >"$out/accel"
+        rc=0; run_vm tcg 120 "$budget" || rc=$?
+    fi
+    case $rc in
+        3) say "QEMU could not boot the guest (see $out/console.log, $out/qemu.log): skipped"; exit 77 ;;
+        4) say "the guest ran past its $budget s budget: stopped" ;;
+    esac
+    # one tar archive per workload, one after the other, then the guest's log
+    # (the first GiB: --fuzz's snapshots are in the second, rxe-vm/fuzz.sh)
+    (cd "$out" && head -c 1G "$disk" | tar xf - --ignore-zeros 2>/dev/null) || say "no results on the disk image"
+}
+if [ "$mode" != fuzz ]; then
+    boot
+    # --probe: a test that crashed the guest kernel (rxe-vm/probe.sh runs
+    # such tests last, after a copy of /out at the second GiB)
+    if [ "$mode" = probe ] && [ ! -f "$out/probe/rc" ]; then
+        (cd "$out" && dd if="$disk" bs=512 skip=2097152 2>/dev/null | tar xf - 2>/dev/null) || true
+        t=$(sed -n 's/.*rxe-vm: probe \([a-z0-9-]*\) (a test that crashed a kernel).*/\1/p' "$out/console.log" | tail -1)
+        if [ -n "$t" ] && grep -qE "BUG:|Oops|Kernel panic" "$out/console.log"; then
+            echo "FAIL  $t  the guest kernel crashed: $(grep -m1 -E 'BUG:' "$out/console.log" | sed 's/^\[[ 0-9.]*\] //'); $(grep -m1 -E 'RIP: 0010' "$out/console.log" | sed 's/^\[[ 0-9.]*\] //')" >>"$out/probe/table.txt"
+            echo 1 >"$out/probe/rc"
+        fi
+    fi
+else
+    # --fuzz: a guest whose kernel crashes (an episode brought rxe down) is
+    # a finding; the run goes on in a new guest from the next episode, for
+    # the time left.  Each guest's results in $out/runN: fuzz/ (from init's
+    # last archive, else from the guest's last snapshot, rxe-vm/fuzz.sh),
+    # console.log, and crash.txt: the episode and the kernel's report.
+    fuzz_out=$out first=0 left=$time_limit nrun=0
+    while :; do
+        out=$fuzz_out/run$nrun
+        mkdir -p "$out"
+        rm -f "$disk" && truncate -s 2G "$disk"
+        # printk.devkmsg=on: the episode lines are not rate-limited away
+        append="printk.devkmsg=on ibwfuzz=$seed,$episodes,$left,$first"
+        budget=$((left + 600))
+        t_run=$(date +%s)
+        boot
+        if [ ! -f "$out/fuzz/rc" ]; then
+            (cd "$out" && dd if="$disk" bs=512 skip=2097152 2>/dev/null | tar xf - 2>/dev/null) || true
+        fi
+        # the kernel's warnings, each after the episode logged before it
+        awk '{ gsub(/\r/, "") } /ibwire probe --fuzz: episode/ { ep = $NF }
+             /WARNING: / { sub(/^\[[ 0-9.]*\] /, ""); print ep ": " $0 }' "$out/console.log" >"$out/warnings.txt"
+        crashed=$(sed -n '/BUG:\|Oops:\|Kernel panic/q; s/.*ibwire probe --fuzz: episode fz-[0-9]*-\([0-9]*\).*/\1/p' "$out/console.log" | tail -1)
+        if [ ! -f "$out/fuzz/rc" ] && grep -qE "BUG:|Oops|Kernel panic" "$out/console.log" && [ -n "$crashed" ]; then
+            {
+                echo "episode fz-$seed-$crashed: the guest kernel crashed"
+                sed -n '/BUG:\|Oops:/,$p' "$out/console.log" \
+                    | grep -E "BUG:|Oops:|RIP: 0010|Kernel panic|^\[ *[0-9.]*\]  [a-z_0-9]+\+0x" | head -20
+            } >"$out/crash.txt"
+            say "run $nrun: the guest kernel crashed in episode fz-$seed-$crashed ($out/crash.txt)"
+            first=$((crashed + 1))
+            used=$(( $(date +%s) - t_run - 60 ))
+            [ $used -gt 60 ] || used=60
+            left=$((left - used)) nrun=$((nrun + 1))
+            [ "$left" -gt 120 ] && continue
+        fi
+        break
+    done
+    out=$fuzz_out
 fi
-if [ $rc -eq 3 ] && [ "$accel" != kvm ]; then
-    echo tcg >"$out/accel"
-    rc=0; run_vm tcg 120 "$budget" || rc=$?
-fi
-case $rc in
-    3) say "QEMU could not boot the guest (see $out/console.log, $out/qemu.log): skipped"; exit 77 ;;
-    4) say "the guest ran past its $budget s budget: stopped" ;;
-esac
-# one tar archive per workload, one after the other, then the guest's log
-(cd "$out" && tar xf "$disk" --ignore-zeros 2>/dev/null) || say "no results on the disk image"
 rm -f "$disk"
-say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel"))"
+say "guest done in $(( $(date +%s) - t_start )) s ($(cat "$out/accel" "$out/run0/accel" 2>/dev/null))"
 [ "$mode" = probe ] && { echo "probe against rxe: Debian $suite, Linux $kver (guest: $(sed -n 's/^kernel //p' "$out/guest.log" 2>/dev/null | head -1))"
     cat "$out/probe/table.txt" 2>/dev/null || say "no probe table (see $out/guest.log)"; rc=$(cat "$out/probe/rc" 2>/dev/null || echo 2); [ "$rc" -le 1 ] && rc=0; exit "$rc"; }
+[ "$mode" = fuzz ] && { echo "ibwire probe --fuzz against rxe: Debian $suite, Linux $kver"
+    ls "$out"/run*/fuzz/fuzz.txt >/dev/null 2>&1 || { say "no fuzz results (see $out/run0/console.log)"; exit 2; }
+    python3 "$here/rxe-vm/fuzz_table.py" --ibwire "$ibwire" "$out"/run* | tee "$out/table.md"
+    exit 0; }
 [ "$mode" = interop ] && { echo "interop against rxe: Debian $suite, Linux $kver"; cat "$out/peer/summary.txt"; ! grep -qv ' rxe=0 engine=0 check=0 ' "$out/peer/summary.txt"; exit $?; }
 rrc=0
 python3 "$here/rxe-vm/results.py" --ibwire "$ibwire" --seed "$seed" --mode "$mode" "$out" || rrc=$?

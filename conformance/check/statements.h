@@ -97,7 +97,8 @@
       "SEND/WRITE ACKed at ePSN - 1 (the replay accepts any later ACK as "    \
       "covering one it sends)",                                                \
       "ack-coalesce", "ack-covers-read; ack-beyond-accepted",                  \
-      "req-coalesced-ack; req-dup-ack; req-ack-beyond; resp-dup-write")        \
+      "req-coalesced-ack; req-dup-ack; req-ack-beyond; req-ack-beyond-read; "  \
+      "resp-dup-write")                                                        \
     X(NAK_SEQ, "NAK-SEQ", "9.7.5.2",                                           \
       "A request ahead of the expected PSN is not executed.  The first one "  \
       "of a gap draws one PSN sequence error NAK naming the expected PSN, the " \
@@ -154,7 +155,7 @@
       "resends at the timeout, the same bytes", "",                           \
       "resend-payload; resend-short; ack-timer-tick; read-gap-dropped; "      \
       "resend-early",                                                          \
-      "req-lost-ack; req-retry-exceeded")                                      \
+      "req-lost-ack; req-retry-exceeded; req-ack-beyond-read")                 \
     X(GO_BACK_N, "GO-BACK-N", "9.7.5.2",                                       \
       "After a PSN sequence NAK naming P the requester sends again every "    \
       "request from P that was outstanding, in order; what came before P is " \
@@ -202,10 +203,12 @@
       "responder NAKs a request breaking these (Invalid Request) and "         \
       "executes nothing of it.",                                               \
       "", "PKT-LEN-FULL; PKT-LEN-LAST; FLOW-WRITE-LEN; FLOW-INVALID-ACCEPTED", \
-      "NAK Invalid Request", "", "len-check-off; va-wrap-accept",              \
+      "NAK Invalid Request", "",                                               \
+      "len-check-off; va-wrap-accept; zero-dmalen-data",                       \
       "resp-len-first-short; resp-len-middle-short; resp-len-last-over; "      \
       "resp-len-only-over; resp-len-write-only-over; resp-len-write-short; "   \
-      "resp-len-write-long; resp-len-write-multi; resp-reth-2g-write; "        \
+      "resp-len-write-long; resp-len-write-multi; resp-len-write-zero-dmalen; " \
+      "resp-reth-2g-write; "                                                   \
       "resp-reth-2g-read; resp-send-pmtu1024; req-write-pmtu1024")             \
     X(ZERO_LEN, "ZERO-LEN", "C9-88",                                           \
       "An RDMA operation of DMA length 0 needs no valid VA or R_Key: it is "   \

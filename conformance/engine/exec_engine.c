@@ -581,12 +581,19 @@ static void serve_ee_request(struct ibe_engine *e, const uint8_t *p)
                 return;
             }
         }
+        /* fault ZERO_DMALEN_DATA (faults.h): a FIRST or ONLY of DMA length
+         * 0 skips the length check below with the range check (Linux 6.1
+         * rxe check_rkey() returns before both); its bytes go nowhere */
+        bool unchecked = ibw_opcode_is_first(h->opcode) && !h->dmalen &&
+                         ENG_FAULT(e, ZERO_DMALEN_DATA);
+        if (unchecked)
+            wrapped = true;
         /* C9-92: the payloads of a WRITE add up to its RETH DMA length:
          * no packet carries more than what is left, the LAST (or ONLY)
          * exactly what is left.  Checked after the range (as Linux rxe
          * check_rkey() does: RESPST_ERR_LENGTH -> NAK Invalid Request);
          * fault LEN_CHECK_OFF (faults.h, zoo row 10) skips it. */
-        if (h->paylen > resid || (last && h->paylen != resid)) {
+        if (!unchecked && (h->paylen > resid || (last && h->paylen != resid))) {
             bool off = ENG_FAULT(e, LEN_CHECK_OFF);
             /* with the check off, bytes past the checked range still
              * cannot be written: a FIRST/ONLY carrying more than its DMA

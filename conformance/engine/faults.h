@@ -169,7 +169,13 @@ enum {
     X(ACK_TIMER_TICK, "ack-timer-tick", "-", IBE_FS_REQ, "-", IBE_FN_CHECK,    \
       IBE_FT_LOSS,                                                             \
       "the local ACK timer counts 4 ms ticks (jiffies at HZ 250) and fires "   \
-      "up to one tick before the timeout (Linux 6.1 rxe; docs/probe.md)")
+      "up to one tick before the timeout (Linux 6.1 rxe; docs/probe.md)")       \
+    X(ZERO_DMALEN_DATA, "zero-dmalen-data", "-", IBE_FS_RESP, "-",             \
+      IBE_FN_CHECK, 0,                                                         \
+      "an RDMA WRITE whose RETH DMA length is 0 is not length-checked: its "   \
+      "payload bytes are taken (written nowhere) and ACKed (Linux 6.1 rxe "    \
+      "copies them through a NULL region and crashes; found by ibwire probe " \
+      "--fuzz, docs/probe.md)")
 
 /* Zoo rows no fault mode reproduces: Y("row", "rule", "why"), rule the
  * one that would decide it or "not decidable". */

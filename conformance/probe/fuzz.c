@@ -33,12 +33,26 @@ static double wall(void)
 
 /* ---- one episode on both ---- */
 
+/* The engine first: the device's `~` windows then last until it has sent
+ * what the engine sent in each (probe.h, window_frames), so that on a slow
+ * device the probe's answers still come after the requests they answer. */
 static void pair(const char *moves, struct probe_target *dev, struct probe_target *ref,
                  const struct probe_opts *po, struct fz_obs *d, struct fz_obs *r,
                  struct fz_verdict *v)
 {
-    fz_observe(moves, dev, po, d);
+    static uint16_t win[FZ_MAXLINES];
     fz_observe(moves, ref, NULL, r);
+    memset(win, 0, sizeof win);
+    for (size_t i = 0; i < r->nfr; i++)
+        if (r->fr[i].dir == 1 && r->fr[i].line > 0 && r->fr[i].line < FZ_MAXLINES &&
+            win[r->fr[i].line] < UINT16_MAX)
+            win[r->fr[i].line]++;
+    struct probe_opts o = po ? *po : (struct probe_opts){0};
+    o.window_frames = win;
+    o.nwindow = FZ_MAXLINES;
+    /* the default wait for a frame (50 ms), scaled as the device's are */
+    o.window_cap_ns = 50000000ull * (o.within_scale > 1 ? o.within_scale : 1);
+    fz_observe(moves, dev, &o, d);
     fz_judge(moves, d, r, v);
 }
 
@@ -47,11 +61,12 @@ struct mini {
     const struct probe_opts *po;
     const char *key;
     unsigned runs;
+    double deadline; /* wall(): no more runs from then on; 0: none */
 };
 
 static int still(struct mini *m, const char *moves)
 {
-    if (m->runs >= MIN_BUDGET)
+    if (m->runs >= MIN_BUDGET || (m->deadline > 0 && wall() >= m->deadline))
         return 0;
     m->runs++;
     struct fz_obs d, r;
@@ -157,9 +172,9 @@ static int try_line(struct mini *m, struct lines *L, int i, const char *s, char 
 
 unsigned fz_minimize(char *moves, size_t cap, struct probe_target *dev,
                      struct probe_target *ref, const struct probe_opts *po,
-                     const char *key)
+                     const char *key, double deadline)
 {
-    struct mini m = {dev, ref, po, key, 0};
+    struct mini m = {dev, ref, po, key, 0, deadline};
     struct lines L;
     char *buf = malloc(EPISODE_MAX);
     if (!buf || split_lines(moves, &L)) {
@@ -345,9 +360,11 @@ static int script_lines(const char *s)
 }
 
 static void report(const struct fz_opts *o, const char *id, char *moves,
-                   const struct fz_verdict *v0, unsigned *lines_out, int *verified)
+                   const struct fz_verdict *v0, double deadline, unsigned *lines_out,
+                   int *verified)
 {
-    unsigned runs = fz_minimize(moves, EPISODE_MAX, o->dev, o->ref, o->popts, v0->key);
+    unsigned runs = fz_minimize(moves, EPISODE_MAX, o->dev, o->ref, o->popts, v0->key,
+                                deadline);
     struct fz_obs d, r;
     struct fz_verdict v;
     pair(moves, o->dev, o->ref, o->popts, &d, &r, &v);
@@ -395,6 +412,9 @@ static void report(const struct fz_opts *o, const char *id, char *moves,
         fprintf(o->out, "%s", text);
     }
 out:
+    /* at once: a device whose host crashes later must not take the report
+     * with it (stdout to a file is buffered) */
+    fflush(o->out);
     free(body);
     free(text);
     fz_obs_free(&d);
@@ -450,6 +470,7 @@ long fz_run(const struct fz_opts *o)
     uint64_t skipped = 0, ran = 0, corpus_ran = 0;
     const char *found[64];
     unsigned best[64], tries[64];
+    uint64_t count[64]; /* divergences of each judgement */
     int nfound = 0;
     double first_at = -1;
     uint64_t first_ep = 0;
@@ -486,7 +507,7 @@ long fz_run(const struct fz_opts *o)
             corpus_ran++;
         } else {
             struct fz_rng g;
-            uint64_t ep = i - nkept;
+            uint64_t ep = o->first + (i - nkept);
             fz_rng_seed(&g, o->seed, ep);
             if (!fz_generate(&g, caps, moves, EPISODE_MAX))
                 continue;
@@ -495,6 +516,10 @@ long fz_run(const struct fz_opts *o)
         }
         if (o->verbose)
             fprintf(o->out, "--- %s\n%s", id, moves);
+        if (o->episode_log) {
+            fprintf(o->episode_log, "ibwire probe --fuzz: episode %s\n", id);
+            fflush(o->episode_log);
+        }
         struct fz_obs d, r;
         struct fz_verdict v;
         pair(moves, o->dev, o->ref, o->popts, &d, &r, &v);
@@ -529,13 +554,19 @@ long fz_run(const struct fz_opts *o)
             if (k == nfound && nfound < 64) {
                 found[nfound] = v.key;
                 tries[nfound] = 0;
+                count[nfound] = 0;
                 best[nfound++] = ~0u;
             }
+            if (k < nfound)
+                count[k]++;
             if (k < nfound && tries[k] < 3 && best[k] > 15) {
                 unsigned lines;
                 int ok;
                 tries[k]++;
-                report(o, id, moves, &v, &lines, &ok);
+                /* a time limit holds the minimizations too: one
+                 * that reaches it keeps what it has shrunk so far */
+                report(o, id, moves, &v, o->time_limit > 0 ? t0 + o->time_limit : 0,
+                       &lines, &ok);
                 if (ok && lines < best[k])
                     best[k] = lines;
             }
@@ -562,6 +593,12 @@ long fz_run(const struct fz_opts *o)
                 (unsigned long long)first_ep, first_at);
     fprintf(o->out, "; %llu not judged (N/A or the engine refused)\n",
             (unsigned long long)skipped);
+    if (nfound) {
+        fprintf(o->out, "fuzz: divergences by judgement:");
+        for (int k = 0; k < nfound; k++)
+            fprintf(o->out, " %s %llu%s", found[k], (unsigned long long)count[k],
+                    k + 1 < nfound ? "," : "\n");
+    }
     for (size_t k = 0; k < nkept; k++)
         free(kept[k]);
     free(kept);

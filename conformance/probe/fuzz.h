@@ -121,6 +121,8 @@ struct fz_opts {
     uint64_t episodes, seed;
     const char *out_dir;      /* minimized scripts and the corpus; NULL: none */
     double time_limit;        /* seconds of real time; 0: none */
+    uint64_t first;           /* the first episode of the seed to run */
+    FILE *episode_log;        /* each episode's id, before it runs (NULL: none) */
     struct probe_target *dev; /* the device */
     const char *dev_name;     /* for the scripts' comments: how it was run */
     struct probe_target *ref; /* the reference engine, virtual time */
@@ -132,9 +134,11 @@ struct fz_opts {
 /* Run the fuzzer: the number of divergences found, or -1 on an error. */
 long fz_run(const struct fz_opts *o);
 /* Shrink the moves of a divergence in place (delta debugging), keeping the
- * same judgement; the number of runs it took. */
+ * same judgement; the number of runs it took.  deadline: CLOCK_MONOTONIC
+ * seconds after which it runs nothing more and keeps what it has (0: none;
+ * the fuzzer's --time-limit). */
 unsigned fz_minimize(char *moves, size_t cap, struct probe_target *dev,
                      struct probe_target *ref, const struct probe_opts *po,
-                     const char *key);
+                     const char *key, double deadline);
 
 #endif

@@ -183,17 +183,24 @@ struct resp_at {
     uint64_t read_hash, orig;
 };
 
+/* Frame i decoded into rx when the device sent it and it is a transport
+ * packet (it parses, and it is not a CNP: congestion control's). */
+static int device_packet(const struct fz_obs *o, size_t i, struct probe_rx *rx)
+{
+    if (o->fr[i].dir != 1)
+        return 0;
+    probe_decode(o->fr[i].b, o->fr[i].len, rx);
+    return rx->ok && rx->opcode != IBW_OP_CNP;
+}
+
 static void responses(const struct fz_obs *o, uint32_t base, struct resp_at *t,
                       int *maxack)
 {
     memset(t, 0, SPAN * sizeof *t);
     *maxack = -1;
     for (size_t i = 0; i < o->nfr; i++) {
-        if (o->fr[i].dir != 1)
-            continue;
         struct probe_rx rx;
-        probe_decode(o->fr[i].b, o->fr[i].len, &rx);
-        if (!rx.ok || rx.opcode == IBW_OP_CNP)
+        if (!device_packet(o, i, &rx))
             continue;
         int k = psn_index(rx.psn, base);
         if (k < 0)
@@ -245,18 +252,73 @@ static const char *kind_name(uint8_t k)
          : k & K_NAKE ? "an error NAK" : "nothing of that kind";
 }
 
+/* The PSN index of the device's last response when it is a NAK after which
+ * the device answered nothing, -1 otherwise:
+ *  - an error NAK (Invalid Request, Remote Access, Remote Operational
+ *    Error): its responder QP went to the Error state, as IBA 9.9.3 has a
+ *    responder do on these errors (Linux rxe does; the reference engine
+ *    stays in RTS, which the tests allow too: `cqe none-ok`);
+ *  - an RNR NAK (*rnr set) where the engine sent an error NAK: a request
+ *    that needs a receive WQE when none is posted and is invalid too (a
+ *    LAST whose bytes fall short of the RETH DMA length, C9-92): both are
+ *    true, and the IBA does not order the receive-WQE check before the
+ *    length check (Linux rxe's check_resource() comes before
+ *    check_length()); the requester's resend meets the error then.
+ * Either way the device waits for what does not come, and what the engine
+ * did after that PSN is not the device's to match. */
+static int final_nak_at(const struct fz_obs *o, uint32_t base, int *rnr)
+{
+    int at = -1;
+    *rnr = 0;
+    for (size_t i = 0; i < o->nfr; i++) {
+        struct probe_rx rx;
+        if (!device_packet(o, i, &rx))
+            continue;
+        at = -1;
+        *rnr = 0;
+        if (rx.opcode == IBW_OP_RC_ACKNOWLEDGE && rx.has_aeth &&
+            ((rx.syndrome >> 5 == 3 && rx.syndrome != 0x60) || rx.syndrome >> 5 == 1)) {
+            at = psn_index(rx.psn, base);
+            *rnr = rx.syndrome >> 5 == 1;
+        }
+    }
+    return at;
+}
+
 static int judge_responder(uint32_t E, const struct fz_obs *dev,
-                           const struct fz_obs *ref, struct fz_verdict *v)
+                           const struct fz_obs *ref, int *stop, struct fz_verdict *v)
 {
     struct resp_at *d = calloc(2 * SPAN, sizeof *d), *r = d + SPAN;
     if (!d)
         return 0;
-    int dmax, rmax, found = 1;
+    int dmax, rmax, found = 1, rnr;
     responses(dev, E, d, &dmax);
     responses(ref, E, r, &rmax);
+    /* the device's last answer a NAK the engine also sent there (an error
+     * NAK; for an RNR NAK, an RNR or an error NAK): judged up to it */
+    int err_at = final_nak_at(dev, E, &rnr);
+    if (err_at >= 0 && !(r[err_at].kinds & (rnr ? K_NAKR | K_NAKE : K_NAKE)))
+        err_at = -1;
+    *stop = err_at;
     for (int k = 0; k < SPAN; k++) {
         int off = k - SPAN / 2;
-        const struct resp_at *a = &d[k], *b = &r[k];
+        /* past the error NAK after which the device's QP is in Error,
+         * nothing the engine answered is due (its error NAK is judged at
+         * err_at: the engine must have sent one there too) */
+        if (err_at >= 0 && k > err_at)
+            break;
+        if (k == err_at) /* the NAK itself (the engine sent it too); what the
+                          * engine sent at that PSN after it (a sequence NAK
+                          * for the requests behind) is not due */
+            break;
+        struct resp_at *a = &d[k];
+        const struct resp_at *b = &r[k];
+        /* an RNR NAK where the engine NAKs an error: the device checked
+         * for a receive WQE first (final_nak_at); it waits for the resend
+         * from that PSN as the engine does after its NAK */
+        if ((a->kinds & (K_NAKR | K_NAKE)) == K_NAKR &&
+            (b->kinds & (K_NAKR | K_NAKE)) == K_NAKE)
+            a->kinds = (uint8_t)((a->kinds & ~K_NAKR) | K_NAKE);
         static const uint8_t naks[] = {K_NAKS, K_NAKR, K_NAKE};
         for (int j = 0; j < 3; j++)
             if ((a->kinds & naks[j]) != (b->kinds & naks[j]))
@@ -324,7 +386,7 @@ nak: {
         goto out;
     }
     }
-    if (dmax < rmax) {
+    if (dmax < rmax && err_at < 0) {
         verdict(v, "judge-progress", "the device acknowledged up to E%+d, the "
                 "engine up to E%+d", dmax < 0 ? -SPAN : dmax - SPAN / 2,
                 rmax - SPAN / 2);
@@ -524,7 +586,11 @@ static int status_class(int s)
 static const char *const status_names[] = {"ok", "loc-len", "rem-inv",
     "rem-acc", "rem-op", "retry-exc", "rnr-exc", "flush", "other"};
 
-static int judge_cqes(const struct fz_obs *dev, const struct fz_obs *ref,
+/* qp_error: the device's last answer was an error NAK after which its QP
+ * may be in the Error state, or an RNR NAK it waits on (final_nak_at):
+ * from its first completion in error on, its queue is flushed (any error
+ * status), and what the engine completed later the device need not have. */
+static int judge_cqes(const struct fz_obs *dev, const struct fz_obs *ref, int qp_error,
                       struct fz_verdict *v)
 {
     for (int recv = 0; recv < 2; recv++) {
@@ -536,6 +602,24 @@ static int judge_cqes(const struct fz_obs *dev, const struct fz_obs *ref,
                 j++;
             if (i == dev->ncq && j == ref->ncq)
                 break;
+            if (qp_error && (i == dev->ncq || dev->cq[i].status != PROBE_ST_OK)) {
+                /* the completion of the request the device NAKed has the
+                 * engine's status class (a flushed one is any error's) */
+                if (i < dev->ncq && dev->cq[i].status != PROBE_ST_FLUSH && j < ref->ncq &&
+                    ref->cq[j].status != PROBE_ST_OK &&
+                    status_class(dev->cq[i].status) != status_class(ref->cq[j].status))
+                    return verdict(v, "judge-cqe", "a %s completion with status %s, "
+                                   "the engine's %s", recv ? "receive" : "send",
+                                   status_names[dev->cq[i].status],
+                                   status_names[ref->cq[j].status]);
+                /* flushed or never executed: the rest must be errors */
+                for (; i < dev->ncq; i++)
+                    if (dev->cq[i].recv == recv && dev->cq[i].status == PROBE_ST_OK)
+                        return verdict(v, "judge-cqe", "a %s completion with status "
+                                       "ok after the device's QP went to the Error "
+                                       "state", recv ? "receive" : "send");
+                break;
+            }
             const char *kind = recv ? "receive" : "send";
             if (i == dev->ncq || j == ref->ncq)
                 return verdict(v, "judge-cqe", "the device has %s %s completion "
@@ -632,8 +716,13 @@ static int judge_check(const struct fz_obs *dev, const struct fz_obs *ref,
     struct rules_seen *s = malloc(2 * sizeof *s);
     if (!s)
         return 0;
-    check_frames(dev, &s[0], -1);
-    check_frames(ref, &s[1], -1);
+    /* findings on the device's frames only: one on the probe's own frame
+     * (the same bytes in both runs) says how the checker reads the device's
+     * answers around it, which the device may choose otherwise (after an
+     * error NAK rxe's QP is in Error and sends no sequence NAK, so the
+     * probe's next request reads as a resend with no NAK before it) */
+    check_frames(dev, &s[0], 1);
+    check_frames(ref, &s[1], 1);
     int found = 0;
     for (unsigned r = 0; r < CHK_RULE_COUNT && !found; r++)
         if (s[0].hit[r] && !s[1].hit[r]) {
@@ -704,11 +793,13 @@ void fz_judge(const char *script, const struct fz_obs *dev,
             return;
         }
     }
-    if (is_requester(script)
-            ? judge_requester(setup_val(script, "spsn", 0x2000), dev, ref, v)
-            : judge_responder(setup_val(script, "epsn", 0x1000), dev, ref, v))
+    int req = is_requester(script), err_at = -1;
+    if (req ? judge_requester(setup_val(script, "spsn", 0x2000), dev, ref, v)
+            : judge_responder(setup_val(script, "epsn", 0x1000), dev, ref, &err_at, v))
         return;
-    if (judge_cqes(dev, ref, v) || judge_memory(dev, ref, v))
+    /* a QP in Error executes nothing more: the engine's later writes are
+     * not the device's to match */
+    if (judge_cqes(dev, ref, err_at >= 0, v) || (err_at < 0 && judge_memory(dev, ref, v)))
         return;
     judge_check(dev, ref, v);
 }
@@ -909,7 +1000,7 @@ size_t fz_script_of(const char *moves, const struct fz_obs *ref,
     }
     /* the completions, where the device's differ */
     struct fz_verdict v;
-    if (dev && judge_cqes(dev, ref, &v)) {
+    if (dev && judge_cqes(dev, ref, 0, &v)) {
         for (int i = 0; i < ref->ncq; i++) {
             const struct probe_cqe *c = &ref->cq[i];
             sbf(&b, "cqe %s %s", c->recv ? "recv" : "send", status_names[c->status]);

@@ -263,6 +263,16 @@ struct probe_opts {
     void (*on_step)(void *user, int line, uint64_t now);
     void (*at_end)(void *user, struct probe_target *tg);
     void *user;
+    /* The fuzzer's run of an episode on a real device (fuzz.c; NULL:
+     * none): a `~ within=T` on line L lasts at least until the device has
+     * sent window_frames[L] frames in it (what the reference engine sent
+     * there), but no longer than window_cap_ns; lines from nwindow on have
+     * none; after one window that ran to its cap, none waits again in
+     * that run.  The probe answers the device's requests as the engine's
+     * run did, after them, however slowly the device sends. */
+    const uint16_t *window_frames;
+    int nwindow;
+    uint64_t window_cap_ns;
 };
 
 /* Check a script without running it: 0, or -1 with the line and the

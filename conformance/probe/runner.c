@@ -61,6 +61,7 @@ struct run {
     struct logged *log;
     size_t nlog, caplog;
     uint64_t cnps;
+    int window_spent; /* a `~` ran to window_cap_ns: no more waiting (probe.h) */
     char quality[200];   /* a bound the IBA does not set, missed: the
                             figure measured (the verdict QUALITY) */
 };
@@ -694,13 +695,30 @@ static int do_quiet(struct run *r, const struct line *l, int drain)
     }
     if (!r->tg)
         return 0;
-    uint64_t deadline = r->tg->now(r->tg->ctx) + within;
+    uint64_t now = r->tg->now(r->tg->ctx), deadline = now + within, cap = deadline;
+    /* the fuzzer's device run (probe.h, window_frames): a `~` lasts at
+     * least until the device has sent as many frames as the engine did in
+     * it, up to window_cap_ns */
+    unsigned need = 0, got = 0;
+    if (drain && r->o && r->o->window_frames && r->line > 0 && r->line < r->o->nwindow &&
+        !r->window_spent) {
+        need = r->o->window_frames[r->line];
+        if (now + r->o->window_cap_ns > cap)
+            cap = now + r->o->window_cap_ns;
+    }
     for (;;) {
-        int g = next_frame(r, deadline);
+        int g = next_frame(r, got < need ? cap : deadline);
         if (g < 0)
             return -1;
-        if (!g)
+        if (!g) {
+            /* a device that sent less than the engine once (it went
+             * another way: an error state, coalesced ACKs) is not waited
+             * for again in this run */
+            if (got < need && cap > deadline)
+                r->window_spent = 1;
             return 0;
+        }
+        got++;
         if (!drain) {
             struct probe_rx rx;
             char desc[256];

@@ -352,6 +352,18 @@ const struct probe_test probe_tests[] = {
  "> WRITE_FIRST psn=E va=A rkey=A len=256 dmalen=1000 noack\n"
  "> WRITE_LAST psn=E+1 len=100 data=256\n"
  "< ACK psn=E+1 aeth=nak-inv\n"},
+/* found by the fuzzer against Linux rxe (docs/probe.md, "Fuzzing rxe"):
+ * Linux 6.1 rxe takes a zero DMA length as a zero-length WRITE (C9-88: no
+ * R_Key check) and copies the packet's bytes through the NULL region it
+ * then has: a NULL pointer dereference in rxe_mr_copy(), the kernel
+ * panics; 6.12 and 7.2 warn (WARN_ON) and NAK Remote Access */
+{"resp-len-write-zero-dmalen", RESP, "C9-92; C9-88; 9.3.3", "FLOW-WRITE-LEN",
+ "an RDMA WRITE ONLY whose RETH DMA length is 0 but which carries payload "
+ "bytes is refused with a NAK (Invalid Request for the length, or Remote "
+ "Access: no region was checked for them), nothing written",
+ "> WRITE_ONLY psn=E va=A rkey=A dmalen=0 len=1\n"
+ "< ACK psn=E aeth=nak-inv|nak-acc\n"
+ "mem A+0 len=64 init\n"},
 {"resp-reth-2g-write", RESP, "C9-94", "",
  "an RDMA WRITE whose RETH DMA length is over 2^31 (and so past its region) "
  "is refused with a NAK: Invalid Request for the length (Linux rxe checks "
@@ -815,6 +827,20 @@ const struct probe_test probe_tests[] = {
  "> ACK psn=S+1 aeth=ack msn=2\n"
  "cqe send ok\n"
  "cqe send ok\n"},
+/* found by the fuzzer against Linux rxe (docs/probe.md, "Fuzzing rxe"):
+ * rxe's completer takes any response past its oldest request's last PSN
+ * as an ACK of a SEND or WRITE (req-ack-beyond) and, for a READ or an
+ * atomic, as a reason to send it again at once */
+{"req-ack-beyond-read", REQ, "9.7.6; 9.7.4", "FLOW-ACK-UNSENT",
+ "an ACK naming a PSN beyond what was sent, with an RDMA READ outstanding, "
+ "is ignored: the READ is not sent again before its local ACK timeout, "
+ "and completes with its response",
+ "post read len=8 off=0 va=0x10000 rkey=0x99\n"
+ "< READ_REQUEST psn=S dmalen=8\n"
+ "> ACK psn=S+5 aeth=ack msn=1\n"
+ ". within=20ms\n"
+ "> READ_RESPONSE_ONLY psn=S len=8 msn=1\n"
+ "cqe send ok\n"},
 {"req-psn-wrap", REQ, "9.7.1", "FLOW-PSN-GAP",
  "the requester's PSNs wrap from 0xffffff to 0 inside a message",
  "setup spsn=0xffffff\n"
@@ -900,7 +926,9 @@ static const struct test_faults fault_map[] = {
     {"req-rnr-exceeded", "rnr-ignore-timer,rnr-timer-fast"},
     {"req-lost-read-response", "read-reissue-length,read-reissue-va"},
     {"req-lost-read-response-middle", "read-reissue-length,read-reissue-va"},
+    {"resp-len-write-zero-dmalen", "zero-dmalen-data"},
     {"req-ack-beyond", "ack-beyond-accepted"},
+    {"req-ack-beyond-read", "ack-beyond-accepted"},
 };
 
 /* The fault modes that make a test a QUALITY result: every "shall" holds,

@@ -6,6 +6,7 @@
  * when one failed, 2 on bad arguments or a script error.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ enum {
     PO_HELP = 1, PO_LIST, PO_MARKDOWN, PO_SELF, PO_VERBOSE, PO_PCAP_ALL,
     PO_ONLY, PO_PCAP_DIR, PO_SELF_BREAK, PO_FAULT, PO_IFACE, PO_ENGINE_ON,
     PO_AGENT, PO_PROBE_IP, PO_WITHIN_SCALE, PO_CHOICE, PO_SCRIPT, PO_FUZZ,
-    PO_SEED, PO_OUT, PO_TIME_LIMIT
+    PO_SEED, PO_OUT, PO_TIME_LIMIT, PO_FIRST, PO_LOG_EPISODES
 };
 
 const struct tool_opt probe_opts[] = {
@@ -75,6 +76,13 @@ const struct tool_opt probe_opts[] = {
      "run first the next time)", NULL, NULL},
     {PO_TIME_LIMIT, "--time-limit", "SECS", "stop fuzzing after SECS seconds",
      NULL, NULL},
+    {PO_FIRST, "--first", "I",
+     "start at episode I of the seed (0): go on after a run that stopped "
+     "(a device that crashed its host at episode I - 1)", NULL, NULL},
+    {PO_LOG_EPISODES, "--log-episodes", "FILE",
+     "write each episode's id to FILE before it runs (one line each, "
+     "flushed): the last one names the episode a crash of the device's "
+     "host came in (/dev/kmsg puts it in the kernel's log)", NULL, NULL},
     {PO_VERBOSE, "-v", NULL, "print every frame as it passes", NULL, NULL},
     TOOL_OPT_HELP(PO_HELP),
     TOOL_OPT_END};
@@ -165,9 +173,15 @@ static int run_script(const char *path, const char *text, struct probe_target *t
 }
 
 static int run_fuzz(unsigned long long n, unsigned long long seed, const char *out,
-                    double time_limit, const char *fault, const char *where,
-                    struct probe_target *tg, const struct probe_opts *po)
+                    double time_limit, unsigned long long first, const char *log_path,
+                    const char *fault, const char *where, struct probe_target *tg,
+                    const struct probe_opts *po)
 {
+    FILE *log = NULL;
+    if (log_path && !(log = fopen(log_path, "a"))) {
+        fprintf(stderr, "ibwire probe: --log-episodes %s: %s\n", log_path, strerror(errno));
+        return TOOL_EXIT_USAGE;
+    }
     struct probe_target *ref = probe_self_target(NULL);
     if (!ref)
         return TOOL_EXIT_USAGE;
@@ -180,6 +194,8 @@ static int run_fuzz(unsigned long long n, unsigned long long seed, const char *o
     fo.seed = seed;
     fo.out_dir = out;
     fo.time_limit = time_limit;
+    fo.first = first;
+    fo.episode_log = log;
     fo.dev = tg;
     fo.dev_name = name;
     fo.ref = ref;
@@ -189,6 +205,8 @@ static int run_fuzz(unsigned long long n, unsigned long long seed, const char *o
     fo.verbose = po->verbose;
     long d = fz_run(&fo);
     probe_self_target_free(ref);
+    if (log)
+        fclose(log);
     return d < 0 ? TOOL_EXIT_USAGE : d ? TOOL_EXIT_FINDINGS : TOOL_EXIT_OK;
 }
 
@@ -212,8 +230,8 @@ int cmd_probe(int argc, char **argv)
     const char *only = NULL, *brk = NULL, *iface = NULL, *engine_on = NULL;
     const char *fault = NULL, *agent = NULL, *probe_ip = NULL, *choice = NULL;
     uint64_t faults = 0, choices = 0;
-    const char *script = NULL, *fuzz_out = NULL;
-    unsigned long long fuzz_n = 0, fuzz_seed = 0;
+    const char *script = NULL, *fuzz_out = NULL, *episode_log = NULL;
+    unsigned long long fuzz_n = 0, fuzz_seed = 0, fuzz_first = 0;
     double time_limit = 0;
     int fuzz = 0;
     struct probe_opts o;
@@ -243,7 +261,9 @@ int cmd_probe(int argc, char **argv)
         case PO_CHOICE: choice = v; break;
         case PO_SCRIPT: script = v; break;
         case PO_OUT: fuzz_out = v; break;
+        case PO_LOG_EPISODES: episode_log = v; break;
         case PO_FUZZ:
+        case PO_FIRST:
         case PO_SEED:
         case PO_TIME_LIMIT: {
             char *end;
@@ -258,6 +278,8 @@ int cmd_probe(int argc, char **argv)
                 fuzz_n = (unsigned long long)d;
             } else if (opt->id == PO_SEED) {
                 fuzz_seed = (unsigned long long)d;
+            } else if (opt->id == PO_FIRST) {
+                fuzz_first = (unsigned long long)d;
             } else {
                 time_limit = d;
             }
@@ -332,8 +354,9 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "ibwire probe: --script and --fuzz do not go together\n");
         return TOOL_EXIT_USAGE;
     }
-    if ((fuzz_out || time_limit > 0 || fuzz_seed) && !fuzz) {
-        fprintf(stderr, "ibwire probe: --seed, --out and --time-limit go with --fuzz\n");
+    if ((fuzz_out || time_limit > 0 || fuzz_seed || fuzz_first || episode_log) && !fuzz) {
+        fprintf(stderr, "ibwire probe: --seed, --out, --time-limit, --first and "
+                        "--log-episodes go with --fuzz\n");
         return TOOL_EXIT_USAGE;
     }
     char *script_text = NULL;
@@ -420,7 +443,8 @@ int cmd_probe(int argc, char **argv)
     }
     if (script_text || fuzz) {
         int rc = script_text ? run_script(script, script_text, tg, &o)
-                             : run_fuzz(fuzz_n, fuzz_seed, fuzz_out, time_limit, fault,
+                             : run_fuzz(fuzz_n, fuzz_seed, fuzz_out, time_limit,
+                                        fuzz_first, episode_log, fault,
                                         self ? "self" : agent ? agent : engine_on,
                                         tg, &o);
         free(script_text);

@@ -237,7 +237,8 @@ const struct tool_doc doc_probe = {
     "-i IFACE --agent HOST:PORT --probe-ip ADDR [--within-scale N]\n"
     " [--only IDS] [--pcap-dir DIR] [-v]\n"
     "TARGET --script FILE\n"
-    "TARGET --fuzz N [--seed S] [--out DIR] [--time-limit SECS]",
+    "TARGET --fuzz N [--seed S] [--out DIR] [--time-limit SECS] [--first I]\n"
+    " [--log-episodes FILE]",
     NULL,
     {{NULL, probe_opts}, {"The device on a wire", probe_target_opts}, {NULL, NULL}},
     doc_probe_description,

@@ -1597,23 +1597,50 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
     return 0;
 }
 
-/* The first answer at psn the capture has not matched yet, or NULL; with
- * ack_only, the first ACK/NAK (a plain ACK may acknowledge duplicates, or
- * coalesce, ahead of the atomic or READ answer at the same PSN).  With
- * not_nak (the captured response is no NAK), not a sequence NAK the
- * requester went back from (naks_went_back()): the responses to the copy
- * it sent again answer that copy, whether the NAK was lost in the
- * network or never sent. */
-static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only,
-                             int not_nak)
+/* Which answers exp_at() takes. */
+enum {
+    /* only an ACK/NAK (a plain ACK may acknowledge duplicates, or coalesce,
+     * ahead of the atomic or READ answer at the same PSN) */
+    EXP_ACK_ONLY = 1,
+    /* not a sequence NAK the requester went back from (naks_went_back()):
+     * the responses to the copy it sent again answer that copy, whether
+     * the NAK was lost in the network or never sent (the captured
+     * response is no NAK) */
+    EXP_NOT_GONE = 2,
+    /* not a plain ACK: the captured response is a READ response or an
+     * atomic's answer, and the reference's ACK at its PSN acknowledged a
+     * duplicate SEND/WRITE at ePSN - 1 (ACK-COALESCE: the later answer
+     * covers it, cover_acks()) */
+    EXP_NO_ACK = 4
+};
+
+/* The first answer at psn the capture has not matched yet that `how`
+ * (EXP_*) takes, or NULL. */
+static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, unsigned how)
 {
     for (size_t j = 0; j < f->nlive; j++) {
         struct rp_exp *x = &f->exp[f->live[j]];
-        if (!x->matched && x->psn == psn && !(not_nak && x->went_back) &&
-            (!ack_only || (rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE) && !x->optional)))
+        int ack = rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE);
+        if (!x->matched && x->psn == psn &&
+            !((how & EXP_NOT_GONE) && x->went_back) &&
+            !((how & EXP_NO_ACK) && ack && !(x->syn >> 5 & 3)) &&
+            (!(how & EXP_ACK_ONLY) || (ack && !x->optional)))
             return x;
     }
     return NULL;
+}
+
+/* The reference's answer captured response r is compared with (exp_at()
+ * with `how`): for a READ response or an atomic's answer one of its kind
+ * before a plain ACK at the same PSN. */
+static struct rp_exp *exp_for(struct rp_flow *f, const struct rp_resp *r,
+                              unsigned how)
+{
+    struct rp_exp *x = NULL;
+    if (!r->has_aeth ||
+        (!(r->syn >> 5 & 3) && !rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE)))
+        x = exp_at(f, r->psn, how | EXP_NO_ACK);
+    return x ? x : exp_at(f, r->psn, how);
 }
 
 /*
@@ -1875,7 +1902,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         uint64_t win = rp->c->o.skew_ns ? rp->c->o.skew_ns : RP_SKEW_DEFAULT_NS;
         if (rewind_to(f, psn, 0, r->ts_ns, win) && ahead < 0 &&
             ((f->hist[psn % RP_HIST].valid && f->hist[psn % RP_HIST].psn == psn) ||
-             exp_at(f, psn, 0, 0))) {
+             exp_at(f, psn, 0))) {
             /* The responder missed a request the capture recorded and the
              * reference took: lost after the capture point (the vantage
              * case FLOW-GBN knows, capture-points.md), but sent too long
@@ -1894,7 +1921,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     }
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
-    struct rp_exp *x = exp_at(f, psn, plain_ack, kind != 3);
+    unsigned how = (plain_ack ? EXP_ACK_ONLY : 0) | (kind != 3 ? EXP_NOT_GONE : 0);
+    struct rp_exp *x = exp_for(f, r, how);
     size_t oldest = x ? (size_t)(x - f->exp) : 0;
     if (x && ibw_opcode_kind(r->opcode) == IBW_OPK_READ_RESP) {
         struct rp_exp *y = read_exp_for(f, r, oldest);
@@ -1905,7 +1933,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
      * it answers may still come: a duplicate only once that wait is over */
     if (!x && !plain_ack &&
         (final || !f->skewed) && feed_duplicate(f, psn))
-        x = exp_at(f, psn, 0, kind != 3);
+        x = exp_for(f, r, how);
     if (!x && lost) {
         lost_answer(f, r, psn, now);
         return 1;
@@ -2150,7 +2178,7 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
         int ack = rc_op_is(p->opcode, IBW_OP_RC_ACKNOWLEDGE);
-        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack, 0);
+        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack ? EXP_ACK_ONLY : 0);
         for (size_t j = 0; !x && !ack && j < f->nlive; j++) {
             struct rp_exp *y = &f->exp[f->live[j]];
             if (!y->matched && !y->optional && y->opcode == p->opcode)

@@ -194,22 +194,41 @@ def start_reordered(r, ibwire, work, v):
                     c.fetch_add(0x8000, 0x77, m + 1))
     k = r.randrange(1, min(6, len(msgs) - 1))
     nak = rcgen.frame(False, 49152, rcgen.bth(0x11, 0x101, psn) + rcgen.aeth(0x60, 0))
-    # request k first, then the NAK, then 0 .. k-1 with their answers;
-    # the answers of k and later count the k delayed messages first: the
-    # MSNs rcgen gave (in PSN order) are the responder's
-    frames = [msgs[k][0][1], nak]
-    for m in range(k):
-        frames += [f for _, f in msgs[m]]
+    # request k first; the answers of k and later count the k delayed
+    # messages first: the MSNs rcgen gave (in PSN order) are the responder's
+    late = r.random() < 0.5
+    if not late:
+        # at the responder's port: the NAK, then 0 .. k-1 with their answers
+        frames = [msgs[k][0][1], nak]
+        for m in range(k):
+            frames += [f for _, f in msgs[m]]
+    else:
+        # at the requester's port: 0 .. k-1 recorded before the NAK comes
+        # back, then their answers; the requester goes back to the NAK's
+        # PSN and sends 0 .. k-1 again, each answered again (the current
+        # MSN, an atomic's saved value)
+        frames = [msgs[k][0][1]] + [msgs[m][0][1] for m in range(k)] + [nak]
+        frames += [msgs[m][1][1] for m in range(k)]
+        for m in range(k):
+            frames += [msgs[m][0][1], set_msn(bytearray(msgs[m][1][1]), k)]
     for m in range(k, len(msgs)):
         frames += [f for _, f in msgs[m]]
     path = os.path.join(work, "start-reordered.pcap")
     rcgen.write_pcap(path, frames)
     rc, got, out = run(ibwire, path)
-    check(rc == 0 and replay(got) == [],
-          "start-reordered %d: PSN 0x%06x, %d messages, the first %d behind the next: clean: %s"
-          % (v, psn, len(msgs), k, errors(out)[:3] or out[-300:]))
+    # (one flow: the answers to the delayed requests are the flow's, not a
+    # stream of their own, as the checker had them with the NAK recorded
+    # after them)
+    check(rc == 0 and replay(got) == [] and out.count("  flow RC") == 1,
+          "start-reordered %d: PSN 0x%06x, %d messages, the first %d behind the next, "
+          "NAK recorded %s them: one flow, clean: %s"
+          % (v, psn, len(msgs), k, "after" if late else "before",
+             errors(out)[:3] or out[-400:]))
     # an answer after it one message ahead
-    resp = [j for j, f in enumerate(frames) if j > 1 and f[42] in (0x11, 0x10, 0x12)]
+    # (not the NAK nor the first answer: with no CM, MSNs compare from the
+    # first answer's)
+    resp = [j for j, f in enumerate(frames) if f[42] in (0x10, 0x12) or
+            (f[42] == 0x11 and f[54] != 0x60)][1:]
     j = r.choice(resp)
     got = planted(ibwire, path, frames, j, lambda b, k: set_msn(b[k], msn_of(b[k]) + 1))
     check((j + 1, "REPLAY-DIFF") in got,

@@ -108,6 +108,7 @@ struct rp_exp {
     uint8_t opcode, syn, has_aeth;
     uint8_t matched;    /* 1 by a captured response, 2 void (fed again),
                            3 by a corrupted one */
+    uint8_t was_matched; /* void, and matched 1 before (refeed_rematch()) */
     uint8_t passed;     /* a captured response judged after it names its
                            PSN or a later one */
     uint8_t orig_known, atom_op;
@@ -1011,6 +1012,40 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 }
 
 /*
+ * The answers the requests fed again produced (from index first_new) that
+ * are one a captured response already matched before the rewind voided it
+ * (among [lo, first_new): the same request frame, PSN, opcode and AETH
+ * kind, a NAK's code too): matched again, since that response was judged against it and
+ * will not come again.  (A rewind to before a NAK the capture had matched
+ * - a PMTU learnt later, a rebase() - re-made that NAK, and it was then
+ * compared with the next response at its PSN.)  Both are in feeding
+ * order; a few old answers ahead are searched for each new one.
+ */
+static void refeed_rematch(struct rp_flow *f, size_t lo, size_t first_new)
+{
+    size_t p = lo;
+    for (size_t k = first_new; k < f->nexp; k++) {
+        struct rp_exp *y = &f->exp[k];
+        while (p < first_new && (!f->exp[p].was_matched ||
+                                 f->exp[p].req_frame < y->req_frame))
+            p++;
+        for (size_t i = p; i < first_new && i < p + 8; i++) {
+            struct rp_exp *x = &f->exp[i];
+            if (x->was_matched && x->req_frame == y->req_frame &&
+                x->psn == y->psn && x->opcode == y->opcode &&
+                (x->syn >> 5 & 3) == (y->syn >> 5 & 3) &&
+                ((x->syn >> 5 & 3) != 3 || x->syn == y->syn)) {
+                x->was_matched = 0;
+                y->matched = 1;
+                if (i == p)
+                    p++;
+                break;
+            }
+        }
+    }
+}
+
+/*
  * Put the reference back in its state before ring request `at` and feed
  * it the requests from there again (`skip`: all but `at` itself, which
  * leaves the ring (1) or stays in it refused (2), fed no more).  The
@@ -1060,8 +1095,10 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
             hi = mid;
     }
     for (size_t i = lo; i < f->nexp; i++)
-        if (f->exp[i].req_frame >= from)
+        if (f->exp[i].req_frame >= from) {
+            f->exp[i].was_matched = f->exp[i].matched == 1;
             f->exp[i].matched = 2;
+        }
     size_t first_new = f->nexp;
     if (skip == 2)
         s0->refused = 1;
@@ -1092,6 +1129,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     }
     if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
         jump_to(f, lost_to);
+    refeed_rematch(f, lo, first_new);
     if (skip == 1) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */

@@ -26,7 +26,9 @@ fault planted next to it that the replay must still find at its frame:
   start-reordered  the flow's first k requests delayed behind the next one:
                    the responder NAKs the flow's real first PSN, before the
                    first request recorded (statement NAK-SEQ), then answers
-                   them in order.  Fault: an MSN one too high after it.
+                   them in order; the NAK recorded before or after them,
+                   READs of several PMTUs among them (the PMTU learnt after
+                   the NAK).  Fault: an MSN one too high after it.
   nak-lost         a sequence NAK lost in the network, the requester going
                    back to its PSN at its timer (statement NAK-SEQ: the
                    NAK's absence is not provable).  Control: the NAK
@@ -85,13 +87,15 @@ def msn_of(fr):
 
 def read_multi(c, va, rkey, npkt):
     """An RDMA READ of npkt PMTUs and its responses FIRST, MIDDLE...,
-    LAST (AETH on the first and last, the MSN counting the READ)."""
+    LAST, or ONLY (AETH on the first and last, the MSN counting the
+    READ)."""
     req = rcgen.frame(True, c.sport, rcgen.bth(0x0C, c.sq, c.psn, True) +
                       rcgen.reth(va, rkey, npkt * PMTU))
     c.msn += 1
     out = [("req", req)]
     for i in range(npkt):
-        op = 0x0D if i == 0 else 0x0F if i == npkt - 1 else 0x0E
+        op = (0x10 if npkt == 1 else 0x0D if i == 0 else
+              0x0F if i == npkt - 1 else 0x0E)
         hdr = rcgen.bth(op, c.rq, (c.psn + i) & 0xFFFFFF)
         if op != 0x0E:
             hdr += rcgen.aeth(0x1F, c.msn)
@@ -189,9 +193,11 @@ def start_reordered(r, ibwire, work, v):
     msgs = []
     for m in range(r.randrange(4, 14)):
         kind = r.randrange(3)
+        # (a READ of several PMTUs: the PMTU is learnt from its first
+        # response, after the NAK, and the reference fed again from it)
         msgs.append(c.write(0x10000 + 64 * m, 0x77, 32) if kind == 0 else
-                    c.read(0x20000 + 512 * m, 0x77, 256) if kind == 1 else
-                    c.fetch_add(0x8000, 0x77, m + 1))
+                    read_multi(c, 0x200000 * (m + 1), 0x77, r.randrange(1, 5))
+                    if kind == 1 else c.fetch_add(0x8000, 0x77, m + 1))
     k = r.randrange(1, min(6, len(msgs) - 1))
     nak = rcgen.frame(False, 49152, rcgen.bth(0x11, 0x101, psn) + rcgen.aeth(0x60, 0))
     # request k first; the answers of k and later count the k delayed
@@ -208,9 +214,11 @@ def start_reordered(r, ibwire, work, v):
         # PSN and sends 0 .. k-1 again, each answered again (the current
         # MSN, an atomic's saved value)
         frames = [msgs[k][0][1]] + [msgs[m][0][1] for m in range(k)] + [nak]
-        frames += [msgs[m][1][1] for m in range(k)]
         for m in range(k):
-            frames += [msgs[m][0][1], set_msn(bytearray(msgs[m][1][1]), k)]
+            frames += [f for kind_, f in msgs[m][1:]]
+        for m in range(k):
+            frames += [msgs[m][0][1]] + [set_msn(bytearray(f), k) if f[42] != 0x0E else f
+                                         for _, f in msgs[m][1:]]
     for m in range(k, len(msgs)):
         frames += [f for _, f in msgs[m]]
     path = os.path.join(work, "start-reordered.pcap")
@@ -227,7 +235,7 @@ def start_reordered(r, ibwire, work, v):
     # an answer after it one message ahead
     # (not the NAK nor the first answer: with no CM, MSNs compare from the
     # first answer's)
-    resp = [j for j, f in enumerate(frames) if f[42] in (0x10, 0x12) or
+    resp = [j for j, f in enumerate(frames) if f[42] in (0x0D, 0x0F, 0x10, 0x12) or
             (f[42] == 0x11 and f[54] != 0x60)][1:]
     j = r.choice(resp)
     got = planted(ibwire, path, frames, j, lambda b, k: set_msn(b[k], msn_of(b[k]) + 1))

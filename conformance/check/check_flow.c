@@ -654,6 +654,22 @@ static void pair_enlist(struct chk *c, struct chk_flow *f, uint32_t psn)
     pair_index(c, f, pr, psn);
 }
 
+/* Was PSN r requested by flow f behind its first PSN (recorded after the
+ * flow's first request: a resend of an original sent before the capture
+ * began, or an original the network delayed behind the first one ahead of
+ * the tap, netem reorder on the requester's egress)?  Its answers are f's
+ * either way.  (Before, a responder's answers to such requests, its
+ * sequence NAK naming the flow's real first PSN among them, made a stream
+ * of their own, which the replay never saw.) */
+static int psn_seen_behind(const struct chk_flow *f, uint32_t r)
+{
+    for (unsigned i = 0; i < f->ngaps; i++)
+        if (f->gaps[i].resent == 2 && chk_psn_diff(r, f->gaps[i].lo) >= 0 &&
+            chk_psn_diff(r, f->gaps[i].hi) < 0)
+            return 1;
+    return 0;
+}
+
 /* The one unbound request flow of transport tr from a to b whose requests
  * include PSN r; NULL when none does or several do (*several set). */
 static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
@@ -670,7 +686,7 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
     if (v && v != CHK_SLOT_AMBIGUOUS) {
         struct chk_flow *g = &c->flows[v - 1];
         if (g->live && !g->s.req_qpn_known && !(g->tr_known && g->tr != tr) &&
-            psn_in_window(g, r)) {
+            (psn_in_window(g, r) || psn_seen_behind(g, r))) {
             if (several)
                 *several = 0;
             return g;
@@ -680,7 +696,7 @@ static struct chk_flow *pair_match(struct chk *c, const struct chk_pair *pr,
         struct chk_flow *g = &c->flows[pr->req[i]];
         if (g->s.req_qpn_known || (g->tr_known && g->tr != tr))
             continue;
-        if (psn_in_window(g, r)) {
+        if (psn_in_window(g, r) || psn_seen_behind(g, r)) {
             fit = g;
             n++;
         }

@@ -90,7 +90,8 @@
 #define RP_HIST 4096u
 #define RP_KNOWN 64u
 #define RP_LEARNT 64u
-#define RP_SAVED 64u       /* atomics' first captured answers, by PSN */
+#define RP_SAVED 256u      /* atomics' first captured answers, by PSN: the
+                              most responder resources (8 bits) allow */
 #define RP_RQ 64u
 #define RP_SKEW_DEFAULT_NS 1000000ull /* the checker's default skew window */
 #define RP_SNAP 32u        /* requests the reference can be rewound over: */
@@ -107,10 +108,13 @@ struct rp_exp {
     uint8_t opcode, syn, has_aeth;
     uint8_t matched;    /* 1 by a captured response, 2 void (fed again),
                            3 by a corrupted one */
+    uint8_t was_matched; /* void, and matched 1 before (refeed_rematch()) */
     uint8_t passed;     /* a captured response judged after it names its
                            PSN or a later one */
     uint8_t orig_known, atom_op;
     uint8_t optional;   /* a responder may or may not send it */
+    uint8_t went_back;  /* a PSN sequence NAK: a request at its PSN was
+                           recorded after the one that drew it (naks_went_back()) */
     uint8_t any_msn;    /* answers a duplicate the capture did not see: its
                            MSN is the one when the duplicate arrived */
     uint8_t dup_fed;    /* answers a request fed below the reference's ePSN
@@ -174,6 +178,7 @@ struct rp_flow {
     struct ibe_engine *e;
     uint32_t qpn, cq, lkey, rkey, pmtu;
     uint8_t pmtu_known;  /* pmtu is the flow's, not the default */
+    uint32_t start_psn;  /* the PSN the reference started at (rebase()) */
     uint8_t guess_lost;  /* such a READ left the ring before it was known */
     /* requests the capture lost: the responder acknowledged PSNs the
      * reference never got, so it resumes at the next message start */
@@ -212,6 +217,7 @@ struct rp_flow {
     size_t *live, nlive, caplive, live_kept;
     /* Indices into exp, ascending, of the PSN sequence NAKs (capture_lost()) */
     size_t *naks, nnaks, capnaks;
+    size_t naks_open;        /* naks before this one are settled */
     struct { uint32_t psn, msn; uint8_t valid; } hist[RP_HIST];
     int have_off;
     uint32_t msn_off;
@@ -545,6 +551,16 @@ static uint32_t dup_msn_hi(const struct rp_exp *x, int have_rec_hi,
     return have_rec_hi && chk_psn_diff(rec_hi, x->msn) > 0 ? rec_hi : x->msn;
 }
 
+/* Whether captured MSN rel (relative) is one answer x to a duplicate may
+ * carry (statement MSN: from x->msn_lo to dup_msn_hi()). */
+static int msn_in_range(const struct rp_exp *x, uint32_t rel, int have_rec_hi,
+                        uint32_t rec_hi)
+{
+    return x->msn_range &&
+           ((rel - x->msn_lo) & CHK_PSN_MASK) <=
+               ((dup_msn_hi(x, have_rec_hi, rec_hi) - x->msn_lo) & CHK_PSN_MASK);
+}
+
 /* Drop the matched answers from f->live (a match is never undone). */
 static void live_prune(struct rp_flow *f)
 {
@@ -585,6 +601,34 @@ static size_t live_from(const struct rp_flow *f, size_t from)
     return lo;
 }
 
+/* A new answer of the reference's to the request being fed, zeroed but
+ * for what that request says (rp_flow.cur_*); NULL when out of memory. */
+static struct rp_exp *exp_new(struct rp_flow *f)
+{
+    struct rp_exp *ne = chk_grow(f->exp, f->nexp, &f->cap, sizeof *ne, 64);
+    if (!ne)
+        return NULL;
+    f->exp = ne;
+    if (live_room(f))
+        return NULL;
+    struct rp_exp *x = &f->exp[f->nexp++];
+    memset(x, 0, sizeof *x);
+    f->live[f->nlive++] = f->nexp - 1;
+    x->req_frame = f->cur_frame;
+    x->frame_max = f->nexp > 1 && f->exp[f->nexp - 2].frame_max > x->req_frame
+                       ? f->exp[f->nexp - 2].frame_max
+                       : x->req_frame;
+    x->any_msn = f->cur_dup;
+    /* a duplicate the capture did not see was fed for a captured answer
+     * at one PSN: what else it draws (a READ's other responses) answers
+     * a request nobody saw, not missing when not recorded (a response
+     * the network duplicated after the responder looks the same) */
+    x->optional = f->cur_dup;
+    x->dup_fed = f->cur_below;
+    x->tick = f->cur_tick;
+    return x;
+}
+
 static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
                       size_t len)
 {
@@ -596,22 +640,9 @@ static void on_ref_tx(void *ctx, struct ibe_engine *from, const uint8_t *pkt,
     if (eng_wire_parse(pkt, len, IBE_FRAME_ROCEV2, &h, &pl, &why) ||
         h.opcode == IBW_OP_CNP)
         return;
-    struct rp_exp *ne = chk_grow(f->exp, f->nexp, &f->cap, sizeof *ne, 64);
-    if (!ne)
+    struct rp_exp *x = exp_new(f);
+    if (!x)
         return;
-    f->exp = ne;
-    if (live_room(f))
-        return;
-    struct rp_exp *x = &f->exp[f->nexp++];
-    memset(x, 0, sizeof *x);
-    f->live[f->nlive++] = f->nexp - 1;
-    x->req_frame = f->cur_frame;
-    x->frame_max = f->nexp > 1 && f->exp[f->nexp - 2].frame_max > x->req_frame
-                       ? f->exp[f->nexp - 2].frame_max
-                       : x->req_frame;
-    x->any_msn = f->cur_dup;
-    x->dup_fed = f->cur_below;
-    x->tick = f->cur_tick;
     x->psn = h.psn;
     x->msn = h.msn;
     x->paylen = h.paylen;
@@ -717,8 +748,8 @@ static struct rp_flow *flow_new(struct replay *rp,
     f->base = ibe_mem_alloc(f->e, RP_RECV + RP_POOL, 4096);
     f->pmtu = s->pmtu ? s->pmtu : rp->pmtu ? rp->pmtu : 4096;
     f->pmtu_known = s->pmtu || rp->pmtu;
-    struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0,
-                            ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH)),
+    f->start_psn = ibw_bth_get_psn(ibw_pkt_hdr(p, IBW_HDR_BTH));
+    struct ibe_qp_conn c = {s->req_qpn_known ? s->req_qpn : 1, 0, f->start_psn,
                             f->pmtu, 7, 7, 14, 1, 16};
     if (!f->qpn || !f->base ||
         ibe_mr_reg(f->e, 1, f->base, RP_RECV + RP_POOL,
@@ -750,6 +781,40 @@ static void fill_rq(struct rp_flow *f)
 
 static void retry_held(struct replay *rp, struct rp_flow *f, int force,
                        uint64_t now);
+
+/*
+ * The reference dropped duplicate atomic `psn` (being fed): its saved result
+ * left the engine's cache of ENG_ATOMIC_CACHE atomics.  A responder keeps
+ * as many as its responder resources (CM's or the QP's max_dest_rd_atomic,
+ * up to 255: Linux rxe 128), and a requester has no more atomics
+ * outstanding than that, so the captured responder may still hold it.
+ * Statement DUP-REQUEST leaves both open (a duplicate whose result was
+ * released may be dropped): the answer it would give is added as an
+ * optional one, compared as an answer to a duplicate (the original value
+ * the capture's first answer at psn returned, an MSN from the one after
+ * the first execution to the responder's current one).  Only where the
+ * reference took that PSN (its history knows the MSN after it).
+ */
+static void dup_atomic_released(struct rp_flow *f, uint32_t psn)
+{
+    const struct eng_qp *q = eng_qp(f->e, f->qpn);
+    if (f->hist[psn % RP_HIST].psn != psn || !f->hist[psn % RP_HIST].valid)
+        return;
+    struct rp_exp *x = exp_new(f);
+    if (!x)
+        return;
+    x->psn = psn;
+    x->msn = q->ee.msn & CHK_PSN_MASK;
+    x->opcode = IBW_OP_RC_ATOMIC_ACKNOWLEDGE;
+    x->has_aeth = 1;
+    x->optional = 1;
+    x->msn_range = 1;
+    x->msn_lo = f->hist[psn % RP_HIST].msn;
+    x->atom_op = f->cur_atom;
+    x->atom_addr = f->cur_atom_addr;
+    x->swap = f->cur_swap;
+    x->cmp = f->cur_cmp;
+}
 
 /*
  * Feed one rebuilt request to the reference.  After requests the capture
@@ -788,8 +853,11 @@ static void feed(struct rp_flow *f, const uint8_t *pkt, size_t len,
     }
     fill_rq(f); /* (fed again in a row after a rewind, too) */
     f->cur_below = (uint8_t)below;
+    size_t nexp = f->nexp;
     ibe_engine_receive(f->e, pkt, len);
     ibe_world_run(f->w, 100000);
+    if (below && f->nexp == nexp && f->cur_atom)
+        dup_atomic_released(f, psn);
     f->cur_below = 0;
     if (below)
         return;
@@ -944,6 +1012,40 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
 }
 
 /*
+ * The answers the requests fed again produced (from index first_new) that
+ * are one a captured response already matched before the rewind voided it
+ * (among [lo, first_new): the same request frame, PSN, opcode and AETH
+ * kind, a NAK's code too): matched again, since that response was judged against it and
+ * will not come again.  (A rewind to before a NAK the capture had matched
+ * - a PMTU learnt later, a rebase() - re-made that NAK, and it was then
+ * compared with the next response at its PSN.)  Both are in feeding
+ * order; a few old answers ahead are searched for each new one.
+ */
+static void refeed_rematch(struct rp_flow *f, size_t lo, size_t first_new)
+{
+    size_t p = lo;
+    for (size_t k = first_new; k < f->nexp; k++) {
+        struct rp_exp *y = &f->exp[k];
+        while (p < first_new && (!f->exp[p].was_matched ||
+                                 f->exp[p].req_frame < y->req_frame))
+            p++;
+        for (size_t i = p; i < first_new && i < p + 8; i++) {
+            struct rp_exp *x = &f->exp[i];
+            if (x->was_matched && x->req_frame == y->req_frame &&
+                x->psn == y->psn && x->opcode == y->opcode &&
+                (x->syn >> 5 & 3) == (y->syn >> 5 & 3) &&
+                ((x->syn >> 5 & 3) != 3 || x->syn == y->syn)) {
+                x->was_matched = 0;
+                y->matched = 1;
+                if (i == p)
+                    p++;
+                break;
+            }
+        }
+    }
+}
+
+/*
  * Put the reference back in its state before ring request `at` and feed
  * it the requests from there again (`skip`: all but `at` itself, which
  * leaves the ring (1) or stays in it refused (2), fed no more).  The
@@ -951,11 +1053,12 @@ static unsigned snap_find(const struct rp_flow *f, uint32_t psn)
  * `pmtu` (non-zero) the PMTU of the restored state, and `lost` says the
  * responder got every request before PSN `lost_to`: each hole the capture
  * left below it is jumped over (jump_to()) where the re-fed requests meet
- * it, and the last one up to lost_to.  Returns the index of the first
- * expectation the re-fed requests produced.
+ * it, and the last one up to lost_to; `epsn` (not RP_NONE) is the PSN the
+ * restored reference expects instead of the one it did (rebase()).  Returns
+ * the index of the first expectation the re-fed requests produced.
  */
 static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
-                     uint32_t pmtu, int lost, uint32_t lost_to)
+                     uint32_t pmtu, int lost, uint32_t lost_to, uint32_t epsn)
 {
     struct eng_qp *q = eng_qp(f->e, f->qpn);
     struct rp_snap *s0 = snap_at(f, at);
@@ -969,6 +1072,8 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     s0->world = NULL;
     f->resync = s0->resync;
     f->msn_slack = s0->msn_slack;
+    if (epsn != RP_NONE)
+        q->cxt.epsn = epsn;
     if (nak_armed)
         q->ee.nak_armed = 1;
     /* The PMTU is the connection's, not a state of the reference's: a
@@ -990,8 +1095,10 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
             hi = mid;
     }
     for (size_t i = lo; i < f->nexp; i++)
-        if (f->exp[i].req_frame >= from)
+        if (f->exp[i].req_frame >= from) {
+            f->exp[i].was_matched = f->exp[i].matched == 1;
             f->exp[i].matched = 2;
+        }
     size_t first_new = f->nexp;
     if (skip == 2)
         s0->refused = 1;
@@ -1022,6 +1129,7 @@ static size_t refeed(struct rp_flow *f, unsigned at, int skip, int nak_armed,
     }
     if (lost && chk_psn_diff(q->cxt.epsn, lost_to) < 0)
         jump_to(f, lost_to);
+    refeed_rematch(f, lo, first_new);
     if (skip == 1) {
         /* the refused request is not in the ring any more */
         struct rp_snap gone = *snap_at(f, at); /* its buffer moves last */
@@ -1057,7 +1165,7 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived,
     f->rnr_psn = psn;
     /* (a copy a sequence NAK names stays in the ring, refused: it may
      * have been delayed rather than lost, capture_lost()) */
-    refeed(f, at, arrived ? 1 : 2, 1, 0, 0, 0);
+    refeed(f, at, arrived ? 1 : 2, 1, 0, 0, 0, RP_NONE);
     /* A sequence NAK names the PSN the responder still expects: a later
      * copy of that request recorded before the NAK (the requester resent
      * it) was lost as well, or the responder would have moved past it
@@ -1070,8 +1178,32 @@ static int rewind_to(struct rp_flow *f, uint32_t psn, int arrived,
         at = snap_find(f, psn);
         if (at == RP_NONE || snap_at(f, at)->ts_ns + skew_win >= nak_ts)
             break;
-        refeed(f, at, 2, 1, 0, 0, 0);
+        refeed(f, at, 2, 1, 0, 0, 0, RP_NONE);
     }
+    return 0;
+}
+
+/*
+ * A PSN sequence NAK naming `psn`, a PSN before the one the reference
+ * started at (the first message start the capture had of the flow): the
+ * responder still expected psn when the requests the reference took first
+ * came.  The requests before them were lost or delayed ahead of the
+ * capture point (netem drops and reorders on the requester's egress
+ * before the tap: the flow seems to start at the first one that got
+ * through), or the capture began after them.  The reference's start was
+ * a guess the NAK corrects (statement NAK-SEQ: the NAK names the expected
+ * PSN): it is started again at psn and fed every request of the ring
+ * again, so that it answers them as the responder did (this NAK, at the
+ * first of them, and nothing for those beyond psn until psn comes).  0
+ * when rebased; -1 when the flow's first request left the ring.
+ */
+static int rebase(struct rp_flow *f, uint32_t psn)
+{
+    if (!f->nsnap || f->snap_dropped || chk_psn_diff(psn, f->start_psn) >= 0 ||
+        snap_at(f, 0)->epsn != f->start_psn)
+        return -1;
+    f->start_psn = psn;
+    refeed(f, 0, 0, 1, 0, 0, 0, psn);
     return 0;
 }
 
@@ -1096,7 +1228,7 @@ static void pmtu_learnt(struct replay *rp, struct rp_flow *f,
     for (unsigned i = 0; i < f->nsnap; i++) {
         const struct rp_snap *sn = snap_at(f, i);
         if (sn->pmtu_guess && sn->read_len > least) {
-            refeed(f, i, 0, 0, pm, 0, 0);
+            refeed(f, i, 0, 0, pm, 0, 0, RP_NONE);
             return;
         }
     }
@@ -1132,6 +1264,34 @@ static int spec_of(const struct ibw_pkt *p, struct ibw_build_spec *b)
     b->payload = payload;
     b->payload_len = p->payload_wire_len;
     return 0;
+}
+
+/*
+ * A request at `psn` recorded at `frame`: the reference's PSN sequence NAKs
+ * at psn not matched yet, drawn by an earlier request, are marked
+ * went_back.  The requester went back to the PSN the NAK names, as the
+ * NAK asks: it got the NAK, or the NAK was lost between the responder and
+ * the capture point and its local ACK timer sent it back (netem on the
+ * responder's egress, before a tap on either side).  The capture cannot
+ * tell the two apart, so such a NAK is not missing (replay_finish()), as
+ * an answer to a request the requester sent again is not
+ * (answered_again()).  The NAKs still open are searched, the last 64 at
+ * most.
+ */
+static void naks_went_back(struct rp_flow *f, uint32_t psn, uint64_t frame)
+{
+    while (f->naks_open < f->nnaks) {
+        const struct rp_exp *x = &f->exp[f->naks[f->naks_open]];
+        if (!x->matched && !x->went_back)
+            break;
+        f->naks_open++;
+    }
+    size_t from = f->nnaks - f->naks_open > 64 ? f->nnaks - 64 : f->naks_open;
+    for (size_t k = from; k < f->nnaks; k++) {
+        struct rp_exp *x = &f->exp[f->naks[k]];
+        if (!x->matched && x->psn == psn && x->req_frame < frame)
+            x->went_back = 1;
+    }
 }
 
 static void on_request(struct replay *rp, const struct chk_flow_summary *s,
@@ -1278,6 +1438,7 @@ static void on_request(struct replay *rp, const struct chk_flow_summary *s,
     } else {
         f->snap_dropped = 1; /* out of memory: it cannot be fed again */
     }
+    naks_went_back(f, psn, frame);
     f->cur_frame = frame;
     f->cur_tick = ++f->clock;
     feed(f, buf, n, psn, p->opcode);
@@ -1419,7 +1580,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
         struct rp_snap *sn = snap_at(f, i);
         if (sn->refused && sn->psn == q->cxt.epsn && sn->frame < r->frame) {
             sn->refused = 0;
-            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1), RP_NONE);
             f->jmsn_valid = 0;
             return;
         }
@@ -1430,7 +1591,7 @@ static void capture_lost(struct replay *rp, struct rp_flow *f, uint32_t psn,
         if (sn->epsn == q->cxt.epsn && chk_psn_diff(sn->psn, q->cxt.epsn) > 0) {
             if (i == 0 && f->snap_dropped)
                 break; /* the hole may be older than the ring */
-            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1));
+            refeed(f, i, 0, 0, 0, 1, chk_psn_add(psn, 1), RP_NONE);
             f->jmsn_valid = 0;
             return;
         }
@@ -1474,18 +1635,50 @@ static int nak_expected(const struct rp_flow *f, uint32_t psn)
     return 0;
 }
 
-/* The first answer at psn the capture has not matched yet, or NULL; with
- * ack_only, the first ACK/NAK (a plain ACK may acknowledge duplicates, or
- * coalesce, ahead of the atomic or READ answer at the same PSN). */
-static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
+/* Which answers exp_at() takes. */
+enum {
+    /* only an ACK/NAK (a plain ACK may acknowledge duplicates, or coalesce,
+     * ahead of the atomic or READ answer at the same PSN) */
+    EXP_ACK_ONLY = 1,
+    /* not a sequence NAK the requester went back from (naks_went_back()):
+     * the responses to the copy it sent again answer that copy, whether
+     * the NAK was lost in the network or never sent (the captured
+     * response is no NAK) */
+    EXP_NOT_GONE = 2,
+    /* not a plain ACK: the captured response is a READ response or an
+     * atomic's answer, and the reference's ACK at its PSN acknowledged a
+     * duplicate SEND/WRITE at ePSN - 1 (ACK-COALESCE: the later answer
+     * covers it, cover_acks()) */
+    EXP_NO_ACK = 4
+};
+
+/* The first answer at psn the capture has not matched yet that `how`
+ * (EXP_*) takes, or NULL. */
+static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, unsigned how)
 {
     for (size_t j = 0; j < f->nlive; j++) {
         struct rp_exp *x = &f->exp[f->live[j]];
+        int ack = rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE);
         if (!x->matched && x->psn == psn &&
-            (!ack_only || (rc_op_is(x->opcode, IBW_OP_RC_ACKNOWLEDGE) && !x->optional)))
+            !((how & EXP_NOT_GONE) && x->went_back) &&
+            !((how & EXP_NO_ACK) && ack && !(x->syn >> 5 & 3)) &&
+            (!(how & EXP_ACK_ONLY) || (ack && !x->optional)))
             return x;
     }
     return NULL;
+}
+
+/* The reference's answer captured response r is compared with (exp_at()
+ * with `how`): for a READ response or an atomic's answer one of its kind
+ * before a plain ACK at the same PSN. */
+static struct rp_exp *exp_for(struct rp_flow *f, const struct rp_resp *r,
+                              unsigned how)
+{
+    struct rp_exp *x = NULL;
+    if (!r->has_aeth ||
+        (!(r->syn >> 5 & 3) && !rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE)))
+        x = exp_at(f, r->psn, how | EXP_NO_ACK);
+    return x ? x : exp_at(f, r->psn, how);
 }
 
 /*
@@ -1498,10 +1691,12 @@ static struct rp_exp *exp_at(struct rp_flow *f, uint32_t psn, int ack_only)
  * x then stays unanswered as the lost one (answered_again()).
  */
 static struct rp_exp *copy_answered(struct rp_flow *f, struct rp_exp *x,
-                                    const struct rp_resp *r, uint32_t rel)
+                                    const struct rp_resp *r, uint32_t rel,
+                                    int have_rec_hi, uint32_t rec_hi)
 {
     int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST);
     if (!x->has_aeth || x->any_msn || x->msn == rel ||
+        msn_in_range(x, rel, have_rec_hi, rec_hi) ||
         (read_first && rel == ((x->msn - 1) & CHK_PSN_MASK)))
         return x;
     for (size_t j = live_from(f, (size_t)(x - f->exp) + 1); j < f->nlive; j++) {
@@ -1510,6 +1705,7 @@ static struct rp_exp *copy_answered(struct rp_flow *f, struct rp_exp *x,
             y->req_frame == x->req_frame || !y->has_aeth)
             continue;
         if (y->any_msn || y->msn == rel ||
+            msn_in_range(y, rel, have_rec_hi, rec_hi) ||
             (read_first && rel == ((y->msn - 1) & CHK_PSN_MASK)))
             return y;
     }
@@ -1708,6 +1904,9 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         return 1;
     }
     if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
+        ahead < 0 && !nak_expected(f, psn) && !rebase(f, psn))
+        ahead = chk_psn_diff(psn, eng_qp(f->e, f->qpn)->cxt.epsn);
+    if (kind == 3 && ibw_aeth_syndrome_value(r->syn) == IBW_NAK_PSN_SEQ_ERROR &&
         !nak_expected(f, psn)) {
         /* The NAK names the PSN the reference itself expects, or expected
          * until a copy of that request recorded after the NAK: it is the
@@ -1760,7 +1959,8 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
     }
     int plain_ack = r->has_aeth && kind == 0 &&
                     rc_op_is(r->opcode, IBW_OP_RC_ACKNOWLEDGE);
-    struct rp_exp *x = exp_at(f, psn, plain_ack);
+    unsigned how = (plain_ack ? EXP_ACK_ONLY : 0) | (kind != 3 ? EXP_NOT_GONE : 0);
+    struct rp_exp *x = exp_for(f, r, how);
     size_t oldest = x ? (size_t)(x - f->exp) : 0;
     if (x && ibw_opcode_kind(r->opcode) == IBW_OPK_READ_RESP) {
         struct rp_exp *y = read_exp_for(f, r, oldest);
@@ -1771,7 +1971,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
      * it answers may still come: a duplicate only once that wait is over */
     if (!x && !plain_ack &&
         (final || !f->skewed) && feed_duplicate(f, psn))
-        x = exp_at(f, psn, 0);
+        x = exp_for(f, r, how);
     if (!x && lost) {
         lost_answer(f, r, psn, now);
         return 1;
@@ -1800,7 +2000,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
         f->have_rec_msn = 1;
     }
     if (x && r->has_aeth && f->have_off)
-        x = copy_answered(f, x, r, rel);
+        x = copy_answered(f, x, r, rel, have_rec_hi, rec_hi);
     cover_acks(f, psn, kind != 3);
     mark_passed(f, psn, now);
     if (!x) {
@@ -1849,10 +2049,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
          * counts (the reference counts it at once) */
         int read_first = rc_op_is(x->opcode, IBW_OP_RC_RDMA_READ_RESPONSE_FIRST) &&
                          rel == ((x->msn - 1) & CHK_PSN_MASK);
-        int in_range = x->msn_range &&
-                       ((rel - x->msn_lo) & CHK_PSN_MASK) <=
-                           ((dup_msn_hi(x, have_rec_hi, rec_hi) - x->msn_lo) &
-                            CHK_PSN_MASK);
+        int in_range = msn_in_range(x, rel, have_rec_hi, rec_hi);
         /* the reference's answer to a READ re-issued over this PSN (void
          * now, read_exp_supersede()), when the original response was lost
          * before the capture point: the recorded one answers the re-issue */
@@ -1862,9 +2059,7 @@ static int judge_resp(struct replay *rp, struct rp_flow *f,
                 y->psn == psn &&
                 ibw_opcode_kind(y->opcode) == IBW_OPK_READ_RESP &&
                 y->req_frame > x->req_frame &&
-                ((rel - y->msn_lo) & CHK_PSN_MASK) <=
-                    ((dup_msn_hi(y, have_rec_hi, rec_hi) - y->msn_lo) &
-                     CHK_PSN_MASK)) {
+                msn_in_range(y, rel, have_rec_hi, rec_hi)) {
                 in_range = 1; /* (y stays void: read_exp_supersede()) */
             }
         }
@@ -2021,7 +2216,7 @@ static void on_corrupt(struct replay *rp, const struct ibw_pkt *p)
          * coalesced); a READ response or atomic ACK whose PSN names none
          * for the next one of its opcode */
         int ack = rc_op_is(p->opcode, IBW_OP_RC_ACKNOWLEDGE);
-        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack);
+        struct rp_exp *x = exp_at(f, ibw_bth_get_psn(b), ack ? EXP_ACK_ONLY : 0);
         for (size_t j = 0; !x && !ack && j < f->nlive; j++) {
             struct rp_exp *y = &f->exp[f->live[j]];
             if (!y->matched && !y->optional && y->opcode == p->opcode)
@@ -2149,7 +2344,7 @@ void replay_finish(struct replay *rp)
                 continue;
             /* the capture point is shown to lose frames on this flow: a
              * response missing from it was as likely lost there */
-            if (f->lossy || (again && again[k]))
+            if (f->lossy || (again && again[k]) || x->went_back)
                 continue;
             char m[200];
             snprintf(m, sizeof m, "no captured %s PSN 0x%06x%s%s, which the "

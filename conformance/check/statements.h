@@ -125,7 +125,8 @@
       "already released may be dropped.",                                      \
       "FLOW-DUP-ATOMIC; REPLAY-DIFF; FLOW-RESEND-UNJUSTIFIED",                 \
       "re-ACK at ePSN - 1, READ re-executed, atomic answered from a cache "   \
-      "of 16", "",                                                             \
+      "of 16 (the replay takes an answer from an older saved result too, "     \
+      "as optional: rxe keeps 128)", "",                                       \
       "atomic-dup-reexec; nak-after-dup-read",                                 \
       "resp-dup-send; resp-dup-write; resp-dup-read; resp-dup-atomic")         \
     X(RNR, "RNR", "9.7.5.2.8; 9.7.5.2",                                        \

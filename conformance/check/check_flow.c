@@ -1003,8 +1003,7 @@ static void nak_round(struct chk *c, struct chk_flow *f, unsigned pending,
 static void nak_after_round(struct chk *c, struct chk_flow *f)
 {
     chk_resend_nak(f, c->ts_ns, (uint64_t)(skew_max(c, f) > 0 ? skew_max(c, f) : 0),
-                   f->pend_psn);
-    chk_resend_recovery(f, f->next_psn);
+                   f->pend_psn, f->pending == CHK_PEND_RNR ? f->pend_rnr_us : 0);
     f->pend_back = f->round_open && c->ts_ns >= f->round_ts &&
                    chk_psn_diff(f->round_start, f->pend_psn) >= 0 &&
                    sent_after(c, f, f->round_ts, c->ts_ns) > 0;
@@ -1032,6 +1031,30 @@ static int read_may_span(struct chk_flow *f, uint32_t prev, uint32_t psn)
 }
 
 static void gbn_stopped(struct chk *c, struct chk_flow *f, uint32_t psn);
+
+/* How long, at most, the requester's local ACK timer can have run when it
+ * sent the request recorded now, since an acknowledgement of new PSNs
+ * restarted it (UINT64_MAX: none known).  The acknowledgement reached the
+ * requester no sooner than recorded, plus the skew the flow allows.  With
+ * the requests' direction recorded late (responses recorded before their
+ * requests: lat_min < 0) a response recorded up to that much before the
+ * request may be its answer: the last one recorded before that counts
+ * (engine-rc-rnr, vantage-post-loss with the requester's side delayed,
+ * check_vantage_skew). */
+static uint64_t progress_quiet(const struct chk *c, const struct chk_flow *f)
+{
+    uint64_t late = f->have_lat && f->lat_min < 0 ? (uint64_t)-f->lat_min : 0;
+    uint64_t best = 0;
+    for (unsigned k = 0; k < CHK_RJ_PROG; k++) {
+        uint64_t t = f->rj_prog[k];
+        if (t && t + late < c->ts_ns && t > best)
+            best = t;
+    }
+    if (!best)
+        return UINT64_MAX;
+    int64_t sk = skew_max(c, f);
+    return c->ts_ns - best + (sk > 0 ? (uint64_t)sk : 0);
+}
 
 static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
                     const struct ibw_opcode_info *oi)
@@ -1122,6 +1145,8 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             f->rr_pend = 0; /* the READ may have been replayed */
         flow_event(c, f, CHK_EV_RETRANSMISSION, p, psn);
         int round = !f->in_retrans || chk_psn_diff(psn, f->prev_end) < 0;
+        if (round && f->in_retrans)
+            chk_resend_stop(f, f->prev_end); /* where the round before stopped */
         if (round) {
             f->round_start = psn;
         } else if (jump && !(f->have_ack &&
@@ -1177,9 +1202,23 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
             const struct chk_hist *was = hist_at(f, psn);
             f->round_gap_ns = was && c->ts_ns >= was->copy_ts
                                   ? c->ts_ns - was->copy_ts : UINT64_MAX;
-            chk_resend_round(c, f, psn, f->round_gap_ns,
-                             f->pending != CHK_PEND_NONE || f->pend_back,
-                             psn == f->prev_psn, ibw_bth_get_opcode(b));
+            /* the NAK pending sends the requester back to the PSN it
+             * names: a round from before it is none of its doing */
+            /* how long the requester's local ACK timer can have run
+             * since the last acknowledgement of new PSNs restarted it:
+             * recorded before the round, it reached the requester at most
+             * the skew the flow allows later */
+            uint64_t quiet = progress_quiet(c, f);
+            chk_resend_round(c, f, psn, f->round_gap_ns, quiet,
+                             (f->pending != CHK_PEND_NONE &&
+                              chk_psn_diff(psn, f->pend_psn) >= 0) ||
+                                 f->pend_back,
+                             /* or a copy its receiver dropped (a bad
+                              * CRC, a runt) just before: the round may
+                              * have begun there (check_vantage_sim) */
+                             psn == f->prev_psn ||
+                                 corrupt_between(c, f, since, c->frame),
+                             ibw_bth_get_opcode(b));
             if (f->pending != CHK_PEND_NONE &&
                 sent_after(c, f, c->ts_ns, f->pend_ts) > 0) {
                 f->round_open = 0;
@@ -1347,12 +1386,16 @@ static void request(struct chk *c, struct chk_flow *f, const struct ibw_pkt *p,
 /* ---- responses ---- */
 
 /* A response acknowledging up to r; aeth: its AETH (NULL: none). */
-static void note_ack(struct chk_flow *f, uint32_t r, const uint8_t *aeth)
+static void note_ack(struct chk *c, struct chk_flow *f, uint32_t r,
+                     const uint8_t *aeth)
 {
     chk_resend_acked(f, r);
     if (!f->have_ack || chk_psn_diff(r, f->last_ack) > 0) {
         f->have_ack = 1;
         f->last_ack = r;
+        /* the requester's local ACK timer restarts */
+        f->rj_prog[f->rj_prog_next] = c->ts_ns;
+        f->rj_prog_next = (uint8_t)((f->rj_prog_next + 1) % CHK_RJ_PROG);
     }
     if (aeth && chk_psn_diff(r, f->last_ack) == 0) {
         uint32_t m = ibw_aeth_get_msn(aeth);
@@ -1653,7 +1696,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
         if (kind == IBW_AETH_ACK) {
             if (a) /* a frame cut before its AETH reads as an ACK */
                 chk_ack_read_ack(f, r, ibw_aeth_get_msn(a), c->frame);
-            note_ack(f, r, a);
+            note_ack(c, f, r, a);
         } else if (kind == IBW_AETH_RNR_NAK) {
             f->s.rnr_naks++;
             flow_event(c, f, CHK_EV_RNR, p, r);
@@ -1702,7 +1745,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
     case IBW_OPK_READ_RESP:
         read_response(c, f, p, oi, r);
         if (oi->flags & IBW_OPF_LAST)
-            note_ack(f, r, a);
+            note_ack(c, f, r, a);
         break;
     case IBW_OPK_ATOMIC_ACK: {
         struct chk_outst *o = chk_outst_find(f, r, IBW_OPK_ATOMIC);
@@ -1720,7 +1763,7 @@ static void judge_response(struct chk *c, struct chk_flow *f,
                            "ATOMIC ACKNOWLEDGE at PSN 0x%06x matches no atomic "
                            "request", r);
         }
-        note_ack(f, r, a);
+        note_ack(c, f, r, a);
         break;
     }
     default: break;

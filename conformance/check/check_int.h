@@ -354,13 +354,33 @@ struct chk_flow {
                                (check_resend.c): */
     uint32_t rj_psn;        /* ... the PSN it resent from, */
     uint64_t rj_ts, rj_frame, rj_gap_ns; /* ... when, and since its copy */
+    uint64_t rj_quiet_ns;   /* ... and since an ACK of new PSNs, at most */
+#define CHK_RJ_PROG 4
+    uint64_t rj_prog[CHK_RJ_PROG]; /* the last responses acknowledging new
+                               PSNs (0: none) */
+    uint8_t rj_prog_next;
+#define CHK_RJ_STOPS 4
+    uint32_t rj_stops[CHK_RJ_STOPS]; /* where the last walks since the
+                               latest NAK stopped, short of what was sent */
+    uint8_t rj_nstops, rj_stop_next;
+    uint64_t rj_round_ts;   /* when the last walk (a round not resuming
+                               one) began */
+    uint64_t rj_from_ts;    /* when the recovery's rj_recover_from was set:
+                               walks begun before are a NAK's before */
     uint64_t last_req_ts, last_req_frame; /* the flow's last request */
     uint8_t rj_recovering;  /* a NAK, RNR NAK or resend round came, and the
                                responder has not yet acknowledged every PSN
                                sent by then (up to rj_recover_end) */
     uint32_t rj_recover_end;
-    uint8_t rj_have_nak;    /* a NAK or RNR NAK was recorded, at: */
-    uint64_t rj_nak_ts;
+    uint32_t rj_recover_from; /* ... the PSN it resends from: the latest
+                               NAK's, else the round's that began it */
+    uint64_t rj_recover_due; /* ... not before (an RNR NAK's timer), ns */
+#define CHK_RJ_NAKS 4
+    struct chk_rj_nak {     /* the last NAKs and RNR NAKs recorded: */
+        uint32_t psn;       /* ... the PSN named, */
+        uint64_t ts, due;   /* ... when (0: none), its RNR timer over at */
+    } rj_naks[CHK_RJ_NAKS];
+    uint8_t rj_nak_next;
     uint64_t ack_to_ns;     /* the requester's local ACK timeout, from the
                                CM REQ (client's requests only): 0 unknown,
                                UINT64_MAX none (code 0: infinite) */
@@ -500,21 +520,26 @@ void chk_ack_read_resp(struct chk *c, struct chk_flow *f,
 void chk_ack_read_reissue(struct chk_flow *f, uint32_t psn);
 
 /* check_resend.c (FLOW-RESEND-UNJUSTIFIED): a resend round from psn opens,
- * gap_ns after the PSN's copy before (UINT64_MAX: none seen); nak_pending:
+ * gap_ns after the PSN's copy before (UINT64_MAX: none seen) and at most
+ * quiet_ns after the last response acknowledging new PSNs (UINT64_MAX:
+ * none); nak_pending:
  * a NAK or RNR NAK came before it; dup_of_last: the request just before
  * was the same PSN; opcode: the resent packet's. */
 void chk_resend_round(struct chk *c, struct chk_flow *f, uint32_t psn,
-                      uint64_t gap_ns, int nak_pending, int dup_of_last,
-                      uint8_t opcode);
-/* A NAK or RNR NAK naming nak_psn recorded at ts_ns: it may have come
- * before a round recorded up to window_ns earlier that starts at nak_psn
- * or past it. */
+                      uint64_t gap_ns, uint64_t quiet_ns, int nak_pending,
+                      int dup_of_last, uint8_t opcode);
+/* A NAK or RNR NAK naming nak_psn recorded at ts_ns (rnr_us: an RNR
+ * NAK's timer, else 0): it may have come before a round recorded up to
+ * window_ns earlier that starts at nak_psn or past it; and it begins a
+ * recovery (or moves the one under way) that resends from nak_psn, once
+ * the timer has run. */
 void chk_resend_nak(struct chk_flow *f, uint64_t ts_ns, uint64_t window_ns,
-                    uint32_t nak_psn);
-/* Recovery begins (a NAK or RNR NAK recorded, a resend round opened) on a
- * flow that has sent up to next_psn (exclusive); an acknowledgement of PSN
- * r ends it once r covers every PSN sent by then. */
-void chk_resend_recovery(struct chk_flow *f, uint32_t next_psn);
+                    uint32_t nak_psn, uint32_t rnr_us);
+/* A resend round stopped before PSN end (a round from before it began):
+ * the requester may go on from there later in the same recovery. */
+void chk_resend_stop(struct chk_flow *f, uint32_t end);
+/* A response acknowledging up to PSN r: it ends the recovery under way
+ * once r covers every PSN sent when it began. */
 void chk_resend_acked(struct chk_flow *f, uint32_t r);
 /* FLOW-GBN-QUIET, at the end of the flow or the capture: its last
  * requests were a resend round that stopped short of what was sent, and

@@ -289,23 +289,29 @@
       "An RC requester resends a PSN only for a reason: a PSN sequence error "  \
       "NAK, an RNR NAK (after its timer: FLOW-RNR-WAIT), a gap in an RDMA "     \
       "READ's responses, or its local ACK timer running out.  A resend round " \
-      "with none of them before it is an error: no NAK or RNR NAK recorded "    \
-      "before it or within the skew window after it (the responses' "           \
-      "direction may be recorded late), not a READ request, and sooner after " \
-      "the PSN's copy before than the shortest local ACK timeout the "          \
-      "requester may use (the CM REQ's primary local ACK timeout when the "     \
-      "capture holds it, else 4.096 us x 2^1, IBA's shortest nonzero one).  "   \
-      "A copy right after the same PSN's is a duplicate the network may have "  \
-      "made, and a flow whose capture has shown it misses requests may miss "   \
-      "NAKs too: neither is judged.  Only the round that begins a recovery "    \
-      "is: from a NAK, an RNR NAK or a resend round until the responder has "   \
-      "acknowledged every PSN sent by then, a requester may resend again for "  \
-      "what the capture cannot show (responses duplicated or delayed after "   \
-      "the capture point, an implied NAK: an ACK past a READ or atomic whose "  \
-      "response it lacks) (check_resend.c).",                                   \
+      "with none of them before it is an error: no NAK or RNR NAK naming its " \
+      "first PSN or one before it recorded before it or within the skew "      \
+      "window after it (the responses' direction may be recorded late), not a " \
+      "READ or atomic request, and sooner than the shortest local ACK timeout " \
+      "the requester may use (the CM REQ's primary local ACK timeout when the " \
+      "capture holds it, else 4.096 us x 2^1, IBA's shortest nonzero one) "    \
+      "after the PSN's copy before or after the last response acknowledging "  \
+      "new PSNs (the timer restarts there: Linux rxe, hfi1).  A copy right "   \
+      "after the same PSN's is a duplicate the network may have made, and a "  \
+      "flow whose capture has shown it misses requests may miss NAKs too: "     \
+      "neither is judged.  During a recovery (from a NAK, an RNR NAK or a "     \
+      "resend round until the responder has acknowledged every PSN sent by "   \
+      "then) a round is not judged when it starts where the recovery resends " \
+      "from (the latest NAK's PSN, or the oldest READ or atomic before it "    \
+      "still unanswered, after an RNR NAK's timer; else the first round's "    \
+      "PSN: a NAK the network duplicated after the capture point) or where "   \
+      "a walk begun since the latest NAK stopped short (its Go-Back-N "        \
+      "resumed); a round from anywhere else is judged as any other "           \
+      "(check_resend.c).",                                                      \
       "IBA Vol.1 9.7.5.1 (requester retry on NAK), 9.7.5.2.8 (RNR), "           \
       "9.7.6.1.1 (local ACK timeout), 12.7.34 (CM REQ local ACK timeout)",      \
-      "time since the PSN's copy before vs the shortest timeout")              \
+      "time since the PSN's copy before and since the last acknowledgement "   \
+      "of new PSNs vs the shortest timeout")                                    \
     X(FLOW_GBN_QUIET, "FLOW-GBN-QUIET", ERROR, FLOW,                           \
       "9.7.5.2; 9.7.6.1.1",                                                     \
       "A Go-Back-N resend round resends every PSN from where it starts up to "  \

@@ -248,9 +248,11 @@ static int apply(void *ctx, uint32_t qpn, unsigned from, unsigned to,
         return 0;
     }
     case IBW_HCR_QPS_RTR: {
+        /* the local ACK timeout the REQ states (cm_agent.c), not one of
+         * its own: a checker judges the resends by the REQ's */
         struct ibe_qp_conn c = {mb->remote_qpn, mb->sq_psn, mb->rq_psn,
                                 128u << mb->pmtu, mb->retry_cnt,
-                                mb->rnr_retry, 10, 1, 16};
+                                mb->rnr_retry, mb->ack_timeout, 1, 16};
         if (ibe_qp_connect(nd->e, qpn, &c))
             return -1;
         return ibe_qp_set_state(nd->e, qpn, IBE_QPS_RTR);

@@ -2,13 +2,15 @@
 /*
  * test_cm_soak.c - `ibwire sim --cm` under heavy loss.
  *
- * First the issue's own case, seed 20108 (50 connections, 20 % loss, the
- * tool's defaults), with what its capture shows by hand: the server's SEND
- * of connection 43 ran out of transport retries (nine sends of its LAST,
- * PSN 16755745; the client ACKed the three that reached it, frames 1412,
- * 1451 and 1454, and all three ACKs were lost), so exactly one WR completes
- * in error, the client still received and verified that message, and the
- * connection must be released on both sides instead of staying established.
+ * First the issue's own case: a run (50 connections, 20 % loss, the tool's
+ * defaults) where one SEND runs out of transport retries, its ACKs lost, so
+ * exactly one WR completes in error, the client still received and
+ * verified that message, and the connection must be released on both
+ * sides instead of staying established.  The issue's seed was 20108 (the
+ * server's SEND of connection 43, nine sends of its LAST, PSN 16755745,
+ * the client's three ACKs lost) while the sim's QPs ran local ACK timeout
+ * 10 against the 14 their REQs state; with the QPs on the REQ's value
+ * (cm_sim.c) that run no longer breaks, and seed 20104 is such a run.
  *
  * Then 300 seeds at 20 % loss with duplication and reordering and the
  * default CM retries, held to the invariants IBA gives: every connection
@@ -35,10 +37,10 @@ static void issue_seed(void)
 {
     struct cmx_sim_opts o;
     struct cmx_sim_result r;
-    defaults(&o, 20108);
+    defaults(&o, 20104);
     int rc = cmx_sim_run(&o, &r);
     if (rc)
-        fprintf(stderr, "seed 20108: %s\n", r.failure);
+        fprintf(stderr, "seed 20104: %s\n", r.failure);
     TU_EQ(rc, 0);
     TU_EQ(r.connections_established, 50);
     TU_EQ(r.connections_failed, 0);

@@ -246,14 +246,7 @@ void chk_resend_due(struct chk *c, struct chk_flow *f, int force)
  * An acknowledgement past it is no acknowledgement of it. */
 static int unanswered_before(const struct chk_flow *f, uint32_t end)
 {
-    for (unsigned k = 0; k < f->nout; k++) {
-        const struct chk_outst *o = chk_outst_at(f, k);
-        if (chk_psn_diff(o->psn, end) >= 0)
-            break;
-        if (!o->answered)
-            return 1;
-    }
-    return 0;
+    return nak_resend_from(f, end) != end;
 }
 
 void chk_resend_acked(struct chk_flow *f, uint32_t r)
